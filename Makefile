@@ -1,0 +1,29 @@
+# toolwire — set-up and checks. Both targets install everything they need into .venv.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: setup demo test lint typecheck bench
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+setup: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+
+demo: setup
+	$(BIN)/toolwire demo
+
+lint: setup
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+typecheck: setup
+	$(BIN)/mypy
+
+test: lint typecheck
+	$(BIN)/python -m pytest
+
+bench: setup
+	$(BIN)/python -m benchmarks

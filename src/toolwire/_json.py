@@ -1,0 +1,40 @@
+"""JSON parsing and serialization with toolwire errors (one boundary for bad JSON)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from toolwire.errors import LimitError, PayloadError
+
+__all__ = ["MAX_DEPTH", "dumps", "dumps_str", "loads"]
+
+MAX_DEPTH = 1000
+"""Deepest nesting accepted from untrusted JSON (msgspec's own limit is similar)."""
+
+_decoder = msgspec.json.Decoder()
+_encoder = msgspec.json.Encoder()
+
+
+def loads(data: bytes | str, *, path: str = "$") -> Any:
+    """Parse JSON text; invalid or too-deep JSON raises :class:`PayloadError` at ``path``."""
+    try:
+        return _decoder.decode(data)
+    except msgspec.DecodeError as exc:
+        text = str(exc)
+        if "depth" in text.lower() or "recursion" in text.lower():
+            raise LimitError(f"JSON nested too deeply: {text}", path=path) from None
+        raise PayloadError(f"invalid JSON: {text}", path=path) from None
+    except RecursionError:
+        raise LimitError("JSON nested too deeply", path=path) from None
+
+
+def dumps(value: Any) -> bytes:
+    """Serialize to compact JSON bytes (UTF-8, no ASCII escaping)."""
+    return _encoder.encode(value)
+
+
+def dumps_str(value: Any) -> str:
+    """Serialize to a compact JSON string."""
+    return _encoder.encode(value).decode()

@@ -1,0 +1,64 @@
+"""``toolwire schema MODULE:FUNCTION --format FORMAT``: print a Python function as a tool definition."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Any
+
+from toolwire.cli._io import FORMAT_CHOICES, print_json, print_notes
+from toolwire.errors import ToolDefinitionError
+from toolwire.ir.notes import Notes
+from toolwire.ir.tools import Tool
+from toolwire.translate import format_module
+
+__all__ = ["add_parser", "load_object"]
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``schema``."""
+    parser = sub.add_parser("schema", help="print the tool definition of a Python function or model")
+    parser.add_argument("target", metavar="MODULE:NAME", help="e.g. mypkg.tools:get_weather")
+    parser.add_argument("--format", dest="fmt", choices=FORMAT_CHOICES, default="openai-chat")
+    parser.add_argument("--name", help="tool name (default: the function name)")
+    parser.set_defaults(handler=_run)
+
+
+def load_object(spec: str) -> Any:
+    """Import ``module:attribute`` (the current directory is importable)."""
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise ToolDefinitionError(f"expected MODULE:NAME, got {spec!r}")
+    if "" not in sys.path:
+        sys.path.insert(0, "")
+    try:
+        obj: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ToolDefinitionError(f"cannot import module {module_name!r}: {exc}") from None
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise ToolDefinitionError(f"module {module_name!r} has no attribute {attr!r}") from None
+    return obj
+
+
+def _as_tool(obj: Any, name: str | None) -> Tool:
+    existing = getattr(obj, "tool", None)
+    if isinstance(existing, Tool):
+        return existing
+    if isinstance(obj, type) and hasattr(obj, "model_json_schema"):
+        return Tool.from_model(obj, name=name)
+    if callable(obj):
+        return Tool.from_function(obj, name=name)
+    raise ToolDefinitionError(f"{obj!r} is neither a function nor a Pydantic model")
+
+
+def _run(args: argparse.Namespace) -> int:
+    tool = _as_tool(load_object(args.target), args.name)
+    notes = Notes("drop")
+    wire = format_module(args.fmt).encode_tools((tool,), notes, "$.tools")
+    print_json(wire[0] if len(wire) == 1 else wire)
+    print_notes(notes)
+    return 0

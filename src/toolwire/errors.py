@@ -1,0 +1,177 @@
+"""The typed exception tree of toolwire.
+
+Every failure toolwire raises on purpose is a :class:`ToolwireError`. Errors that
+concern a position in a JSON payload carry that position as a JSON path
+(``$.tools[0].function.name``) in :attr:`ToolwireError.path`.
+
+::
+
+    ToolwireError
+    ├── PayloadError               bad input payload (wrong type, missing field, bad JSON)
+    │   └── LimitError             payload exceeds a safety limit (size, depth, node count)
+    ├── ConversionError            strict policy refused a lossy conversion (carries the notes)
+    ├── UnsupportedError           the target format cannot express something at all
+    ├── SchemaError                a JSON Schema is invalid or cannot be transformed
+    ├── ToolDefinitionError        a Python function/model cannot become a tool
+    ├── ToolNameError              a tool name is invalid and cannot be sanitized
+    ├── StreamError                a stream broke its format's event grammar
+    └── ProviderError              an error answered by a provider (status, type, code)
+        ├── InvalidRequestError    400 / 404 / 422 (``param`` names the offending field)
+        ├── AuthenticationError    401
+        ├── PermissionDeniedError  403
+        ├── RateLimitError         429
+        ├── OverloadedError        529 / 503 overloaded
+        └── ServerError            5xx
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toolwire.ir.notes import Note
+
+__all__ = [
+    "AuthenticationError",
+    "ConversionError",
+    "InvalidRequestError",
+    "LimitError",
+    "OverloadedError",
+    "PayloadError",
+    "PermissionDeniedError",
+    "ProviderError",
+    "RateLimitError",
+    "SchemaError",
+    "ServerError",
+    "StreamError",
+    "ToolDefinitionError",
+    "ToolNameError",
+    "ToolwireError",
+    "UnsupportedError",
+]
+
+
+class ToolwireError(Exception):
+    """Base class of every error toolwire raises on purpose.
+
+    Attributes:
+        message: the human-readable description, without the path.
+        path: JSON path of the offending value (``$`` is the payload root), or ``None``.
+    """
+
+    def __init__(self, message: str, *, path: str | None = None) -> None:
+        self.message = message
+        self.path = path
+        super().__init__(f"{path}: {message}" if path else message)
+
+
+class PayloadError(ToolwireError):
+    """An input payload is malformed: wrong type, missing required field, invalid JSON."""
+
+
+class LimitError(PayloadError):
+    """An input exceeds a safety limit (size, nesting depth, node count)."""
+
+
+class ConversionError(ToolwireError):
+    """A conversion under ``policy="strict"`` would drop or approximate something.
+
+    Attributes:
+        notes: the notes that caused the refusal (usually one).
+    """
+
+    def __init__(self, message: str, *, path: str | None = None, notes: Sequence[Note] = ()) -> None:
+        super().__init__(message, path=path)
+        self.notes = tuple(notes)
+
+
+class UnsupportedError(ToolwireError):
+    """The target format has no way at all to express the value."""
+
+
+class SchemaError(ToolwireError):
+    """A JSON Schema is invalid, too large, or cannot be transformed for a target."""
+
+
+class ToolDefinitionError(ToolwireError):
+    """A Python function, model or schema cannot be turned into a tool definition."""
+
+
+class ToolNameError(ToolwireError):
+    """A tool name is invalid for a target and cannot be sanitized reversibly."""
+
+
+class StreamError(ToolwireError):
+    """A stream broke its format's event grammar (wrong order, missing terminal event)."""
+
+
+class ProviderError(ToolwireError):
+    """An error answered by a provider API (or the emulator) in its own error shape.
+
+    Attributes:
+        status: HTTP status code, when known.
+        type: the provider's error type (``invalid_request_error``, ``INVALID_ARGUMENT``...).
+        code: the provider's error code, when it has one.
+        param: the offending request field as the provider names it, when given.
+        request_id: the provider's request id, when known.
+        body: the decoded error body as received.
+    """
+
+    default_status: int | None = None
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        type: str | None = None,
+        code: str | None = None,
+        param: str | None = None,
+        request_id: str | None = None,
+        body: Any = None,
+        path: str | None = None,
+    ) -> None:
+        super().__init__(message, path=path)
+        self.status = status if status is not None else self.default_status
+        self.type = type
+        self.code = code
+        self.param = param
+        self.request_id = request_id
+        self.body = body
+
+
+class InvalidRequestError(ProviderError):
+    """The provider rejected the request as invalid (400, 404, 422)."""
+
+    default_status = 400
+
+
+class AuthenticationError(ProviderError):
+    """Missing or wrong credentials (401)."""
+
+    default_status = 401
+
+
+class PermissionDeniedError(ProviderError):
+    """Credentials valid but not allowed (403)."""
+
+    default_status = 403
+
+
+class RateLimitError(ProviderError):
+    """Too many requests or quota exhausted (429)."""
+
+    default_status = 429
+
+
+class OverloadedError(ProviderError):
+    """The provider is overloaded (Anthropic 529, 503 overloaded)."""
+
+    default_status = 529
+
+
+class ServerError(ProviderError):
+    """The provider failed internally (5xx)."""
+
+    default_status = 500

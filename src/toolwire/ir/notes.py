@@ -1,0 +1,87 @@
+"""Conversion notes and the policy that decides what a lossy conversion does.
+
+Every decode/encode takes a :class:`Notes` collector. When a conversion drops,
+approximates or synthesizes something it calls :meth:`Notes.add`; under
+``policy="strict"`` that raises :class:`~toolwire.errors.ConversionError` instead
+of recording, under ``"warn"`` the note is recorded and logged at WARNING level,
+under ``"drop"`` it is recorded silently.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from typing import Literal
+
+import msgspec
+
+from toolwire.errors import ConversionError
+
+__all__ = ["Note", "NoteKind", "Notes", "Policy"]
+
+Policy = Literal["strict", "warn", "drop"]
+"""What a lossy conversion does: ``strict`` raises, ``warn`` records and logs, ``drop`` records."""
+
+NoteKind = Literal["dropped", "approximated", "synthesized", "skipped", "renamed"]
+"""What happened: a value was dropped, approximated, made up, an invalid entry skipped, a name changed."""
+
+_POLICIES = ("strict", "warn", "drop")
+_log = logging.getLogger("toolwire.convert")
+
+
+class Note(msgspec.Struct, frozen=True, kw_only=True):
+    """One thing a conversion did not carry over exactly.
+
+    Attributes:
+        path: JSON path in the *source* payload the note is about.
+        kind: what happened (see :data:`NoteKind`).
+        message: a sentence a person can act on.
+    """
+
+    path: str
+    kind: NoteKind
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.kind}: {self.message}"
+
+
+class Notes:
+    """Collects :class:`Note` objects for one conversion and applies the policy.
+
+    Args:
+        policy: ``"strict"``, ``"warn"`` (default) or ``"drop"``.
+    """
+
+    __slots__ = ("items", "policy")
+
+    def __init__(self, policy: Policy = "warn") -> None:
+        if policy not in _POLICIES:
+            raise ValueError(f"policy must be one of {_POLICIES}, got {policy!r}")
+        self.policy: Policy = policy
+        self.items: list[Note] = []
+
+    def add(self, path: str, kind: NoteKind, message: str) -> None:
+        """Record a note, or raise :class:`ConversionError` under the strict policy."""
+        note = Note(path=path, kind=kind, message=message)
+        if self.policy == "strict":
+            raise ConversionError(f"{kind}: {message}", path=path, notes=(note,))
+        self.items.append(note)
+        if self.policy == "warn":
+            _log.warning("%s", note)
+
+    def info(self, path: str, kind: NoteKind, message: str) -> None:
+        """Record a note that never raises: a harmless, fully reversible change (e.g. a renamed tool)."""
+        self.items.append(Note(path=path, kind=kind, message=message))
+
+    def __iter__(self) -> Iterator[Note]:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __repr__(self) -> str:
+        return f"Notes(policy={self.policy!r}, items={self.items!r})"

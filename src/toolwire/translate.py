@@ -1,0 +1,234 @@
+"""Any-to-any translation of requests and responses, and the :class:`Exchange`.
+
+``translate_request`` / ``translate_response`` are one-shot conversions. An
+:class:`Exchange` is one request/response round trip between a client format and an
+upstream format: it remembers what the response needs to be mapped back (sanitized
+tool names, the client's model name, synthesized call ids).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, TypeVar
+
+import msgspec
+
+from toolwire.errors import ToolwireError
+from toolwire.ir.base import FORMATS, Format
+from toolwire.ir.content import Part, ToolCall, ToolResult
+from toolwire.ir.notes import Note, Notes, Policy
+from toolwire.ir.request import Request
+from toolwire.ir.response import Response
+from toolwire.ir.tools import AnyTool, BuiltinTool, ToolChoice
+from toolwire.names import NameMap
+
+_S = TypeVar("_S", bound=msgspec.Struct)
+
+__all__ = [
+    "FORMAT_CHOICES",
+    "Exchange",
+    "Translation",
+    "format_module",
+    "rename_tools",
+    "resolve_format",
+    "translate_request",
+    "translate_response",
+]
+
+_MODULES: dict[str, str] = {
+    "openai-chat": "toolwire.formats.openai_chat",
+    "openai-responses": "toolwire.formats.openai_responses",
+    "anthropic": "toolwire.formats.anthropic",
+    "gemini": "toolwire.formats.gemini",
+}
+
+_ALIASES: dict[str, Format] = {
+    "chat": "openai-chat",
+    "openai": "openai-chat",
+    "responses": "openai-responses",
+    "claude": "anthropic",
+    "google": "gemini",
+}
+
+FORMAT_CHOICES: tuple[str, ...] = (*FORMATS, *_ALIASES)
+"""Every format name and alias accepted by :func:`resolve_format`."""
+
+
+def resolve_format(name: str) -> Format:
+    """The canonical format name for ``name`` (accepts a few aliases such as ``chat``)."""
+    if name in _MODULES:
+        return name  # type: ignore[return-value]
+    alias = _ALIASES.get(name)
+    if alias is None:
+        raise ToolwireError(f"unknown format {name!r}; expected one of {', '.join(FORMATS)}")
+    return alias
+
+
+def format_module(name: str) -> ModuleType:
+    """The codec module of a format (functions ``decode_request``, ``encode_request``...)."""
+    return importlib.import_module(_MODULES[resolve_format(name)])
+
+
+@dataclass(frozen=True, slots=True)
+class Translation:
+    """The result of a conversion: the payload and the notes of what was not carried exactly."""
+
+    payload: dict[str, Any]
+    notes: tuple[Note, ...] = ()
+    ir: Any = None
+
+
+def translate_request(
+    payload: dict[str, Any],
+    *,
+    source: str,
+    target: str,
+    policy: Policy = "warn",
+    model: str | None = None,
+) -> Translation:
+    """Translate a request payload from ``source`` format to ``target`` format.
+
+    Args:
+        payload: the decoded JSON request body.
+        source: source format name.
+        target: target format name.
+        policy: ``strict`` raises :class:`~toolwire.errors.ConversionError` on any loss,
+            ``warn`` logs and records notes, ``drop`` records notes silently.
+        model: the model name when the source carries it outside the body (Gemini URL).
+    """
+    exchange = Exchange(source, target, policy=policy, client_model=model)
+    out = exchange.request(payload)
+    return Translation(out, tuple(exchange.notes), exchange.last_request)
+
+
+def translate_response(
+    payload: dict[str, Any], *, source: str, target: str, policy: Policy = "warn"
+) -> Translation:
+    """Translate a response payload from ``source`` format to ``target`` format."""
+    notes = Notes(policy)
+    src = format_module(source)
+    dst = format_module(target)
+    ir: Response = src.decode_response(payload, notes)
+    out: dict[str, Any] = dst.encode_response(ir, notes)
+    return Translation(out, tuple(notes.items), ir)
+
+
+@dataclass
+class Exchange:
+    """One request/response round trip between a client format and an upstream format.
+
+    Example:
+        >>> ex = Exchange("openai-chat", "anthropic")
+        >>> upstream_body = ex.request(chat_request)            # doctest: +SKIP
+        >>> chat_response = ex.response(anthropic_response)     # doctest: +SKIP
+
+    Attributes:
+        client: the format the client speaks.
+        upstream: the format the upstream provider speaks.
+        policy: conversion policy.
+        upstream_model: replaces the model name sent upstream, when set.
+        client_model: the client's model name (learned from the request, or given for
+            formats that carry it in the URL); responses report it back.
+        notes: every note of this exchange, requests and responses.
+    """
+
+    client: str
+    upstream: str
+    policy: Policy = "warn"
+    upstream_model: str | None = None
+    client_model: str | None = None
+    sanitize_names: bool = True
+    notes: list[Note] = field(default_factory=list)
+    last_request: Request | None = None
+    _names: NameMap | None = None
+
+    def __post_init__(self) -> None:
+        self.client = resolve_format(self.client)
+        self.upstream = resolve_format(self.upstream)
+        self._names = NameMap(resolve_format(self.upstream)) if self.sanitize_names else None
+
+    def request(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Translate a client request payload into the upstream payload."""
+        notes = Notes(self.policy)
+        ir: Request = format_module(self.client).decode_request(payload, notes, model=self.client_model)
+        if ir.model is not None:
+            self.client_model = ir.model
+        if self._names is not None and self.client != self.upstream:
+            ir = _rename_request(ir, self._names.to_target, notes)
+        if self.upstream_model is not None:
+            ir = _replace(ir, model=self.upstream_model)
+        self.last_request = ir
+        out: dict[str, Any] = format_module(self.upstream).encode_request(ir, notes)
+        self.notes.extend(notes.items)
+        return out
+
+    def response(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Translate an upstream response payload into the client's format."""
+        notes = Notes(self.policy)
+        ir: Response = format_module(self.upstream).decode_response(payload, notes)
+        ir = self.restore_response(ir)
+        out: dict[str, Any] = format_module(self.client).encode_response(ir, notes)
+        self.notes.extend(notes.items)
+        return out
+
+    def restore_response(self, ir: Response) -> Response:
+        """Map upstream names and the model name back to what the client knows."""
+        if self._names is not None and self._names.renamed:
+            ir = _replace(ir, parts=_rename_parts(ir.parts, self._names.to_original))
+        if self.client_model is not None and self.upstream_model is not None:
+            ir = _replace(ir, model=self.client_model)
+        return ir
+
+
+def _replace(obj: _S, **changes: Any) -> _S:
+    return msgspec.structs.replace(obj, **changes)
+
+
+def rename_tools(
+    tools: tuple[AnyTool, ...], rename: Callable[[str], str], notes: Notes, path: str = "$.tools"
+) -> tuple[AnyTool, ...]:
+    """``tools`` with every non-built-in tool renamed by ``rename`` (each change noted as info)."""
+    out: list[AnyTool] = []
+    for index, tool in enumerate(tools):
+        if not isinstance(tool, BuiltinTool):
+            new = rename(tool.name)
+            if new != tool.name:
+                notes.info(f"{path}[{index}].name", "renamed", f"tool {tool.name!r} sent as {new!r}")
+                tool = _replace(tool, name=new)
+        out.append(tool)
+    return tuple(out)
+
+
+def _rename_parts(parts: tuple[Part, ...], rename: Callable[[str], str]) -> tuple[Part, ...]:
+    out: list[Part] = []
+    changed = False
+    for part in parts:
+        if isinstance(part, (ToolCall, ToolResult)) and part.name is not None and part.kind != "builtin":
+            new = rename(part.name)
+            if new != part.name:
+                part = _replace(part, name=new)
+                changed = True
+        out.append(part)
+    return tuple(out) if changed else parts
+
+
+def _rename_choice(choice: ToolChoice | None, rename: Callable[[str], str]) -> ToolChoice | None:
+    if choice is None:
+        return None
+    name = rename(choice.name) if choice.name is not None else None
+    allowed = tuple(rename(n) for n in choice.allowed) if choice.allowed is not None else None
+    if name == choice.name and allowed == choice.allowed:
+        return choice
+    return _replace(choice, name=name, allowed=allowed)
+
+
+def _rename_request(ir: Request, rename: Callable[[str], str], notes: Notes) -> Request:
+    tools = rename_tools(ir.tools, rename, notes)
+    messages = tuple(
+        m if (parts := _rename_parts(m.parts, rename)) is m.parts else _replace(m, parts=parts)
+        for m in ir.messages
+    )
+    return _replace(ir, tools=tools, messages=messages, tool_choice=_rename_choice(ir.tool_choice, rename))
