@@ -51,7 +51,10 @@ def test_name_map_resolves_collisions_and_restores() -> None:
     assert names.renamed == {"get.weather": "get_weather", "get_weather": second}
 
 
-@given(st.lists(st.text(min_size=1, max_size=150), min_size=1, max_size=20, unique=True), st.sampled_from(FORMATS))
+@given(
+    st.lists(st.text(min_size=1, max_size=150), min_size=1, max_size=20, unique=True),
+    st.sampled_from(FORMATS),
+)
 def test_name_map_is_valid_injective_and_reversible(originals: list[str], target: str) -> None:
     names = NameMap(target)  # type: ignore[arg-type]
     mapped = [names.to_target(n) for n in originals]

@@ -75,6 +75,6 @@ def _run(args: argparse.Namespace) -> int:
             out.write(f"note: {note}\n")
         out.write("\n")
     out.write(f"{'format':<18} {'bytes':>6} {'notes':>6}\n")
-    for fmt, size, count in rows:
-        out.write(f"{fmt:<18} {size:>6} {count:>6}\n")
+    for name, size, count in rows:
+        out.write(f"{name:<18} {size:>6} {count:>6}\n")
     return 0

@@ -1,0 +1,1 @@
+"""toolwire benchmarks: ``python -m benchmarks`` runs them all and prints medians and ratios."""

@@ -1,0 +1,19 @@
+"""Run every benchmark: ``python -m benchmarks``."""
+
+from __future__ import annotations
+
+import platform
+
+from benchmarks import bench_tools
+
+
+def main() -> None:
+    """Run the benchmarks in order and print their tables."""
+    print(f"python {platform.python_version()} on {platform.machine()}; medians of 15 batches")
+    for module in (bench_tools,):
+        print()
+        module.run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""``usageMetadata`` <-> IR :class:`~toolwire.ir.Usage`.
+
+The IR follows the OpenAI convention: ``input_tokens`` = ``promptTokenCount`` +
+``toolUsePromptTokenCount`` (cached tokens included, as in Gemini's prompt count),
+``output_tokens`` = ``candidatesTokenCount`` + ``thoughtsTokenCount`` (reasoning included),
+``reasoning_tokens`` = ``thoughtsTokenCount``, ``cached_tokens`` = ``cachedContentTokenCount``.
+The raw split (tool-use prompt count, absent counts) is remembered so that Gemini gets
+the exact object back; the detail arrays and other fields stay in ``Usage.extra``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolwire.formats._wire import as_dict, opt_int
+from toolwire.formats.gemini._keys import emit, split
+from toolwire.ir.notes import Notes
+from toolwire.ir.response import Usage
+
+__all__ = ["decode_usage", "encode_usage"]
+
+_KNOWN = frozenset(
+    {
+        "promptTokenCount",
+        "candidatesTokenCount",
+        "totalTokenCount",
+        "cachedContentTokenCount",
+        "thoughtsTokenCount",
+        "toolUsePromptTokenCount",
+    }
+)
+
+
+def _sum(a: int | None, b: int | None) -> int | None:
+    if a is None and b is None:
+        return None
+    return (a or 0) + (b or 0)
+
+
+def decode_usage(raw: Any, path: str = "$.usageMetadata") -> Usage:
+    """Decode ``usageMetadata``."""
+    usage = as_dict(raw, path)
+    prompt = opt_int(usage, "promptTokenCount", path)
+    candidates = opt_int(usage, "candidatesTokenCount", path)
+    thoughts = opt_int(usage, "thoughtsTokenCount", path)
+    tool = opt_int(usage, "toolUsePromptTokenCount", path)
+    extra = split(usage, _KNOWN)
+    if tool is not None:
+        extra["~tool"] = tool
+        if prompt is None:
+            extra["~prompt"] = False
+    if thoughts is not None and candidates is None:
+        extra["~candidates"] = False
+    return Usage(
+        input_tokens=_sum(prompt, tool),
+        output_tokens=_sum(candidates, thoughts),
+        total_tokens=opt_int(usage, "totalTokenCount", path),
+        cached_tokens=opt_int(usage, "cachedContentTokenCount", path),
+        reasoning_tokens=thoughts,
+        extra=extra,
+    )
+
+
+def encode_usage(usage: Usage, same: bool, notes: Notes) -> dict[str, Any]:
+    """Encode a usage as ``usageMetadata``."""
+    hints = usage.extra if same else {}
+    out: dict[str, Any] = {}
+    tool = hints.get("~tool")
+    if usage.input_tokens is not None and hints.get("~prompt", True):
+        out["promptTokenCount"] = usage.input_tokens - (tool or 0)
+    if usage.output_tokens is not None and hints.get("~candidates", True):
+        out["candidatesTokenCount"] = usage.output_tokens - (usage.reasoning_tokens or 0)
+    total = usage.total_tokens
+    if total is None and not same and usage.input_tokens is not None and usage.output_tokens is not None:
+        total = usage.input_tokens + usage.output_tokens
+    if total is not None:
+        out["totalTokenCount"] = total
+    if usage.cached_tokens is not None:
+        out["cachedContentTokenCount"] = usage.cached_tokens
+    if usage.reasoning_tokens is not None:
+        out["thoughtsTokenCount"] = usage.reasoning_tokens
+    if tool is not None:
+        out["toolUsePromptTokenCount"] = tool
+    if not same and usage.cache_creation_tokens:
+        notes.add("$.usageMetadata", "dropped", "cache creation token count")
+    return emit(out, usage.extra, same, notes, "$.usageMetadata")

@@ -1,0 +1,159 @@
+"""Chat Completions ``messages`` -> IR messages (wire -> IR).
+
+Roles: ``system``, ``developer``, ``user``, ``assistant``, ``tool`` and the legacy
+``function``. Each wire ``tool``/``function`` message becomes one IR ``tool`` message
+with one :class:`~toolwire.ir.ToolResult` (named after the call it answers, when known).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, cast
+
+from toolwire.formats._wire import as_dict, as_list, child, fail, opt_str, req_dict, req_str
+from toolwire.formats.openai_chat._content import decode_content
+from toolwire.formats.openai_chat._extra import lift_outer, split_fields
+from toolwire.ir.content import ContentPart, Message, Part, ReasoningPart, RefusalPart, ToolCall, ToolResult
+from toolwire.ir.notes import Notes
+
+__all__ = ["REASONING_FIELDS", "decode_assistant", "decode_message_tool_calls", "decode_messages"]
+
+REASONING_FIELDS = ("reasoning_content", "reasoning")
+"""Reasoning text fields of Chat-compatible providers (DeepSeek, OpenRouter, vLLM...)."""
+
+_Calls = dict[str, tuple[str, str]]
+"""call id -> (tool name, call kind), collected from assistant messages."""
+
+_PLAIN_KNOWN = frozenset({"role", "content", "name"})
+_ASSISTANT_KNOWN = frozenset({"role", "content", "name", "refusal", "tool_calls", "function_call"})
+_TOOL_KNOWN = frozenset({"role", "content", "tool_call_id"})
+_CALL_OUTER = frozenset({"id", "type", "function", "custom"})
+_FUNCTION_KNOWN = frozenset({"name", "arguments"})
+_CUSTOM_KNOWN = frozenset({"name", "input"})
+
+
+def _with_content_hint(extra: dict[str, Any], hint: str | None) -> dict[str, Any]:
+    if hint is not None:
+        extra["~content"] = hint
+    return extra
+
+
+def _plain(m: dict[str, Any], notes: Notes, path: str, calls: _Calls) -> Message:
+    parts, hint = decode_content(m, notes, path)
+    extra = _with_content_hint(split_fields(m, _PLAIN_KNOWN), hint)
+    return Message(role=m["role"], parts=parts, name=opt_str(m, "name", path), extra=extra)
+
+
+def _call_fields(
+    call: dict[str, Any], path: str, known: frozenset[str], key: str
+) -> tuple[str, str, dict[str, Any]]:
+    return req_str(call, "name", path), req_str(call, key, path), split_fields(call, known)
+
+
+def _tool_call(item: Any, path: str, calls: _Calls) -> ToolCall:
+    item = as_dict(item, path)
+    call_id = opt_str(item, "id", path)
+    kind = item.get("type")
+    if kind == "function":
+        inner = req_dict(item, "function", path)
+        name, arguments, extra = _call_fields(inner, child(path, "function"), _FUNCTION_KNOWN, "arguments")
+    elif kind == "custom":
+        inner = req_dict(item, "custom", path)
+        name, arguments, extra = _call_fields(inner, child(path, "custom"), _CUSTOM_KNOWN, "input")
+    else:
+        fail(child(path, "type"), f"unknown tool call type {kind!r}; expected 'function' or 'custom'")
+    if len(item) != 3:
+        lift_outer(extra, split_fields(item, _CALL_OUTER))
+    if call_id is not None:
+        calls[call_id] = (name, kind)
+    return ToolCall(name=name, arguments=arguments, id=call_id, kind=kind, extra=extra)
+
+
+def decode_message_tool_calls(value: Any, path: str, calls: _Calls) -> list[ToolCall]:
+    """Decode an assistant ``tool_calls`` array (``null`` gives no calls)."""
+    if value is None:
+        return []
+    return [_tool_call(item, f"{path}[{i}]", calls) for i, item in enumerate(as_list(value, path))]
+
+
+def _reasoning(m: dict[str, Any], extra: dict[str, Any]) -> list[Part]:
+    out: list[Part] = []
+    for field in REASONING_FIELDS:
+        text = m.get(field)
+        if type(text) is str:
+            out.append(ReasoningPart(text=text, extra={"~field": field}))
+            extra.pop(field, None)
+    return out
+
+
+def _assistant(m: dict[str, Any], notes: Notes, path: str, calls: _Calls) -> Message:
+    extra = split_fields(m, _ASSISTANT_KNOWN)
+    parts: list[Part] = _reasoning(m, extra) if extra else []
+    content, hint = decode_content(m, notes, path)
+    parts.extend(content)
+    refusal = opt_str(m, "refusal", path)
+    if refusal is not None:
+        parts.append(RefusalPart(text=refusal))
+    parts.extend(decode_message_tool_calls(m.get("tool_calls"), child(path, "tool_calls"), calls))
+    legacy = m.get("function_call")
+    if legacy is not None:
+        fc_path = child(path, "function_call")
+        name, arguments, call_extra = _call_fields(
+            as_dict(legacy, fc_path), fc_path, _FUNCTION_KNOWN, "arguments"
+        )
+        call_extra["~legacy"] = True
+        parts.append(ToolCall(name=name, arguments=arguments, extra=call_extra))
+    extra = _with_content_hint(extra, hint)
+    return Message(role="assistant", parts=tuple(parts), name=opt_str(m, "name", path), extra=extra)
+
+
+def _result_content(
+    m: dict[str, Any], notes: Notes, path: str, known: frozenset[str]
+) -> tuple[Any, dict[str, Any]]:
+    parts, hint = decode_content(m, notes, path)
+    return cast(tuple[ContentPart, ...], parts), _with_content_hint(split_fields(m, known), hint)
+
+
+def _tool(m: dict[str, Any], notes: Notes, path: str, calls: _Calls) -> Message:
+    call_id = req_str(m, "tool_call_id", path)
+    content, extra = _result_content(m, notes, path, _TOOL_KNOWN)
+    name, kind = calls.get(call_id, (None, "function"))
+    result = ToolResult(call_id=call_id, content=content, name=name, kind=kind, extra=extra)  # type: ignore[arg-type]
+    return Message(role="tool", parts=(result,))
+
+
+def _function(m: dict[str, Any], notes: Notes, path: str, calls: _Calls) -> Message:
+    name = req_str(m, "name", path)
+    content, extra = _result_content(m, notes, path, _PLAIN_KNOWN)
+    result = ToolResult(call_id=None, content=content, name=name, extra=extra)
+    return Message(role="tool", parts=(result,), extra={"~role": "function"})
+
+
+_DECODERS: dict[str, Callable[[dict[str, Any], Notes, str, _Calls], Message]] = {
+    "system": _plain,
+    "developer": _plain,
+    "user": _plain,
+    "assistant": _assistant,
+    "tool": _tool,
+    "function": _function,
+}
+
+
+def decode_messages(wire: Any, notes: Notes, path: str = "$.messages") -> tuple[Message, ...]:
+    """Decode a Chat ``messages`` array into IR messages (system/developer messages stay in place)."""
+    calls: _Calls = {}
+    out: list[Message] = []
+    for index, item in enumerate(as_list(wire, path)):
+        item_path = f"{path}[{index}]"
+        message = as_dict(item, item_path)
+        decoder = _DECODERS.get(message.get("role"))  # type: ignore[arg-type]
+        if decoder is None:
+            req_str(message, "role", item_path)
+            fail(child(item_path, "role"), f"unknown role {message['role']!r}")
+        out.append(decoder(message, notes, item_path, calls))
+    return tuple(out)
+
+
+def decode_assistant(message: Any, notes: Notes, path: str) -> Message:
+    """Decode one assistant message (a response ``choices[].message``)."""
+    return _assistant(as_dict(message, path), notes, path, {})

@@ -1,0 +1,371 @@
+"""IR messages -> Chat Completions ``messages`` (IR -> wire).
+
+Rules enforced for payloads decoded from another format:
+
+* every tool call of one assistant turn goes in ONE assistant message (consecutive IR
+  assistant messages are merged), followed by one ``tool`` message per result;
+* tool results found in ``user`` messages become ``tool`` messages first, the rest of the
+  user message follows;
+* tool messages only take text: images, files and audio of a tool result move to a user
+  message after the tool messages (noted);
+* missing call ids are synthesized deterministically and results without a call id are
+  paired with the id-less calls of the preceding assistant message by name, then order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import msgspec
+
+from toolwire.formats._wire import child
+from toolwire.formats.openai_chat._content import ABSENT, encode_content, encode_part
+from toolwire.formats.openai_chat._extra import emit_fields, emit_wrapped
+from toolwire.formats.openai_chat._ids import mistral_call_id, synthesized_call_id
+from toolwire.ir.content import (
+    AudioPart,
+    FilePart,
+    ImagePart,
+    Message,
+    Part,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+    ToolCall,
+    ToolResult,
+)
+from toolwire.ir.notes import Notes
+
+__all__ = ["encode_assistant", "encode_messages", "encode_tool_call"]
+
+_USER_PART_TYPES = (TextPart, ImagePart, AudioPart, FilePart)
+_MOVED_NOTE = "The content returned by tool call {id} follows:"
+_PLACEHOLDER = "(non-text content of this result follows in the next user message)"
+
+
+class _State:
+    """Per-request encoding state."""
+
+    __slots__ = ("dialect", "moved", "notes", "out", "pending", "response", "same")
+
+    def __init__(self, notes: Notes, same: bool, dialect: str | None, response: bool = False) -> None:
+        self.notes = notes
+        self.same = same
+        self.dialect = dialect
+        self.response = response
+        self.out: list[dict[str, Any]] = []
+        self.pending: list[tuple[str, str]] = []  # (name, synthesized id) of id-less calls
+        self.moved: list[dict[str, Any]] = []  # wire user parts moved out of tool results
+
+    def wire_id(self, call_id: str) -> str:
+        return mistral_call_id(call_id) if self.dialect == "mistral" else call_id
+
+    def take_pending(self, name: str | None) -> str | None:
+        for index, entry in enumerate(self.pending):
+            if entry[0] == name:
+                return self.pending.pop(index)[1]
+        return self.pending.pop(0)[1] if self.pending else None
+
+    def flush_moved(self) -> None:
+        if self.moved:
+            self.out.append({"role": "user", "content": self.moved})
+            self.moved = []
+
+
+# ---------------------------------------------------------------- tool calls
+
+
+def encode_tool_call(call: ToolCall, call_id: str, same: bool, notes: Notes, path: str) -> dict[str, Any]:
+    """One ``tool_calls`` entry (function or custom) with the given wire id."""
+    if call.kind == "custom":
+        inner: dict[str, Any] = {"name": call.name, "input": call.arguments}
+        out: dict[str, Any] = {"id": call_id, "type": "custom", "custom": inner}
+    else:
+        arguments = call.arguments if (same or call.arguments) else "{}"
+        inner = {"name": call.name, "arguments": arguments}
+        out = {"id": call_id, "type": "function", "function": inner}
+    if call.extra:
+        emit_wrapped(out, inner, call.extra, same, notes, path)
+    if not same:
+        _note_call_state(call, notes, path)
+    return out
+
+
+def _note_call_state(call: ToolCall, notes: Notes, path: str) -> None:
+    if call.thought_signature is not None:
+        notes.add(path, "dropped", "Gemini thought signature of a function call")
+    if call.namespace is not None:
+        notes.add(path, "dropped", f"namespace {call.namespace!r} of called tool {call.name!r}")
+    if call.item_id is not None:
+        notes.info(path, "dropped", f"Responses item id {call.item_id!r} of a tool call")
+
+
+def _call_id(call: ToolCall, message_index: int, position: int, state: _State, path: str) -> str:
+    call_id = call.id
+    if call_id is None:
+        call_id = synthesized_call_id(message_index, position)
+        state.pending.append((call.name, call_id))
+        state.notes.add(path, "synthesized", f"tool call {call.name!r} had no id; using {call_id!r}")
+    return state.wire_id(call_id)
+
+
+def _is_legacy(call: ToolCall, state: _State) -> bool:
+    return state.same and call.id is None and bool(call.extra.get("~legacy"))
+
+
+def _encode_calls(calls: list[ToolCall], index: int, state: _State, path: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    wire = []
+    for position, call in enumerate(calls):
+        call_path = f"{path}.tool_calls[{position}]"
+        if "function_call" not in out and _is_legacy(call, state):
+            legacy: dict[str, Any] = {"name": call.name, "arguments": call.arguments}
+            emit_fields(legacy, call.extra, True, state.notes, child(path, "function_call"))
+            out["function_call"] = legacy
+        elif call.kind == "builtin":
+            state.notes.add(call_path, "dropped", f"built-in tool call {call.name!r} has no Chat equivalent")
+        else:
+            call_id = _call_id(call, index, position, state, call_path)
+            wire.append(encode_tool_call(call, call_id, state.same, state.notes, call_path))
+    if wire:
+        out["tool_calls"] = wire
+    return out
+
+
+# ---------------------------------------------------------------- roles
+
+
+def _keep(parts: Sequence[Part], allowed: tuple[type, ...], state: _State, path: str) -> list[Part]:
+    """``parts`` allowed in a role (everything for the same format; the rest noted)."""
+    if state.same:
+        return list(parts)
+    kept: list[Part] = []
+    for part in parts:
+        if isinstance(part, allowed):
+            kept.append(part)
+        else:
+            state.notes.add(path, "dropped", f"{type(part).__name__} cannot appear in this Chat message role")
+    return kept
+
+
+def _finish(out: dict[str, Any], message: Message, state: _State, path: str) -> None:
+    if message.name is not None:
+        out["name"] = message.name
+    if message.id is not None:
+        state.notes.info(path, "dropped", f"message id {message.id!r}")
+    if message.extra:
+        emit_fields(out, message.extra, state.same, state.notes, path)
+
+
+def _set_content(out: dict[str, Any], value: Any) -> None:
+    if value is not ABSENT:
+        out["content"] = value
+
+
+def _system(message: Message, index: int, state: _State, path: str) -> None:
+    state.flush_moved()
+    role = "system" if state.dialect == "mistral" else message.role
+    parts = _keep(message.parts, (TextPart,), state, path)
+    out: dict[str, Any] = {"role": role}
+    _set_content(out, encode_content(parts, message.extra.get("~content"), state.same, state.notes, path))
+    _finish(out, message, state, path)
+    state.out.append(out)
+
+
+def _user(message: Message, index: int, state: _State, path: str) -> None:
+    results = [p for p in message.parts if type(p) is ToolResult]
+    if not results:
+        state.flush_moved()
+        parts = _keep(message.parts, _USER_PART_TYPES, state, path)
+        out: dict[str, Any] = {"role": "user"}
+        _set_content(out, encode_content(parts, message.extra.get("~content"), state.same, state.notes, path))
+        _finish(out, message, state, path)
+        state.out.append(out)
+        return
+    for result in results:
+        _result(result, message, state, path)
+    rest = _keep([p for p in message.parts if type(p) is not ToolResult], _USER_PART_TYPES, state, path)
+    if rest and not state.moved:
+        out = {"role": "user", "content": encode_content(rest, None, state.same, state.notes, path)}
+        _finish(out, message, state, path)
+        state.out.append(out)
+        return
+    for position, part in enumerate(rest):
+        wire = encode_part(part, state.same, state.notes, f"{path}.parts[{position}]")
+        if wire is not None:
+            state.moved.append(wire)
+    state.flush_moved()
+
+
+def _assistant_content(parts: list[Part], message: Message, state: _State, has_other: bool, path: str) -> Any:
+    if state.same:
+        return encode_content(parts, message.extra.get("~content"), True, state.notes, path)
+    if state.response:  # a response message's content is a string or null
+        for part in parts:
+            if type(part) is TextPart and (part.extra or part.thought_signature is not None):
+                encode_part(part, False, state.notes, path)  # notes what the text part loses
+        return "".join(p.text for p in parts if type(p) is TextPart) if parts else None
+    if not parts:
+        return None if has_other else ""
+    return encode_content(parts, None, False, state.notes, path)
+
+
+def _assistant(message: Message, index: int, state: _State, path: str) -> None:
+    state.flush_moved()
+    state.pending = []
+    content: list[Part] = []
+    refusals: list[str] = []
+    calls: list[ToolCall] = []
+    out: dict[str, Any] = {"role": "assistant"}
+    for part in message.parts:
+        if isinstance(part, ToolCall):
+            calls.append(part)
+        elif isinstance(part, RefusalPart) and not (state.same and part.extra.get("~field") == "content"):
+            refusals.append(part.text)
+        elif isinstance(part, ReasoningPart):
+            _reasoning(part, out, state, path)
+        elif state.same or isinstance(part, (TextPart, RefusalPart)):
+            content.append(part)
+        else:
+            state.notes.add(
+                path, "dropped", f"{type(part).__name__} cannot appear in a Chat assistant message"
+            )
+    _set_content(out, _assistant_content(content, message, state, bool(calls or refusals), path))
+    if refusals:
+        if len(refusals) > 1:
+            state.notes.add(path, "approximated", "several refusals joined into one")
+        out["refusal"] = "\n".join(refusals)
+    if calls:
+        out.update(_encode_calls(calls, index, state, path))
+    if state.response and not state.same:
+        out.setdefault("refusal", None)
+    _finish(out, message, state, path)
+    state.out.append(out)
+
+
+def _reasoning(part: ReasoningPart, out: dict[str, Any], state: _State, path: str) -> None:
+    field = part.extra.get("~field") if state.same else None
+    if field is not None and part.text is not None:
+        out[field] = part.text
+        return
+    state.notes.add(path, "dropped", "reasoning: Chat messages have no reasoning field")
+
+
+def _tool(message: Message, index: int, state: _State, path: str) -> None:
+    if message.extra and not state.same:
+        emit_fields({}, message.extra, False, state.notes, path)
+    for part in message.parts:
+        if type(part) is ToolResult:
+            _result(part, message, state, path)
+        else:
+            state.notes.add(
+                path, "approximated", f"{type(part).__name__} of a tool message sent as user content"
+            )
+            wire = encode_part(part, state.same, state.notes, path)
+            if wire is not None:
+                state.moved.append(wire)
+
+
+_ROLES: dict[str, Callable[[Message, int, _State, str], None]] = {
+    "system": _system,
+    "developer": _system,
+    "user": _user,
+    "assistant": _assistant,
+    "tool": _tool,
+}
+
+
+# ---------------------------------------------------------------- tool results
+
+
+def _result_content(result: ToolResult, call_id: str, state: _State, path: str) -> Any:
+    if state.same:
+        return encode_content(result.content, result.extra.get("~content"), True, state.notes, path)
+    texts: list[Part] = []
+    moved: list[dict[str, Any]] = []
+    for part in result.content:
+        if type(part) is TextPart:
+            texts.append(part)
+        elif type(part) is RefusalPart:
+            state.notes.add(path, "approximated", "refusal in a tool result sent as text")
+            texts.append(TextPart(text=part.text))
+        else:
+            wire = encode_part(part, False, state.notes, path)
+            if wire is not None:
+                moved.append(wire)
+    if moved:
+        state.notes.add(
+            path, "approximated", "non-text tool result content moved to a following user message"
+        )
+        state.moved.append({"type": "text", "text": _MOVED_NOTE.format(id=call_id)})
+        state.moved.extend(moved)
+        if not texts:
+            return _PLACEHOLDER
+    return encode_content(texts, None, False, state.notes, path)
+
+
+def _result(result: ToolResult, message: Message, state: _State, path: str) -> None:
+    if state.same and message.extra.get("~role") == "function":
+        out: dict[str, Any] = {"role": "function", "name": result.name}
+        _set_content(
+            out, encode_content(result.content, result.extra.get("~content"), True, state.notes, path)
+        )
+    else:
+        call_id = result.call_id
+        if call_id is None:
+            call_id = state.take_pending(result.name)
+            if call_id is None:
+                call_id = synthesized_call_id(len(state.out), 0)
+            state.notes.add(path, "synthesized", f"tool result without call id answered as {call_id!r}")
+        call_id = state.wire_id(call_id)
+        out = {"role": "tool", "tool_call_id": call_id}
+        out["content"] = _result_content(result, call_id, state, path)
+    if result.is_error:
+        state.notes.add(
+            path, "approximated", "tool result is_error has no Chat field; sent as a plain result"
+        )
+    if result.extra:
+        emit_fields(out, result.extra, state.same, state.notes, path)
+    state.out.append(out)
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def _merge_assistants(messages: Sequence[Message]) -> list[Message]:
+    merged: list[Message] = []
+    for message in messages:
+        last = merged[-1] if merged else None
+        if last is not None and message.role == "assistant" and last.role == "assistant":
+            extra = {**message.extra, **last.extra} if message.extra else last.extra
+            merged[-1] = msgspec.structs.replace(last, parts=last.parts + message.parts, extra=extra)
+        else:
+            merged.append(message)
+    return merged
+
+
+def encode_assistant(
+    message: Message, notes: Notes, *, same: bool, path: str = "$.choices[0].message"
+) -> tuple[dict[str, Any], list[ToolCall]]:
+    """Encode one assistant turn as a response ``message`` (content a string or null).
+
+    Also returns the tool calls that were emitted (for the finish reason).
+    """
+    state = _State(notes, same, None, response=True)
+    _assistant(message, 0, state, path)
+    out = state.out[0]
+    calls = [p for p in message.parts if isinstance(p, ToolCall) and p.kind != "builtin"]
+    return out, calls
+
+
+def encode_messages(
+    messages: Sequence[Message], notes: Notes, *, same: bool, dialect: str | None = None
+) -> list[dict[str, Any]]:
+    """Encode IR messages as a Chat ``messages`` array (see the module docstring for the rules)."""
+    state = _State(notes, same, dialect)
+    source = messages if same else _merge_assistants(messages)
+    for index, message in enumerate(source):
+        _ROLES[message.role](message, index, state, f"$.messages[{index}]")
+    state.flush_moved()
+    return state.out

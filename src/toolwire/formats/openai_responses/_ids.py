@@ -1,0 +1,67 @@
+"""Deterministic ids for values a Responses payload requires but the IR lacks.
+
+Ids are derived from stable inputs (a seed and a position), never from time or chance, so
+that encoding the same IR twice gives the same payload and history stays consistent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+
+from toolwire.ir.notes import Notes
+
+__all__ = ["CallIds", "derived_id"]
+
+
+def derived_id(prefix: str, seed: str, index: int = 0) -> str:
+    """``<prefix>_<48 hex digits>`` derived from ``seed`` and ``index`` (e.g. ``msg_...``)."""
+    digest = hashlib.sha256(f"{seed}\x00{index}".encode()).hexdigest()[:48]
+    return f"{prefix}_{digest}"
+
+
+class CallIds:
+    """Synthesizes missing call ids in one conversation and pairs results with them.
+
+    A call without an id gets ``call_<n>`` (``n`` counts synthesized ids in order); a result
+    without a call id takes the oldest unanswered synthesized id of a call with the same tool
+    name, else the oldest unanswered one.
+    """
+
+    __slots__ = ("_count", "_notes", "_pending")
+
+    def __init__(self, notes: Notes) -> None:
+        self._notes = notes
+        self._count = 0
+        self._pending: deque[tuple[str, str]] = deque()
+
+    def _new(self) -> str:
+        call_id = f"call_{self._count}"
+        self._count += 1
+        return call_id
+
+    def for_call(self, call_id: str | None, name: str, path: str) -> str:
+        """The wire call id of a tool call (synthesized and remembered when missing)."""
+        if call_id is not None:
+            return call_id
+        call_id = self._new()
+        self._pending.append((name, call_id))
+        self._notes.add(path, "synthesized", f"tool call {name!r} had no id; using {call_id!r}")
+        return call_id
+
+    def for_result(self, call_id: str | None, name: str | None, path: str) -> str:
+        """The wire call id of a tool result (paired with a synthesized call id when missing)."""
+        if call_id is not None:
+            return call_id
+        chosen = next((entry for entry in self._pending if entry[0] == name), None)
+        if chosen is None and self._pending:
+            chosen = self._pending[0]
+        if chosen is not None:
+            self._pending.remove(chosen)
+            self._notes.add(path, "synthesized", f"tool result without call id paired with {chosen[1]!r}")
+            return chosen[1]
+        new_id = self._new()
+        self._notes.add(
+            path, "synthesized", f"tool result without call id and no call to pair; using {new_id!r}"
+        )
+        return new_id
