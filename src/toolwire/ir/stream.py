@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import msgspec
 
-from toolwire.ir.base import Extra, IRStruct
+from toolwire.ir.base import Extra, Format, IRStruct
 from toolwire.ir.content import Part
 from toolwire.ir.response import ErrorInfo, StopReason, Usage
 
@@ -30,9 +30,10 @@ __all__ = [
 
 
 class ResponseStart(IRStruct, frozen=True, tag="response_start"):
-    """The stream began: response id and model as far as known."""
+    """The stream began: response id and model as far as known, and the source format."""
 
     id: str | None = None
+    origin: Format | None = None
     model: str | None = None
     created: int | None = None
     usage: Usage | None = None

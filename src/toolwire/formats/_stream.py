@@ -1,0 +1,92 @@
+"""The stream codec contract every format package implements in its ``stream.py``.
+
+A *wire event* is one event of a format's stream as decoded JSON: the ``data`` of one SSE
+event parsed into a dict (Chat chunks, Responses events, Anthropic events, Gemini
+``GenerateContentResponse`` chunks), or the string ``"[DONE]"`` (Chat's terminator). SSE
+event names are not part of a wire event: Responses and Anthropic name each event by its
+``type``, Chat and Gemini send unnamed events; :data:`NAMED_EVENTS` says which.
+
+Each ``toolwire.formats.<format>.stream`` module provides:
+
+- ``StreamDecoder(notes: Notes | None = None)``: ``feed(wire_event) -> list[StreamEvent]`` and
+  ``close() -> list[StreamEvent]``. ``close`` after a stream without its terminal event returns a
+  :class:`~toolwire.ir.StreamErrorEvent` (code ``incomplete_stream``); a malformed event gives a
+  ``StreamErrorEvent`` too (code ``malformed_event``), never a silent skip.
+- ``StreamEncoder(notes: Notes | None = None)``: ``feed(StreamEvent) -> list[wire_event]`` and
+  ``close() -> list[wire_event]``, producing exactly the format's event grammar.
+- ``check_stream(events: Iterable[wire_event]) -> list[Problem]``: the event-order validator,
+  written as a transition table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from toolwire.ir.base import Format
+from toolwire.ir.stream import StreamEvent
+
+__all__ = [
+    "DONE",
+    "NAMED_EVENTS",
+    "StreamDecoderLike",
+    "StreamEncoderLike",
+    "WireEvent",
+    "iter_events",
+    "sse_event_name",
+]
+
+WireEvent = dict[str, Any] | str
+"""One stream event as decoded JSON, or ``"[DONE]"``."""
+
+DONE = "[DONE]"
+"""Chat Completions' terminal SSE data."""
+
+NAMED_EVENTS: dict[Format, bool] = {
+    "openai-chat": False,
+    "openai-responses": True,
+    "anthropic": True,
+    "gemini": False,
+}
+"""Whether a format's SSE events carry an ``event:`` line (equal to the data's ``type``)."""
+
+
+def sse_event_name(fmt: Format, event: WireEvent) -> str | None:
+    """The SSE ``event:`` name to send ``event`` with in format ``fmt`` (``None``: no name)."""
+    if NAMED_EVENTS[fmt] and isinstance(event, dict):
+        name = event.get("type")
+        return name if isinstance(name, str) else None
+    return None
+
+
+class StreamDecoderLike(Protocol):
+    """Wire events of one format in, canonical stream events out."""
+
+    def feed(self, event: WireEvent) -> list[StreamEvent]:
+        """Decode one wire event."""
+        ...
+
+    def close(self) -> list[StreamEvent]:
+        """End of input: an error event when the stream ended without its terminal event."""
+        ...
+
+
+class StreamEncoderLike(Protocol):
+    """Canonical stream events in, wire events of one format out."""
+
+    def feed(self, event: StreamEvent) -> list[WireEvent]:
+        """Encode one canonical event (zero or more wire events)."""
+        ...
+
+    def close(self) -> list[WireEvent]:
+        """End of input: flush anything still open."""
+        ...
+
+
+def iter_events(decoder: StreamDecoderLike, events: Iterable[WireEvent]) -> list[StreamEvent]:
+    """Feed every wire event to ``decoder`` and close it; all canonical events in order."""
+    out: list[StreamEvent] = []
+    for event in events:
+        out.extend(decoder.feed(event))
+    out.extend(decoder.close())
+    return out
