@@ -12,7 +12,7 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
@@ -24,6 +24,10 @@ from toolwire.ir.request import Request
 from toolwire.ir.response import Response
 from toolwire.ir.tools import AnyTool, BuiltinTool, ToolChoice
 from toolwire.names import NameMap
+
+if TYPE_CHECKING:
+    from toolwire.formats._stream import WireEvent
+    from toolwire.streaming import StreamTranslator
 
 _S = TypeVar("_S", bound=msgspec.Struct)
 
@@ -144,6 +148,7 @@ class Exchange:
     notes: list[Note] = field(default_factory=list)
     last_request: Request | None = None
     _names: NameMap | None = None
+    _stream: StreamTranslator | None = None
 
     def __post_init__(self) -> None:
         self.client = resolve_format(self.client)
@@ -173,6 +178,32 @@ class Exchange:
         out: dict[str, Any] = format_module(self.client).encode_response(ir, notes)
         self.notes.extend(notes.items)
         return out
+
+    def stream(self, event: WireEvent) -> list[WireEvent]:
+        """Translate one upstream stream event into the client's stream events.
+
+        Call :meth:`stream_close` when the upstream stream ends: it flushes, or reports a stream
+        that ended without its terminal event in the client's own error shape.
+        """
+        return self._stream_translator().feed(event)
+
+    def stream_close(self) -> list[WireEvent]:
+        """End of the upstream stream: the client's closing events."""
+        translator = self._stream_translator()
+        out = translator.close()
+        self.notes.extend(translator.notes.items)
+        return out
+
+    def _stream_translator(self) -> StreamTranslator:
+        if self._stream is None:
+            from toolwire.streaming import StreamTranslator
+
+            restore = self._names.to_original if self._names is not None and self._names.renamed else None
+            model = self.client_model if self.upstream_model is not None else None
+            self._stream = StreamTranslator(
+                self.upstream, self.client, policy=self.policy, restore_name=restore, model=model
+            )
+        return self._stream
 
     def restore_response(self, ir: Response) -> Response:
         """Map upstream names and the model name back to what the client knows."""

@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from toolwire.cli import _convert, _demo, _schema
+from toolwire.cli import _convert, _demo, _replay, _schema
 from toolwire.errors import ToolwireError
 
 __all__ = ["build_parser", "main"]
@@ -22,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     _convert.add_parsers(sub)
     _schema.add_parser(sub)
     _demo.add_parser(sub)
+    _replay.add_parser(sub)
     return parser
 
 

@@ -1,0 +1,279 @@
+"""Stream translation, any format to any format, with constant memory per stream.
+
+Three layers, each usable alone:
+
+- :class:`WireReader` / :func:`encode_wire_events`: bytes <-> wire events (SSE for every format,
+  Gemini's JSON-array streaming too), built on the sans-IO :mod:`toolwire.framing`.
+- :func:`stream_decoder` / :func:`stream_encoder`: a format's stream codec (wire events <-> IR
+  stream events, see :mod:`toolwire.formats._stream`).
+- :class:`StreamTranslator`: source wire events -> target wire events through the IR, restoring
+  sanitized tool names and the client's model name like :class:`~toolwire.translate.Exchange`.
+
+:class:`ArgumentsView` follows the IR events of a stream and offers the tool arguments parsed so
+far (from partial JSON) for progressive UIs.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from toolwire._json import dumps_str, loads
+from toolwire.errors import PayloadError
+from toolwire.formats._stream import DONE, StreamDecoderLike, StreamEncoderLike, WireEvent, sse_event_name
+from toolwire.framing import JSONArrayDecoder, SSEDecoder, encode_sse
+from toolwire.ir.base import Format
+from toolwire.ir.content import ToolCall
+from toolwire.ir.notes import Note, Notes, Policy
+from toolwire.ir.response import ErrorInfo
+from toolwire.ir.stream import PartEnd, PartStart, ResponseStart, StreamErrorEvent, StreamEvent, ToolCallDelta
+from toolwire.partial_json import parse_partial
+
+if TYPE_CHECKING:
+    from toolwire.validate.history import Problem
+
+__all__ = [
+    "ArgumentsView",
+    "StreamTranslator",
+    "WireReader",
+    "check_stream",
+    "encode_wire_events",
+    "stream_decoder",
+    "stream_encoder",
+    "translate_stream",
+]
+
+_PACKAGES: dict[str, str] = {
+    "openai-chat": "openai_chat",
+    "openai-responses": "openai_responses",
+    "anthropic": "anthropic",
+    "gemini": "gemini",
+}
+
+
+def _stream_module(fmt: str) -> Any:
+    from toolwire.translate import resolve_format
+
+    return importlib.import_module(f"toolwire.formats.{_PACKAGES[resolve_format(fmt)]}.stream")
+
+
+def stream_decoder(fmt: str, notes: Notes | None = None) -> StreamDecoderLike:
+    """A new stream decoder (wire events -> IR events) for format ``fmt``."""
+    decoder: StreamDecoderLike = _stream_module(fmt).StreamDecoder(notes)
+    return decoder
+
+
+def check_stream(fmt: str, events: Iterable[WireEvent]) -> list[Problem]:
+    """Problems with the event order of a stream of format ``fmt`` (empty when it is legal)."""
+    problems: list[Problem] = _stream_module(fmt).check_stream(events)
+    return problems
+
+
+def stream_encoder(fmt: str, notes: Notes | None = None) -> StreamEncoderLike:
+    """A new stream encoder (IR events -> wire events) for format ``fmt``."""
+    encoder: StreamEncoderLike = _stream_module(fmt).StreamEncoder(notes)
+    return encoder
+
+
+class WireReader:
+    """Bytes of a streamed response in, wire events out (sans-IO: ``feed(bytes)``, ``close()``).
+
+    SSE is detected by default; Gemini's JSON-array streaming (no ``alt=sse``) is detected by a
+    leading ``[``. Each SSE ``data`` is parsed as JSON except Chat's ``[DONE]``.
+    """
+
+    def __init__(self) -> None:
+        self._sse: SSEDecoder | None = None
+        self._array: JSONArrayDecoder | None = None
+        self._count = 0
+
+    def feed(self, data: bytes) -> list[WireEvent]:
+        """Parse another chunk of bytes (split anywhere)."""
+        if self._sse is None and self._array is None:
+            head = data.lstrip()
+            if not head:
+                return []
+            if head.startswith(b"["):
+                self._array = JSONArrayDecoder()
+            else:
+                self._sse = SSEDecoder()
+        if self._array is not None:
+            return [self._check(item) for item in self._array.feed(data)]
+        assert self._sse is not None
+        return self._events(self._sse.feed(data))
+
+    def close(self) -> list[WireEvent]:
+        """End of bytes: a final event without its blank line is still delivered."""
+        if self._array is not None:
+            return [self._check(item) for item in self._array.close()]
+        if self._sse is not None:
+            return self._events(self._sse.close())
+        return []
+
+    def _events(self, events: Iterable[Any]) -> list[WireEvent]:
+        out: list[WireEvent] = []
+        for event in events:
+            if event.comment is not None or not event.data:
+                continue
+            if event.data == DONE:
+                out.append(DONE)
+                continue
+            out.append(self._check(loads(event.data, path=f"$[{self._count}]")))
+        return out
+
+    def _check(self, item: Any) -> WireEvent:
+        path = f"$[{self._count}]"
+        self._count += 1
+        if not isinstance(item, dict):
+            raise PayloadError("a stream event must be a JSON object", path=path)
+        return item
+
+
+def encode_wire_events(fmt: str, events: Iterable[WireEvent]) -> bytes:
+    """Frame wire events of format ``fmt`` as SSE bytes (named events where the format names them)."""
+    from toolwire.translate import resolve_format
+
+    name = resolve_format(fmt)
+    return b"".join(_frame(name, event) for event in events)
+
+
+def _frame(fmt: Format, event: WireEvent) -> bytes:
+    if isinstance(event, str):
+        return encode_sse(None, event)
+    return encode_sse(sse_event_name(fmt, event), dumps_str(event))
+
+
+class StreamTranslator:
+    """Translate one streamed response from ``source`` wire events to ``target`` wire events.
+
+    Memory stays constant per stream: events pass through one at a time; only a target that needs
+    a complete item (e.g. Gemini's whole function-call arguments) holds that item.
+
+    Args:
+        source: format of the incoming stream (the upstream).
+        target: format to produce (the client's).
+        policy: conversion policy for lossy steps.
+        restore_name: maps an upstream tool name back to the client's name (an Exchange's name map).
+        model: the model name to report to the client, when it differs from the upstream's.
+    """
+
+    def __init__(
+        self,
+        source: str,
+        target: str,
+        *,
+        policy: Policy = "warn",
+        restore_name: Callable[[str], str] | None = None,
+        model: str | None = None,
+    ) -> None:
+        self.notes = Notes(policy)
+        self._decoder = stream_decoder(source, self.notes)
+        self._encoder = stream_encoder(target, self.notes)
+        self._restore_name = restore_name
+        self._model = model
+        self._closed = False
+
+    def feed(self, event: WireEvent) -> list[WireEvent]:
+        """Translate one source wire event (zero or more target wire events)."""
+        try:
+            ir_events = self._decoder.feed(event)
+        except PayloadError as exc:
+            ir_events = [_malformed(exc)]
+        return self._encode(ir_events)
+
+    def close(self) -> list[WireEvent]:
+        """End of the source stream: flush, or report a stream that ended early."""
+        if self._closed:
+            return []
+        self._closed = True
+        out = self._encode(self._decoder.close())
+        out.extend(self._encoder.close())
+        return out
+
+    def feed_ir(self, event: StreamEvent) -> list[WireEvent]:
+        """Encode an IR event directly (after the same name/model restoring as :meth:`feed`)."""
+        return self._encode([event])
+
+    def _encode(self, ir_events: list[StreamEvent]) -> list[WireEvent]:
+        out: list[WireEvent] = []
+        for ir_event in ir_events:
+            out.extend(self._encoder.feed(self._restore(ir_event)))
+        return out
+
+    def _restore(self, event: StreamEvent) -> StreamEvent:
+        if isinstance(event, ResponseStart) and self._model is not None:
+            return msgspec.structs.replace(event, model=self._model)
+        rename = self._restore_name
+        if rename is None or not isinstance(event, (PartStart, PartEnd)):
+            return event
+        part = event.part
+        if isinstance(part, ToolCall) and part.kind != "builtin":
+            original = rename(part.name)
+            if original != part.name:
+                return msgspec.structs.replace(event, part=msgspec.structs.replace(part, name=original))
+        return event
+
+    @property
+    def note_items(self) -> tuple[Note, ...]:
+        """The notes of this stream so far."""
+        return tuple(self.notes.items)
+
+
+def _malformed(exc: PayloadError) -> StreamErrorEvent:
+    return StreamErrorEvent(error=ErrorInfo(message=str(exc), code="malformed_event", type="stream_error"))
+
+
+def translate_stream(
+    chunks: Iterable[bytes], *, source: str, target: str, policy: Policy = "warn"
+) -> Iterator[bytes]:
+    """Translate a streamed response body (byte chunks) from ``source`` to ``target`` SSE bytes.
+
+    Example:
+        >>> for out in translate_stream(upstream_chunks, source="anthropic", target="openai-chat"):
+        ...     send(out)  # doctest: +SKIP
+    """
+    from toolwire.translate import resolve_format
+
+    fmt = resolve_format(target)
+    reader = WireReader()
+    translator = StreamTranslator(source, target, policy=policy)
+    for chunk in chunks:
+        for event in reader.feed(chunk):
+            yield b"".join(_frame(fmt, e) for e in translator.feed(event))
+    for event in reader.close():
+        yield b"".join(_frame(fmt, e) for e in translator.feed(event))
+    yield b"".join(_frame(fmt, e) for e in translator.close())
+
+
+class ArgumentsView:
+    """Follows IR stream events and offers each tool call's arguments parsed so far.
+
+    Example:
+        >>> view = ArgumentsView()
+        >>> for event in ir_events:           # doctest: +SKIP
+        ...     view.feed(event)
+        ...     render(view.parsed(0))
+    """
+
+    def __init__(self) -> None:
+        self._text: dict[int, list[str]] = {}
+
+    def feed(self, event: StreamEvent) -> None:
+        """Apply one IR event."""
+        if isinstance(event, PartStart) and isinstance(event.part, ToolCall):
+            self._text[event.index] = [event.part.arguments] if event.part.arguments else []
+        elif isinstance(event, ToolCallDelta):
+            self._text.setdefault(event.index, []).append(event.arguments)
+        elif isinstance(event, PartEnd) and isinstance(event.part, ToolCall):
+            self._text[event.index] = [event.part.arguments]
+
+    def text(self, index: int) -> str:
+        """The raw argument text of the tool call at ``index`` so far."""
+        return "".join(self._text.get(index, ()))
+
+    def parsed(self, index: int) -> Any:
+        """The arguments of the tool call at ``index`` as far as they have arrived (partial JSON)."""
+        return parse_partial(self.text(index))
