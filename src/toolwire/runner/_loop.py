@@ -1,0 +1,134 @@
+"""The conversation loop as a sans-IO state machine, shared by the sync and async runners.
+
+:class:`RunState` knows what to send next and what a response means; drivers (``run``,
+``arun``, their streaming variants) only move data between it, the client and the tools.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import msgspec
+
+from toolwire.ir.content import Message, ToolCall, ToolResult
+from toolwire.ir.request import Request
+from toolwire.ir.response import Response
+from toolwire.runner._toolbox import Toolbox
+
+__all__ = ["Hooks", "RunResult", "RunState", "StopKind"]
+
+StopKind = Literal["completed", "max_turns"]
+"""Why a run ended: the model answered without tool calls, or the turn limit was reached."""
+
+
+@dataclass(slots=True)
+class Hooks:
+    """Callbacks to observe or change each turn; each may return a replacement or ``None``.
+
+    Attributes:
+        before_request: ``(turn, request) -> Request | None`` before each model call.
+        after_response: ``(turn, response) -> Response | None`` after each model answer.
+        after_tool: ``(call, result) -> ToolResult | None`` after each tool call.
+    """
+
+    before_request: Callable[[int, Request], Request | None] | None = None
+    after_response: Callable[[int, Response], Response | None] | None = None
+    after_tool: Callable[[ToolCall, ToolResult], ToolResult | None] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    """The outcome of a run.
+
+    Attributes:
+        response: the last model response (the final answer when ``stop == "completed"``).
+        messages: the whole conversation in the canonical model, the final answer included.
+        turns: how many model calls were made.
+        stop: why the run ended.
+        request: the last request sent (canonical model).
+    """
+
+    response: Response
+    messages: tuple[Message, ...]
+    turns: int
+    stop: StopKind
+    request: Request
+
+    @property
+    def text(self) -> str:
+        """The text of the last response."""
+        return self.response.text
+
+    def native(self, fmt: str) -> dict[str, Any]:
+        """The whole conversation as a request payload of format ``fmt`` (the provider's own)."""
+        from toolwire.ir.notes import Notes
+        from toolwire.translate import format_module
+
+        conversation = msgspec.structs.replace(self.request, messages=self.messages)
+        payload: dict[str, Any] = format_module(fmt).encode_request(conversation, Notes("drop"))
+        return payload
+
+
+@dataclass(slots=True)
+class RunState:
+    """Where a run stands: the conversation so far and the turn count."""
+
+    request: Request
+    toolbox: Toolbox
+    max_turns: int
+    hooks: Hooks = field(default_factory=Hooks)
+    messages: list[Message] = field(default_factory=list)
+    turns: int = 0
+    last: Response | None = None
+    stop: StopKind | None = None
+
+    def __post_init__(self) -> None:
+        if self.max_turns < 1:
+            raise ValueError("max_turns must be at least 1")
+        self.messages = list(self.request.messages)
+        known = {getattr(t, "name", None) for t in self.request.tools}
+        extra_tools = tuple(t for t in self.toolbox.tools if t.name not in known)
+        if extra_tools:
+            self.request = msgspec.structs.replace(self.request, tools=(*self.request.tools, *extra_tools))
+
+    def next_request(self) -> Request:
+        """The request for the next model call."""
+        request = msgspec.structs.replace(self.request, messages=tuple(self.messages))
+        if self.hooks.before_request is not None:
+            request = self.hooks.before_request(self.turns + 1, request) or request
+        self.request = request
+        return request
+
+    def take_response(self, response: Response) -> list[ToolCall]:
+        """Record a model answer; the tool calls to run (empty when the run is over)."""
+        self.turns += 1
+        if self.hooks.after_response is not None:
+            response = self.hooks.after_response(self.turns, response) or response
+        self.last = response
+        self.messages.append(Message(role="assistant", parts=response.parts))
+        calls = response.tool_calls
+        if not calls:
+            self.stop = "completed"
+        elif self.turns >= self.max_turns:
+            self.stop = "max_turns"
+            return []
+        return calls
+
+    def take_results(self, calls: list[ToolCall], results: list[ToolResult]) -> None:
+        """Record the results of the calls, in the order of the calls."""
+        if self.hooks.after_tool is not None:
+            results = [self.hooks.after_tool(c, r) or r for c, r in zip(calls, results, strict=True)]
+        self.messages.append(Message(role="tool", parts=tuple(results)))
+
+    @property
+    def done(self) -> bool:
+        """Whether the run has ended."""
+        return self.stop is not None
+
+    def result(self) -> RunResult:
+        """The outcome (only once a response has been taken)."""
+        if self.last is None or self.stop is None:
+            raise RuntimeError("the run has not ended")
+        return RunResult(self.last, tuple(self.messages), self.turns, self.stop, self.request)
