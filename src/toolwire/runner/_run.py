@@ -52,9 +52,10 @@ RunEvent = StreamEvent | ToolResultEvent | TurnEnd | RunEnd
 
 
 def _format_of(client: Any) -> str:
-    fmt = getattr(client, "format", None)
+    """The wire format a client speaks (``client.core.format`` for toolwire clients)."""
+    fmt = getattr(getattr(client, "core", client), "format", None)
     if not isinstance(fmt, str):
-        raise TypeError("the client must have a 'format' attribute naming its wire format")
+        raise TypeError("the client must be a toolwire Client/AsyncClient (or have a 'format' attribute)")
     return fmt
 
 
@@ -150,9 +151,10 @@ def run_stream(
     state = _start(client, request, toolbox, max_turns, hooks)
     while not state.done:
         acc = Accumulator()
-        for event in client.stream(state.next_request()):
-            acc.feed(event)
-            yield event
+        with client.stream(state.next_request()) as stream:
+            for event in stream:
+                acc.feed(event)
+                yield event
         response = acc.response()
         calls = state.take_response(response)
         yield TurnEnd(state.turns, state.last or response)
@@ -180,9 +182,11 @@ async def arun_stream(
     state = _start(client, request, toolbox, max_turns, hooks)
     while not state.done:
         acc = Accumulator()
-        async for event in client.stream(state.next_request()):
-            acc.feed(event)
-            yield event
+        stream = await client.stream(state.next_request())
+        async with stream:
+            async for event in stream:
+                acc.feed(event)
+                yield event
         response = acc.response()
         calls = state.take_response(response)
         yield TurnEnd(state.turns, state.last or response)

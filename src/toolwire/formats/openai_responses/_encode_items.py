@@ -75,10 +75,9 @@ def _new_message(hint: Any, msg_id: str | None, ctx: Ctx) -> dict[str, Any]:
             "role": "assistant",
             "content": [],
         }
-    item = {"role": "assistant", "content": []}
-    if msg_id is not None:
-        item["id"] = msg_id
-    return item
+    if msg_id is not None:  # a replayed output message: the output item shape, with its id
+        return {"id": msg_id, "type": "message", "status": "completed", "role": "assistant", "content": []}
+    return {"role": "assistant", "content": []}
 
 
 def _collapse(item: dict[str, Any]) -> None:
@@ -219,6 +218,8 @@ def encode_assistant(
         part_path = f"{path}[{index}]"
         if isinstance(part, _CONTENT_TYPES):
             hint = part.extra.get("~msg") if ctx.same else None
+            if hint is None and not ctx.output and msg_id is None:
+                msg_id = _output_message_id(part)
             if current is None or hint is not None:
                 current = _new_message(hint, msg_id, ctx)
                 msg_id = None
@@ -241,5 +242,17 @@ def encode_assistant(
             items.append(item)
     if not ctx.output:
         for item in built:
-            _collapse(item)
+            if "id" not in item:
+                _collapse(item)
     return items
+
+
+def _output_message_id(part: Part) -> str | None:
+    """The id of the Responses output message a part was decoded from, if any.
+
+    A request built outside Responses (a runner's history) may still replay Responses output:
+    the message keeps its id so that it stays paired with the reasoning item before it.
+    """
+    hint = part.extra.get("~msg")
+    msg_id = hint.get("id") if isinstance(hint, dict) else None
+    return msg_id if isinstance(msg_id, str) else None
