@@ -6,7 +6,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-__all__ = ["median_seconds", "report_row"]
+__all__ = ["median_seconds", "median_seconds_each", "report_row"]
 
 
 def median_seconds(fn: Callable[[], object], *, number: int = 0, repeat: int = 15) -> float:
@@ -37,3 +37,32 @@ def report_row(label: str, seconds: float, floor: float, unit_count: int = 1, un
     per_unit = seconds / unit_count * 1e6
     ratio = seconds / floor
     return f"  {label:<40} {seconds * 1e6:>10.1f} µs  {per_unit:>8.2f} µs/{unit:<5} {ratio:>6.2f}x floor"
+
+
+def median_seconds_each(fns: dict[str, Callable[[], object]], *, repeat: int = 15) -> dict[str, float]:
+    """Median wall time of one call of each function, measured in interleaved rounds.
+
+    On a shared, noisy machine, measuring the floor and the candidates in alternation keeps
+    their ratio fair: a burst of load slows every function of that round alike.
+    """
+    numbers = {label: _batch_size(fn) for label, fn in fns.items()}
+    samples: dict[str, list[float]] = {label: [] for label in fns}
+    for _ in range(repeat):
+        for label, fn in fns.items():
+            number = numbers[label]
+            start = time.perf_counter()
+            for _ in range(number):
+                fn()
+            samples[label].append((time.perf_counter() - start) / number)
+    return {label: statistics.median(values) for label, values in samples.items()}
+
+
+def _batch_size(fn: Callable[[], object]) -> int:
+    number = 1
+    while True:
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        if time.perf_counter() - start > 0.02:
+            return number
+        number *= 2

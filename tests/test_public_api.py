@@ -10,33 +10,100 @@ import toolwire
 
 PINNED: dict[str, set[str]] = {
     "toolwire": {
-        "FORMATS", "AnyTool", "AuthenticationError", "BuiltinTool", "ConversionError", "CustomTool",
-        "Exchange", "Format", "InvalidRequestError", "LimitError", "Message", "NameMap", "Note", "Notes",
-        "OverloadedError", "PayloadError", "PermissionDeniedError", "Policy", "ProviderError",
-        "RateLimitError", "Request", "Response", "SchemaError", "ServerError", "StreamError", "Tool",
-        "ToolCall", "ToolChoice", "ToolDefinitionError", "ToolNameError", "ToolResult", "ToolwireError",
-        "Translation", "UnsupportedError", "__version__", "sanitize_name", "translate_request",
-        "translate_response",
+        "AnyTool", "AsyncClient", "AuthenticationError", "BuiltinTool", "Client", "ConnectionFailedError",
+        "ConversionError", "CustomTool", "Exchange", "FORMATS", "Format", "InvalidRequestError",
+        "LimitError", "Message", "NameMap", "Note", "Notes", "OverloadedError", "PayloadError",
+        "PermissionDeniedError", "Policy", "ProviderError", "RateLimitError", "Request",
+        "RequestRejectedError", "RequestTimeoutError", "Response", "SchemaError", "ServerError",
+        "StreamError", "StreamIdleTimeoutError", "StreamTranslator", "Tool", "ToolCall", "ToolChoice",
+        "ToolDefinitionError", "ToolNameError", "ToolResult", "Toolbox", "ToolwireError", "Translation",
+        "TransportError", "UnsupportedError", "__version__", "arun", "arun_stream", "run", "run_stream",
+        "sanitize_name", "tool", "translate_request", "translate_response", "translate_stream",
     },
     "toolwire.ir": {
-        "FORMATS", "AnyTool", "AudioPart", "BuiltinTool", "ContentPart", "CustomTool", "ErrorInfo",
-        "Extra", "FilePart", "Format", "IRStruct", "ImagePart", "Message", "Note", "NoteKind", "Notes",
-        "Part", "PartEnd", "PartStart", "Policy", "ReasoningConfig", "ReasoningDelta", "ReasoningPart",
+        "AnyTool", "AudioPart", "BuiltinTool", "ContentPart", "CustomTool", "ErrorInfo", "Extra", "FORMATS",
+        "FilePart", "Format", "IRStruct", "ImagePart", "Message", "Note", "NoteKind", "Notes", "Part",
+        "PartEnd", "PartStart", "Policy", "ReasoningConfig", "ReasoningDelta", "ReasoningPart",
         "RefusalPart", "Request", "Response", "ResponseEnd", "ResponseFormat", "ResponseStart", "Role",
         "StopReason", "StreamErrorEvent", "StreamEvent", "TextDelta", "TextPart", "Tool", "ToolCall",
         "ToolCallDelta", "ToolCallKind", "ToolChoice", "ToolChoiceMode", "ToolResult", "Usage",
         "UsageUpdate",
     },
     "toolwire.errors": {
-        "AuthenticationError", "ConversionError", "InvalidRequestError", "LimitError", "OverloadedError",
-        "PayloadError", "PermissionDeniedError", "ProviderError", "RateLimitError", "SchemaError",
-        "ServerError", "StreamError", "ToolDefinitionError", "ToolNameError", "ToolwireError",
-        "UnsupportedError",
+        "AuthenticationError", "ConnectionFailedError", "ConversionError", "InvalidRequestError",
+        "LimitError", "OverloadedError", "PayloadError", "PermissionDeniedError", "ProviderError",
+        "RateLimitError", "RequestRejectedError", "RequestTimeoutError", "SchemaError", "ServerError",
+        "StreamError", "StreamIdleTimeoutError", "ToolDefinitionError", "ToolNameError", "ToolwireError",
+        "TransportError", "UnsupportedError",
     },
-    "toolwire.names": {"NAME_RULES", "NameMap", "NameRule", "is_valid_name", "sanitize_name"},
+    "toolwire.names": {
+        "NAME_RULES", "NameMap", "NameRule", "is_valid_name", "sanitize_name",
+    },
     "toolwire.translate": {
-        "FORMAT_CHOICES", "Exchange", "Translation", "format_module", "rename_tools", "resolve_format",
+        "Exchange", "FORMAT_CHOICES", "Translation", "format_module", "rename_tools", "resolve_format",
         "translate_request", "translate_response",
+    },
+    "toolwire.streaming": {
+        "ArgumentsView", "StreamTranslator", "WireReader", "check_stream", "encode_wire_events",
+        "stream_decoder", "stream_encoder", "translate_stream",
+    },
+    "toolwire.partial_json": {
+        "complete_json", "parse_partial",
+    },
+    "toolwire.validate": {
+        "FORMATS", "KINDS", "Problem", "lint_history", "validate",
+    },
+    "toolwire.client": {
+        "AnthropicOptions", "AsyncClient", "AsyncStream", "ChatOptions", "Client", "ConnectionFailedError",
+        "GeminiOptions", "HTTPRequest", "Options", "PROVIDERS", "ProviderName", "ProviderSpec",
+        "RETRY_STATUSES", "RequestRejectedError", "RequestTimeoutError", "ResponsesOptions", "Result",
+        "RetryPolicy", "Stream", "StreamIdleTimeoutError", "TRACE", "Timeouts", "TransportError",
+        "check_request", "parse_retry_after",
+    },
+    "toolwire.runner": {
+        "Approver", "Hooks", "RegisteredTool", "RunEnd", "RunEvent", "RunResult", "RunState", "StopKind",
+        "ToolResultEvent", "Toolbox", "TurnEnd", "arun", "arun_stream", "execute_async", "execute_sync",
+        "result_from_value", "run", "run_stream",
+    },
+    "toolwire.emulator": {
+        "DEFAULT_MODELS", "Emulator", "EmulatorConfig", "FAULT_HEADER", "Faults", "PARALLEL_TRIGGERS",
+        "Plan", "Script", "ScriptedCall", "ScriptedModel", "Turn", "create_app", "example_arguments",
+        "example_value", "load_script", "parse_faults", "parse_script", "response_events", "serve",
+        "text_hints",
+    },
+    "toolwire.formats.openai_chat": {
+        "CODEC", "StreamDecoder", "StreamEncoder", "check_stream", "decode_error", "decode_request",
+        "decode_response", "decode_tool_choice", "decode_tool_config", "decode_tools", "encode_error",
+        "encode_request", "encode_response", "encode_tool_choice", "encode_tool_config", "encode_tools",
+        "error_to_exception", "mistral_call_id",
+    },
+    "toolwire.formats.openai_responses": {
+        "CODEC", "StreamDecoder", "StreamEncoder", "check_stream", "decode_error", "decode_request",
+        "decode_response", "decode_tool_choice", "decode_tool_config", "decode_tools", "encode_error",
+        "encode_request", "encode_response", "encode_tool_choice", "encode_tool_config", "encode_tools",
+        "error_to_exception",
+    },
+    "toolwire.formats.anthropic": {
+        "CODEC", "StreamDecoder", "StreamEncoder", "check_stream", "decode_error", "decode_request",
+        "decode_response", "decode_tool_choice", "decode_tool_config", "decode_tools", "encode_error",
+        "encode_request", "encode_response", "encode_tool_choice", "encode_tool_config", "encode_tools",
+        "error_to_exception",
+    },
+    "toolwire.formats.gemini": {
+        "CODEC", "SchemaMode", "StreamDecoder", "StreamEncoder", "check_stream", "decode_error",
+        "decode_request", "decode_response", "decode_tool_choice", "decode_tool_config", "decode_tools",
+        "encode_error", "encode_request", "encode_response", "encode_tool_choice", "encode_tool_config",
+        "encode_tools", "endpoint_path", "error_to_exception", "model_path",
+    },
+    "toolwire.ir.accumulate": {
+        "Accumulator", "accumulate",
+    },
+    "toolwire.framing": {
+        "DEFAULT_MAX_SIZE", "DONE", "JSONArrayDecoder", "JSONArrayEncoder", "NDJSONDecoder", "SSEDecoder",
+        "SSEEncoder", "SSEEvent", "encode_comment", "encode_ndjson", "encode_sse", "is_done",
+    },
+    "toolwire.ir.problem": {
+        "Problem",
     },
 }  # fmt: skip
 
@@ -75,3 +142,19 @@ def test_core_does_no_io_imports() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_shells_load_lazily_and_validate_is_callable() -> None:
+    """``toolwire.Client`` and friends load on first use; ``toolwire.validate(...)`` validates."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, toolwire\n"
+        "before = [m for m in ('httpx', 'starlette', 'uvicorn') if m in sys.modules]\n"
+        "client = toolwire.Client\n"
+        "problems = toolwire.validate({'model': 'm', 'messages': []}, format='anthropic')\n"
+        "print(before, client.__module__, [p.code for p in problems], toolwire.validate.validate is not None)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[] toolwire.client._sync ['missing_required_parameter'] True"

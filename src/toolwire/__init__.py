@@ -5,8 +5,11 @@ any to any, through one canonical model (:mod:`toolwire.ir`). Conversions report
 what they dropped or approximated; ``policy="strict"`` refuses instead.
 """
 
+from typing import Any
+
 from toolwire.errors import (
     AuthenticationError,
+    ConnectionFailedError,
     ConversionError,
     InvalidRequestError,
     LimitError,
@@ -15,12 +18,16 @@ from toolwire.errors import (
     PermissionDeniedError,
     ProviderError,
     RateLimitError,
+    RequestRejectedError,
+    RequestTimeoutError,
     SchemaError,
     ServerError,
     StreamError,
+    StreamIdleTimeoutError,
     ToolDefinitionError,
     ToolNameError,
     ToolwireError,
+    TransportError,
     UnsupportedError,
 )
 from toolwire.ir import (
@@ -45,11 +52,47 @@ from toolwire.translate import Exchange, Translation, translate_request, transla
 
 __version__ = "0.1.0"
 
+# Shells and helpers loaded on first use, so that ``import toolwire`` stays free of httpx,
+# pydantic and asyncio (the core does no I/O): name -> module that defines it.
+_LAZY: dict[str, str] = {
+    "AsyncClient": "toolwire.client",
+    "Client": "toolwire.client",
+    "StreamTranslator": "toolwire.streaming",
+    "Toolbox": "toolwire.runner",
+    "arun": "toolwire.runner",
+    "arun_stream": "toolwire.runner",
+    "run": "toolwire.runner",
+    "run_stream": "toolwire.runner",
+    "tool": "toolwire.decorator",
+    "translate_stream": "toolwire.streaming",
+}
+
+
+def __getattr__(name: str) -> Any:
+    import importlib
+
+    if name == "validate":  # the validator package, callable: toolwire.validate(payload, format=...)
+        return importlib.import_module("toolwire.validate")
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolwire' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
 __all__ = [
     "FORMATS",
     "AnyTool",
+    "AsyncClient",
     "AuthenticationError",
     "BuiltinTool",
+    "Client",
+    "ConnectionFailedError",
     "ConversionError",
     "CustomTool",
     "Exchange",
@@ -67,21 +110,33 @@ __all__ = [
     "ProviderError",
     "RateLimitError",
     "Request",
+    "RequestRejectedError",
+    "RequestTimeoutError",
     "Response",
     "SchemaError",
     "ServerError",
     "StreamError",
+    "StreamIdleTimeoutError",
+    "StreamTranslator",
     "Tool",
     "ToolCall",
     "ToolChoice",
     "ToolDefinitionError",
     "ToolNameError",
     "ToolResult",
+    "Toolbox",
     "ToolwireError",
     "Translation",
+    "TransportError",
     "UnsupportedError",
     "__version__",
+    "arun",
+    "arun_stream",
+    "run",
+    "run_stream",
     "sanitize_name",
+    "tool",
     "translate_request",
     "translate_response",
+    "translate_stream",
 ]

@@ -30,11 +30,18 @@ def loads(data: bytes | str, *, path: str = "$") -> Any:
         raise LimitError("JSON nested too deeply", path=path) from None
 
 
-def dumps(value: Any) -> bytes:
-    """Serialize to compact JSON bytes (UTF-8, no ASCII escaping)."""
-    return _encoder.encode(value)
+def dumps(value: Any, *, path: str = "$") -> bytes:
+    """Serialize to compact JSON bytes (UTF-8, no ASCII escaping).
+
+    A value nested too deeply to serialize (only possible for in-memory input, never
+    for parsed JSON) raises :class:`LimitError` at ``path``.
+    """
+    try:
+        return _encoder.encode(value)
+    except RecursionError:
+        raise LimitError("value nested too deeply to serialize", path=path) from None
 
 
-def dumps_str(value: Any) -> str:
-    """Serialize to a compact JSON string."""
-    return _encoder.encode(value).decode()
+def dumps_str(value: Any, *, path: str = "$") -> str:
+    """Serialize to a compact JSON string (see :func:`dumps`)."""
+    return dumps(value, path=path).decode()

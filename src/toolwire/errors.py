@@ -8,13 +8,18 @@ concern a position in a JSON payload carry that position as a JSON path
 
     ToolwireError
     ├── PayloadError               bad input payload (wrong type, missing field, bad JSON)
-    │   └── LimitError             payload exceeds a safety limit (size, depth, node count)
+    │   ├── LimitError             payload exceeds a safety limit (size, depth, node count)
+    │   └── RequestRejectedError   a request refused locally because the validator found problems
     ├── ConversionError            strict policy refused a lossy conversion (carries the notes)
     ├── UnsupportedError           the target format cannot express something at all
     ├── SchemaError                a JSON Schema is invalid or cannot be transformed
     ├── ToolDefinitionError        a Python function/model cannot become a tool
     ├── ToolNameError              a tool name is invalid and cannot be sanitized
     ├── StreamError                a stream broke its format's event grammar
+    ├── TransportError             no answer: connection refused or dropped, protocol error
+    │   ├── ConnectionFailedError  the connection could not be made or broke mid-answer
+    │   └── RequestTimeoutError    connect/read/write/pool timeout
+    │       └── StreamIdleTimeoutError  no stream event within the idle timeout
     └── ProviderError              an error answered by a provider (status, type, code)
         ├── InvalidRequestError    400 / 404 / 422 (``param`` names the offending field)
         ├── AuthenticationError    401
@@ -31,9 +36,11 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from toolwire.ir.notes import Note
+    from toolwire.ir.problem import Problem
 
 __all__ = [
     "AuthenticationError",
+    "ConnectionFailedError",
     "ConversionError",
     "InvalidRequestError",
     "LimitError",
@@ -42,12 +49,16 @@ __all__ = [
     "PermissionDeniedError",
     "ProviderError",
     "RateLimitError",
+    "RequestRejectedError",
+    "RequestTimeoutError",
     "SchemaError",
     "ServerError",
     "StreamError",
+    "StreamIdleTimeoutError",
     "ToolDefinitionError",
     "ToolNameError",
     "ToolwireError",
+    "TransportError",
     "UnsupportedError",
 ]
 
@@ -72,6 +83,20 @@ class PayloadError(ToolwireError):
 
 class LimitError(PayloadError):
     """An input exceeds a safety limit (size, nesting depth, node count)."""
+
+
+class RequestRejectedError(PayloadError):
+    """A request refused locally, before sending, because it would be invalid.
+
+    Attributes:
+        problems: every problem found (the message names the first one).
+    """
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        first = problems[0]
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        super().__init__(f"{first.code}: {first.message}{more}", path=first.path)
+        self.problems = list(problems)
 
 
 class ConversionError(ToolwireError):
@@ -104,6 +129,22 @@ class ToolNameError(ToolwireError):
 
 class StreamError(ToolwireError):
     """A stream broke its format's event grammar (wrong order, missing terminal event)."""
+
+
+class TransportError(ToolwireError):
+    """The request did not get an answer: connection refused or dropped, protocol error."""
+
+
+class ConnectionFailedError(TransportError):
+    """The connection could not be made or broke before the answer was complete."""
+
+
+class RequestTimeoutError(TransportError):
+    """A timeout expired (connect, write, read or pool)."""
+
+
+class StreamIdleTimeoutError(RequestTimeoutError):
+    """No stream event arrived within the idle timeout."""
 
 
 class ProviderError(ToolwireError):

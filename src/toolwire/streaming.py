@@ -33,7 +33,7 @@ from toolwire.ir.stream import PartEnd, PartStart, ResponseStart, StreamErrorEve
 from toolwire.partial_json import parse_partial
 
 if TYPE_CHECKING:
-    from toolwire.validate.history import Problem
+    from toolwire.ir.problem import Problem
 
 __all__ = [
     "ArgumentsView",
@@ -78,26 +78,37 @@ def stream_encoder(fmt: str, notes: Notes | None = None) -> StreamEncoderLike:
     return encoder
 
 
+_BOM = b"\xef\xbb\xbf"
+
+
 class WireReader:
     """Bytes of a streamed response in, wire events out (sans-IO: ``feed(bytes)``, ``close()``).
 
     SSE is detected by default; Gemini's JSON-array streaming (no ``alt=sse``) is detected by a
-    leading ``[``. Each SSE ``data`` is parsed as JSON except Chat's ``[DONE]``.
+    leading ``[`` (after whitespace and a UTF-8 byte order mark, which may arrive split across
+    chunks). Each SSE ``data`` is parsed as JSON except Chat's ``[DONE]``.
     """
 
     def __init__(self) -> None:
         self._sse: SSEDecoder | None = None
         self._array: JSONArrayDecoder | None = None
+        self._head = b""
         self._count = 0
 
     def feed(self, data: bytes) -> list[WireEvent]:
         """Parse another chunk of bytes (split anywhere)."""
         if self._sse is None and self._array is None:
+            data = self._head + data
             head = data.lstrip()
-            if not head:
+            if head.startswith(_BOM):
+                head = head[len(_BOM) :].lstrip()
+            if not head or _BOM.startswith(head):  # nothing telling yet: wait for more bytes
+                self._head = data
                 return []
+            self._head = b""
             if head.startswith(b"["):
                 self._array = JSONArrayDecoder()
+                data = head
             else:
                 self._sse = SSEDecoder()
         if self._array is not None:

@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from toolwire.cli import _convert, _demo, _replay, _schema
+from toolwire.cli import _convert, _demo, _emulate, _replay, _run, _schema, _validate
 from toolwire.errors import ToolwireError
 
 __all__ = ["build_parser", "main"]
@@ -21,8 +21,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _convert.add_parsers(sub)
     _schema.add_parser(sub)
+    _validate.add_parser(sub)
     _demo.add_parser(sub)
+    _emulate.add_parser(sub)
     _replay.add_parser(sub)
+    _run.add_parser(sub)
     return parser
 
 

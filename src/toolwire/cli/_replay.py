@@ -1,4 +1,11 @@
-"""``toolwire replay``: translate a recorded stream and print it, optionally checking its order."""
+"""``toolwire replay``: translate a recorded stream and print it, optionally checking its order.
+
+A broken recording (cut short, or with an event that is not JSON) is still translated: the
+events before the break go through and the output ends with the target format's own error
+event, as a gateway would send it. ``--check`` validates the event order of both the
+recording (in its own format's grammar) and the output, and exits 1 when either breaks it,
+so a truncated recording fails the check even though its translation is well-formed.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +14,14 @@ import sys
 from typing import Any
 
 from toolwire.cli._io import FORMAT_CHOICES, print_notes
+from toolwire.errors import PayloadError
 from toolwire.formats._stream import WireEvent
+from toolwire.ir.response import ErrorInfo
+from toolwire.ir.stream import StreamErrorEvent
 from toolwire.streaming import StreamTranslator, WireReader, check_stream, encode_wire_events
 from toolwire.translate import resolve_format
 
-__all__ = ["add_parser"]
+__all__ = ["add_parser", "read_events"]
 
 
 def add_parser(sub: Any) -> None:
@@ -21,7 +31,9 @@ def add_parser(sub: Any) -> None:
         "--from", dest="source", required=True, choices=FORMAT_CHOICES, help="recorded format"
     )
     parser.add_argument("--to", dest="target", choices=FORMAT_CHOICES, help="output format (default: same)")
-    parser.add_argument("--check", action="store_true", help="validate the output's event order (exit 1)")
+    parser.add_argument(
+        "--check", action="store_true", help="validate the recording's and the output's event order (exit 1)"
+    )
     parser.add_argument(
         "--policy", choices=("strict", "warn", "drop"), default="drop", help="what lossy conversions do"
     )
@@ -37,20 +49,47 @@ def _read(name: str) -> bytes:
         return fh.read()
 
 
-def _run(args: argparse.Namespace) -> int:
-    target = resolve_format(args.target or args.source)
+def read_events(data: bytes) -> tuple[list[WireEvent], PayloadError | None]:
+    """The wire events of a recording, up to the first one that cannot be parsed (and that error).
+
+    The bytes are fed line by line so that the events before a broken one are kept.
+    """
     reader = WireReader()
-    translator = StreamTranslator(args.source, target, policy=args.policy)
+    events: list[WireEvent] = []
+    try:
+        for line in data.splitlines(keepends=True):
+            events.extend(reader.feed(line))
+        events.extend(reader.close())
+    except PayloadError as exc:
+        return events, exc
+    return events, None
+
+
+def _malformed(exc: PayloadError) -> StreamErrorEvent:
+    info = ErrorInfo(message=str(exc), code="malformed_event", type="stream_error", param=exc.path)
+    return StreamErrorEvent(error=info)
+
+
+def _run(args: argparse.Namespace) -> int:
+    source = resolve_format(args.source)
+    target = resolve_format(args.target or args.source)
+    events, broken = read_events(_read(args.file))
+    translator = StreamTranslator(source, target, policy=args.policy)
     out: list[WireEvent] = []
-    for event in [*reader.feed(_read(args.file)), *reader.close()]:
+    for event in events:
         out.extend(translator.feed(event))
+    if broken is not None:
+        out.extend(translator.feed_ir(_malformed(broken)))
     out.extend(translator.close())
     sys.stdout.buffer.write(encode_wire_events(target, out))
     sys.stdout.flush()
     print_notes(translator.notes.items, args.notes)
     if not args.check:
         return 0
-    problems = check_stream(target, out)
+    problems = [f"input {p}" for p in check_stream(source, events)]
+    if broken is not None:
+        problems.append(f"input {broken}")
+    problems += [f"output {p}" for p in check_stream(target, out)]
     for problem in problems:
         print(f"check: {problem}", file=sys.stderr)
     return 1 if problems else 0

@@ -19,6 +19,7 @@ __all__ = [
     "as_dict",
     "as_list",
     "child",
+    "describe",
     "emit_extra",
     "fail",
     "json_type",
@@ -48,6 +49,14 @@ _JSON_TYPES: dict[type, str] = {
 def json_type(value: Any) -> str:
     """The JSON type name of a decoded value (``object``, ``array``, ``string``...)."""
     return _JSON_TYPES.get(type(value), type(value).__name__)
+
+
+def describe(value: Any) -> str:
+    """A short description of a wire value for messages: a string's repr (cut at 40
+    characters) or the JSON type name; never a huge or deeply recursive repr."""
+    if type(value) is str:
+        return repr(value if len(value) <= 40 else value[:40] + "...")
+    return json_type(value)
 
 
 def child(path: str, key: str | int) -> str:

@@ -23,20 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from toolwire.ir.content import Message, ToolCall, ToolResult
+from toolwire.ir.problem import Problem
 
 __all__ = ["Problem", "lint_history"]
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One rule broken: where, which rule, and a sentence saying what is wrong."""
-
-    path: str
-    code: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.code}: {self.message}"
 
 
 @dataclass(slots=True)

@@ -146,6 +146,7 @@ def test_response_from_another_format() -> None:
     assert chat.encode_response(ir, notes) == {
         "id": "msg_1",
         "object": "chat.completion",
+        "created": 0,
         "model": "claude",
         "choices": [
             {
@@ -177,6 +178,7 @@ def test_response_from_another_format() -> None:
     assert _kinds(notes) == [
         ("$.choices[0].message", "dropped"),
         ("$.choices[0].message.tool_calls[1]", "synthesized"),
+        ("$.created", "synthesized"),
         ("$.container", "dropped"),
         ("$.stop_sequence", "dropped"),
     ]
@@ -192,7 +194,7 @@ def test_cross_format_stop_reasons_and_refusals() -> None:
     out = chat.encode_response(ir, notes)
     assert out["choices"][0]["finish_reason"] == "content_filter"
     assert out["choices"][0]["message"] == {"role": "assistant", "content": "x", "refusal": None}
-    assert [k for _, k in _kinds(notes)] == ["dropped", "approximated"]
+    assert [k for _, k in _kinds(notes)] == ["dropped", "synthesized", "approximated"]
     refusal = Response(origin="openai-responses", parts=(RefusalPart(text="no"),), stop_reason="end_turn")
     message = chat.encode_response(refusal, Notes("strict"))["choices"][0]["message"]
     assert message == {"role": "assistant", "content": None, "refusal": "no"}

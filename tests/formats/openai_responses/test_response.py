@@ -160,7 +160,7 @@ def test_cross_format_response_is_complete_and_notes_losses() -> None:
         "usage": {
             "input_tokens": 10,
             "output_tokens": 5,
-            "input_tokens_details": {"cached_tokens": 3},
+            "input_tokens_details": {"cached_tokens": 3, "cache_write_tokens": 0},
             "output_tokens_details": {"reasoning_tokens": 0},
             "total_tokens": 15,
         },
@@ -176,6 +176,7 @@ def test_cross_format_response_is_complete_and_notes_losses() -> None:
         ("$.created_at", "synthesized"),
         ("$.parts[0]", "dropped"),
         ("$.output", "synthesized"),
+        ("$.usage.input_tokens_details.cache_write_tokens", "synthesized"),
         ("$.usage.output_tokens_details.reasoning_tokens", "synthesized"),
         ("$", "synthesized"),
     ]

@@ -1,6 +1,7 @@
 """Anthropic Messages API (``/v1/messages``) codec, format name ``anthropic``.
 
-Requests, responses, errors, tool definitions and tool choice, both directions.
+Requests, responses, errors, tool definitions and tool choice, both directions, and streams
+(``StreamDecoder``, ``StreamEncoder``, ``check_stream``).
 Same-format round trips are lossless (``extra`` and ``~`` hints, opaque blocks kept by
 position); conversions from other formats produce valid Messages payloads (``max_tokens``
 synthesized, system hoisted, tool results at the start of the next user turn, thinking
@@ -13,6 +14,7 @@ from toolwire.formats import Codec
 from toolwire.formats.anthropic.errors import decode_error, encode_error, error_to_exception
 from toolwire.formats.anthropic.request import decode_request, encode_request
 from toolwire.formats.anthropic.response import decode_response, encode_response
+from toolwire.formats.anthropic.stream import StreamDecoder, StreamEncoder, check_stream
 from toolwire.formats.anthropic.tools import (
     decode_tool_choice,
     decode_tool_config,
@@ -24,6 +26,9 @@ from toolwire.formats.anthropic.tools import (
 
 __all__ = [
     "CODEC",
+    "StreamDecoder",
+    "StreamEncoder",
+    "check_stream",
     "decode_error",
     "decode_request",
     "decode_response",

@@ -36,7 +36,7 @@ from toolwire.ir.content import (
     ToolResult,
 )
 
-__all__ = ["decode_blocks", "decode_result_content"]
+__all__ = ["DECODERS", "decode_block", "decode_blocks", "decode_result_content"]
 
 _TEXT_KNOWN = frozenset({"type", "text"})
 _MEDIA_KNOWN = frozenset({"type", "source"})
@@ -193,6 +193,21 @@ def _server_result(kind: str) -> bool:
     return kind.endswith("_tool_result") and kind != "tool_result"
 
 
+def decode_block(block: Any, path: str, decoders: dict[str, _Decoder] = DECODERS) -> Part | None:
+    """Decode one content block; ``None`` when the IR cannot hold it (kept opaque by callers)."""
+    if type(block) is not dict:
+        as_dict(block, path)
+    kind = block.get("type")
+    if type(kind) is not str:
+        fail(child(path, "type"), "expected a string")
+    decode = decoders.get(kind)
+    if decode is not None:
+        return decode(block, path)
+    if decoders is DECODERS and _server_result(kind):
+        return _builtin_result(block, path)
+    return None
+
+
 def decode_blocks(
     blocks: list[Any], path: str, decoders: dict[str, _Decoder] = DECODERS
 ) -> tuple[tuple[Part, ...], list[list[Any]]]:
@@ -200,20 +215,7 @@ def decode_blocks(
     parts: list[Part] = []
     opaque: list[list[Any]] = []
     for index, block in enumerate(blocks):
-        block_path = f"{path}[{index}]"
-        if type(block) is not dict:
-            as_dict(block, block_path)
-        kind = block.get("type")
-        if type(kind) is not str:
-            fail(child(block_path, "type"), "expected a string")
-        decode = decoders.get(kind)
-        part: Part | None
-        if decode is not None:
-            part = decode(block, block_path)
-        elif decoders is DECODERS and _server_result(kind):
-            part = _builtin_result(block, block_path)
-        else:
-            part = None
+        part = decode_block(block, f"{path}[{index}]", decoders)
         if part is None:
             opaque.append([index, block])
         else:

@@ -136,22 +136,26 @@ class _Turns:
             content.append(block)
 
 
+def _hints_only(extra: dict[str, Any]) -> bool:
+    """Whether ``extra`` holds only codec hints (``~`` keys), which are never emitted or noted."""
+    return all(key[:1] == "~" for key in extra)
+
+
 def _cross(message: Message, ctx: Ctx, path: str, turns: _Turns) -> None:
-    role = "assistant" if message.role == "assistant" else "user"
-    content_path = f"{path}.parts"
+    assistant = message.role == "assistant"
+    role = "assistant" if assistant else "user"
     for index, part in enumerate(message.parts):
-        part_path = f"{content_path}[{index}]"
-        if role == "assistant" and type(part) in _USER_ONLY:
-            ctx.notes.add(
-                part_path, "dropped", f"{type(part).__name__} in an assistant turn (user turns only)"
-            )
+        part_path = f"{path}.parts[{index}]"
+        kind = type(part)
+        if assistant and kind in _USER_ONLY:
+            ctx.notes.add(part_path, "dropped", f"{kind.__name__} in an assistant turn (user turns only)")
             continue
         block = encode_part(part, ctx, part_path)
         if block is None:
             continue
-        block_role = "user" if type(part) is ToolResult and part.kind != "builtin" else role
+        block_role = "user" if isinstance(part, ToolResult) and part.kind != "builtin" else role
         turns.add(block_role, block, part_path)
-    if message.extra or message.name is not None:
+    if message.name is not None or (message.extra and not _hints_only(message.extra)):
         _message_extra({}, message, ctx, path)
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire._json import dumps_str, loads
-from toolwire.errors import LimitError, PayloadError
+from toolwire.errors import PayloadError
 from toolwire.ir.base import Extra
 
 __all__ = ["OPAQUE", "compact", "parse_object", "rest_fields", "with_opaque"]
@@ -46,10 +46,7 @@ def rest_fields(obj: dict[str, Any], known: frozenset[str]) -> Extra:
 
 def compact(value: dict[str, Any], path: str) -> str:
     """A tool ``input`` object as compact JSON text (the IR's raw argument string)."""
-    try:
-        return dumps_str(value)
-    except RecursionError:
-        raise LimitError("tool input nested too deeply", path=path) from None
+    return dumps_str(value, path=path)  # too deep: LimitError at path
 
 
 def parse_object(text: str) -> dict[str, Any] | str:

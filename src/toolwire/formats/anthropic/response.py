@@ -33,7 +33,7 @@ from toolwire.ir.content import AudioPart, FilePart, ImagePart, ToolCall, ToolRe
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import Response, StopReason
 
-__all__ = ["STOP_REASONS", "decode_response", "encode_response"]
+__all__ = ["STOP_REASONS", "decode_response", "encode_response", "encode_stop_reason"]
 
 STOP_REASONS: dict[str, StopReason] = {
     "end_turn": "end_turn",
@@ -93,12 +93,22 @@ def decode_response(payload: dict[str, Any], notes: Notes) -> Response:
 
 
 def _stop_reason(resp: Response, same: bool, notes: Notes) -> str | None:
-    if same and resp.raw_stop_reason is not None:
-        return resp.raw_stop_reason
-    reason = resp.stop_reason
+    calls = any(type(p) is ToolCall and p.kind != "builtin" for p in resp.parts)
+    return encode_stop_reason(resp.stop_reason, resp.raw_stop_reason, same=same, has_calls=calls, notes=notes)
+
+
+def encode_stop_reason(
+    reason: StopReason | None, raw: str | None, *, same: bool, has_calls: bool, notes: Notes
+) -> str | None:
+    """The wire ``stop_reason``: the raw one for Anthropic, else mapped from the normalized one.
+
+    ``end_turn`` with client tool calls in the turn becomes ``tool_use``.
+    """
+    if same and raw is not None:
+        return raw
     if reason is None:
         return None
-    if reason == "end_turn" and any(type(p) is ToolCall and p.kind != "builtin" for p in resp.parts):
+    if reason == "end_turn" and has_calls:
         return "tool_use"
     wire = _WIRE_STOP.get(reason)
     if wire is None:

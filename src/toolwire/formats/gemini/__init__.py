@@ -13,6 +13,7 @@ from toolwire.formats import Codec
 from toolwire.formats.gemini.errors import decode_error, encode_error, error_to_exception
 from toolwire.formats.gemini.request import decode_request, encode_request, endpoint_path, model_path
 from toolwire.formats.gemini.response import decode_response, encode_response
+from toolwire.formats.gemini.stream import StreamDecoder, StreamEncoder, check_stream
 from toolwire.formats.gemini.tools import (
     SchemaMode,
     decode_tool_choice,
@@ -26,6 +27,9 @@ from toolwire.formats.gemini.tools import (
 __all__ = [
     "CODEC",
     "SchemaMode",
+    "StreamDecoder",
+    "StreamEncoder",
+    "check_stream",
     "decode_error",
     "decode_request",
     "decode_response",

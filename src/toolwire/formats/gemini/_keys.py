@@ -32,7 +32,7 @@ from typing import Any
 import msgspec
 
 from toolwire._json import dumps_str, loads
-from toolwire.errors import LimitError, PayloadError
+from toolwire.errors import PayloadError
 from toolwire.formats._wire import emit_extra, fail, json_type
 from toolwire.ir.notes import Notes
 
@@ -153,9 +153,7 @@ def listish(value: Any, path: str) -> tuple[list[Any], bool]:
 def compact(value: Any, path: str, key: str | None = None) -> str:
     """Compact JSON text of a decoded value (UTF-8, no spaces); errors name ``path`` (+ ``key``)."""
     try:
-        return dumps_str(value)
-    except RecursionError:
-        raise LimitError("value nested too deeply", path=_at(path, key)) from None
+        return dumps_str(value, path=_at(path, key))  # too deep: LimitError at that path
     except (msgspec.EncodeError, TypeError, ValueError) as exc:
         raise PayloadError(f"value cannot be serialized: {exc}", path=_at(path, key)) from None
 

@@ -1,7 +1,7 @@
 """OpenAI Chat Completions (``/v1/chat/completions``) codec, format name ``openai-chat``.
 
-Requests (incl. legacy function calling), responses, errors, tool definitions and tool
-choice, both directions. Same-format round trips are lossless (``extra`` and ``~`` hints);
+Requests (incl. legacy function calling), responses, streams, errors, tool definitions
+and tool choice, both directions. Same-format round trips are lossless (``extra`` and ``~`` hints);
 conversions from other formats produce valid Chat payloads and note every loss.
 """
 
@@ -12,6 +12,7 @@ from toolwire.formats.openai_chat._ids import mistral_call_id
 from toolwire.formats.openai_chat.errors import decode_error, encode_error, error_to_exception
 from toolwire.formats.openai_chat.request import decode_request, encode_request
 from toolwire.formats.openai_chat.response import decode_response, encode_response
+from toolwire.formats.openai_chat.stream import StreamDecoder, StreamEncoder, check_stream
 from toolwire.formats.openai_chat.tools import (
     decode_tool_choice,
     decode_tool_config,
@@ -23,6 +24,9 @@ from toolwire.formats.openai_chat.tools import (
 
 __all__ = [
     "CODEC",
+    "StreamDecoder",
+    "StreamEncoder",
+    "check_stream",
     "decode_error",
     "decode_request",
     "decode_response",

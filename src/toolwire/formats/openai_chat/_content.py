@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from toolwire.formats._wire import as_dict, child, fail, json_type, opt_str, req_dict, req_str
+from toolwire.formats._wire import as_dict, child, describe, fail, json_type, opt_str, req_dict, req_str
 from toolwire.formats.openai_chat._extra import emit_fields, split_fields
 from toolwire.ir.content import AudioPart, FilePart, ImagePart, Part, RefusalPart, TextPart
 from toolwire.ir.notes import Notes
@@ -130,9 +130,10 @@ def decode_content(message: dict[str, Any], notes: Notes, path: str) -> tuple[tu
     for index, item in enumerate(value):
         part_path = f"{path}.content[{index}]"
         item = as_dict(item, part_path)
-        decoder = _DECODERS.get(item.get("type"))  # type: ignore[arg-type]
+        kind = item.get("type")
+        decoder = _DECODERS.get(kind) if type(kind) is str else None
         if decoder is None:
-            notes.add(child(part_path, "type"), "skipped", f"unknown content part type {item.get('type')!r}")
+            notes.add(child(part_path, "type"), "skipped", f"unknown content part type {describe(kind)}")
             continue
         parts.append(decoder(item, part_path))
     return tuple(parts), None

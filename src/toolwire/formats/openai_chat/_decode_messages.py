@@ -10,10 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from toolwire.formats._wire import as_dict, as_list, child, fail, opt_str, req_dict, req_str
+from toolwire.formats._wire import as_dict, as_list, child, describe, fail, opt_str, req_dict, req_str
 from toolwire.formats.openai_chat._content import decode_content
 from toolwire.formats.openai_chat._extra import lift_outer, split_fields
-from toolwire.ir.content import ContentPart, Message, Part, ReasoningPart, RefusalPart, ToolCall, ToolResult
+from toolwire.ir.content import (
+    ContentPart,
+    Message,
+    Part,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+    ToolCall,
+    ToolResult,
+)
 from toolwire.ir.notes import Notes
 
 __all__ = ["REASONING_FIELDS", "decode_assistant", "decode_message_tool_calls", "decode_messages"]
@@ -39,6 +48,9 @@ def _with_content_hint(extra: dict[str, Any], hint: str | None) -> dict[str, Any
 
 
 def _plain(m: dict[str, Any], notes: Notes, path: str, calls: _Calls) -> Message:
+    content = m.get("content")
+    if len(m) == 2 and type(content) is str and content:  # the common {"role", "content": "..."}
+        return Message(role=m["role"], parts=(TextPart(text=content),), extra={"~content": "string"})
     parts, hint = decode_content(m, notes, path)
     extra = _with_content_hint(split_fields(m, _PLAIN_KNOWN), hint)
     return Message(role=m["role"], parts=parts, name=opt_str(m, "name", path), extra=extra)
@@ -50,7 +62,24 @@ def _call_fields(
     return req_str(call, "name", path), req_str(call, key, path), split_fields(call, known)
 
 
+def _plain_call(item: Any, calls: _Calls) -> ToolCall | None:
+    """The common ``{"id", "type": "function", "function": {"name", "arguments"}}`` call, or ``None``."""
+    if type(item) is not dict or len(item) != 3 or item.get("type") != "function":
+        return None
+    inner, call_id = item.get("function"), item.get("id")
+    if type(inner) is not dict or len(inner) != 2 or type(call_id) is not str:
+        return None
+    name, arguments = inner.get("name"), inner.get("arguments")
+    if type(name) is not str or type(arguments) is not str:
+        return None
+    calls[call_id] = (name, "function")
+    return ToolCall(name=name, arguments=arguments, id=call_id, extra={})
+
+
 def _tool_call(item: Any, path: str, calls: _Calls) -> ToolCall:
+    plain = _plain_call(item, calls)
+    if plain is not None:
+        return plain
     item = as_dict(item, path)
     call_id = opt_str(item, "id", path)
     kind = item.get("type")
@@ -61,7 +90,7 @@ def _tool_call(item: Any, path: str, calls: _Calls) -> ToolCall:
         inner = req_dict(item, "custom", path)
         name, arguments, extra = _call_fields(inner, child(path, "custom"), _CUSTOM_KNOWN, "input")
     else:
-        fail(child(path, "type"), f"unknown tool call type {kind!r}; expected 'function' or 'custom'")
+        fail(child(path, "type"), f"unknown tool call type {describe(kind)}; expected 'function' or 'custom'")
     if len(item) != 3:
         lift_outer(extra, split_fields(item, _CALL_OUTER))
     if call_id is not None:
@@ -76,6 +105,10 @@ def decode_message_tool_calls(value: Any, path: str, calls: _Calls) -> list[Tool
     return [_tool_call(item, f"{path}[{i}]", calls) for i, item in enumerate(as_list(value, path))]
 
 
+def _calls_of(tool_calls: list[Any], path: str, calls: _Calls) -> tuple[ToolCall, ...]:
+    return tuple(decode_message_tool_calls(tool_calls, child(path, "tool_calls"), calls))
+
+
 def _reasoning(m: dict[str, Any], extra: dict[str, Any]) -> list[Part]:
     out: list[Part] = []
     for field in REASONING_FIELDS:
@@ -87,6 +120,16 @@ def _reasoning(m: dict[str, Any], extra: dict[str, Any]) -> list[Part]:
 
 
 def _assistant(m: dict[str, Any], notes: Notes, path: str, calls: _Calls) -> Message:
+    content, tool_calls = m.get("content"), m.get("tool_calls")
+    if len(m) == 2 and type(content) is str and content:  # plain text turn
+        return Message(role="assistant", parts=(TextPart(text=content),), extra={"~content": "string"})
+    if len(m) == 3 and type(tool_calls) is list and tool_calls and "content" in m:
+        if content is None:  # tool calls only
+            hints: dict[str, Any] = {"~keep": {"content": None}, "~content": "null"}
+            return Message(role="assistant", parts=_calls_of(tool_calls, path, calls), extra=hints)
+        if type(content) is str and content:  # text and tool calls
+            both: tuple[Part, ...] = (TextPart(text=content), *_calls_of(tool_calls, path, calls))
+            return Message(role="assistant", parts=both, extra={"~content": "string"})
     extra = split_fields(m, _ASSISTANT_KNOWN)
     parts: list[Part] = _reasoning(m, extra) if extra else []
     content, hint = decode_content(m, notes, path)
@@ -94,7 +137,9 @@ def _assistant(m: dict[str, Any], notes: Notes, path: str, calls: _Calls) -> Mes
     refusal = opt_str(m, "refusal", path)
     if refusal is not None:
         parts.append(RefusalPart(text=refusal))
-    parts.extend(decode_message_tool_calls(m.get("tool_calls"), child(path, "tool_calls"), calls))
+    tool_calls = m.get("tool_calls")
+    if tool_calls is not None:
+        parts.extend(decode_message_tool_calls(tool_calls, child(path, "tool_calls"), calls))
     legacy = m.get("function_call")
     if legacy is not None:
         fc_path = child(path, "function_call")
@@ -116,7 +161,12 @@ def _result_content(
 
 def _tool(m: dict[str, Any], notes: Notes, path: str, calls: _Calls) -> Message:
     call_id = req_str(m, "tool_call_id", path)
-    content, extra = _result_content(m, notes, path, _TOOL_KNOWN)
+    text = m.get("content")
+    if len(m) == 3 and type(text) is str and text:  # the common string result
+        content: tuple[ContentPart, ...] = (TextPart(text=text),)
+        extra: dict[str, Any] = {"~content": "string"}
+    else:
+        content, extra = _result_content(m, notes, path, _TOOL_KNOWN)
     name, kind = calls.get(call_id, (None, "function"))
     result = ToolResult(call_id=call_id, content=content, name=name, kind=kind, extra=extra)  # type: ignore[arg-type]
     return Message(role="tool", parts=(result,))
@@ -146,10 +196,11 @@ def decode_messages(wire: Any, notes: Notes, path: str = "$.messages") -> tuple[
     for index, item in enumerate(as_list(wire, path)):
         item_path = f"{path}[{index}]"
         message = as_dict(item, item_path)
-        decoder = _DECODERS.get(message.get("role"))  # type: ignore[arg-type]
+        role = message.get("role")
+        decoder = _DECODERS.get(role) if type(role) is str else None
         if decoder is None:
             req_str(message, "role", item_path)
-            fail(child(item_path, "role"), f"unknown role {message['role']!r}")
+            fail(child(item_path, "role"), f"unknown role {describe(role)}")
         out.append(decoder(message, notes, item_path, calls))
     return tuple(out)
 

@@ -176,11 +176,13 @@ def _encode_response_format(fmt: ResponseFormat, same: bool, notes: Notes) -> di
 
 
 def _effort_for_budget(budget: int) -> str:
+    """The effort whose Anthropic budget (low 2048, medium 8192, high 16384) covers ``budget``;
+    ``0`` is none, a negative (Gemini dynamic) budget medium."""
     if budget == 0:
         return "none"
-    if budget < 0 or 2048 < budget <= 16384:
+    if budget < 0:
         return "medium"
-    return "low" if budget <= 2048 else "high"
+    return "low" if budget <= 2048 else "medium" if budget <= 8192 else "high"
 
 
 def _encode_reasoning(reasoning: ReasoningConfig, same: bool, notes: Notes) -> str | None:

@@ -258,6 +258,9 @@ def encode_response(resp: Response, notes: Notes) -> dict[str, Any]:
         out["object"] = obj
     if resp.created is not None:
         out["created"] = resp.created
+    elif not same:  # required by the schema
+        out["created"] = 0
+        notes.info("$.created", "synthesized", "creation time unknown; 0")
     if resp.model is not None:
         out["model"] = resp.model
     choice: dict[str, Any] = {"index": choice_extra.get("~index", 0), "message": message}

@@ -3,7 +3,7 @@
 Requests (instructions, input items, tools incl. custom and namespace tools, tool choice,
 reasoning, structured output), response objects, errors, both directions. Same-format
 round trips are lossless (``extra`` and ``~`` hints); conversions from other formats
-produce valid Responses payloads and note every loss.
+produce valid Responses payloads and note every loss. Streams: :mod:`.stream`.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from toolwire.formats import Codec
 from toolwire.formats.openai_responses.errors import decode_error, encode_error, error_to_exception
 from toolwire.formats.openai_responses.request import decode_request, encode_request
 from toolwire.formats.openai_responses.response import decode_response, encode_response
+from toolwire.formats.openai_responses.stream import StreamDecoder, StreamEncoder, check_stream
 from toolwire.formats.openai_responses.tools import (
     decode_tool_choice,
     decode_tool_config,
@@ -23,6 +24,9 @@ from toolwire.formats.openai_responses.tools import (
 
 __all__ = [
     "CODEC",
+    "StreamDecoder",
+    "StreamEncoder",
+    "check_stream",
     "decode_error",
     "decode_request",
     "decode_response",

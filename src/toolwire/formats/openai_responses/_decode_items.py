@@ -80,6 +80,7 @@ def _content(item: dict[str, Any], path: str, default: str) -> tuple[tuple[Any, 
 
 
 def _assistant_message(item: dict[str, Any], path: str, output: bool) -> Decoded:
+    opt_str(item, "id", path)  # a wrong-typed id fails here, not later in an encoder
     parts, string, complete = _content(item, path, "output_text")
     fields = {key: value for key, value in item.items() if key != "content"}
     if not complete or (not parts and output):
@@ -102,6 +103,9 @@ def _message(item: dict[str, Any], path: str, output: bool) -> Decoded:
         fail(child(path, "role"), "expected 'user', 'assistant', 'system' or 'developer'")
     if output:
         return _assistant([opaque_call(item, "message")])
+    content = item.get("content")
+    if len(item) == 2 and type(content) is str and content:  # the common {"role", "content": "..."}
+        return "message", Message(role=ir_role, parts=(TextPart(text=content),), extra={"~string": True})
     parts, string, complete = _content(item, path, "input_text")
     extra = split_fields(item, _MESSAGE_KNOWN, _STATUS)
     if "type" in item:

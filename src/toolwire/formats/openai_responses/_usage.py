@@ -54,10 +54,10 @@ def _details(
             return out or None
         emit_fields(out, hint, True, notes, path)
         return out
-    key = pairs[0][0]
-    if key not in out:
-        out[key] = 0
-        notes.info(f"{path}.{key}", "synthesized", f"{key} not reported; 0 (the schema requires it)")
+    for key, _ in pairs:  # every detail count is required by the schema
+        if key not in out:
+            out[key] = 0
+            notes.info(f"{path}.{key}", "synthesized", f"{key} not reported; 0 (the schema requires it)")
     return out
 
 

@@ -47,6 +47,8 @@ _REASONING_KNOWN = frozenset({"effort", "summary"})
 _FMT_KNOWN = frozenset({"type", "name", "schema", "strict", "description"})
 _FMT_TYPES = frozenset({"text", "json_object", "json_schema"})
 _EFFORT_BY_BUDGET = ((2048, "low"), (8192, "medium"))
+"""Budgets up to each limit map to that effort, larger ones to ``high``: the inverse of the
+Anthropic codec's effort budgets, so effort -> budget -> effort is stable."""
 
 
 # ---------------------------------------------------------------- decode
@@ -185,7 +187,7 @@ def _encode_reasoning(cfg: ReasoningConfig, same: bool, notes: Notes) -> dict[st
     if cfg.effort is not None:
         out["effort"] = cfg.effort
     elif not same and cfg.budget_tokens is not None and cfg.enabled is not False:
-        effort = next((name for limit, name in _EFFORT_BY_BUDGET if cfg.budget_tokens < limit), "high")
+        effort = next((name for limit, name in _EFFORT_BY_BUDGET if cfg.budget_tokens <= limit), "high")
         out["effort"] = effort
         notes.add(
             "$.reasoning.effort", "approximated", f"budget of {cfg.budget_tokens} tokens sent as {effort!r}"

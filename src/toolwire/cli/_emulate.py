@@ -1,0 +1,57 @@
+"""``toolwire emulate``: run the provider emulator (OpenAI, Anthropic, Gemini APIs) with uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from toolwire.errors import ToolwireError
+
+__all__ = ["add_parser", "config_from_args"]
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``emulate``."""
+    parser = sub.add_parser(
+        "emulate",
+        help="serve the OpenAI, Anthropic and Gemini APIs with a deterministic scripted model",
+    )
+    parser.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--script", metavar="FILE", help="JSON or YAML file of exact turns")
+    parser.add_argument(
+        "--api-key", action="append", default=[], metavar="KEY", help="required API key (repeatable)"
+    )
+    parser.add_argument("--faults", metavar="SPEC", help="faults for every request, e.g. 'latency=0.2'")
+    parser.add_argument(
+        "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
+    )
+    parser.set_defaults(handler=_run)
+
+
+def config_from_args(args: argparse.Namespace) -> Any:
+    """The :class:`~toolwire.emulator.EmulatorConfig` the arguments describe."""
+    from toolwire.emulator import EmulatorConfig, load_script, parse_faults
+
+    parse_faults(args.faults)  # reject a bad spec before serving
+    script = load_script(args.script) if args.script else None
+    return EmulatorConfig(api_keys=tuple(args.api_key), script=script, faults=args.faults)
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from toolwire.emulator import create_app
+    except ImportError as exc:  # pragma: no cover - depends on the installed extras
+        raise ToolwireError(
+            f"the emulator needs the 'server' extra (pip install toolwire[server]): {exc}"
+        ) from None
+    try:
+        config = config_from_args(args)
+    except OSError as exc:
+        raise ToolwireError(f"cannot read script: {exc}") from None
+    print(f"toolwire emulator on http://{args.host}:{args.port}", file=sys.stderr)
+    uvicorn.run(create_app(config), host=args.host, port=args.port, log_level=args.log_level)
+    return 0

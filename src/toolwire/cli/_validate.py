@@ -1,0 +1,35 @@
+"""``toolwire validate --format FORMAT [--kind request|response] FILE|-``: check a payload offline."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from toolwire.cli._io import FORMAT_CHOICES, read_json
+from toolwire.translate import resolve_format
+from toolwire.validate import validate
+
+__all__ = ["add_parser"]
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``validate``."""
+    parser = sub.add_parser("validate", help="check a request or response payload against a provider's rules")
+    parser.add_argument("--format", dest="fmt", choices=FORMAT_CHOICES, required=True)
+    parser.add_argument("--kind", choices=("request", "response"), default="request")
+    parser.add_argument("--beta", action="store_true", help="Anthropic beta surface (?beta=true)")
+    parser.add_argument("source", metavar="FILE", help="JSON file, or - for standard input")
+    parser.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    problems = validate(
+        read_json(args.source), format=resolve_format(args.fmt), kind=args.kind, beta=args.beta
+    )
+    for problem in problems:
+        sys.stdout.write(f"{problem}\n")
+    if problems:
+        sys.stderr.write(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found\n")
+        return 1
+    return 0

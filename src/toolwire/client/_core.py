@@ -1,0 +1,187 @@
+"""The client's logic without I/O, shared by :class:`Client` and :class:`AsyncClient`.
+
+``prepare`` turns an IR request or a native payload of any format into an :class:`HTTPRequest`
+(translating with an :class:`~toolwire.translate.Exchange` when needed, building, validating);
+``result``/``error``/``session`` turn the answer into a :class:`Result`, a typed error, or a
+:class:`StreamSession`. The transports only move bytes.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from toolwire._json import dumps_str, loads
+from toolwire.client._build import BuildContext, HTTPRequest, auth_headers, build_http_request
+from toolwire.client._errors import map_http_error, redact, request_id
+from toolwire.client._options import DEFAULT_OPTIONS, Options, ResponsesOptions, Timeouts
+from toolwire.client._preflight import preflight
+from toolwire.client._providers import ProviderSpec, get_spec, resolve_base_url, resolve_key
+from toolwire.client._result import Result
+from toolwire.client._retry import RetryPolicy
+from toolwire.client._session import StreamSession
+from toolwire.errors import PayloadError, ProviderError
+from toolwire.ir.base import Format
+from toolwire.ir.notes import Notes, Policy
+from toolwire.ir.request import Request
+from toolwire.ir.response import Response
+from toolwire.translate import Exchange, format_module, resolve_format
+
+__all__ = ["TRACE", "Call", "ClientCore"]
+
+TRACE = 5
+"""Log level below DEBUG at which request bodies and headers are logged (secrets redacted)."""
+logging.addLevelName(TRACE, "TRACE")
+
+_log = logging.getLogger("toolwire.client")
+_SECRET_HEADERS = frozenset(
+    {"authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie", "proxy-authorization"}
+)
+
+
+@dataclass(slots=True)
+class Call:
+    """One logical call (all its attempts): the request and what is needed to read the answer."""
+
+    http: HTTPRequest
+    notes: Notes
+    exchange: Exchange | None = None
+    attempts: int = 0
+    refreshed: bool = False
+
+
+class ClientCore:
+    """Provider configuration and the sans-IO steps of a call."""
+
+    def __init__(
+        self,
+        provider: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        model: str | None = None,
+        options: Options | None = None,
+        headers: Mapping[str, str] | None = None,
+        timeouts: Timeouts | None = None,
+        retry: RetryPolicy | None = None,
+        policy: Policy = "warn",
+        validate: bool = True,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.spec: ProviderSpec = get_spec(provider)
+        self.format: Format = self.spec.format
+        self.base_url = resolve_base_url(self.spec, base_url, env)
+        self.api_key = resolve_key(self.spec, api_key, env)
+        self.model = model
+        self.options: Options = options if options is not None else DEFAULT_OPTIONS[self.format]
+        self.headers = {k.lower(): v for k, v in (headers or {}).items()}
+        self.timeouts = timeouts or Timeouts()
+        self.retry = retry or RetryPolicy()
+        self.policy: Policy = policy
+        self.validate = validate
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """Values never to be shown in logs or error messages."""
+        return (self.api_key,) if self.api_key else ()
+
+    def set_api_key(self, key: str | None) -> None:
+        """Replace the API key (after an auth refresh)."""
+        if key:
+            self.api_key = key
+
+    # -- building ---------------------------------------------------------------------------
+
+    def _body(
+        self, request: Request | dict[str, Any], source: str | None, notes: Notes
+    ) -> tuple[dict[str, Any], Exchange | None, str | None]:
+        """The body in the provider's format, the exchange used, and the model."""
+        if isinstance(request, Request):
+            body: dict[str, Any] = format_module(self.format).encode_request(request, notes)
+            return body, None, request.model or self.model
+        if not isinstance(request, dict):
+            raise PayloadError(f"expected an ir.Request or a payload dict, got {type(request).__name__}")
+        fmt = resolve_format(source) if source is not None else self.format
+        if fmt == self.format:
+            return request, None, self.model
+        exchange = Exchange(fmt, self.format, policy=self.policy, client_model=self.model)
+        body = exchange.request(request)
+        notes.items.extend(exchange.notes)
+        return body, exchange, exchange.client_model or self.model
+
+    def prepare(
+        self,
+        request: Request | dict[str, Any],
+        *,
+        stream: bool,
+        source: str | None = None,
+        options: Options | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Call:
+        """Build, validate and log the HTTP request for ``request``."""
+        notes = Notes(self.policy)
+        body, exchange, model = self._body(request, source, notes)
+        opts = options if options is not None else self.options
+        extra = {**self.headers, **{k.lower(): v for k, v in (headers or {}).items()}}
+        ctx = BuildContext(self.spec, self.base_url, opts, stream, notes, model, extra)
+        http = build_http_request(body, ctx)
+        if self.validate:
+            body_to_check = dict(http.body)
+            if self.format != "gemini" and http.model is not None:
+                body_to_check.setdefault("model", http.model)
+            required = isinstance(opts, ResponsesOptions) and opts.require_instructions
+            preflight(body_to_check, self.format, require_instructions=required)
+        return Call(http, notes, exchange)
+
+    def request_headers(self, call: Call) -> dict[str, str]:
+        """The headers of the next attempt, credentials included."""
+        return {**call.http.headers, **auth_headers(self.spec, self.api_key)}
+
+    def content(self, call: Call) -> bytes:
+        """The request body bytes."""
+        return dumps_str(call.http.body).encode()
+
+    def log_request(self, call: Call, headers: Mapping[str, str]) -> None:
+        """Log the request at TRACE level with credentials redacted."""
+        if not _log.isEnabledFor(TRACE):
+            return
+        shown = {k: "[REDACTED]" if k.lower() in _SECRET_HEADERS else v for k, v in headers.items()}
+        text = f"{call.http.method} {call.http.url} headers={shown} body={dumps_str(call.http.body)}"
+        _log.log(TRACE, "%s", redact(text, self.secrets))
+
+    # -- answers ----------------------------------------------------------------------------
+
+    def error(self, status: int, headers: Mapping[str, str], body: bytes) -> ProviderError:
+        """The typed error for a non-2xx answer."""
+        exc = map_http_error(self.format, status, headers, body, self.secrets)
+        _log.debug("HTTP %d %s (request id %s)", status, type(exc).__name__, exc.request_id)
+        return exc
+
+    def result(self, call: Call, status: int, headers: Mapping[str, str], body: bytes) -> Result:
+        """The :class:`Result` of a successful answer."""
+        _log.debug("HTTP %d (request id %s, attempt %d)", status, request_id(headers), call.attempts)
+        raw = loads(body)
+        if not isinstance(raw, dict):
+            raise PayloadError("the response body is not a JSON object")
+        ir: Response = format_module(self.format).decode_response(raw, call.notes)
+        if call.exchange is not None:
+            ir = call.exchange.restore_response(ir)
+        return Result(
+            response=ir,
+            raw=raw,
+            request_body=call.http.body,
+            status=status,
+            headers=dict(headers),
+            request_id=request_id(headers),
+            notes=list(call.notes.items),
+            attempts=call.attempts,
+            exchange=call.exchange,
+        )
+
+    def session(self, call: Call, headers: Mapping[str, str]) -> StreamSession:
+        """A :class:`StreamSession` for a streamed answer with these headers."""
+        content_type = headers.get("content-type", "")
+        json_array = self.format == "gemini" and "event-stream" not in content_type
+        return StreamSession(self.format, call.notes, headers, json_array=json_array, exchange=call.exchange)

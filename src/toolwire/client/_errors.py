@@ -1,0 +1,162 @@
+"""Provider error answers and transport failures -> typed toolwire errors, in one place.
+
+Every non-2xx answer goes through :func:`map_http_error`: the body is decoded by the provider
+format's ``decode_error`` and typed by its ``error_to_exception`` (the format packages own the
+type/status tables); a body that is not the provider's error shape still gives a typed error
+chosen by HTTP status. Request ids and ``Retry-After`` hints are read from the headers.
+Secrets are removed from the body before anything is decoded, so no message can carry them.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import time
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from toolwire.errors import (
+    AuthenticationError,
+    ConnectionFailedError,
+    InvalidRequestError,
+    OverloadedError,
+    PayloadError,
+    PermissionDeniedError,
+    ProviderError,
+    RateLimitError,
+    RequestTimeoutError,
+    ServerError,
+    StreamError,
+    StreamIdleTimeoutError,
+    ToolwireError,
+    TransportError,
+)
+from toolwire.ir.base import Format
+from toolwire.ir.notes import Notes
+from toolwire.ir.response import ErrorInfo
+from toolwire.translate import format_module
+
+__all__ = [
+    "REQUEST_ID_HEADERS",
+    "ConnectionFailedError",
+    "RequestTimeoutError",
+    "StreamIdleTimeoutError",
+    "TransportError",
+    "map_http_error",
+    "map_stream_error",
+    "parse_retry_after",
+    "redact",
+    "request_id",
+]
+
+REQUEST_ID_HEADERS = ("x-request-id", "request-id", "x-goog-request-id", "apim-request-id")
+"""Headers that carry the provider's request id, first present wins."""
+
+REDACTED = "[REDACTED]"
+MIN_SECRET = 8
+"""Shorter values are not redacted (they would garble ordinary words; real keys are long)."""
+
+_BY_STATUS: dict[int, type[ProviderError]] = {
+    400: InvalidRequestError,
+    404: InvalidRequestError,
+    409: InvalidRequestError,
+    413: InvalidRequestError,
+    422: InvalidRequestError,
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    429: RateLimitError,
+    503: OverloadedError,
+    529: OverloadedError,
+}
+
+
+def redact(text: str, secrets: Iterable[str]) -> str:
+    """``text`` with every secret (of at least :data:`MIN_SECRET` characters) replaced by ``[REDACTED]``."""
+    for secret in secrets:
+        if len(secret) >= MIN_SECRET:
+            text = text.replace(secret, REDACTED)
+    return text
+
+
+def request_id(headers: Mapping[str, str]) -> str | None:
+    """The provider's request id from the response headers, when present."""
+    for name in REQUEST_ID_HEADERS:
+        value = headers.get(name)
+        if value:
+            return value
+    return None
+
+
+def parse_retry_after(headers: Mapping[str, str], now: Callable[[], float] = time.time) -> float | None:
+    """The server's retry hint in seconds: ``retry-after-ms``, else ``Retry-After`` (seconds or date)."""
+    millis = headers.get("retry-after-ms")
+    if millis is not None:
+        try:
+            return max(float(millis) / 1000.0, 0.0)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(float(value), 0.0)
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(when.timestamp() - now(), 0.0)
+
+
+def _fallback(status: int, text: str) -> ErrorInfo:
+    message = text.strip()[:500] or f"HTTP {status}"
+    return ErrorInfo(message=message, status=status)
+
+
+def _exception(fmt: Format, info: ErrorInfo) -> ProviderError:
+    exc: ProviderError = format_module(fmt).error_to_exception(info)
+    if type(exc) is ProviderError and info.status is not None:
+        cls = _BY_STATUS.get(info.status) or (ServerError if info.status >= 500 else ProviderError)
+        exc = cls(info.message, status=info.status, type=info.type, code=info.code, param=info.param)
+    return exc
+
+
+def map_http_error(
+    fmt: Format, status: int, headers: Mapping[str, str], body: bytes, secrets: Iterable[str] = ()
+) -> ProviderError:
+    """The typed error for a non-2xx answer of a provider speaking ``fmt``.
+
+    The exception carries ``status``, ``type``, ``code``, ``param``, ``request_id``, ``body`` (the
+    decoded JSON, secrets removed) and ``retry_after`` (seconds, or ``None``).
+    """
+    text = redact(body.decode("utf-8", "replace"), secrets)
+    decoded: Any = None
+    try:
+        decoded = json.loads(text) if text.strip() else None
+        info = format_module(fmt).decode_error(decoded, status, Notes("drop"))
+    except (ValueError, PayloadError):
+        info = _fallback(status, text)
+    if info.status != status:
+        info = ErrorInfo(
+            message=info.message, status=status, type=info.type, code=info.code, param=info.param
+        )
+    exc = _exception(fmt, info)
+    exc.request_id = request_id(headers)
+    exc.body = decoded
+    exc.retry_after = parse_retry_after(headers)  # type: ignore[attr-defined]
+    return exc
+
+
+def map_stream_error(fmt: Format, info: ErrorInfo, headers: Mapping[str, str]) -> ToolwireError:
+    """The typed error for an error event inside a stream (or a broken stream)."""
+    if info.status is None and info.code == "incomplete_stream":
+        return ConnectionFailedError(f"stream ended early: {info.message}")
+    if info.status is None and info.code == "malformed_event":
+        return StreamError(info.message)
+    exc = _exception(fmt, info) if info.status is not None or info.type else None
+    if exc is None:
+        exc = ProviderError(info.message, type=info.type, code=info.code, param=info.param)
+    exc.request_id = request_id(headers)
+    exc.retry_after = None  # type: ignore[attr-defined]
+    return exc

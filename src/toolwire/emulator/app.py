@@ -1,0 +1,219 @@
+"""The emulator's ASGI app: each provider's HTTP API in front of the scripted model.
+
+=========================================================  ==================
+route                                                      format
+=========================================================  ==================
+``POST /v1/chat/completions``                              ``openai-chat``
+``POST /v1/responses``                                     ``openai-responses``
+``POST /v1/messages`` (also ``?beta=true``)                ``anthropic``
+``POST /v1/messages/count_tokens``                         ``anthropic``
+``POST /v1beta/models/{model}:generateContent``            ``gemini``
+``POST /v1beta/models/{model}:streamGenerateContent``      ``gemini`` (``alt=sse`` for SSE)
+``POST /v1beta/models/{model}:countTokens``                ``gemini``
+``GET /v1/models``, ``GET /v1beta/models``                 model lists
+=========================================================  ==================
+
+Gemini routes also answer under ``/v1/``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request as HTTPRequest
+from starlette.responses import Response as HTTPResponse
+from starlette.responses import StreamingResponse
+from starlette.routing import Route
+
+from toolwire._json import dumps
+from toolwire.emulator.auth import api_key
+from toolwire.emulator.config import EmulatorConfig
+from toolwire.emulator.faults import FAULT_HEADER, Faults, parse_faults
+from toolwire.emulator.models import list_models
+from toolwire.emulator.service import Emulator, Failure, Success
+from toolwire.emulator.streaming import (
+    MALFORMED,
+    StreamCut,
+    stream_chunks,
+    streamed_response,
+)
+from toolwire.emulator.wording import auth_error, error_body, fault_error
+from toolwire.errors import ToolwireError
+from toolwire.ir import Format
+
+__all__ = ["create_app"]
+
+_JSON = "application/json"
+_SSE_HEADERS = {"cache-control": "no-cache", "x-accel-buffering": "no"}
+
+
+def _json(status: int, body: Any, headers: dict[str, str] | None = None) -> HTTPResponse:
+    return HTTPResponse(dumps(body), status_code=status, media_type=_JSON, headers=headers)
+
+
+class _CutResponse(HTTPResponse):
+    """Announces the full body length, sends half of it, then drops the connection."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers})
+        await send(
+            {"type": "http.response.body", "body": self.body[: len(self.body) // 2], "more_body": True}
+        )
+        raise StreamCut("disconnect fault")
+
+
+class _Handler:
+    """Per-app request handling: auth, faults, the emulator core, transport."""
+
+    def __init__(self, config: EmulatorConfig) -> None:
+        self.config = config
+        self.core = Emulator(config)
+        self.base_faults = parse_faults(config.faults)
+
+    def faults(self, req: HTTPRequest) -> Faults:
+        spec = req.headers.get(FAULT_HEADER)
+        return self.base_faults.merged(parse_faults(spec)) if spec else self.base_faults
+
+    async def gate(self, fmt: Format, req: HTTPRequest) -> tuple[Faults, HTTPResponse | None]:
+        """Latency, auth and injected error statuses: a response to send now, or None."""
+        try:
+            faults = self.faults(req)
+        except ToolwireError as exc:
+            return Faults(), _json(*error_body(fmt, 400, f"{FAULT_HEADER}: {exc.message}"))
+        if faults.latency:
+            await asyncio.sleep(faults.latency)
+        keys = self.config.api_keys
+        if keys:
+            given = api_key(fmt, req)
+            if given not in keys:
+                return faults, _json(*auth_error(fmt, given or None))
+        if faults.status is not None:
+            headers = {"retry-after": f"{faults.retry_after:g}"} if faults.retry_after is not None else None
+            return faults, _json(*fault_error(fmt, faults.status), headers=headers)
+        return faults, None
+
+    async def model_call(
+        self,
+        fmt: Format,
+        req: HTTPRequest,
+        *,
+        model: str | None = None,
+        stream: bool | None = None,
+        sse: bool = True,
+    ) -> HTTPResponse:
+        """Answer one model request in ``fmt``."""
+        faults, early = await self.gate(fmt, req)
+        if early is not None:
+            return early
+        beta = req.query_params.get("beta") == "true"
+        outcome = self.core.handle(fmt, await req.body(), model=model, beta=beta)
+        if isinstance(outcome, Failure):
+            return _json(outcome.status, outcome.body, outcome.headers)
+        streaming = outcome.stream if stream is None else stream
+        if not streaming:
+            if faults.disconnect:
+                return _CutResponse(dumps(outcome.payload), media_type=_JSON)
+            if faults.malformed:
+                return HTTPResponse(MALFORMED, media_type=_JSON)
+            return _json(200, outcome.payload)
+        return self._stream(fmt, outcome, faults, sse=sse)
+
+    async def count(self, fmt: Format, req: HTTPRequest, *, model: str | None = None) -> HTTPResponse:
+        """Answer a token-count request in ``fmt``'s shape."""
+        _, early = await self.gate(fmt, req)
+        if early is not None:
+            return early
+        result = self.core.count_tokens(fmt, await req.body(), model=model)
+        if isinstance(result, Failure):
+            return _json(result.status, result.body)
+        return _json(200, {"input_tokens": result} if fmt == "anthropic" else {"totalTokens": result})
+
+    def _stream(self, fmt: Format, outcome: Success, faults: Faults, *, sse: bool) -> HTTPResponse:
+        response = streamed_response(fmt, outcome.request, outcome.response)
+        chunks = stream_chunks(fmt, response, faults, chunk_size=self.config.chunk_size, sse=sse)
+
+        async def body() -> AsyncIterator[bytes]:
+            for chunk in chunks:
+                yield chunk
+
+        media = "text/event-stream" if sse else _JSON
+        return StreamingResponse(body(), media_type=media, headers=_SSE_HEADERS if sse else None)
+
+
+def _routes(handler: _Handler, config: EmulatorConfig) -> list[Route]:
+    async def chat(req: HTTPRequest) -> HTTPResponse:
+        return await handler.model_call("openai-chat", req)
+
+    async def responses(req: HTTPRequest) -> HTTPResponse:
+        return await handler.model_call("openai-responses", req)
+
+    async def messages(req: HTTPRequest) -> HTTPResponse:
+        return await handler.model_call("anthropic", req)
+
+    async def count_tokens(req: HTTPRequest) -> HTTPResponse:
+        return await handler.count("anthropic", req)
+
+    async def gemini(req: HTTPRequest) -> HTTPResponse:
+        model, _, method = req.path_params["target"].partition(":")
+        if method == "countTokens":
+            return await handler.count("gemini", req, model=model)
+        if method not in ("generateContent", "streamGenerateContent"):
+            status, body = error_body("gemini", 404, f"Method not found: {method or '(none)'}.")
+            return _json(status, body)
+        stream = method == "streamGenerateContent"
+        sse = req.query_params.get("alt") == "sse"
+        return await handler.model_call("gemini", req, model=model, stream=stream, sse=sse)
+
+    async def models(req: HTTPRequest) -> HTTPResponse:
+        flavour = "gemini" if req.url.path.startswith("/v1beta") else "openai"
+        if flavour == "openai" and ("anthropic-version" in req.headers or "x-api-key" in req.headers):
+            flavour = "anthropic"
+        fmt: Format = "openai-chat" if flavour == "openai" else flavour  # type: ignore[assignment]
+        _, early = await handler.gate(fmt, req)
+        return early if early is not None else _json(200, list_models(config.models, flavour))
+
+    return [
+        Route("/v1/chat/completions", chat, methods=["POST"]),
+        Route("/v1/responses", responses, methods=["POST"]),
+        Route("/v1/messages", messages, methods=["POST"]),
+        Route("/v1/messages/count_tokens", count_tokens, methods=["POST"]),
+        Route("/v1/models", models, methods=["GET"]),
+        Route("/v1beta/models", models, methods=["GET"]),
+        Route("/v1beta/models/{target:path}", gemini, methods=["POST"]),
+        Route("/v1/models/{target:path}", gemini, methods=["POST"]),
+    ]
+
+
+class _RequestIds:
+    """ASGI middleware: the request-id header each provider sends (``x-request-id`` for OpenAI,
+    ``request-id`` for Anthropic), numbered in arrival order."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.count = itertools.count(1)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        path = scope.get("path", "") if scope["type"] == "http" else ""
+        name = b"request-id" if path.startswith("/v1/messages") else b"x-request-id"
+        if not path.startswith("/v1/"):
+            await self.app(scope, receive, send)
+            return
+        value = f"req_{next(self.count):024x}".encode()
+
+        async def tagged(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), (name, value)]}
+            await send(message)
+
+        await self.app(scope, receive, tagged)
+
+
+def create_app(config: EmulatorConfig | None = None) -> Starlette:
+    """The emulator as an ASGI app (serve it with uvicorn, or in-process with :func:`serve`)."""
+    cfg = config or EmulatorConfig()
+    return Starlette(routes=_routes(_Handler(cfg), cfg), middleware=[Middleware(_RequestIds)])

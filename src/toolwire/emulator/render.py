@@ -1,0 +1,152 @@
+"""Turn a format-independent :class:`~toolwire.emulator.model.Plan` into a canonical response
+for one wire format: deterministic ids in the provider's style, usage estimates, and the
+reasoning state signed and placed where that format carries it (Anthropic thinking
+``signature``, Responses ``encrypted_content``, Gemini ``thoughtSignature``; Chat has none).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+
+from toolwire._json import dumps_str, loads
+from toolwire.emulator.model import Plan
+from toolwire.emulator.signature import sign
+from toolwire.errors import PayloadError
+from toolwire.ir import (
+    CustomTool,
+    Format,
+    Part,
+    ReasoningPart,
+    Request,
+    Response,
+    StopReason,
+    TextPart,
+    ToolCall,
+    ToolCallKind,
+    Usage,
+)
+
+__all__ = ["IDS", "IdStyle", "canonical_call", "estimate_tokens", "render_response"]
+
+
+@dataclass(frozen=True, slots=True)
+class IdStyle:
+    """How a provider spells response and tool-call ids."""
+
+    response: str
+    call: str
+
+
+IDS: dict[Format, IdStyle] = {
+    "openai-chat": IdStyle("chatcmpl-", "call_"),
+    "openai-responses": IdStyle("resp_", "call_"),
+    "anthropic": IdStyle("msg_01", "toolu_01"),
+    "gemini": IdStyle("", ""),
+}
+"""Id prefixes per format (Gemini response ids are bare; its calls carry no id)."""
+
+
+def _digest(seed: bytes, label: str, size: int = 24) -> str:
+    return hashlib.sha256(seed + label.encode()).hexdigest()[:size]
+
+
+def estimate_tokens(text: str) -> int:
+    """A deterministic token estimate: about four characters per token, at least one."""
+    return max(1, (len(text) + 3) // 4)
+
+
+def canonical_call(name: str, arguments: str) -> str:
+    """The text a Gemini call signature binds: the name and the arguments in canonical JSON."""
+    try:
+        value = loads(arguments) if arguments.strip() else {}
+    except PayloadError:
+        value = arguments
+    return f"{name}:{dumps_str(_sorted(value))}"
+
+
+def _sorted(value: object) -> object:
+    if isinstance(value, dict):
+        return {k: _sorted(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted(v) for v in value]
+    return value
+
+
+def _calls(plan: Plan, request: Request, fmt: Format, seed: bytes) -> list[ToolCall]:
+    custom = {t.name for t in request.tools if isinstance(t, CustomTool)}
+    prefix = IDS[fmt].call
+    out = []
+    for i, call in enumerate(plan.tool_calls):
+        call_id = f"{prefix}{_digest(seed, f'call{i}')}" if fmt != "gemini" else None
+        kind: ToolCallKind = "custom" if call.name in custom else "function"
+        out.append(ToolCall(name=call.name, arguments=call.arguments, id=call_id, kind=kind))
+    return out
+
+
+def _reasoning(plan: Plan, request: Request, fmt: Format, secret: bytes, seed: bytes) -> ReasoningPart | None:
+    text = plan.reasoning
+    if text is None or fmt == "openai-chat":
+        return None
+    if fmt == "anthropic":
+        return ReasoningPart(text=text, signature=sign(secret, text), origin=fmt)
+    if fmt == "openai-responses":
+        return ReasoningPart(
+            summary=(text,), encrypted=sign(secret, text), id=f"rs_{_digest(seed, 'rs')}", origin=fmt
+        )
+    cfg = request.reasoning
+    return ReasoningPart(text=text, origin=fmt) if cfg is not None and cfg.include_thoughts else None
+
+
+def _sign_gemini(parts: list[Part], secret: bytes) -> list[Part]:
+    """Put a thought signature on the first call (or on the text when there is no call)."""
+    for i, part in enumerate(parts):
+        if isinstance(part, ToolCall):
+            parts[i] = ToolCall(
+                name=part.name,
+                arguments=part.arguments,
+                thought_signature=sign(secret, canonical_call(part.name, part.arguments)),
+            )
+            return parts
+    for i, part in enumerate(parts):
+        if isinstance(part, TextPart):
+            parts[i] = TextPart(text=part.text, thought_signature=sign(secret, part.text))
+            return parts
+    return parts
+
+
+def render_response(
+    plan: Plan, request: Request, fmt: Format, *, secret: bytes, seed: bytes, model: str | None = None
+) -> Response:
+    """The canonical response that ``fmt``'s encoder turns into the provider's wire answer."""
+    parts: list[Part] = []
+    reasoning = _reasoning(plan, request, fmt, secret, seed)
+    if reasoning is not None:
+        parts.append(reasoning)
+    if plan.text is not None:
+        parts.append(TextPart(text=plan.text))
+    calls = _calls(plan, request, fmt, seed)
+    parts.extend(calls)
+    if fmt == "gemini" and plan.reasoning is not None:
+        parts = _sign_gemini(parts, secret)
+    stop: StopReason = "tool_calls" if calls else "end_turn"
+    output = (plan.reasoning or "") + (plan.text or "") + "".join(c.name + c.arguments for c in calls)
+    inputs = estimate_tokens(dumps_str([m.parts for m in request.messages]))
+    outputs = estimate_tokens(output)
+    usage = Usage(
+        input_tokens=inputs,
+        output_tokens=outputs,
+        total_tokens=inputs + outputs,
+        reasoning_tokens=estimate_tokens(plan.reasoning) if plan.reasoning else None,
+    )
+    return Response(
+        parts=tuple(parts),
+        id=f"{IDS[fmt].response}{_digest(seed, 'response')}",
+        model=model or request.model or "toolwire-emulator",
+        stop_reason=stop,
+        usage=usage,
+        created=int(time.time()),
+        status="completed",
+        origin=None,
+    )

@@ -1,0 +1,149 @@
+"""The emulator's request handling without HTTP: a body in, an error or a response out.
+
+:class:`Emulator` decodes the body with the format's codec (after the validator, when one is
+installed), checks the reasoning state, asks the scripted model and renders its answer in the
+format. The ASGI layer (:mod:`toolwire.emulator.app`) only moves bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolwire._json import loads
+from toolwire.emulator.config import EmulatorConfig
+from toolwire.emulator.model import ScriptedModel
+from toolwire.emulator.reasoning import check_reasoning
+from toolwire.emulator.render import estimate_tokens, render_response
+from toolwire.emulator.wording import error_body, reasoning_error
+from toolwire.errors import ToolwireError
+from toolwire.ir import Format, Notes, Request, Response
+from toolwire.translate import format_module
+
+__all__ = ["Emulator", "Failure", "Success"]
+
+_BAD_JSON: dict[str, str] = {
+    "openai-chat": "We could not parse the JSON body of your request. (HINT: This likely means you aren't "
+    "using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not "
+    "valid JSON.)",
+    "anthropic": "There was an issue with your request body: invalid JSON",
+    "gemini": "Invalid JSON payload received.",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """An error answer: HTTP status, provider error body, extra headers."""
+
+    status: int
+    body: Any
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Success:
+    """A model answer: the decoded request, the canonical response and its wire payload."""
+
+    request: Request
+    response: Response
+    payload: dict[str, Any]
+    stream: bool
+
+
+def _problem_path(path: str | None) -> str | None:
+    if not path or path == "$":
+        return None
+    return path.removeprefix("$.").removeprefix("$")
+
+
+class Emulator:
+    """Answers decoded provider requests deterministically (see :class:`ScriptedModel`)."""
+
+    def __init__(self, config: EmulatorConfig | None = None) -> None:
+        self.config = config or EmulatorConfig()
+        self.model = ScriptedModel(self.config.script, max_parallel=self.config.max_parallel)
+
+    def parse(self, fmt: Format, body: bytes) -> dict[str, Any] | Failure:
+        """The JSON object of a request body, or the provider's 400."""
+        try:
+            payload = loads(body) if body else None
+        except ToolwireError:
+            payload = None
+        if not isinstance(payload, dict):
+            message = _BAD_JSON.get(fmt, _BAD_JSON["openai-chat"])
+            return Failure(*error_body(fmt, 400, message))
+        return payload
+
+    def decode(
+        self, fmt: Format, payload: dict[str, Any], *, model: str | None = None, beta: bool = False
+    ) -> Request | Failure:
+        """Validate and decode a request payload, or the provider's 400 (``beta``: Anthropic beta)."""
+        problem = self._validate(fmt, payload, beta)
+        if problem is not None:
+            return problem
+        previous = payload.get("previous_response_id") if fmt == "openai-responses" else None
+        if previous is not None:  # stateless: nothing is stored
+            missing = f"Previous response with id '{previous}' not found."
+            return Failure(*error_body(fmt, 400, missing, param="previous_response_id"))
+        try:
+            request: Request = format_module(fmt).decode_request(payload, Notes("drop"), model=model)
+        except ToolwireError as exc:
+            return Failure(*error_body(fmt, 400, exc.message, param=_problem_path(exc.path)))
+        lost = check_reasoning(request, fmt, self.config.secret)
+        if lost is not None:
+            return Failure(*reasoning_error(fmt, lost))
+        return request
+
+    def _validate(self, fmt: Format, payload: dict[str, Any], beta: bool) -> Failure | None:
+        if not self.config.validate:
+            return None
+        try:
+            from toolwire.validate import validate  # type: ignore[attr-defined,unused-ignore]
+        except ImportError:
+            return None
+        try:
+            problems = validate(payload, format=fmt, kind="request", beta=beta)
+        except ValueError:  # a validator that does not cover this format
+            return None
+        if not problems:
+            return None
+        first = problems[0]
+        status = getattr(first, "status", None) or 400
+        param = getattr(first, "param", None) or _problem_path(getattr(first, "path", None))
+        return Failure(*error_body(fmt, status, str(first.message), param=param))
+
+    def respond(self, fmt: Format, request: Request, *, seed: bytes, model: str | None = None) -> Success:
+        """The scripted model's answer to a decoded request, encoded in ``fmt``."""
+        plan = self.model.plan(request)
+        digest = hashlib.sha256(seed).digest()
+        response = render_response(plan, request, fmt, secret=self.config.secret, seed=digest, model=model)
+        payload: dict[str, Any] = format_module(fmt).encode_response(response, Notes("drop"))
+        return Success(request, response, payload, bool(request.stream))
+
+    def handle(
+        self, fmt: Format, body: bytes, *, model: str | None = None, beta: bool = False
+    ) -> Success | Failure:
+        """Parse, decode, check and answer one request body."""
+        payload = self.parse(fmt, body)
+        if isinstance(payload, Failure):
+            return payload
+        request = self.decode(fmt, payload, model=model, beta=beta)
+        if isinstance(request, Failure):
+            return request
+        return self.respond(fmt, request, seed=body, model=model)
+
+    def count_tokens(self, fmt: Format, body: bytes, *, model: str | None = None) -> int | Failure:
+        """Input tokens of a request body (Anthropic ``count_tokens``, Gemini ``countTokens``)."""
+        payload = self.parse(fmt, body)
+        if isinstance(payload, Failure):
+            return payload
+        if fmt == "anthropic":
+            payload = {"max_tokens": 1, **payload}
+        elif isinstance(payload.get("generateContentRequest"), dict):
+            payload = payload["generateContentRequest"]
+        request = self.decode(fmt, payload, model=model)
+        if isinstance(request, Failure):
+            return request
+        text = "".join(repr(m.parts) for m in request.messages) + "".join(repr(t) for t in request.tools)
+        return estimate_tokens(text)

@@ -1,0 +1,103 @@
+"""Stream bodies: canonical events -> the format's wire events -> framed bytes, with faults.
+
+Wire events come from each format's ``StreamEncoder`` (``toolwire.formats.<pkg>.stream``);
+framing is SSE (event names per :func:`toolwire.formats._stream.sse_event_name`) or, for Gemini
+without ``alt=sse``, a streamed JSON array.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
+
+from toolwire._json import dumps
+from toolwire.emulator.events import response_events
+from toolwire.emulator.faults import Faults
+from toolwire.formats._stream import DONE, WireEvent, sse_event_name
+from toolwire.framing import JSONArrayEncoder, encode_sse
+from toolwire.ir import Format, Notes, Request, Response
+
+__all__ = [
+    "MALFORMED",
+    "StreamCut",
+    "stream_chunks",
+    "streamed_response",
+    "wire_events",
+]
+
+MALFORMED = '{"malformed": '
+"""The data of the event the ``malformed`` fault sends (invalid JSON)."""
+
+_PACKAGES: dict[Format, str] = {
+    "openai-chat": "openai_chat",
+    "openai-responses": "openai_responses",
+    "anthropic": "anthropic",
+    "gemini": "gemini",
+}
+
+
+class StreamCut(Exception):
+    """Raised inside a stream body to cut the connection (the ``disconnect`` fault)."""
+
+
+def _encoder(fmt: Format) -> Any:
+    module = importlib.import_module(f"toolwire.formats.{_PACKAGES[fmt]}.stream")
+    return module.StreamEncoder(Notes("drop"))
+
+
+def streamed_response(fmt: Format, request: Request, response: Response) -> Response:
+    """``response`` as the format streams it: Chat reports usage only when
+    ``stream_options.include_usage`` asks for it."""
+    if fmt != "openai-chat":
+        return response
+    options = request.extra.get("stream_options")
+    wanted = isinstance(options, dict) and options.get("include_usage") is True
+    return response if wanted else msgspec.structs.replace(response, usage=None)
+
+
+def wire_events(fmt: Format, response: Response, chunk_size: int) -> list[WireEvent]:
+    """The complete wire event list of ``response`` streamed in ``fmt``."""
+    encoder = _encoder(fmt)
+    out: list[WireEvent] = []
+    for event in response_events(response, chunk_size, origin=fmt):
+        out.extend(encoder.feed(event))
+    out.extend(encoder.close())
+    return out
+
+
+def _sse(fmt: Format, event: WireEvent, malformed: bool) -> bytes:
+    if malformed:
+        return encode_sse(sse_event_name(fmt, event), MALFORMED)
+    if event == DONE:
+        return encode_sse(None, DONE)
+    return encode_sse(sse_event_name(fmt, event), dumps(event).decode())
+
+
+def stream_chunks(
+    fmt: Format, response: Response, faults: Faults, *, chunk_size: int, sse: bool = True
+) -> Iterator[bytes]:
+    """The framed body chunks of a streamed response, faults applied.
+
+    ``drop_terminal`` leaves out the last event (and a JSON array's closing bracket);
+    ``malformed`` replaces the event in the middle with invalid JSON; ``disconnect`` raises
+    :class:`StreamCut` half way through.
+    """
+    events = wire_events(fmt, response, chunk_size)
+    if faults.drop_terminal and events:
+        events = events[:-1]
+    bad = len(events) // 2 if faults.malformed else -1
+    cut = max(1, len(events) // 2) if faults.disconnect else -1
+    array = JSONArrayEncoder()
+    for i, event in enumerate(events):
+        if i == cut:
+            raise StreamCut(f"disconnect fault after {i} events")
+        if sse:
+            yield _sse(fmt, event, i == bad)
+        else:
+            piece = array.feed(event)
+            yield piece.replace(dumps(event), MALFORMED.encode()) if i == bad else piece
+    if not sse and not faults.drop_terminal:
+        yield array.close()

@@ -1,0 +1,110 @@
+"""The parts of an Anthropic stream being encoded: which block each IR part becomes.
+
+A :class:`Slot` is one IR part on its way out: the ``content_block`` its
+``content_block_start`` carries (streamed fields empty), its kind, and what is buffered for
+it while another block is open. :func:`plan` maps parts like ``encode_response`` does, with
+the same notes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import msgspec
+
+from toolwire.formats._wire import emit_extra
+from toolwire.formats.anthropic._encode_blocks import Ctx, encode_part
+from toolwire.ir.content import Part, ReasoningPart, RefusalPart, TextPart, ToolCall, ToolResult
+from toolwire.ir.stream import ReasoningDelta, TextDelta, ToolCallDelta
+
+__all__ = ["Delta", "Kind", "Slot", "delta_event", "plan"]
+
+Kind = Literal["text", "thinking", "call", "custom", "whole"]
+"""How a part streams: text, thinking, tool input (JSON / custom text), or whole at start."""
+
+Delta = TextDelta | ReasoningDelta | ToolCallDelta
+
+
+@dataclass(slots=True)
+class Slot:
+    """One IR part on its way out: the block to start, and what is buffered for it."""
+
+    ir: int
+    part: Part
+    kind: Kind
+    block: dict[str, Any]
+    path: str
+    client_call: bool = False
+    wire: int | None = None
+    sent: int = 0  # characters of text / thinking / arguments sent so far
+    ended: bool = False
+    final: Part | None = None
+    pending: list[Delta] = field(default_factory=list)
+    chunks: list[str] = field(default_factory=list)
+    signature: list[str] = field(default_factory=list)
+
+
+def delta_event(slot: Slot, delta: dict[str, Any]) -> dict[str, Any]:
+    """A ``content_block_delta`` event for the (started) block of ``slot``."""
+    assert slot.wire is not None, "a delta before its block started"
+    return {"type": "content_block_delta", "index": slot.wire, "delta": delta}
+
+
+def plan(ctx: Ctx, index: int, part: Part) -> Slot | None:
+    """The slot for part ``index``, or ``None`` (noted) when Anthropic cannot carry it."""
+    path = f"$.parts[{index}]"
+    planner = _PLANS.get(type(part))
+    if planner is None:
+        ctx.notes.add(path, "dropped", f"{type(part).__name__} cannot be part of an Anthropic response")
+        return None
+    return planner(ctx, index, part, path)
+
+
+def _text(ctx: Ctx, index: int, part: Part, path: str) -> Slot:
+    assert isinstance(part, (TextPart, RefusalPart))
+    if isinstance(part, RefusalPart):
+        ctx.notes.add(path, "approximated", "a refusal sent as text")
+    elif part.thought_signature is not None:
+        ctx.notes.add(path, "dropped", "Gemini thought signature on a text part")
+    block: dict[str, Any] = {"type": "text", "text": ""}
+    emit_extra(block, part.extra, ctx.same, ctx.notes, path)
+    return Slot(index, part, "text", block, path)
+
+
+def _reasoning(ctx: Ctx, index: int, part: Part, path: str) -> Slot | None:
+    assert isinstance(part, ReasoningPart)
+    if part.origin != "anthropic" or part.redacted is not None:
+        return _whole(ctx, index, part, path)  # dropped with a note, or redacted_thinking
+    block: dict[str, Any] = {"type": "thinking", "thinking": "", "signature": ""}
+    emit_extra(block, part.extra, True, ctx.notes, path)
+    return Slot(index, part, "thinking", block, path)
+
+
+def _call(ctx: Ctx, index: int, part: Part, path: str) -> Slot | None:
+    assert isinstance(part, ToolCall)
+    kind: Kind = "custom" if part.kind == "custom" else "call"
+    bare = msgspec.structs.replace(part, arguments="", kind="function" if kind == "custom" else part.kind)
+    block = encode_part(bare, ctx, path)
+    if block is None:
+        return None
+    block["input"] = {}
+    return Slot(index, part, kind, block, path, client_call=part.kind != "builtin")
+
+
+def _whole(ctx: Ctx, index: int, part: Part, path: str) -> Slot | None:
+    if isinstance(part, ToolResult) and part.kind != "builtin":
+        ctx.notes.add(path, "dropped", "ToolResult cannot be part of an Anthropic response")
+        return None
+    block = encode_part(part, ctx, path)
+    return None if block is None else Slot(index, part, "whole", block, path)
+
+
+_PLANS: dict[type, Callable[[Ctx, int, Part, str], Slot | None]] = {
+    TextPart: _text,
+    RefusalPart: _text,
+    ReasoningPart: _reasoning,
+    ToolCall: _call,
+    ToolResult: _whole,
+}

@@ -1,0 +1,377 @@
+"""Chat Completions stream chunks -> canonical stream events (wire -> IR).
+
+Decisions, all chosen to agree with :func:`~toolwire.formats.openai_chat.decode_response`:
+
+* Choice 0 is the assistant turn; other choices (``n > 1``) are noted once each as dropped.
+* IR part indexes follow first appearance in the stream. Text, refusal and each reasoning
+  field (``reasoning_content``, ``reasoning``) are *flowing* parts: the open one ends when
+  another kind of part begins (a later resumption opens a new part). Tool calls stay open until
+  choice 0 finishes, because parallel calls may interleave by ``index``.
+* A text or refusal part opens on its first non-empty fragment (the role chunk's ``""``
+  opens nothing). A tool call opens once its name is known; argument text that came earlier
+  is sent right after its :class:`PartStart`. ``arguments: null`` counts as ``""``.
+* A repeated ``id``/``name`` in a later fragment (some providers repeat them) is ignored; a
+  *different* id at the same ``index`` starts a new call; a fragment without ``index``
+  belongs to the last call (or starts one when it brings a new id).
+* The response ends at ``[DONE]``. A stream whose choice 0 got a ``finish_reason`` but no
+  ``[DONE]`` is complete too (:meth:`StreamDecoder.close` ends it normally): several
+  recordings are cut that way. A stream that ended with neither is ``incomplete_stream``.
+* Leading chunks without choices, usage or id (Azure's prompt filter results) are kept for
+  :attr:`ResponseStart.extra`; later chunk fields the first chunk lacked (``moderation``) and
+  unknown fields of choice 0's finishing choice (``native_finish_reason``) go to
+  :attr:`ResponseEnd.extra`, the latter with the ``~lifted`` hint the response codec uses.
+  Per-chunk data without an IR event (``logprobs``, per-chunk ``content_filter_results``,
+  unknown delta fields) is noted once per field as dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolwire.errors import ToolwireError
+from toolwire.formats._stream import DONE, WireEvent
+from toolwire.formats._wire import as_dict, child, fail, json_type, opt_dict, opt_int, opt_list, opt_str
+from toolwire.formats.openai_chat._decode_messages import REASONING_FIELDS
+from toolwire.formats.openai_chat.errors import decode_error
+from toolwire.formats.openai_chat.response import FINISH_REASONS, decode_usage
+from toolwire.ir.base import Extra
+from toolwire.ir.content import Part, ReasoningPart, RefusalPart, TextPart, ToolCall, ToolCallKind
+from toolwire.ir.notes import Notes
+from toolwire.ir.response import ErrorInfo, Usage
+from toolwire.ir.stream import (
+    PartEnd,
+    PartStart,
+    ReasoningDelta,
+    ResponseEnd,
+    ResponseStart,
+    StreamErrorEvent,
+    StreamEvent,
+    TextDelta,
+    ToolCallDelta,
+    UsageUpdate,
+)
+
+__all__ = ["StreamDecoder"]
+
+CHUNK_TOP_KNOWN = frozenset({"id", "object", "created", "model", "choices", "usage", "error"})
+"""Top-level chunk fields the decoder reads itself."""
+PER_CHUNK = frozenset({"obfuscation"})
+"""Top-level fields that differ on every chunk and mean nothing for the response."""
+_CHOICE_KNOWN = frozenset({"index", "delta", "finish_reason"})
+_DELTA_KNOWN = frozenset({"role", "content", "refusal", "tool_calls", "function_call", *REASONING_FIELDS})
+_KINDS: dict[str, ToolCallKind] = {"function": "function", "custom": "custom"}
+_ARG_KEY = {"function": "arguments", "custom": "input"}
+
+
+def _skeleton(kind: str) -> Part:
+    if kind == "content":
+        return TextPart(text="")
+    if kind == "refusal":
+        return RefusalPart(text="")
+    return ReasoningPart(extra={"~field": kind})
+
+
+def _delta_event(kind: str, index: int, text: str) -> StreamEvent:
+    if kind in REASONING_FIELDS:
+        return ReasoningDelta(index=index, text=text)
+    return TextDelta(index=index, text=text)
+
+
+def _non_empty(obj: dict[str, Any], skip: frozenset[str]) -> Extra:
+    """Fields of ``obj`` not in ``skip`` whose value is not null, ``[]`` or ``{}``."""
+    return {k: v for k, v in obj.items() if k not in skip and not (v is None or v == [] or v == {})}
+
+
+@dataclass(slots=True)
+class _Call:
+    """One streamed tool call: identity, and argument text held back until its name is known."""
+
+    kind: ToolCallKind
+    id: str | None = None
+    name: str | None = None
+    index: int | None = None  # IR index once started
+    legacy: bool = False
+    pending: list[str] = field(default_factory=list)
+
+
+class StreamDecoder:
+    """Decode Chat Completions stream events (chunk dicts or ``"[DONE]"``) into IR stream events.
+
+    Args:
+        notes: collects what the stream carried that IR events cannot (other choices,
+            logprobs...). Defaults to a fresh ``Notes()``.
+
+    Example:
+        >>> dec = StreamDecoder()
+        >>> events = [e for chunk in chunks for e in dec.feed(chunk)] + dec.close()  # doctest: +SKIP
+    """
+
+    def __init__(self, notes: Notes | None = None) -> None:
+        self.notes = notes if notes is not None else Notes()
+        self._seen = 0
+        self._out: list[StreamEvent] = []
+        self._started = False
+        self._ended = False
+        self._start_keys: frozenset[str] = frozenset()
+        self._pre_extra: Extra = {}
+        self._end_extra: Extra = {}
+        self._finished = False
+        self._finish: str | None = None
+        self._usage: Usage | None = None
+        self._next_index = 0
+        self._flow: tuple[str, int] | None = None
+        self._calls: dict[int, _Call] = {}
+        self._open_calls: list[_Call] = []
+        self._last_wire: int | None = None
+        self._legacy: _Call | None = None
+        self._noted: set[str] = set()
+
+    # ------------------------------------------------------------ entry points
+
+    def feed(self, event: WireEvent) -> list[StreamEvent]:
+        """Decode one wire event: a parsed chunk, an ``{"error": ...}`` object or ``"[DONE]"``."""
+        path = f"$[{self._seen}]"
+        self._seen += 1
+        if self._ended:
+            self._note_once("after-end", path, "skipped", "event after the end of the stream ignored")
+            return []
+        self._out = []
+        try:
+            self._dispatch(event, path)
+        except ToolwireError as exc:
+            self._fail(ErrorInfo(message=str(exc), code="malformed_event", type="stream_error"))
+        return self._out
+
+    def close(self) -> list[StreamEvent]:
+        """End of input: ends a stream whose choice 0 finished; otherwise ``incomplete_stream``."""
+        if self._ended:
+            return []
+        self._out = []
+        if self._finished:
+            try:
+                self._end()
+            except ToolwireError as exc:
+                self._fail(ErrorInfo(message=str(exc), code="malformed_event", type="stream_error"))
+        else:
+            message = f"stream ended after {self._seen} events without finish_reason or [DONE]"
+            self._fail(ErrorInfo(message=message, code="incomplete_stream", type="stream_error"))
+        return self._out
+
+    # ------------------------------------------------------------ events
+
+    def _dispatch(self, event: WireEvent, path: str) -> None:
+        if event == DONE:
+            self._end()
+        elif type(event) is not dict:
+            fail(path, f"expected a chunk object or '[DONE]', got {json_type(event)}")
+        elif event.get("error") is not None:
+            self._upstream_error(event, path)
+        else:
+            self._chunk(event, path)
+
+    def _upstream_error(self, event: dict[str, Any], path: str) -> None:
+        try:
+            info = decode_error(event, None, self.notes)
+        except ToolwireError as exc:
+            fail(path, f"unreadable error event: {exc}")
+        self._fail(info)
+
+    def _chunk(self, chunk: dict[str, Any], path: str) -> None:
+        choices = opt_list(chunk, "choices", path)
+        if choices is None:
+            fail(child(path, "choices"), "missing required field 'choices'")
+        usage = chunk.get("usage")
+        if not self._started:
+            if not choices and usage is None and not chunk.get("id"):
+                self._pre_extra.update(_non_empty(chunk, CHUNK_TOP_KNOWN | PER_CHUNK))
+                return
+            self._start(chunk, path)
+        else:
+            self._end_extra.update(_non_empty(chunk, self._start_keys))
+        for position, choice in enumerate(choices):
+            self._choice(
+                as_dict(choice, f"{path}.choices[{position}]"), position, f"{path}.choices[{position}]"
+            )
+        if usage is not None:
+            self._usage = decode_usage(usage, child(path, "usage"))
+            self._out.append(UsageUpdate(usage=self._usage))
+
+    def _start(self, chunk: dict[str, Any], path: str) -> None:
+        extra = {**self._pre_extra, **_non_empty(chunk, CHUNK_TOP_KNOWN | PER_CHUNK)}
+        self._start_keys = CHUNK_TOP_KNOWN | PER_CHUNK | frozenset(extra)
+        self._started = True
+        self._out.append(
+            ResponseStart(
+                id=opt_str(chunk, "id", path) or None,
+                origin="openai-chat",
+                model=opt_str(chunk, "model", path) or None,
+                created=opt_int(chunk, "created", path) or None,
+                extra=extra,
+            )
+        )
+
+    def _choice(self, choice: dict[str, Any], position: int, path: str) -> None:
+        index = opt_int(choice, "index", path)
+        if (position if index is None else index) != 0:
+            self._note_once(f"choice{index}", path, "dropped", f"choice {index}: only choice 0 is decoded")
+            return
+        delta = opt_dict(choice, "delta", path)
+        if delta is not None and not self._finished:
+            self._delta(delta, child(path, "delta"))
+        finish = opt_str(choice, "finish_reason", path)
+        rest = _non_empty(choice, _CHOICE_KNOWN)
+        if finish is not None and not self._finished:
+            self._finish_choice(finish, rest)
+        else:
+            for key in rest:
+                self._note_once(key, child(path, key), "dropped", f"per-chunk field '{key}' is not carried")
+
+    def _finish_choice(self, finish: str, rest: Extra) -> None:
+        self._finished = True
+        self._finish = finish
+        if rest:
+            self._end_extra.update(rest)
+            self._end_extra["~lifted"] = dict.fromkeys(rest, "choice")
+        self._close_parts()
+
+    def _end(self) -> None:
+        if not self._started:
+            self._out.append(ResponseStart(origin="openai-chat", extra=self._pre_extra))
+            self._started = True
+        self._close_parts()
+        self._ended = True
+        finish = self._finish
+        self._out.append(
+            ResponseEnd(
+                stop_reason=None if finish is None else FINISH_REASONS.get(finish, "other"),
+                raw_stop_reason=finish,
+                usage=self._usage,
+                extra=self._end_extra,
+            )
+        )
+
+    def _fail(self, info: ErrorInfo) -> None:
+        self._ended = True
+        self._out.append(StreamErrorEvent(error=info))
+
+    # ------------------------------------------------------------ deltas
+
+    def _delta(self, delta: dict[str, Any], path: str) -> None:
+        opt_str(delta, "role", path)
+        for kind in (*REASONING_FIELDS, "content", "refusal"):
+            text = opt_str(delta, kind, path)
+            if text:
+                self._flowing(kind, text)
+        calls = opt_list(delta, "tool_calls", path)
+        for position, fragment in enumerate(calls or ()):
+            frag_path = f"{path}.tool_calls[{position}]"
+            self._tool_fragment(as_dict(fragment, frag_path), frag_path)
+        legacy = opt_dict(delta, "function_call", path)
+        if legacy is not None:
+            self._legacy_fragment(legacy, child(path, "function_call"))
+        for key in _non_empty(delta, _DELTA_KNOWN):
+            self._note_once(key, child(path, key), "dropped", f"delta field '{key}' is not carried")
+
+    def _new_index(self) -> int:
+        index = self._next_index
+        self._next_index += 1
+        return index
+
+    def _flowing(self, kind: str, text: str) -> None:
+        flow = self._flow
+        if flow is None or flow[0] != kind:
+            self._end_flow()
+            flow = self._flow = (kind, self._new_index())
+            self._out.append(PartStart(index=flow[1], part=_skeleton(kind)))
+        self._out.append(_delta_event(kind, flow[1], text))
+
+    def _end_flow(self) -> None:
+        if self._flow is not None:
+            self._out.append(PartEnd(index=self._flow[1]))
+            self._flow = None
+
+    def _close_parts(self) -> None:
+        self._end_flow()
+        for call in self._open_calls:
+            if call.index is None:
+                fail("$", f"tool call {call.id or ''!r} ended without a name")
+            self._out.append(PartEnd(index=call.index))
+        self._open_calls = []
+        self._calls = {}
+
+    # ------------------------------------------------------------ tool calls
+
+    def _wire_index(self, fragment: dict[str, Any], call_id: str | None, path: str) -> int:
+        wire = opt_int(fragment, "index", path)
+        if wire is not None:
+            return wire
+        last = self._last_wire
+        if (
+            last is None
+            or last not in self._calls
+            or (call_id is not None and call_id != self._calls[last].id)
+        ):
+            return max(self._calls, default=-1) + 1
+        return last
+
+    def _tool_fragment(self, fragment: dict[str, Any], path: str) -> None:
+        call_id = opt_str(fragment, "id", path)
+        wire = self._wire_index(fragment, call_id, path)
+        self._last_wire = wire
+        type_ = opt_str(fragment, "type", path)
+        if type_ is None:
+            type_ = "custom" if "custom" in fragment else "function"
+        kind = _KINDS.get(type_)
+        if kind is None:
+            fail(child(path, "type"), f"unknown tool call type {type_!r}; expected 'function' or 'custom'")
+        call = self._calls.get(wire)
+        if call is None or (call_id is not None and call.id is not None and call_id != call.id):
+            call = self._calls[wire] = _Call(kind=kind)
+            self._open_calls.append(call)
+        inner = opt_dict(fragment, type_, path) or {}
+        self._update(call, call_id, inner, _ARG_KEY[type_], child(path, type_))
+
+    def _legacy_fragment(self, fragment: dict[str, Any], path: str) -> None:
+        call = self._legacy
+        if call is None:
+            call = self._legacy = _Call(kind="function", legacy=True)
+            self._open_calls.append(call)
+        self._update(call, None, fragment, "arguments", path)
+
+    def _update(
+        self, call: _Call, call_id: str | None, inner: dict[str, Any], arg_key: str, path: str
+    ) -> None:
+        name = opt_str(inner, "name", path)
+        arguments = opt_str(inner, arg_key, path) or ""
+        if call.index is None:
+            call.id = call.id or call_id
+            call.name = call.name or name
+            if arguments:
+                call.pending.append(arguments)
+            if call.name:
+                self._start_call(call)
+            return
+        if call_id is not None and call.id is None:
+            self._note_once("late-id", path, "dropped", f"call id {call_id!r} came after the call started")
+        if name and name != call.name:
+            self._note_once("renamed", path, "dropped", f"later name {name!r} of call {call.name!r} ignored")
+        if arguments:
+            self._out.append(ToolCallDelta(index=call.index, arguments=arguments))
+
+    def _start_call(self, call: _Call) -> None:
+        self._end_flow()
+        call.index = index = self._new_index()
+        extra: Extra = {"~legacy": True} if call.legacy else {}
+        part = ToolCall(name=call.name or "", id=call.id, kind=call.kind, extra=extra)
+        self._out.append(PartStart(index=index, part=part))
+        if call.pending:
+            self._out.append(ToolCallDelta(index=index, arguments="".join(call.pending)))
+            call.pending = []
+
+    # ------------------------------------------------------------ notes
+
+    def _note_once(self, key: str, path: str, kind: Any, message: str) -> None:
+        if key not in self._noted:
+            self._noted.add(key)
+            self.notes.add(path, kind, message)

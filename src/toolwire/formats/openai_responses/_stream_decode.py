@@ -1,0 +1,396 @@
+"""Responses stream events -> canonical stream events (see :class:`StreamDecoder`).
+
+Mapping (``n`` counts parts in the order they start, which is their order in the final
+response: a message item gives one part per content part, every other item one part):
+
+================================================  ==========================================
+wire event                                        canonical events
+================================================  ==========================================
+``response.created`` (or the first lifecycle)     :class:`ResponseStart`
+``response.output_item.added``                    :class:`PartStart` (messages: none; their
+                                                  parts start at ``content_part.added``)
+``response.content_part.added``                   :class:`PartStart` (text or refusal)
+``response.output_text.delta`` / ``refusal.delta``  :class:`TextDelta`
+``response.function_call_arguments.delta``,       :class:`ToolCallDelta`
+``response.custom_tool_call_input.delta``
+``response.reasoning_summary_part.added``,        :class:`ReasoningDelta` (``summary`` with
+``response.reasoning_summary_text.delta``         ``summary_index``)
+``response.reasoning_text.delta``                 :class:`ReasoningDelta` (``text``)
+``response.output_item.done``                     :class:`PartEnd` with the final part(s)
+``response.completed`` / ``response.incomplete``  :class:`PartEnd` for items the stream left
+                                                  open, then :class:`ResponseEnd`
+``response.failed``, ``error``                    :class:`StreamErrorEvent` (the API sends
+                                                  ``error`` then ``response.failed``: one error)
+================================================  ==========================================
+
+Anything after the terminal (or error) event is ignored with a note. A malformed event gives a
+``malformed_event`` error naming its JSON path (``$[7].delta``) and ends decoding; input that
+stops before a terminal event gives ``incomplete_stream`` on :meth:`StreamDecoder.close`, and
+tool calls keep exactly the argument text received.
+
+``*.done`` events of content, arguments and summaries, annotation events and the progress
+events of built-in tools (``web_search_call.searching``...) carry nothing the final item of
+``output_item.done`` does not, so they produce no canonical event (the first of each
+progress event type is noted).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolwire.errors import PayloadError
+from toolwire.formats._stream import WireEvent
+from toolwire.formats._wire import as_dict, opt_dict, opt_str, req_dict, req_str
+from toolwire.formats.openai_responses._content import decode_content
+from toolwire.formats.openai_responses._decode_items import decode_item
+from toolwire.formats.openai_responses._extra import FORMAT, QUIET, split_fields
+from toolwire.formats.openai_responses.response import decode_response
+from toolwire.ir.content import Part, TextPart, ToolCall
+from toolwire.ir.notes import Notes
+from toolwire.ir.response import ErrorInfo, Response
+from toolwire.ir.stream import (
+    PartEnd,
+    PartStart,
+    ReasoningDelta,
+    ResponseEnd,
+    ResponseStart,
+    StreamErrorEvent,
+    StreamEvent,
+    TextDelta,
+    ToolCallDelta,
+)
+
+__all__ = ["StreamDecoder"]
+
+_LIFECYCLE = frozenset({"response.created", "response.queued", "response.in_progress"})
+_QUIET_EVENTS = frozenset(
+    {
+        "response.output_text.done",
+        "response.refusal.done",
+        "response.content_part.done",
+        "response.output_text.annotation.added",
+        "response.function_call_arguments.done",
+        "response.custom_tool_call_input.done",
+        "response.reasoning_summary_text.done",
+        "response.reasoning_summary_part.done",
+        "response.reasoning_text.done",
+    }
+)
+_IN_PROGRESS = frozenset({"output", "usage"})  # placeholders of a response still in progress
+_ERROR_KNOWN = frozenset({"type", "code", "message", "param"})
+
+
+def _index(event: dict[str, Any], key: str) -> int:
+    value = event.get(key)
+    if type(value) is not int:
+        raise PayloadError(
+            f"missing required field '{key}'" if value is None else f"'{key}' must be an integer",
+            path=f"$.{key}",
+        )
+    return value
+
+
+@dataclass(slots=True)
+class _Item:
+    """An output item the stream opened: its kind and the canonical indexes of its parts."""
+
+    kind: str
+    item: dict[str, Any]
+    parts: dict[int, int] = field(default_factory=dict)  # content/summary slot -> canonical index
+    text_slot: int | None = None  # last reasoning_text content_index seen
+
+
+class StreamDecoder:
+    """Decode a Responses event stream (parsed SSE data dicts) into canonical stream events.
+
+    Example:
+        >>> dec = StreamDecoder()
+        >>> for data in events:              # doctest: +SKIP
+        ...     ir_events = dec.feed(data)
+        >>> dec.close()                      # doctest: +SKIP
+    """
+
+    def __init__(self, notes: Notes | None = None) -> None:
+        self.notes = notes if notes is not None else Notes()
+        self._count = 0
+        self._started = False
+        self._finished = False
+        self._items: dict[int, _Item] = {}
+        self._next = 0
+        self._has_calls = False
+        self._noted: set[str] = set()
+
+    # ------------------------------------------------------------------ public
+
+    def feed(self, event: WireEvent) -> list[StreamEvent]:
+        """Decode one wire event (a parsed SSE ``data`` object)."""
+        position = self._count
+        self._count += 1
+        if self._finished:
+            self.notes.info(f"$[{position}]", "skipped", "event after the end of the stream ignored")
+            return []
+        if event == "[DONE]":
+            return []
+        try:
+            data = as_dict(event, "$")
+            kind = req_str(data, "type", "$")
+            handler = _HANDLERS.get(kind)
+            if handler is None:
+                return self._other(kind, data, position)
+            return handler(self, data)
+        except PayloadError as exc:
+            self._finished = True
+            where = (exc.path or "$").replace("$", f"$[{position}]", 1)
+            return [_error("malformed_event", f"{where}: {exc.message}")]
+
+    def close(self) -> list[StreamEvent]:
+        """End of input: an ``incomplete_stream`` error when no terminal event was seen."""
+        if self._finished:
+            return []
+        self._finished = True
+        return [_error("incomplete_stream", "the Responses stream ended without a terminal event")]
+
+    # ------------------------------------------------------------------ helpers
+
+    def _start(self, response: dict[str, Any] | None) -> list[StreamEvent]:
+        if self._started:
+            return []
+        self._started = True
+        if response is None:
+            return [ResponseStart(origin=FORMAT)]
+        resp = _decode_response(response)
+        extra = dict(resp.extra)
+        quiet = {k: v for k, v in extra.pop(QUIET, {}).items() if k not in _IN_PROGRESS}
+        if quiet:
+            extra[QUIET] = quiet
+        return [ResponseStart(id=resp.id, origin=FORMAT, model=resp.model, created=resp.created, extra=extra)]
+
+    def _new_part(self, part: Part) -> tuple[int, PartStart]:
+        index = self._next
+        self._next += 1
+        return index, PartStart(index=index, part=part)
+
+    def _item(self, data: dict[str, Any]) -> _Item:
+        output_index = _index(data, "output_index")
+        item = self._items.get(output_index)
+        if item is None:
+            raise PayloadError(f"no open output item at output_index {output_index}", path="$.output_index")
+        return item
+
+    def _other(self, kind: str, data: dict[str, Any], position: int) -> list[StreamEvent]:
+        if kind not in _QUIET_EVENTS and kind not in self._noted:
+            self._noted.add(kind)
+            self.notes.info(
+                f"$[{position}]",
+                "dropped",
+                f"{kind!r} events have no canonical form; the item's final state is kept",
+            )
+        return []  # nothing to take from it (check_stream judges its shape and place)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def _lifecycle(self, data: dict[str, Any]) -> list[StreamEvent]:
+        return self._start(req_dict(data, "response", "$"))
+
+    def _terminal(self, data: dict[str, Any]) -> list[StreamEvent]:
+        response = req_dict(data, "response", "$")
+        out = self._start(response)
+        resp = _decode_response(response)
+        out.extend(self._backfill(response))
+        self._finished = True
+        if data["type"] == "response.failed":
+            info = resp.error or ErrorInfo(message="the response failed", code="failed", origin=FORMAT)
+            out.append(StreamErrorEvent(error=info))
+            return out
+        stop = resp.stop_reason
+        if stop == "end_turn" and self._has_calls:
+            stop = "tool_calls"
+        out.append(
+            ResponseEnd(
+                stop_reason=stop,
+                raw_stop_reason=resp.raw_stop_reason,
+                usage=resp.usage,
+                status=resp.status,
+                extra=resp.extra,
+            )
+        )
+        return out
+
+    def _backfill(self, response: dict[str, Any]) -> list[StreamEvent]:
+        """End the items the stream left open with their state in the final ``output``."""
+        output = response.get("output")
+        if type(output) is not list or not self._items:
+            return []
+        out: list[StreamEvent] = []
+        for output_index in sorted(self._items):
+            if output_index < len(output):
+                out.extend(
+                    self._finish(output_index, output[output_index], f"$.response.output[{output_index}]")
+                )
+        return out
+
+    def _error(self, data: dict[str, Any]) -> list[StreamEvent]:
+        body = opt_dict(data, "error", "$")
+        path = "$.error" if body is not None else "$"
+        body = body if body is not None else data
+        code = body.get("code")
+        extra = split_fields(body, _ERROR_KNOWN)
+        if body is not data:
+            extra["~nested"] = True
+        info = ErrorInfo(
+            message=opt_str(body, "message", path) or "",
+            type=opt_str(body, "type", path) if body is not data else None,
+            code=None if code is None else str(code),
+            param=opt_str(body, "param", path),
+            origin=FORMAT,
+            extra=extra,
+        )
+        self._finished = True
+        return [StreamErrorEvent(error=info)]
+
+    # ------------------------------------------------------------------ items
+
+    def _item_added(self, data: dict[str, Any]) -> list[StreamEvent]:
+        out = self._start(None)
+        output_index = _index(data, "output_index")
+        if output_index in self._items:
+            raise PayloadError(f"output_index {output_index} was already added", path="$.output_index")
+        item = req_dict(data, "item", "$")
+        kind = req_str(item, "type", "$.item")
+        state = self._items[output_index] = _Item(kind, item)
+        if kind == "message":
+            return out
+        index, start = self._new_part(_decode_parts(item, "$.item")[0])
+        state.parts[-1] = index
+        out.append(start)
+        return out
+
+    def _content_added(self, data: dict[str, Any]) -> list[StreamEvent]:
+        item = self._item(data)
+        if item.kind != "message":
+            raise PayloadError(f"content part for a {item.kind!r} item", path="$.output_index")
+        slot = _index(data, "content_index")
+        parts, _ = decode_content([req_dict(data, "part", "$")], "$.part", "output_text")
+        skeleton: Part = parts[0] if parts else TextPart(text="")
+        if not item.parts:
+            fields = {key: value for key, value in item.item.items() if key != "content"}
+            skeleton.extra["~msg"] = fields
+        index, start = self._new_part(skeleton)
+        item.parts[slot] = index
+        return [start]
+
+    def _text_delta(self, data: dict[str, Any]) -> list[StreamEvent]:
+        item = self._item(data)
+        if item.kind != "message":
+            raise PayloadError(f"text delta for a {item.kind!r} item", path="$.output_index")
+        slot = _index(data, "content_index")
+        delta = req_str(data, "delta", "$")
+        out: list[StreamEvent] = []
+        index = item.parts.get(slot)
+        if index is None:  # a delta without content_part.added: start a text part
+            index, start = self._new_part(TextPart(text=""))
+            item.parts[slot] = index
+            out.append(start)
+        out.append(TextDelta(index=index, text=delta))
+        return out
+
+    def _args_delta(self, data: dict[str, Any]) -> list[StreamEvent]:
+        item = self._item(data)
+        delta = req_str(data, "delta", "$")
+        if -1 not in item.parts:
+            raise PayloadError("argument delta for an item that is not a tool call", path="$.output_index")
+        return [ToolCallDelta(index=item.parts[-1], arguments=delta)]
+
+    def _reasoning_index(self, data: dict[str, Any]) -> int:
+        item = self._item(data)
+        if item.kind != "reasoning":
+            raise PayloadError(f"reasoning event for a {item.kind!r} item", path="$.output_index")
+        return item.parts[-1]
+
+    def _summary_added(self, data: dict[str, Any]) -> list[StreamEvent]:
+        index = self._reasoning_index(data)
+        slot = _index(data, "summary_index")
+        return [ReasoningDelta(index=index, summary="", summary_index=slot)]
+
+    def _summary_delta(self, data: dict[str, Any]) -> list[StreamEvent]:
+        index = self._reasoning_index(data)
+        slot = _index(data, "summary_index")
+        return [ReasoningDelta(index=index, summary=req_str(data, "delta", "$"), summary_index=slot)]
+
+    def _reasoning_text_delta(self, data: dict[str, Any]) -> list[StreamEvent]:
+        index = self._reasoning_index(data)
+        item = self._items[data["output_index"]]
+        slot = _index(data, "content_index")
+        delta = req_str(data, "delta", "$")
+        if item.text_slot is not None and slot != item.text_slot:
+            delta = "\n" + delta  # the codec joins reasoning_text entries with newlines
+        item.text_slot = slot
+        return [ReasoningDelta(index=index, text=delta)]
+
+    def _item_done(self, data: dict[str, Any]) -> list[StreamEvent]:
+        out = self._start(None)
+        output_index = _index(data, "output_index")
+        item = req_dict(data, "item", "$")
+        req_str(item, "type", "$.item")
+        out.extend(self._finish(output_index, item, "$.item"))
+        return out
+
+    def _finish(self, output_index: int, item: Any, path: str) -> list[StreamEvent]:
+        """PartEnd (and PartStart for parts never started) for the final state of an item."""
+        state = self._items.pop(output_index, None)
+        finals = _decode_parts(item, path)
+        self._has_calls = self._has_calls or any(type(p) is ToolCall and p.kind != "builtin" for p in finals)
+        started = [state.parts[slot] for slot in sorted(state.parts)] if state is not None else []
+        out: list[StreamEvent] = []
+        if len(started) != len(finals):  # shapes disagree: end what started, add the rest
+            out.extend(PartEnd(index=index) for index in started)
+            started = []
+        for position, part in enumerate(finals):
+            if position < len(started):
+                out.append(PartEnd(index=started[position], part=part))
+            else:
+                index, start = self._new_part(part)
+                out.extend((start, PartEnd(index=index, part=part)))
+        return out
+
+
+def _decode_parts(item: Any, path: str) -> list[Part]:
+    """The IR parts of one output item (as ``decode_response`` makes them)."""
+    kind, got = decode_item(item, path, output=True)
+    if kind == "assistant":
+        return list(got)  # type: ignore[arg-type]
+    return [got]  # type: ignore[list-item]
+
+
+def _decode_response(response: dict[str, Any]) -> Response:
+    """``decode_response`` with error paths under the event's ``response`` field."""
+    try:
+        return decode_response(response, Notes("drop"))
+    except PayloadError as exc:
+        raise PayloadError(exc.message, path=(exc.path or "$").replace("$", "$.response", 1)) from None
+
+
+def _error(code: str, message: str) -> StreamErrorEvent:
+    return StreamErrorEvent(error=ErrorInfo(message=message, code=code, origin=FORMAT))
+
+
+_Handler = Callable[[StreamDecoder, dict[str, Any]], list[StreamEvent]]
+_HANDLERS: dict[str, _Handler] = {
+    **dict.fromkeys(_LIFECYCLE, StreamDecoder._lifecycle),
+    "response.completed": StreamDecoder._terminal,
+    "response.incomplete": StreamDecoder._terminal,
+    "response.failed": StreamDecoder._terminal,
+    "error": StreamDecoder._error,
+    "response.output_item.added": StreamDecoder._item_added,
+    "response.output_item.done": StreamDecoder._item_done,
+    "response.content_part.added": StreamDecoder._content_added,
+    "response.output_text.delta": StreamDecoder._text_delta,
+    "response.refusal.delta": StreamDecoder._text_delta,
+    "response.function_call_arguments.delta": StreamDecoder._args_delta,
+    "response.custom_tool_call_input.delta": StreamDecoder._args_delta,
+    "response.reasoning_summary_part.added": StreamDecoder._summary_added,
+    "response.reasoning_summary_text.delta": StreamDecoder._summary_delta,
+    "response.reasoning_text.delta": StreamDecoder._reasoning_text_delta,
+}

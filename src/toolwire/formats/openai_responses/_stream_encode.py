@@ -1,0 +1,467 @@
+"""Canonical stream events -> Responses stream events (see :class:`StreamEncoder`).
+
+Items are streamed one at a time in the order their parts start: a part that starts while
+another is streaming (interleaved parallel tool calls) is buffered until the streaming one
+ends. Consecutive text and refusal parts share one ``message`` item, which stays open until a
+part of another kind starts or the response ends (exactly as :func:`encode_response` groups
+them). Every wire item is built by the same item encoders as :func:`encode_response`, with
+one shared id counter, so ``output_item.done`` items and ids equal the items of the final
+response object, which is ``encode_response`` of the accumulated response. Three exceptions:
+items closed before an ``incomplete`` end keep status ``completed`` in their done event; a
+response without id gets one derived from model and creation time at the start (the
+``response.created`` event needs it); and an item whose final part has another id than its
+start (GitHub Copilot rotates ids) keeps the id it was added with, in the final response too.
+
+Errors: a :class:`StreamErrorEvent` becomes a top-level ``error`` event followed, once the
+response was created, by ``response.failed`` carrying the error and the items finished so far,
+which is what the API itself sends. The ``error`` event has the spec's flat ``code`` (the
+error's code, else its type) / ``message`` / ``param``; an error decoded from this format's
+nested shape (which the API sends) also gets its ``error`` object back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from toolwire.formats._stream import WireEvent
+from toolwire.formats.openai_responses._content import encode_part
+from toolwire.formats.openai_responses._encode_items import Ctx, encode_assistant
+from toolwire.formats.openai_responses._extra import FORMAT
+from toolwire.formats.openai_responses._ids import derived_id
+from toolwire.formats.openai_responses._stream_parts import (
+    CONTENT,
+    MEDIA,
+    Live,
+    OpenMessage,
+    add_reasoning,
+    advance,
+    in_progress,
+    probe_ctx,
+    skeleton_for,
+)
+from toolwire.formats.openai_responses.response import _ECHO_DEFAULTS as ECHO_DEFAULTS
+from toolwire.formats.openai_responses.response import encode_response
+from toolwire.ir.accumulate import Accumulator
+from toolwire.ir.content import (
+    Part,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+    ToolCall,
+)
+from toolwire.ir.notes import Notes
+from toolwire.ir.response import ErrorInfo, Response
+from toolwire.ir.stream import (
+    PartEnd,
+    PartStart,
+    ReasoningDelta,
+    ResponseEnd,
+    ResponseStart,
+    StreamErrorEvent,
+    StreamEvent,
+    TextDelta,
+    ToolCallDelta,
+)
+
+__all__ = ["StreamEncoder"]
+
+_TERMINAL = {"incomplete": "response.incomplete", "failed": "response.failed"}
+
+
+class StreamEncoder:
+    """Encode canonical stream events (from any format) as a Responses event stream.
+
+    Wire events are dicts (the SSE ``data``; the SSE event name is their ``type``). Every event
+    has a ``sequence_number`` counting from 0; deltas carry no ``obfuscation``.
+    """
+
+    def __init__(self, notes: Notes | None = None) -> None:
+        self.notes = notes if notes is not None else Notes()
+        self._scratch = Notes("strict" if self.notes.policy == "strict" else "drop")
+        self._acc = Accumulator()
+        self._seq = 0
+        self._start: ResponseStart | None = None
+        self._ended = False
+        self._same = False
+        self._ctx = Ctx(notes=self._scratch, same=False, output=True)
+        self._next_output = 0
+        self._live: Live | None = None
+        self._message: OpenMessage | None = None
+        self._waiting: dict[int, list[StreamEvent]] = {}
+        self._finished: list[Part] = []
+        self._kept_ids: dict[int, str] = {}
+
+    # ------------------------------------------------------------------ public
+
+    def feed(self, event: StreamEvent) -> list[WireEvent]:
+        """Encode one canonical event as zero or more Responses events."""
+        return [*self._feed(event)]
+
+    def close(self) -> list[WireEvent]:
+        """End of input: a stream left unfinished fails with ``incomplete_stream``."""
+        if self._ended or self._start is None:
+            return []
+        error = ErrorInfo(
+            message="the canonical stream ended without a terminal event", code="incomplete_stream"
+        )
+        return [*self._fail(error)]
+
+    def _feed(self, event: StreamEvent) -> list[dict[str, Any]]:
+        if self._ended:
+            return []
+        if isinstance(event, ResponseStart):
+            return self._begin(event) if self._start is None else []
+        if isinstance(event, StreamErrorEvent):
+            return self._fail(event.error)
+        out: list[dict[str, Any]] = []
+        if self._start is None:
+            out.extend(self._begin(ResponseStart()))
+        self._acc.feed(event)
+        if isinstance(event, ResponseEnd):
+            out.extend(self._end())
+        elif isinstance(event, (PartStart, PartEnd, TextDelta, ToolCallDelta, ReasoningDelta)):
+            out.extend(self._route(event))
+        return out
+
+    # ------------------------------------------------------------------ wire helpers
+
+    def _event(self, kind: str, **fields: Any) -> dict[str, Any]:
+        event = {"type": kind, **fields, "sequence_number": self._seq}
+        self._seq += 1
+        return event
+
+    def _encode(self, parts: tuple[Part, ...], ctx: Ctx, index: int) -> list[dict[str, Any]]:
+        items = encode_assistant(parts, None, ctx, f"$.parts[{index}]")
+        self._scratch.items.clear()
+        return items
+
+    def _snapshot(self, resp: Response, status: str | None = None) -> dict[str, Any]:
+        """A full response object; ``status`` overrides the encoded one (``in_progress``)."""
+        wire = encode_response(resp, self._scratch if status else self.notes)
+        self._scratch.items.clear()
+        if status is not None:
+            wire["status"] = status
+            wire["output"] = []
+            wire.setdefault("usage", None)
+            for key, value in ECHO_DEFAULTS.items():  # required by the schema; known only at the end
+                wire.setdefault(key, value)
+        return wire
+
+    def _item_done(self, output_index: int, announced: Any, item: dict[str, Any]) -> dict[str, Any]:
+        """``output_item.done``; an item whose id changed since it was added keeps the first id
+        (some upstreams rotate ids; clients such as the OpenAI SDK reject that)."""
+        if announced is not None and item.get("id") != announced:
+            item = {**item, "id": announced}
+            self._kept_ids[output_index] = announced
+            self.notes.info(f"$.output[{output_index}].id", "renamed", f"item id kept as {announced!r}")
+        return self._event("response.output_item.done", output_index=output_index, item=item)
+
+    def _keep_ids(self, response: dict[str, Any]) -> dict[str, Any]:
+        """The final response with the item ids the stream announced (see :meth:`_item_done`)."""
+        output = response.get("output")
+        if not self._kept_ids or type(output) is not list:
+            return response
+        response["output"] = [
+            {**item, "id": self._kept_ids[i]} if i in self._kept_ids else item
+            for i, item in enumerate(output)
+        ]
+        return response
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def _begin(self, start: ResponseStart) -> list[dict[str, Any]]:
+        if start.id is None:
+            new_id = derived_id("resp", f"{start.model}\x00{start.created}\x00{start.origin}")
+            self.notes.add("$.id", "synthesized", f"response without id; using {new_id!r}")
+            start = msgspec.structs.replace(start, id=new_id)
+        self._start = start
+        self._acc.feed(start)
+        self._same = start.origin == FORMAT
+        self._ctx = Ctx(notes=self._scratch, same=self._same, output=True, seed=str(start.id))
+        resp = Response(
+            id=start.id, model=start.model, created=start.created, origin=start.origin, extra=start.extra
+        )
+        if self._same:
+            resp = msgspec.structs.replace(resp, status="in_progress")
+        snapshot = self._snapshot(resp, "in_progress")
+        return [
+            self._event("response.created", response=snapshot),
+            self._event("response.in_progress", response=snapshot),
+        ]
+
+    def _flush(self) -> list[dict[str, Any]]:
+        """End the streaming part and every buffered one, then close the open message."""
+        out: list[dict[str, Any]] = []
+        while self._live is not None or self._waiting:
+            if self._live is None:
+                out.extend(self._drain())
+                continue
+            out.extend(self._route(PartEnd(index=self._live.index)))
+        out.extend(self._close_message())
+        return out
+
+    def _end(self) -> list[dict[str, Any]]:
+        out = self._flush()
+        final = self._keep_ids(self._snapshot(self._acc.response()))
+        self._ended = True
+        kind = _TERMINAL.get(final.get("status", ""), "response.completed")
+        out.append(self._event(kind, response=final))
+        return out
+
+    def _fail(self, error: ErrorInfo) -> list[dict[str, Any]]:
+        self._ended = True
+        code = error.code if error.code is not None else error.type
+        body: dict[str, Any] = {"code": code, "message": error.message, "param": error.param}
+        if error.origin == FORMAT and error.extra.get("~nested"):
+            body["error"] = {"type": error.type, **body}
+        out = [self._event("error", **body)]
+        if self._start is None:
+            return out
+        self._acc.feed(StreamErrorEvent(error=error))
+        resp = msgspec.structs.replace(self._acc.response(), parts=tuple(self._finished), status="failed")
+        out.append(self._event("response.failed", response=self._keep_ids(self._snapshot(resp))))
+        return out
+
+    # ------------------------------------------------------------------ routing
+
+    def _route(self, event: StreamEvent) -> list[dict[str, Any]]:
+        index: int = event.index  # type: ignore[union-attr]
+        live = self._live
+        if live is not None and live.index == index:
+            return self._on_live(live, event)
+        if index in self._waiting:
+            self._waiting[index].append(event)
+            return []
+        if not isinstance(event, PartStart):  # no start seen: start a skeleton of the right kind
+            skeleton = skeleton_for(event)
+            if skeleton is None:
+                return []
+            return self._route(PartStart(index=index, part=skeleton)) + self._route(event)
+        if live is not None:
+            self._waiting[index] = [event]
+            return []
+        return self._open(event.index, event.part)
+
+    def _drain(self) -> list[dict[str, Any]]:
+        """Replay the events of the part that has waited longest."""
+        index = next(iter(self._waiting))
+        out: list[dict[str, Any]] = []
+        for event in self._waiting.pop(index):
+            out.extend(self._route(event))
+        return out
+
+    def _on_live(self, live: Live, event: StreamEvent) -> list[dict[str, Any]]:
+        if isinstance(event, PartStart):
+            return []  # a repeated start changes nothing
+        if isinstance(event, PartEnd):
+            final = event.part if event.part is not None else live.now()
+            out = self._end_content(live, final) if live.content else self._end_item(live, final)
+            self._live = None
+            while self._live is None and self._waiting:
+                out.extend(self._drain())
+            return out
+        if isinstance(event, TextDelta):
+            live.chunks.append(event.text)
+        elif isinstance(event, ToolCallDelta):
+            live.chunks.append(event.arguments)
+        elif isinstance(event, ReasoningDelta):
+            add_reasoning(live, event)
+        return self._sync(live, live.now())
+
+    # ------------------------------------------------------------------ items
+
+    def _open(self, index: int, part: Part) -> list[dict[str, Any]]:
+        if isinstance(part, CONTENT):
+            return self._open_content(index, part)
+        out = self._close_message()
+        live = self._live = Live(index, part)
+        out.extend(self._sync(live, part))
+        return out
+
+    def _try_add(self, live: Live, now: Part) -> list[dict[str, Any]]:
+        """``output_item.added`` once the part encodes to an item (reasoning of another origin
+        becomes one only when it has text or a summary)."""
+        items = self._encode((now,), probe_ctx(self._ctx, self._scratch), live.index)
+        if not items:
+            return []
+        item = in_progress(items[0], self._same)
+        live.item_id = item.get("id")
+        live.output_index = self._next_output
+        live.added = True
+        self._next_output += 1
+        return [self._event("response.output_item.added", output_index=live.output_index, item=item)]
+
+    def _ids(self, live: Live) -> dict[str, Any]:
+        return {"item_id": live.item_id, "output_index": live.output_index}
+
+    def _sync(self, live: Live, now: Part) -> list[dict[str, Any]]:
+        """Deltas that bring the wire state of the live part up to ``now``."""
+        if live.content:
+            return [] if live.silent else self._text_sync(live, now)
+        out: list[dict[str, Any]] = []
+        if not live.added:
+            out.extend(self._try_add(live, now))
+            if not live.added:
+                return out
+        if isinstance(now, ToolCall) and now.kind != "builtin":
+            delta = advance(live, now.arguments)
+            if delta:
+                kind = "custom_tool_call_input" if now.kind == "custom" else "function_call_arguments"
+                out.append(self._event(f"response.{kind}.delta", **self._ids(live), delta=delta))
+        elif isinstance(now, ReasoningPart):
+            out.extend(self._reasoning_sync(live, now))
+        return out
+
+    def _reasoning_sync(self, live: Live, now: ReasoningPart) -> list[dict[str, Any]]:
+        """Summary parts first; reasoning text closes the open summary part (they never overlap)."""
+        out = self._summary_sync(live, now.summary)
+        if now.text is not None:
+            delta = advance(live, now.text)
+            if delta:
+                out.extend(self._close_summary(live, now.summary))
+                fields = {**self._ids(live), "content_index": 0, "delta": delta}
+                out.append(self._event("response.reasoning_text.delta", **fields))
+        return out
+
+    def _summary_sync(self, live: Live, summary: tuple[str, ...]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        sent = live.sent_summary
+        for at, text in enumerate(summary):
+            if at >= len(sent):
+                out.extend(self._close_summary(live, summary))
+                empty = {"type": "summary_text", "text": ""}
+                fields = {**self._ids(live), "summary_index": at, "part": empty}
+                out.append(self._event("response.reasoning_summary_part.added", **fields))
+                sent.append("")
+                live.summary_open = True
+            if at == len(sent) - 1 and live.summary_open and text.startswith(sent[at]) and text != sent[at]:
+                fields = {**self._ids(live), "summary_index": at, "delta": text[len(sent[at]) :]}
+                out.append(self._event("response.reasoning_summary_text.delta", **fields))
+                sent[at] = text
+        return out
+
+    def _close_summary(self, live: Live, summary: tuple[str, ...]) -> list[dict[str, Any]]:
+        if not live.summary_open:
+            return []
+        live.summary_open = False
+        at = len(live.sent_summary) - 1
+        return self._summary_done(live, at, summary[at] if at < len(summary) else live.sent_summary[at])
+
+    def _summary_done(self, live: Live, at: int, text: str) -> list[dict[str, Any]]:
+        part = {"type": "summary_text", "text": text}
+        return [
+            self._event(
+                "response.reasoning_summary_text.done", **self._ids(live), summary_index=at, text=text
+            ),
+            self._event(
+                "response.reasoning_summary_part.done", **self._ids(live), summary_index=at, part=part
+            ),
+        ]
+
+    def _end_item(self, live: Live, final: Part) -> list[dict[str, Any]]:
+        out = self._sync(live, final)
+        if live.added:
+            out.extend(self._item_done_events(live, final))
+        items = self._encode((final,), self._ctx, live.index)
+        if items and live.added:
+            out.append(self._item_done(live.output_index, live.item_id, items[0]))
+        self._finished.append(final)
+        return out
+
+    def _item_done_events(self, live: Live, final: Part) -> list[dict[str, Any]]:
+        ids = self._ids(live)
+        if isinstance(final, ToolCall) and final.kind == "function":
+            args = final.arguments
+            return [
+                self._event("response.function_call_arguments.done", **ids, name=final.name, arguments=args)
+            ]
+        if isinstance(final, ToolCall) and final.kind == "custom":
+            return [self._event("response.custom_tool_call_input.done", **ids, input=final.arguments)]
+        if not isinstance(final, ReasoningPart):
+            return []
+        out = self._close_summary(live, final.summary)
+        if final.text is not None:
+            out.append(self._event("response.reasoning_text.done", **ids, content_index=0, text=final.text))
+        return out
+
+    # ------------------------------------------------------------------ messages
+
+    def _open_content(self, index: int, part: Part) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        hint = part.extra.get("~msg") if self._same else None
+        if self._message is None or hint is not None:
+            out.extend(self._close_message())
+            out.extend(self._open_message(index, part))
+        msg = self._message
+        assert msg is not None
+        live = self._live = Live(index, part, content=True, item_id=msg.id, output_index=msg.output_index)
+        wire = self._wire_part(part, index, empty=True)
+        if wire is None:
+            live.silent = True
+            return out
+        live.content_index = msg.count
+        msg.count += 1
+        out.append(
+            self._event(
+                "response.content_part.added", **self._ids(live), content_index=live.content_index, part=wire
+            )
+        )
+        out.extend(self._sync(live, part))
+        return out
+
+    def _open_message(self, index: int, skeleton: Part) -> list[dict[str, Any]]:
+        items = self._encode((skeleton,), probe_ctx(self._ctx, self._scratch), index)
+        item = in_progress(items[0], self._same)
+        self._message = OpenMessage(id=item.get("id"), output_index=self._next_output)
+        self._next_output += 1
+        return [self._event("response.output_item.added", output_index=self._message.output_index, item=item)]
+
+    def _close_message(self) -> list[dict[str, Any]]:
+        msg = self._message
+        if msg is None:
+            return []
+        self._message = None
+        self._finished.extend(msg.parts)
+        items = self._encode(tuple(msg.parts), self._ctx, len(self._finished))
+        if not items:
+            return []
+        return [self._item_done(msg.output_index, msg.id, items[0])]
+
+    def _wire_part(self, part: Part, index: int, *, empty: bool) -> dict[str, Any] | None:
+        if isinstance(part, MEDIA) and not self._same:
+            return None  # dropped from assistant output, as encode_response does
+        if empty and isinstance(part, (TextPart, RefusalPart)):
+            part = msgspec.structs.replace(part, text="")
+        wire = encode_part(part, "assistant", self._same, self._scratch, f"$.parts[{index}]", output=True)  # type: ignore[arg-type]
+        self._scratch.items.clear()
+        return wire
+
+    def _text_sync(self, live: Live, now: Part) -> list[dict[str, Any]]:
+        if not isinstance(now, (TextPart, RefusalPart)):
+            return []
+        delta = advance(live, now.text)
+        if not delta:
+            return []
+        fields = {**self._ids(live), "content_index": live.content_index, "delta": delta}
+        if isinstance(now, RefusalPart):
+            return [self._event("response.refusal.delta", **fields)]
+        return [self._event("response.output_text.delta", **fields, logprobs=[])]
+
+    def _end_content(self, live: Live, final: Part) -> list[dict[str, Any]]:
+        msg = self._message
+        assert msg is not None
+        msg.parts.append(final)
+        if live.silent:
+            return []
+        out = self._sync(live, final)
+        wire = self._wire_part(final, live.index, empty=False) or {}
+        fields = {**self._ids(live), "content_index": live.content_index}
+        if isinstance(final, TextPart):
+            logprobs = wire.get("logprobs", [])
+            out.append(self._event("response.output_text.done", **fields, text=final.text, logprobs=logprobs))
+        elif isinstance(final, RefusalPart):
+            out.append(self._event("response.refusal.done", **fields, refusal=final.text))
+        out.append(self._event("response.content_part.done", **fields, part=wire))
+        return out

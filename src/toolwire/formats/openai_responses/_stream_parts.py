@@ -1,0 +1,142 @@
+"""Per-part state and small pure helpers of the Responses stream encoder."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from toolwire.formats.openai_responses._encode_items import Ctx
+from toolwire.ir.content import (
+    AudioPart,
+    FilePart,
+    ImagePart,
+    Part,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+    ToolCall,
+)
+from toolwire.ir.notes import Notes
+from toolwire.ir.stream import PartEnd, ReasoningDelta, StreamEvent, TextDelta, ToolCallDelta
+
+__all__ = [
+    "CONTENT",
+    "MEDIA",
+    "Live",
+    "OpenMessage",
+    "add_reasoning",
+    "advance",
+    "in_progress",
+    "probe_ctx",
+    "skeleton_for",
+]
+
+CONTENT = (TextPart, RefusalPart, ImagePart, FilePart, AudioPart)
+"""Parts that live inside a ``message`` item."""
+MEDIA = (ImagePart, FilePart, AudioPart)
+"""Content parts an assistant message of another format cannot carry."""
+_EMPTY_FIELD = {"function_call": ("arguments", ""), "custom_tool_call": ("input", "")}
+
+
+@dataclass(slots=True)
+class Live:
+    """The part being streamed: what was received and what was sent."""
+
+    index: int
+    part: Part
+    chunks: list[str] = field(default_factory=list)
+    summary: list[list[str]] = field(default_factory=list)
+    item_id: Any = None
+    output_index: int = -1
+    content_index: int = 0
+    content: bool = False
+    added: bool = False
+    silent: bool = False
+    sent: str = ""
+    sent_summary: list[str] = field(default_factory=list)
+    summary_open: bool = False
+
+    def now(self) -> Part:
+        """The part as far as received."""
+        part = self.part
+        joined = "".join(self.chunks)
+        if isinstance(part, (TextPart, RefusalPart)):
+            return msgspec.structs.replace(part, text=part.text + joined)
+        if isinstance(part, ToolCall):
+            return msgspec.structs.replace(part, arguments=part.arguments + joined)
+        if isinstance(part, ReasoningPart):
+            text = (part.text or "") + joined if self.chunks else part.text
+            summary = (*part.summary, *("".join(s) for s in self.summary))
+            return msgspec.structs.replace(part, text=text, summary=summary)
+        return part
+
+
+@dataclass(slots=True)
+class OpenMessage:
+    """The open ``message`` item: its id, position and finished content parts."""
+
+    id: Any
+    output_index: int
+    parts: list[Part] = field(default_factory=list)
+    count: int = 0
+
+
+def probe_ctx(ctx: Ctx, notes: Notes) -> Ctx:
+    """A copy of ``ctx`` whose id counters advance without touching the original."""
+    probe = Ctx(notes=notes, same=ctx.same, output=ctx.output, seed=ctx.seed, status=ctx.status)
+    probe.counter = ctx.counter
+    probe.ids = copy.deepcopy(ctx.ids, {id(ctx.notes): notes})
+    return probe
+
+
+def in_progress(item: dict[str, Any], same: bool) -> dict[str, Any]:
+    """The ``output_item.added`` form of an item: content emptied, status ``in_progress``."""
+    out = dict(item)
+    empty = _EMPTY_FIELD.get(out.get("type", ""))
+    if empty is not None:
+        out[empty[0]] = empty[1]
+    if out.get("type") == "reasoning":
+        out["summary"] = []
+        if "content" in out:
+            out["content"] = []
+    if out.get("type") == "message":
+        out["content"] = []
+    if not same and "status" in out:
+        out["status"] = "in_progress"
+    return out
+
+
+def advance(live: Live, now: str) -> str:
+    """The text still to send for ``now`` (``""`` when nothing new or it diverged)."""
+    sent = live.sent
+    if len(now) <= len(sent) or not now.startswith(sent):
+        return ""
+    live.sent = now
+    return now[len(sent) :]
+
+
+def add_reasoning(live: Live, event: ReasoningDelta) -> None:
+    """Record a reasoning delta (text, or summary text at its summary index) for ``live``."""
+    if event.text is not None:
+        live.chunks.append(event.text)
+    if event.summary is not None:
+        at = event.summary_index if event.summary_index is not None else max(len(live.summary) - 1, 0)
+        while len(live.summary) <= at:
+            live.summary.append([])
+        live.summary[at].append(event.summary)
+
+
+def skeleton_for(event: StreamEvent) -> Part | None:
+    """The empty part a delta without :class:`PartStart` belongs to."""
+    if isinstance(event, TextDelta):
+        return TextPart(text="")
+    if isinstance(event, ToolCallDelta):
+        return ToolCall(name="")
+    if isinstance(event, ReasoningDelta):
+        return ReasoningPart()
+    if isinstance(event, PartEnd):
+        return event.part
+    return None

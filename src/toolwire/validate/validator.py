@@ -1,0 +1,91 @@
+"""``validate(payload, format=..., kind=...)``: the entry point over the per-format tables.
+
+Each format module (``openai_chat``, ``openai_responses``, ``anthropic``, ``gemini``) holds
+declarative tables of its request and response bodies, checked by the shared engine
+(``_engine``; structural codes are listed there), plus cross-item rules with these codes:
+
+================================  ==============================================================
+``orphan_tool_call``              a tool call no result answers (in time)
+``orphan_tool_result``            a result answering no call of the turn before it
+``duplicate_call_id``             two calls share an id
+``duplicate_result``              two results answer one call (Anthropic)
+``duplicate_item_id``             two Responses input items share an ``id``
+``call_not_assistant``            a ``tool_use`` block in a user turn (Anthropic)
+``call_not_after_user``           a Gemini function call turn not after a user turn
+``reasoning_without_follower``    a Responses reasoning item without its following output item
+``missing_content``               a Chat assistant message with neither content nor tool calls
+``empty_content``                 a message/content with no content (Anthropic, Gemini)
+``empty_part``                    a Gemini part without a data field
+``oneof_conflict``                a Gemini part with two data fields
+``invalid_role``                  a role the format does not have (``system`` in Anthropic
+                                  messages; Gemini roles other than ``user``/``model``)
+``thinking_placement``            Anthropic thinking blocks where the API refuses them
+``budget_exceeds_max_tokens``     Anthropic ``thinking.budget_tokens`` >= ``max_tokens``
+``duplicate_tool_name``           two tools share a name
+``tool_choice_unknown_tool``      tool choice (or Gemini ``allowedFunctionNames``) names no tool
+``tool_choice_without_tools``     a tool choice without tools
+``invalid_function_parameters``   an OpenAI ``strict`` function schema that is not strict-valid
+================================  ==============================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+
+from toolwire.ir.problem import Problem
+from toolwire.validate import anthropic, gemini, openai_chat, openai_responses
+from toolwire.validate._engine import Ctx, Dialect, Obj
+
+__all__ = ["FORMATS", "KINDS", "validate"]
+
+_Check = Callable[[dict[str, Any], Ctx], None]
+
+# format -> (dialect, request checker, response checker)
+_TABLE: dict[str, tuple[Dialect, _Check, _Check]] = {
+    "openai-chat": (openai_chat.DIALECT, openai_chat.check_request, openai_chat.check_response),
+    "anthropic": (anthropic.DIALECT, anthropic.check_request, anthropic.check_response),
+    "gemini": (gemini.DIALECT, gemini.check_request, gemini.check_response),
+    "openai-responses": (
+        openai_responses.DIALECT,
+        openai_responses.check_request,
+        openai_responses.check_response,
+    ),
+}
+
+FORMATS: tuple[str, ...] = tuple(_TABLE)
+KINDS: tuple[str, ...] = ("request", "response")
+
+
+def validate(
+    payload: Any,
+    *,
+    format: str,
+    kind: Literal["request", "response"] = "request",
+    beta: bool = False,
+) -> list[Problem]:
+    """Check a wire payload of ``format``; returns the problems found (empty when valid).
+
+    Args:
+        payload: the parsed JSON body (a request body or a non-streamed response body).
+        format: ``openai-chat``, ``openai-responses``, ``anthropic`` or ``gemini``.
+        kind: ``request`` (default) or ``response``.
+        beta: the request goes to the provider's beta surface (Anthropic ``/v1/messages?beta=true``
+            with an ``anthropic-beta`` header): newer block and tool types and inline ``system``
+            messages are accepted.
+
+    Raises:
+        ValueError: unknown ``format`` or ``kind``.
+    """
+    entry = _TABLE.get(format)
+    if entry is None:
+        raise ValueError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}; expected request or response")
+    dialect, check_request, check_response = entry
+    ctx = Ctx(dialect, beta)
+    if not isinstance(payload, dict):
+        ctx.add((), "invalid_type", dialect.wrong_type("body", Obj({}), payload))
+        return ctx.problems
+    (check_request if kind == "request" else check_response)(payload, ctx)
+    return ctx.problems

@@ -1,0 +1,142 @@
+"""Byte-level translation: :func:`translate_stream` over SSE bytes cut anywhere equals the
+event-level translation, and :class:`WireReader` tells Gemini's JSON-array streaming from SSE.
+
+The input bytes are each recording's own raw SSE text where the corpus has it (and it frames
+to the recorded events), else the recorded events framed as SSE by :func:`encode_wire_events`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from tests.corpus import FORMATS, Sample, require_corpus, samples
+from tests.streaming._matrix import all_stream_samples, has_client_calls, source, translate, wire_of
+from toolwire.errors import PayloadError
+from toolwire.formats._stream import WireEvent
+from toolwire.streaming import WireReader, encode_wire_events, translate_stream
+
+_SAMPLES = all_stream_samples()
+
+
+def _read(data: bytes, chunks: Iterator[bytes] | None = None) -> list[WireEvent]:
+    reader = WireReader()
+    out: list[WireEvent] = []
+    for chunk in chunks if chunks is not None else iter([data]):
+        out.extend(reader.feed(chunk))
+    return out + reader.close()
+
+
+def sse_bytes(sample: Sample) -> bytes:
+    """The recording as SSE bytes: its raw text when that frames to the recorded events."""
+    wire = wire_of(sample)
+    if sample.raw is not None and sample.raw.lstrip()[:1] not in ("[", "{"):
+        raw = sample.raw.encode()
+        try:
+            if _read(raw) == wire:
+                return raw
+        except PayloadError:
+            pass
+    return encode_wire_events(sample.format, wire)
+
+
+def random_cuts(data: bytes, rng: random.Random, most: int = 97) -> Iterator[bytes]:
+    """``data`` in pieces of 1..``most`` bytes (cuts inside lines, CRLFs and UTF-8 sequences)."""
+    at = 0
+    while at < len(data):
+        size = rng.randint(1, most)
+        yield data[at : at + size]
+        at += size
+
+
+def bytewise(data: bytes) -> Iterator[bytes]:
+    """``data`` one byte at a time."""
+    return (data[i : i + 1] for i in range(len(data)))
+
+
+# A Chat response id the source did not give is synthesized at random (a fresh completion id
+# per stream, like OpenAI's): the only bytes allowed to differ between two translations.
+_RANDOM_ID = re.compile(rb"chatcmpl-[0-9a-f]{24}")
+
+
+def _expected(sample: Sample, dst: str) -> bytes:
+    out = encode_wire_events(dst, translate(wire_of(sample), sample.format, dst).wire)
+    return _RANDOM_ID.sub(b"chatcmpl-?", out)
+
+
+def _translated(chunks: Iterator[bytes], sample: Sample, dst: str) -> bytes:
+    out = b"".join(translate_stream(chunks, source=sample.format, target=dst, policy="drop"))
+    return _RANDOM_ID.sub(b"chatcmpl-?", out)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_random_cuts_equal_event_level_translation(fmt: str) -> None:
+    """Every recording of ``fmt``, cut at random points, to a rotating target: same bytes."""
+    require_corpus()
+    rng = random.Random(f"cuts-{fmt}")
+    for position, sample in enumerate(s for s in _SAMPLES if s.format == fmt):
+        dst = FORMATS[position % len(FORMATS)]
+        data = sse_bytes(sample)
+        assert _read(data, random_cuts(data, rng)) == wire_of(sample), sample.id
+        assert _translated(random_cuts(data, rng), sample, dst) == _expected(sample, dst), sample.id
+
+
+def _smallest_with_calls(fmt: str) -> Sample:
+    found = [s for s in samples(fmt, "stream") if has_client_calls(source(s.id, fmt).response)]
+    return min(found, key=lambda s: len(sse_bytes(s)))
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_byte_by_byte(fmt: str) -> None:
+    """The smallest tool-call recording of each format, fed one byte at a time, to every target."""
+    require_corpus()
+    sample = _smallest_with_calls(fmt)
+    data = sse_bytes(sample)
+    for dst in FORMATS:
+        assert _translated(bytewise(data), sample, dst) == _expected(sample, dst), dst
+
+
+def _json_array(sample: Sample) -> bytes:
+    """The Gemini recording as the REST endpoint streams it without ``alt=sse``: one JSON array."""
+    return b"\r\n" + json.dumps(wire_of(sample), indent=2, ensure_ascii=False).encode() + b"\n"
+
+
+def test_gemini_json_array_detected() -> None:
+    """A JSON-array body (leading blank line, cut anywhere) reads as the same chunks as its SSE."""
+    require_corpus()
+    rng = random.Random("array")
+    gemini = [s for s in samples("gemini", "stream") if all(isinstance(e, dict) for e in wire_of(s))]
+    for position, sample in enumerate(gemini):
+        data = _json_array(sample)
+        assert _read(data, random_cuts(data, rng)) == wire_of(sample), sample.id
+        dst = FORMATS[position % len(FORMATS)]
+        assert _translated(random_cuts(data, rng), sample, dst) == _expected(sample, dst), sample.id
+
+
+def test_gemini_json_array_byte_by_byte() -> None:
+    """The smallest Gemini tool-call recording as a JSON array, one byte at a time."""
+    require_corpus()
+    sample = _smallest_with_calls("gemini")
+    data = _json_array(sample)
+    assert _read(data, bytewise(data)) == wire_of(sample)
+    assert _translated(bytewise(data), sample, "openai-chat") == _expected(sample, "openai-chat")
+
+
+def test_non_object_event_is_a_typed_error() -> None:
+    """SSE data that is JSON but not an object is a PayloadError with the event's path."""
+    with pytest.raises(PayloadError) as info:
+        _read(b'data: {"a": 1}\n\ndata: [1, 2]\n\n')
+    assert info.value.path == "$[1]"
+
+
+@pytest.mark.parametrize("body", [b'[{"a": 1},\n {"b": 2}]\n', b'data: {"a": 1}\n\ndata: {"b": 2}\n\n'])
+def test_byte_order_mark_and_blank_lead_in(body: bytes) -> None:
+    """A UTF-8 BOM and blank lines before the body, split anywhere, do not hide the framing."""
+    for lead in (b"", b"\r\n"):
+        data = b"\xef\xbb\xbf" + lead + body
+        assert _read(data, bytewise(data)) == [{"a": 1}, {"b": 2}]
+    assert _read(b" \n" + body) == [{"a": 1}, {"b": 2}]
