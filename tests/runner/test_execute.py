@@ -96,12 +96,29 @@ def test_results_in_call_order_with_ids(execute: Any) -> None:
     assert [r.name for r in results] == ["slow", "add", "aslow"]
 
 
-def test_parallel_calls_run_concurrently(execute: Any) -> None:
-    calls = [call("slow", '{"seconds": 0.3}', i) for i in range(4)]
-    start = time.perf_counter()
-    results = execute(calls, make_box(), max_concurrency=4)
-    assert time.perf_counter() - start < 1.0  # 4 x 0.3 s serially would be 1.2 s
-    assert len(results) == 4
+def test_parallel_calls_run_concurrently() -> None:
+    """Four calls that each wait for all four to arrive: they only finish if they run at once."""
+    box = Toolbox()
+    barrier = threading.Barrier(4, timeout=10)
+
+    @box.register
+    def meet(i: int) -> str:
+        """Wait at the barrier."""
+        barrier.wait()
+        return f"met {i}"
+
+    @box.register
+    async def ameet(i: int) -> str:
+        """Wait at the barrier without blocking the event loop."""
+        await asyncio.to_thread(barrier.wait)
+        return f"met {i}"
+
+    calls = [call("meet", f'{{"i": {i}}}', i) for i in range(4)]
+    assert [text(r) for r in execute_sync(calls, box, max_concurrency=4)] == [f"met {i}" for i in range(4)]
+    barrier.reset()
+    acalls = [call("ameet", f'{{"i": {i}}}', i) for i in range(4)]
+    results = asyncio.run(execute_async(acalls, box, max_concurrency=4))
+    assert [text(r) for r in results] == [f"met {i}" for i in range(4)]
 
 
 def test_errors_become_error_results(execute: Any) -> None:

@@ -39,6 +39,7 @@ from toolwire.formats.openai_responses._stream_parts import (
     advance,
     in_progress,
     probe_ctx,
+    sent_delta,
     skeleton_for,
 )
 from toolwire.formats.openai_responses.response import _ECHO_DEFAULTS as ECHO_DEFAULTS
@@ -264,11 +265,33 @@ class StreamEncoder:
             return out
         if isinstance(event, TextDelta):
             live.chunks.append(event.text)
+            if live.content and isinstance(live.part, (TextPart, RefusalPart)):
+                return self._text_delta(live, event.text)
         elif isinstance(event, ToolCallDelta):
             live.chunks.append(event.arguments)
+            if live.added and isinstance(live.part, ToolCall) and live.part.kind != "builtin":
+                return self._arguments_delta(live, live.part, event.arguments)
         elif isinstance(event, ReasoningDelta):
             add_reasoning(live, event)
         return self._sync(live, live.now())
+
+    def _text_delta(self, live: Live, text: str) -> list[dict[str, Any]]:
+        """A text delta of the open content part, sent as is (O(1): nothing re-joined)."""
+        if live.silent or not text:
+            return []
+        sent_delta(live, text)
+        fields = {**self._ids(live), "content_index": live.content_index, "delta": text}
+        if isinstance(live.part, RefusalPart):
+            return [self._event("response.refusal.delta", **fields)]
+        return [self._event("response.output_text.delta", **fields, logprobs=[])]
+
+    def _arguments_delta(self, live: Live, call: ToolCall, text: str) -> list[dict[str, Any]]:
+        """An argument delta of the open tool call, sent as is (O(1))."""
+        if not text:
+            return []
+        sent_delta(live, text)
+        kind = "custom_tool_call_input" if call.kind == "custom" else "function_call_arguments"
+        return [self._event(f"response.{kind}.delta", **self._ids(live), delta=text)]
 
     # ------------------------------------------------------------------ items
 

@@ -29,6 +29,7 @@ __all__ = [
     "OpenMessage",
     "add_reasoning",
     "advance",
+    "sent_delta",
     "in_progress",
     "probe_ctx",
     "skeleton_for",
@@ -55,7 +56,7 @@ class Live:
     content: bool = False
     added: bool = False
     silent: bool = False
-    sent: str = ""
+    sent: list[str] = field(default_factory=list)
     sent_summary: list[str] = field(default_factory=list)
     summary_open: bool = False
 
@@ -110,12 +111,22 @@ def in_progress(item: dict[str, Any], same: bool) -> dict[str, Any]:
 
 
 def advance(live: Live, now: str) -> str:
-    """The text still to send for ``now`` (``""`` when nothing new or it diverged)."""
-    sent = live.sent
+    """The text still to send for ``now`` (``""`` when nothing new or it diverged).
+
+    Joins what was sent so far: used when a whole part arrives or ends, not per delta
+    (:func:`sent_delta` keeps deltas O(1)).
+    """
+    sent = "".join(live.sent)
     if len(now) <= len(sent) or not now.startswith(sent):
         return ""
-    live.sent = now
+    live.sent = [now]
     return now[len(sent) :]
+
+
+def sent_delta(live: Live, text: str) -> str:
+    """Record ``text`` as sent right away (a delta that extends the part as received)."""
+    live.sent.append(text)
+    return text
 
 
 def add_reasoning(live: Live, event: ReasoningDelta) -> None:
