@@ -46,18 +46,11 @@ __all__ = [
     "translate_stream",
 ]
 
-_PACKAGES: dict[str, str] = {
-    "openai-chat": "openai_chat",
-    "openai-responses": "openai_responses",
-    "anthropic": "anthropic",
-    "gemini": "gemini",
-}
-
 
 def _stream_module(fmt: str) -> Any:
-    from toolwire.translate import resolve_format
+    from toolwire.translate import format_module
 
-    return importlib.import_module(f"toolwire.formats.{_PACKAGES[resolve_format(fmt)]}.stream")
+    return importlib.import_module(f"{format_module(fmt).__name__}.stream")
 
 
 def stream_decoder(fmt: str, notes: Notes | None = None) -> StreamDecoderLike:

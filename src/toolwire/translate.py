@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import msgspec
 
 from toolwire.errors import ToolwireError
+from toolwire.formats import _MODULES
 from toolwire.ir.base import FORMATS, Format
 from toolwire.ir.content import Part, ToolCall, ToolResult
 from toolwire.ir.notes import Note, Notes, Policy
@@ -41,13 +42,6 @@ __all__ = [
     "translate_request",
     "translate_response",
 ]
-
-_MODULES: dict[str, str] = {
-    "openai-chat": "toolwire.formats.openai_chat",
-    "openai-responses": "toolwire.formats.openai_responses",
-    "anthropic": "toolwire.formats.anthropic",
-    "gemini": "toolwire.formats.gemini",
-}
 
 _ALIASES: dict[str, Format] = {
     "chat": "openai-chat",

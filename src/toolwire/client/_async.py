@@ -14,9 +14,8 @@ from toolwire.client._core import Call, ClientCore
 from toolwire.client._options import Options, Timeouts
 from toolwire.client._result import Result
 from toolwire.client._retry import RetryPolicy, async_retrying
-from toolwire.client._session import IdleWatch, StreamSession
-from toolwire.client._sync import http_timeout, shared_ssl_context, transport_error
-from toolwire.formats._stream import WireEvent
+from toolwire.client._session import IdleWatch
+from toolwire.client._sync import StreamBase, http_timeout, shared_ssl_context, transport_error
 from toolwire.ir.notes import Policy
 from toolwire.ir.request import Request
 from toolwire.ir.response import Response
@@ -27,45 +26,11 @@ __all__ = ["AsyncClient", "AsyncStream"]
 AuthRefresh = Callable[[], "str | Awaitable[str | None] | None"]
 
 
-class AsyncStream:
+class AsyncStream(StreamBase[AsyncIterator[bytes]]):
     """A streamed async call: ``async for`` the canonical events; an async context manager.
 
     Cancelling the task that iterates closes the connection.
     """
-
-    def __init__(
-        self,
-        response: httpx.Response,
-        chunks: AsyncIterator[bytes],
-        session: StreamSession,
-        first: list[StreamEvent],
-        idle: IdleWatch,
-        secrets: tuple[str, ...],
-        attempts: int,
-    ) -> None:
-        self._response = response
-        self._chunks = chunks
-        self._session = session
-        self._pending = first
-        self._idle = idle
-        self._secrets = secrets
-        self.attempts = attempts
-        self.result_headers = dict(response.headers)
-
-    @property
-    def closed(self) -> bool:
-        """Whether the connection of this stream is closed."""
-        return self._response.is_closed
-
-    @property
-    def raw_events(self) -> list[WireEvent]:
-        """The provider's wire events received so far."""
-        return self._session.raw_events
-
-    @property
-    def payload_events(self) -> list[WireEvent]:
-        """The events so far in the format of the request passed in (``raw_events`` when the same)."""
-        return self._session.payload_events
 
     async def __aiter__(self) -> AsyncIterator[StreamEvent]:
         try:

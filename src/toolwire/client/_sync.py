@@ -7,23 +7,24 @@ import ssl
 import time
 from collections.abc import Callable, Iterator, Mapping
 from types import TracebackType
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import httpx
 
 from toolwire.client._core import Call, ClientCore
-from toolwire.client._errors import ConnectionFailedError, RequestTimeoutError, redact
+from toolwire.client._errors import redact
 from toolwire.client._options import Options, Timeouts
 from toolwire.client._result import Result
 from toolwire.client._retry import RetryPolicy, retrying
 from toolwire.client._session import IdleWatch, StreamSession
+from toolwire.errors import ConnectionFailedError, RequestTimeoutError
 from toolwire.formats._stream import WireEvent
 from toolwire.ir.notes import Policy
 from toolwire.ir.request import Request
 from toolwire.ir.response import Response
 from toolwire.ir.stream import StreamEvent
 
-__all__ = ["Client", "Stream"]
+__all__ = ["Client", "Stream", "StreamBase"]
 
 
 @functools.cache
@@ -49,19 +50,16 @@ def transport_error(exc: httpx.HTTPError, secrets: tuple[str, ...]) -> Exception
     return ConnectionFailedError(message)
 
 
-class Stream:
-    """A streamed call: iterate for canonical events; a context manager closing the connection.
+_Chunks = TypeVar("_Chunks")
 
-    Attributes:
-        raw_events: the provider's wire events received so far (decoded JSON).
-        result_headers: the response headers.
-        attempts: HTTP attempts made before the first event.
-    """
+
+class StreamBase(Generic[_Chunks]):
+    """What a streamed call holds, sync or async: the response, its byte chunks, the decoding session."""
 
     def __init__(
         self,
         response: httpx.Response,
-        chunks: Iterator[bytes],
+        chunks: _Chunks,
         session: StreamSession,
         first: list[StreamEvent],
         idle: IdleWatch,
@@ -91,6 +89,16 @@ class Stream:
     def payload_events(self) -> list[WireEvent]:
         """The events so far in the format of the request passed in (``raw_events`` when the same)."""
         return self._session.payload_events
+
+
+class Stream(StreamBase[Iterator[bytes]]):
+    """A streamed call: iterate for canonical events; a context manager closing the connection.
+
+    Attributes:
+        raw_events: the provider's wire events received so far (decoded JSON).
+        result_headers: the response headers.
+        attempts: HTTP attempts made before the first event.
+    """
 
     def __iter__(self) -> Iterator[StreamEvent]:
         try:

@@ -7,9 +7,7 @@ without ``alt=sse``, a streamed JSON array.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator
-from typing import Any
 
 import msgspec
 
@@ -19,6 +17,7 @@ from toolwire.emulator.faults import Faults
 from toolwire.formats._stream import DONE, WireEvent, sse_event_name
 from toolwire.framing import JSONArrayEncoder, encode_sse
 from toolwire.ir import Format, Notes, Request, Response
+from toolwire.streaming import stream_encoder
 
 __all__ = [
     "MALFORMED",
@@ -31,21 +30,9 @@ __all__ = [
 MALFORMED = '{"malformed": '
 """The data of the event the ``malformed`` fault sends (invalid JSON)."""
 
-_PACKAGES: dict[Format, str] = {
-    "openai-chat": "openai_chat",
-    "openai-responses": "openai_responses",
-    "anthropic": "anthropic",
-    "gemini": "gemini",
-}
-
 
 class StreamCut(Exception):
     """Raised inside a stream body to cut the connection (the ``disconnect`` fault)."""
-
-
-def _encoder(fmt: Format) -> Any:
-    module = importlib.import_module(f"toolwire.formats.{_PACKAGES[fmt]}.stream")
-    return module.StreamEncoder(Notes("drop"))
 
 
 def streamed_response(fmt: Format, request: Request, response: Response) -> Response:
@@ -60,7 +47,7 @@ def streamed_response(fmt: Format, request: Request, response: Response) -> Resp
 
 def wire_events(fmt: Format, response: Response, chunk_size: int) -> list[WireEvent]:
     """The complete wire event list of ``response`` streamed in ``fmt``."""
-    encoder = _encoder(fmt)
+    encoder = stream_encoder(fmt, Notes("drop"))
     out: list[WireEvent] = []
     for event in response_events(response, chunk_size, origin=fmt):
         out.extend(encoder.feed(event))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import importlib
 import json
 from typing import Any
 
@@ -20,16 +19,16 @@ from toolwire.ir.accumulate import accumulate
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import Response
 from toolwire.ir.stream import ResponseEnd, StreamEvent
+from toolwire.translate import format_module
 
 # Recordings with made-up enum values (FAKE_NEW_FINISH_REASON...) make the SDK warn; expected.
 pytestmark = pytest.mark.filterwarnings("ignore:.* is not a valid:UserWarning")
 
 RESPONSES = [p for fmt in FORMATS for p in params(fmt, "response")]
-_PACKAGES = {f: "toolwire.formats." + f.replace("-", "_") for f in FORMATS}
 
 
 def _decode(sample: Sample) -> Response:
-    module = importlib.import_module(_PACKAGES[sample.format])
+    module = format_module(sample.format)
     try:
         return module.decode_response(sample.payload, Notes())  # type: ignore[no-any-return]
     except ToolwireError as exc:  # that codec's own tests own this failure
@@ -107,7 +106,7 @@ def test_encode_interleaved_tool_calls() -> None:
     for fmt in FORMATS:
         for sample in samples(fmt, "response"):
             try:
-                resp = importlib.import_module(_PACKAGES[fmt]).decode_response(sample.payload, Notes())
+                resp = format_module(fmt).decode_response(sample.payload, Notes())
             except ToolwireError:
                 continue
             if len([c for c in resp.tool_calls if c.kind != "builtin"]) >= 2:

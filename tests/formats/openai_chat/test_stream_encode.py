@@ -6,7 +6,6 @@ the encoder's chunks (validated as ``ChatCompletionChunk``) into the same calls 
 
 from __future__ import annotations
 
-import importlib
 import json
 from typing import Any
 
@@ -42,19 +41,14 @@ from toolwire.ir.stream import (
     ToolCallDelta,
     UsageUpdate,
 )
+from toolwire.translate import format_module
 
-_PACKAGES = {
-    "openai-chat": "openai_chat",
-    "openai-responses": "openai_responses",
-    "anthropic": "anthropic",
-    "gemini": "gemini",
-}
 RESPONSES = [p for fmt in FORMATS for p in params(fmt, "response")]
 VARIANTS = {"chopped": {}, "interleaved": {"interleave": True}, "whole": {"whole": True}}
 
 
 def _decode(sample: Sample) -> Response:
-    module = importlib.import_module(f"toolwire.formats.{_PACKAGES[sample.format]}")
+    module = format_module(sample.format)
     return module.decode_response(sample.payload, Notes("drop"))  # type: ignore[no-any-return]
 
 

@@ -3,7 +3,6 @@ by the official ``openai`` SDK's stream accumulator."""
 
 from __future__ import annotations
 
-import importlib
 import typing
 from typing import Any
 
@@ -24,9 +23,8 @@ from toolwire.ir.accumulate import accumulate
 from toolwire.ir.content import ToolCall
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import Response
+from toolwire.translate import format_module
 
-_PACKAGES = {"openai-chat": "openai_chat", "openai-responses": "openai_responses", "anthropic": "anthropic"}
-_PACKAGES["gemini"] = "gemini"
 VARIANTS: dict[str, dict[str, bool]] = {
     "chopped": {},
     "whole": {"whole": True},
@@ -38,7 +36,7 @@ RESPONSES = [p for fmt in FORMATS for p in params(fmt, "response")]
 
 def _decoded(sample: Sample) -> Response | None:
     """The IR of a response sample, or None when it is not a finished, decodable response."""
-    module = importlib.import_module(f"toolwire.formats.{_PACKAGES[sample.format]}")
+    module = format_module(sample.format)
     try:
         resp: Response = module.decode_response(sample.payload, Notes("drop"))
     except Exception:  # undecodable samples are the non-stream tests' business
