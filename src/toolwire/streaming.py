@@ -29,7 +29,16 @@ from toolwire.ir.base import Format
 from toolwire.ir.content import ToolCall
 from toolwire.ir.notes import Note, Notes, Policy
 from toolwire.ir.response import ErrorInfo
-from toolwire.ir.stream import PartEnd, PartStart, ResponseStart, StreamErrorEvent, StreamEvent, ToolCallDelta
+from toolwire.ir.stream import (
+    PartEnd,
+    PartStart,
+    ReasoningDelta,
+    ResponseStart,
+    StreamErrorEvent,
+    StreamEvent,
+    TextDelta,
+    ToolCallDelta,
+)
 from toolwire.partial_json import parse_partial
 
 if TYPE_CHECKING:
@@ -47,10 +56,18 @@ __all__ = [
 ]
 
 
-def _stream_module(fmt: str) -> Any:
-    from toolwire.translate import format_module
+_STREAM_MODULES: dict[str, Any] = {}
+"""Format name (or alias) -> its ``stream`` module, once imported."""
 
-    return importlib.import_module(f"{format_module(fmt).__name__}.stream")
+
+def _stream_module(fmt: str) -> Any:
+    module = _STREAM_MODULES.get(fmt)
+    if module is None:
+        from toolwire.translate import format_module
+
+        module = importlib.import_module(f"{format_module(fmt).__name__}.stream")
+        _STREAM_MODULES[fmt] = module
+    return module
 
 
 def stream_decoder(fmt: str, notes: Notes | None = None) -> StreamDecoderLike:
@@ -176,6 +193,8 @@ class StreamTranslator:
         self.notes = Notes(policy)
         self._decoder = stream_decoder(source, self.notes)
         self._encoder = stream_encoder(target, self.notes)
+        self._decode = self._decoder.feed
+        self._encode_one = self._encoder.feed
         self._restore_name = restore_name
         self._model = model
         self._closed = False
@@ -183,9 +202,11 @@ class StreamTranslator:
     def feed(self, event: WireEvent) -> list[WireEvent]:
         """Translate one source wire event (zero or more target wire events)."""
         try:
-            ir_events = self._decoder.feed(event)
+            ir_events = self._decode(event)
         except PayloadError as exc:
             ir_events = [_malformed(exc)]
+        if len(ir_events) == 1 and type(ir_events[0]) in _PASSED:  # the hot path: one delta
+            return self._encode_one(ir_events[0])
         return self._encode(ir_events)
 
     def close(self) -> list[WireEvent]:
@@ -204,7 +225,9 @@ class StreamTranslator:
     def _encode(self, ir_events: list[StreamEvent]) -> list[WireEvent]:
         out: list[WireEvent] = []
         for ir_event in ir_events:
-            out.extend(self._encoder.feed(self._restore(ir_event)))
+            if type(ir_event) in _RESTORED:
+                ir_event = self._restore(ir_event)
+            out.extend(self._encoder.feed(ir_event))
         return out
 
     def _restore(self, event: StreamEvent) -> StreamEvent:
@@ -224,6 +247,12 @@ class StreamTranslator:
     def note_items(self) -> tuple[Note, ...]:
         """The notes of this stream so far."""
         return tuple(self.notes.items)
+
+
+_RESTORED = frozenset({ResponseStart, PartStart, PartEnd})
+"""IR events that may carry a model or tool name to restore (:meth:`StreamTranslator._restore`)."""
+_PASSED = frozenset({TextDelta, ToolCallDelta, ReasoningDelta})
+"""IR deltas, passed to the encoder as they are."""
 
 
 def _malformed(exc: PayloadError) -> StreamErrorEvent:

@@ -63,6 +63,13 @@ _UNHELD = frozenset({"text", "thinking"})
 CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 """Block types whose ``input`` streams as ``input_json_delta``."""
 
+_FAST: dict[str, tuple[str, str, type]] = {
+    "text": ("text_delta", "text", TextDelta),
+    "thinking": ("thinking_delta", "thinking", ReasoningDelta),
+    **dict.fromkeys(CALL_BLOCKS, ("input_json_delta", "partial_json", ToolCallDelta)),
+}
+"""Block type -> its hot-path delta type, the delta's text field, the IR event (see ``feed``)."""
+
 DELTA_BLOCKS: dict[str, frozenset[str]] = {
     "text_delta": frozenset({"text"}),
     "citations_delta": frozenset({"text"}),
@@ -88,6 +95,12 @@ class _Block:
     citations: list[Any] = field(default_factory=list)
     signature: str | None = None
     merged: dict[str, Any] = field(default_factory=dict)
+    fast: str | None = None
+    """The delta type decoded by the hot path of :meth:`StreamDecoder.feed` (None: no hot path)."""
+    fast_field: str = ""
+    """The field of that delta that carries its text."""
+    fast_event: Any = None
+    """The IR event that delta becomes: TextDelta, ReasoningDelta (text) or ToolCallDelta."""
 
 
 class _Malformed(Exception):
@@ -106,7 +119,6 @@ class StreamDecoder:
     def __init__(self, notes: Notes | None = None) -> None:
         self._notes = notes if notes is not None else Notes()
         self._count = 0
-        self._at = "$"
         self._started = False
         self._finished = False
         self._ignored = False
@@ -117,10 +129,40 @@ class StreamDecoder:
         self._block: _Block | None = None
         self._opaque: list[list[Any]] = []
 
+    @property
+    def _at(self) -> str:
+        """JSON path of the event being decoded (built only when a note or error needs it)."""
+        return f"$[{self._count - 1}]"
+
     def feed(self, event: WireEvent) -> list[StreamEvent]:
         """Decode one wire event."""
-        at = self._at = f"$[{self._count}]"
+        block = self._block
+        if block is not None and block.fast is not None and type(event) is dict:
+            # The hot path: a well-formed delta of the open block's own kind, decoded inline with
+            # exactly the result of the general path, _feed (anything unexpected takes that path).
+            delta = event.get("delta")
+            if (
+                type(delta) is dict
+                and delta.get("type") == block.fast
+                and event.get("type") == "content_block_delta"
+                and event.get("index") == block.wire
+            ):
+                text = delta.get(block.fast_field)
+                if type(text) is str:
+                    self._count += 1
+                    if not text:
+                        return []
+                    if block.fast_event is ToolCallDelta:
+                        block.chunks.append(text)
+                        return [ToolCallDelta(index=block.ir, arguments=text)]  # type: ignore[arg-type]
+                    block.dropped = True
+                    return [block.fast_event(index=block.ir, text=text)]
+        return self._feed(event)
+
+    def _feed(self, event: WireEvent) -> list[StreamEvent]:
+        """The general path of :meth:`feed`: any event, checked field by field."""
         self._count += 1
+        at = self._at
         if self._finished:
             if not self._ignored and not (type(event) is dict and event.get("type") == "ping"):
                 self._notes.info(at, "skipped", "events after the end of the stream ignored")
@@ -148,6 +190,7 @@ class StreamDecoder:
 
     def _fail(self, error: ErrorInfo) -> list[StreamEvent]:
         self._finished = True
+        self._block = None  # nothing is decoded after the end (and the hot path must not run)
         return [StreamErrorEvent(error=error)]
 
     # ---------------------------------------------------------------- message level
@@ -273,9 +316,11 @@ class StreamDecoder:
             return []
         if isinstance(part, ToolCall):
             part = msgspec.structs.replace(part, arguments="")
-        self._block = _Block(
-            self._next_wire, start, kind, self._next_ir, keep=kind not in _UNHELD or "citations" in start
-        )
+        keep = kind not in _UNHELD or "citations" in start
+        self._block = _Block(self._next_wire, start, kind, self._next_ir, keep=keep)
+        if kind in CALL_BLOCKS or not keep:
+            block = self._block
+            block.fast, block.fast_field, block.fast_event = _FAST[kind]
         self._next_wire += 1
         self._next_ir += 1
         return [PartStart(index=self._next_ir - 1, part=part)]
@@ -308,6 +353,7 @@ class StreamDecoder:
     def _citations_delta(self, block: _Block, delta: dict[str, Any]) -> list[StreamEvent]:
         block.citations.append(req_dict(delta, "citation", "$.delta"))
         block.keep = True  # text from here on is kept to decode the cited block
+        block.fast = None
         return []
 
     def _input_delta(self, block: _Block, delta: dict[str, Any]) -> list[StreamEvent]:

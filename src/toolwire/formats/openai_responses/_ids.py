@@ -35,6 +35,13 @@ class CallIds:
         self._count = 0
         self._pending: deque[tuple[str, str]] = deque()
 
+    def copy(self, notes: Notes) -> CallIds:
+        """An independent copy whose notes go to ``notes`` (for probing without side effects)."""
+        twin = CallIds(notes)
+        twin._count = self._count
+        twin._pending = deque(self._pending)
+        return twin
+
     def _new(self) -> str:
         call_id = f"call_{self._count}"
         self._count += 1

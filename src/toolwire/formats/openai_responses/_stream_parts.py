@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import copy
+import operator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,10 +27,12 @@ __all__ = [
     "MEDIA",
     "Live",
     "OpenMessage",
+    "PACK_EVERY",
     "add_reasoning",
     "advance",
     "sent_delta",
     "in_progress",
+    "pack",
     "probe_ctx",
     "skeleton_for",
 ]
@@ -59,6 +61,14 @@ class Live:
     sent: list[str] = field(default_factory=list)
     sent_summary: list[str] = field(default_factory=list)
     summary_open: bool = False
+    packed: int = 0
+    """How many leading entries of ``chunks`` are joined runs (see :func:`pack`)."""
+    packed_sent: int = 0
+    """The same for ``sent``."""
+    fast: type | None = None
+    """The delta event type (TextDelta or ToolCallDelta) sent by the hot path, once on the wire."""
+    fast_type: str = ""
+    """The wire event type of those deltas."""
 
     def now(self) -> Part:
         """The part as far as received."""
@@ -89,7 +99,7 @@ def probe_ctx(ctx: Ctx, notes: Notes) -> Ctx:
     """A copy of ``ctx`` whose id counters advance without touching the original."""
     probe = Ctx(notes=notes, same=ctx.same, output=ctx.output, seed=ctx.seed, status=ctx.status)
     probe.counter = ctx.counter
-    probe.ids = copy.deepcopy(ctx.ids, {id(ctx.notes): notes})
+    probe.ids = ctx.ids.copy(notes)
     return probe
 
 
@@ -121,6 +131,31 @@ def advance(live: Live, now: str) -> str:
         return ""
     live.sent = [now]
     return now[len(sent) :]
+
+
+PACK_EVERY = 64
+"""The hot path packs a streaming part's chunks every this many wire events (see :func:`pack`)."""
+
+
+def pack(live: Live) -> None:
+    """Join the chunks received and sent since the last call into one string each.
+
+    A long text then costs about its length in memory, not one string object per delta (and
+    only once when what was sent is what was received); the joined strings are equal, so
+    everything built from the chunks stays the same.
+    """
+    chunks, sent = live.chunks, live.sent
+    start, start_sent = min(live.packed, len(chunks)), min(live.packed_sent, len(sent))
+    tail, tail_sent = chunks[start:], sent[start_sent:]
+    if len(tail) > 1:
+        chunks[start:] = [_join(tail)]
+    if len(tail_sent) > 1:
+        same = len(tail) == len(tail_sent) and all(map(operator.is_, tail, tail_sent))
+        sent[start_sent:] = [chunks[-1] if same else _join(tail_sent)]
+    live.packed, live.packed_sent = len(chunks), len(sent)
+
+
+_join = "".join
 
 
 def sent_delta(live: Live, text: str) -> str:
