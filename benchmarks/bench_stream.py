@@ -1,16 +1,29 @@
 """Stream translation: a 200-event Anthropic stream (text + two tool calls) into Responses and Chat.
 
-Per-event cost from JSON bytes to JSON bytes (parse, decode to IR, encode, serialize) against the
-floor of ``orjson.loads`` + ``orjson.dumps`` of each event; then peak traced memory of a whole
-translation at 1k and 100k events, to show what grows with stream length.
+Cost from JSON bytes to JSON bytes (parse, decode to IR, encode, serialize), against the floor of
+``orjson.loads`` + ``orjson.dumps`` of the same events, measured three ways:
+
+- **whole stream**: one whole translation, per event on average (what a stream costs in all);
+- **per event**: each event on its own, from the translator's state just before it (deep copies
+  of that state), ratio to the floor of that same event: median, 90th percentile and worst, and
+  the median by kind of event (deltas are most of a stream; starts and stops cost more);
+- **memory**: the ``tracemalloc`` peak of one translation at 1k and 100k events (input generated
+  lazily, output dropped unserialized: a serializer's own buffers are not the translator's).
+
+Target (issue 4): at most 3x the floor per event; memory flat as the stream grows, except for
+the text a target format itself repeats at the end (Responses' ``*.done`` events and
+``response.completed`` carry the whole text, so that target must hold it).
 """
 
 from __future__ import annotations
 
+import copy
 import gc
 import json
+import statistics
+import time
 import tracemalloc
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import orjson
@@ -81,48 +94,115 @@ def _translate_all(raw: list[bytes], target: str) -> int:
     return size
 
 
-def _peak_kib(raw: list[bytes], target: str) -> float:
+def _floor_all(raw: list[bytes]) -> int:
+    size = 0
+    for item in raw:
+        size += len(orjson.dumps(orjson.loads(item)))
+    return size
+
+
+def _kind(event: dict[str, Any]) -> str:
+    delta = event.get("delta")
+    if event.get("type") == "content_block_delta" and isinstance(delta, dict):
+        return str(delta.get("type"))
+    return str(event.get("type"))
+
+
+def per_event(raw: list[bytes], target: str, *, copies: int = 8, rounds: int = 7) -> list[float]:
+    """Each event's cost ratio to the floor of that event, from the state just before it.
+
+    For every event, ``rounds`` batches of ``copies`` deep copies of the translator each take
+    that event; the floor (loads + dumps of the event, ``copies`` times) is timed right before
+    each batch, and the event's ratio is the median batch time over the median floor time.
+    """
+    translator = StreamTranslator("anthropic", target, policy="drop")
+    ratios: list[float] = []
+    for item in raw:
+        floors: list[float] = []
+        costs: list[float] = []
+        for _ in range(rounds):
+            batch = [copy.deepcopy(translator) for _ in range(copies)]
+            start = time.perf_counter()
+            for _ in range(copies):
+                orjson.dumps(orjson.loads(item))
+            floors.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            for clone in batch:
+                for event in clone.feed(orjson.loads(item)):
+                    orjson.dumps(event)
+            costs.append(time.perf_counter() - start)
+        ratios.append(statistics.median(costs) / statistics.median(floors))
+        translator.feed(orjson.loads(item))
+    return ratios
+
+
+def _peak_kib(raw: Iterable[bytes], target: str) -> float:
     gc.collect()
     tracemalloc.start()
-    _translate_all(raw, target)
+    translator = StreamTranslator("anthropic", target, policy="drop")
+    for item in raw:
+        translator.feed(orjson.loads(item))
+    translator.close()
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     return peak / 1024
 
 
+def _text_kib(events: int) -> float:
+    text = 0
+    for event in iter_anthropic_stream(events):
+        delta = event.get("delta")
+        if isinstance(delta, dict) and delta.get("type") == "text_delta":
+            text += len(delta["text"])
+    return text / 1024
+
+
 def run() -> dict[str, float]:
-    """Run the benchmark, print the table, return per-target ratios to the floor."""
+    """Run the benchmark, print the tables, return per-target ratios (whole stream, median event)."""
     events = anthropic_stream(200)
     raw = [orjson.dumps(e) for e in events]
     count = len(raw)
-    fns = {"floor": lambda: [orjson.dumps(orjson.loads(r)) for r in raw]}
+    fns: dict[str, Any] = {"floor": lambda: _floor_all(raw)}
     for target in TARGETS:
         fns[target] = lambda target=target: _translate_all(raw, target)
     times = median_seconds_each(fns)
     floor = times["floor"]
-    print(f"stream: Anthropic, {count} events, {sum(map(len, raw))} bytes")
+    print(
+        f"stream: Anthropic, {count} events, {sum(map(len, raw))} bytes; whole stream, per event on average"
+    )
     print(report_row("floor: orjson loads+dumps per event", floor, floor, count, "event"))
     ratios: dict[str, float] = {}
     for target in TARGETS:
         ratios[target] = times[target] / floor
         print(report_row(f"anthropic -> {target}", times[target], floor, count, "event"))
-    print("  peak traced memory of one translation (input generated lazily; longer = more text deltas):")
+    kinds = [_kind(e) for e in events]
+    print("  each event on its own, ratio to the floor of that event (target <= 3x):")
+    print(f"    {'target':<18} {'median':>7} {'p90':>7} {'worst':>7}   median by kind of event (count)")
+    for target in TARGETS:
+        each = per_event(raw, target)
+        ratios[f"{target} median event"] = statistics.median(each)
+        by_kind = {
+            k: statistics.median(r for r, at in zip(each, kinds, strict=True) if at == k) for k in kinds
+        }
+        ranked = sorted(each)
+        shown = ", ".join(f"{k} {v:.1f}x ({kinds.count(k)})" for k, v in by_kind.items())
+        p90 = ranked[int(0.9 * (len(ranked) - 1))]
+        print(f"    {target:<18} {statistics.median(each):>6.2f}x {p90:>6.2f}x {ranked[-1]:>6.1f}x   {shown}")
+    print("  peak traced memory of one translation (input lazy, output dropped; longer = more text):")
+    text = _text_kib(100_000)
     for target in TARGETS:
         small = _peak_kib(_lazy(1_000), target)
         large = _peak_kib(_lazy(100_000), target)
-        print(f"    anthropic -> {target:<18} 1k events {small:>9.1f} KiB   100k events {large:>9.1f} KiB")
+        print(
+            f"    anthropic -> {target:<18} 1k events {small:>8.1f} KiB   100k events {large:>8.1f} KiB"
+            f"   (text of the 100k stream: {text:.0f} KiB)"
+        )
     return ratios
 
 
-class _lazy(list[bytes]):
-    """Events serialized one at a time while iterated, so the input does not count as stream memory."""
-
-    def __init__(self, n: int) -> None:
-        super().__init__()
-        self._n = n
-
-    def __iter__(self) -> Any:
-        return (orjson.dumps(e) for e in iter_anthropic_stream(self._n))
+def _lazy(n: int) -> Iterator[bytes]:
+    """Events serialized one at a time, so the input does not count as stream memory."""
+    return (orjson.dumps(e) for e in iter_anthropic_stream(n))
 
 
 if __name__ == "__main__":

@@ -74,6 +74,24 @@ class StreamEncoder:
 
     def feed(self, event: StreamEvent) -> list[WireEvent]:
         """Encode one canonical event (zero or more wire events)."""
+        slot = self._current
+        if slot is not None and type(event) is slot.fast and event.index == slot.ir:  # type: ignore[union-attr]
+            # The hot path: a text or argument delta of the open block, sent as the general
+            # path (_feed) sends it.
+            text = event.text if type(event) is TextDelta else event.arguments  # type: ignore[union-attr]
+            if not text:
+                return []
+            slot.sent += len(text)
+            if slot.fast is TextDelta:
+                delta = {"type": "text_delta", "text": text}
+            else:
+                slot.chunks.append(text)
+                delta = {"type": "input_json_delta", "partial_json": text}
+            return [{"type": "content_block_delta", "index": slot.wire, "delta": delta}]
+        return self._feed(event)
+
+    def _feed(self, event: StreamEvent) -> list[WireEvent]:
+        """The general path of :meth:`feed`: any event."""
         if self._done:
             self._notes.info("$", "skipped", f"{type(event).__name__} after the end of the stream ignored")
             return []
@@ -156,6 +174,7 @@ class StreamEncoder:
 
     def _on_error(self, event: StreamErrorEvent) -> list[WireEvent]:
         self._done = True
+        self._current = None  # nothing is sent after the end (and the hot path must not run)
         return [encode_error(event.error, self._notes)[1]]
 
     def _opaque(self, blocks: Any) -> list[WireEvent]:
@@ -233,6 +252,7 @@ class StreamEncoder:
 
     def _begin(self, slot: Slot) -> list[WireEvent]:
         slot.wire = self._wire
+        slot.fast = _FAST.get(slot.kind)
         self._wire += 1
         return [{"type": "content_block_start", "index": slot.wire, "content_block": slot.block}]
 
@@ -378,6 +398,9 @@ _EMITTERS: dict[tuple[str, type], _Emitter] = {
     ("call", ToolCallDelta): StreamEncoder._emit_arguments,
     ("custom", ToolCallDelta): StreamEncoder._emit_arguments,
 }
+
+_FAST: dict[str, type] = {"text": TextDelta, "call": ToolCallDelta}
+"""Block kind -> the IR delta :meth:`StreamEncoder.feed` sends by its hot path, once started."""
 
 _TAILS: dict[str, _Tail] = {
     "text": StreamEncoder._tail_text,

@@ -44,6 +44,8 @@ class Slot:
     pending: list[Delta] = field(default_factory=list)
     chunks: list[str] = field(default_factory=list)
     signature: list[str] = field(default_factory=list)
+    fast: type | None = None
+    """Once the block started: the IR delta the encoder's hot path sends as is (text, arguments)."""
 
 
 def delta_event(slot: Slot, delta: dict[str, Any]) -> dict[str, Any]:

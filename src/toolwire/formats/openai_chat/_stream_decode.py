@@ -59,6 +59,8 @@ CHUNK_TOP_KNOWN = frozenset({"id", "object", "created", "model", "choices", "usa
 PER_CHUNK = frozenset({"obfuscation"})
 """Top-level fields that differ on every chunk and mean nothing for the response."""
 _CHOICE_KNOWN = frozenset({"index", "delta", "finish_reason"})
+_HOT_CHOICE = frozenset({*_CHOICE_KNOWN, "logprobs"})
+"""The fields a choice of a hot-path chunk may have (``logprobs`` null)."""
 _DELTA_KNOWN = frozenset({"role", "content", "refusal", "tool_calls", "function_call", *REASONING_FIELDS})
 _KINDS: dict[str, ToolCallKind] = {"function": "function", "custom": "custom"}
 _ARG_KEY = {"function": "arguments", "custom": "input"}
@@ -126,11 +128,67 @@ class StreamDecoder:
         self._last_wire: int | None = None
         self._legacy: _Call | None = None
         self._noted: set[str] = set()
+        self._hot = False  # started, not finished: mid-stream chunks may take the hot path
 
     # ------------------------------------------------------------ entry points
 
     def feed(self, event: WireEvent) -> list[StreamEvent]:
         """Decode one wire event: a parsed chunk, an ``{"error": ...}`` object or ``"[DONE]"``."""
+        if self._hot and type(event) is dict:
+            # The hot path: a plain text or argument chunk in mid-stream, decoded inline with
+            # exactly the result of the general path, _feed (anything else takes that path).
+            choices = event.get("choices")
+            if (
+                type(choices) is list
+                and len(choices) == 1
+                and event.keys() <= self._start_keys
+                and event.get("usage") is None
+                and event.get("error") is None
+            ):
+                out = self._hot_choice(choices[0])
+                if out is not None:
+                    self._seen += 1
+                    return out
+        return self._feed(event)
+
+    def _hot_choice(self, choice: Any) -> list[StreamEvent] | None:
+        if (
+            type(choice) is not dict
+            or type(choice.get("index")) is not int
+            or choice["index"] != 0
+            or not choice.keys() <= _HOT_CHOICE
+            or choice.get("finish_reason") is not None
+            or choice.get("logprobs") is not None
+        ):
+            return None
+        delta = choice.get("delta")
+        if type(delta) is not dict or len(delta) != 1:
+            return None
+        text = delta.get("content")
+        if type(text) is str:
+            flow = self._flow
+            if not text or flow is None or flow[0] != "content":
+                return None
+            return [TextDelta(index=flow[1], text=text)]
+        calls = delta.get("tool_calls")
+        if type(calls) is not list or len(calls) != 1:
+            return None
+        fragment = calls[0]
+        if type(fragment) is not dict or len(fragment) != 2:
+            return None
+        inner = fragment.get("function")
+        wire = fragment.get("index")
+        call = self._calls.get(wire) if type(wire) is int else None
+        if call is None or call.index is None or type(inner) is not dict or len(inner) != 1:
+            return None
+        arguments = inner.get("arguments")
+        if type(arguments) is not str or call.kind != "function":
+            return None
+        self._last_wire = wire
+        return [ToolCallDelta(index=call.index, arguments=arguments)] if arguments else []
+
+    def _feed(self, event: WireEvent) -> list[StreamEvent]:
+        """The general path of :meth:`feed`: any event, checked field by field."""
         path = f"$[{self._seen}]"
         self._seen += 1
         if self._ended:
@@ -141,6 +199,7 @@ class StreamDecoder:
             self._dispatch(event, path)
         except ToolwireError as exc:
             self._fail(ErrorInfo(message=str(exc), code="malformed_event", type="stream_error"))
+        self._hot = self._started and not self._finished and not self._ended
         return self._out
 
     def close(self) -> list[StreamEvent]:
@@ -148,6 +207,7 @@ class StreamDecoder:
         if self._ended:
             return []
         self._out = []
+        self._hot = False
         if self._finished:
             try:
                 self._end()
