@@ -89,7 +89,12 @@ def test_recordings_to_every_target(sample: Sample, uuids: _Uuids) -> None:
 
 @pytest.mark.parametrize(
     ("src", "dst"),
-    [("anthropic", "openai-chat"), ("anthropic", "openai-responses"), ("openai-chat", "anthropic")],
+    [
+        ("anthropic", "openai-chat"),
+        ("anthropic", "openai-responses"),
+        ("openai-chat", "anthropic"),
+        ("openai-responses", "openai-chat"),
+    ],
 )
 def test_hot_paths_are_taken(src: str, dst: str) -> None:
     """The comparisons compare something: on these pairs most events skip ``_feed``."""
@@ -106,12 +111,13 @@ def test_hot_paths_are_taken(src: str, dst: str) -> None:
             return general(event)
 
         codec._feed = counted  # type: ignore[attr-defined]
-    events = anthropic_stream(200) if src == "anthropic" else _chat_stream()
+    events = anthropic_stream(200) if src == "anthropic" else _stream_in(src)
     _run(translator, events)
     assert calls
     # Chat keeps every tool call open until the finish, so an Anthropic target queues the
-    # second call's argument deltas (general path) until the first call's block closes.
-    most = len(events) // 2 if (src, dst) == ("openai-chat", "anthropic") else len(events) // 10
+    # second call's argument deltas (general path) until the first call's block closes; a
+    # Responses stream has about seven structural events per item.
+    most = len(events) // {"openai-chat": 2, "openai-responses": 5}.get(src, 10)
     for name, count in calls.items():
         assert count < most, f"{name}: {count} of {len(events)} events took the general path"
 
@@ -129,25 +135,39 @@ def _variant(at: int, delta: Any, **event: Any) -> list[WireEvent]:
     return events
 
 
-def _chat_stream() -> list[WireEvent]:
-    """The benchmark stream as Chat chunks (text, then two tool calls)."""
-    translator = StreamTranslator("anthropic", "openai-chat")
+def _stream_in(fmt: str) -> list[WireEvent]:
+    """The benchmark stream (text, then two tool calls) as ``fmt`` events, by toolwire."""
+    translator = StreamTranslator("anthropic", fmt)
     return [out for event in anthropic_stream(120) for out in translator.feed(event)] + translator.close()
+
+
+def _chat_stream() -> list[WireEvent]:
+    return _stream_in("openai-chat")
+
+
+def _chat_delta(kind: str) -> Any:
+    def matches(event: Any) -> bool:
+        delta = event.get("choices", [{}])[0].get("delta", {}) if event.get("choices") else {}
+        return kind in delta and len(delta) == 1
+
+    return matches
+
+
+def _mutated(fmt: str, matches: Any, change: Any) -> list[WireEvent]:
+    """The stream in ``fmt`` with ``change(event)`` applied to the 3rd event that ``matches``."""
+    events = copy.deepcopy(_stream_in(fmt))
+    change([e for e in events if isinstance(e, dict) and matches(e)][2])
+    return events
 
 
 def _chat_variant(kind: str, change: Any) -> list[WireEvent]:
     """The Chat stream with ``change(chunk)`` applied to the 3rd chunk of ``kind`` (a copy)."""
-    events = copy.deepcopy(_chat_stream())
-    matching = [
-        e
-        for e in events
-        if isinstance(e, dict)
-        and e.get("choices")
-        and kind in e["choices"][0]["delta"]
-        and len(e["choices"][0]["delta"]) == 1
-    ]
-    change(matching[2])
-    return events
+    return _mutated("openai-chat", _chat_delta(kind), change)
+
+
+def _responses_variant(kind: str, change: Any) -> list[WireEvent]:
+    """The Responses stream with ``change(event)`` applied to its 3rd event of type ``kind``."""
+    return _mutated("openai-responses", lambda e: e.get("type") == kind, change)
 
 
 def _set(path: str, value: Any) -> Any:
@@ -245,6 +265,38 @@ HOSTILE: dict[str, tuple[str, list[WireEvent]]] = {
         ),
     ),
     "chat-not-an-object": ("openai-chat", [*_chat_stream()[:4], 17, *_chat_stream()[4:]]),
+    "responses-delta-not-a-string": (
+        "openai-responses",
+        _responses_variant("response.output_text.delta", _set("delta", None)),
+    ),
+    "responses-unknown-item": (
+        "openai-responses",
+        _responses_variant("response.output_text.delta", _set("output_index", 9)),
+    ),
+    "responses-index-not-int": (
+        "openai-responses",
+        _responses_variant("response.output_text.delta", _set("output_index", "0")),
+    ),
+    "responses-new-content-index": (
+        "openai-responses",
+        _responses_variant("response.output_text.delta", _set("content_index", 4)),
+    ),
+    "responses-text-for-a-call": (
+        "openai-responses",
+        _responses_variant("response.output_text.delta", _set("output_index", 1)),
+    ),
+    "responses-args-for-the-message": (
+        "openai-responses",
+        _responses_variant("response.function_call_arguments.delta", _set("output_index", 0)),
+    ),
+    "responses-refusal": (
+        "openai-responses",
+        _responses_variant("response.output_text.delta", _set("type", "response.refusal.delta")),
+    ),
+    "responses-after-completed": (
+        "openai-responses",
+        [*_stream_in("openai-responses"), *_stream_in("openai-responses")[5:9]],
+    ),
     "chat-after-done": ("openai-chat", [*_chat_stream(), *_chat_stream()[3:6]]),
 }
 

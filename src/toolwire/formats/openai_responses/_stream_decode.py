@@ -126,6 +126,26 @@ class StreamDecoder:
 
     def feed(self, event: WireEvent) -> list[StreamEvent]:
         """Decode one wire event (a parsed SSE ``data`` object)."""
+        if type(event) is dict and not self._finished:
+            # The hot path: a text or argument delta of an open item, decoded inline with
+            # exactly the result of the general path, _feed (anything else takes that path).
+            hot = _HOT.get(event.get("type"))  # type: ignore[arg-type]
+            delta = event.get("delta")
+            output_index = event.get("output_index")
+            if hot is not None and type(delta) is str and type(output_index) is int:
+                item = self._items.get(output_index)
+                if item is not None:
+                    slot = event.get("content_index") if hot is TextDelta else -1
+                    index = item.parts.get(slot) if type(slot) is int else None
+                    if index is not None and (hot is ToolCallDelta or item.kind == "message"):
+                        self._count += 1
+                        if hot is TextDelta:
+                            return [TextDelta(index=index, text=delta)]
+                        return [ToolCallDelta(index=index, arguments=delta)]
+        return self._feed(event)
+
+    def _feed(self, event: WireEvent) -> list[StreamEvent]:
+        """The general path of :meth:`feed`: any event, checked field by field."""
         position = self._count
         self._count += 1
         if self._finished:
@@ -375,6 +395,14 @@ def _decode_response(response: dict[str, Any]) -> Response:
 def _error(code: str, message: str) -> StreamErrorEvent:
     return StreamErrorEvent(error=ErrorInfo(message=message, code=code, origin=FORMAT))
 
+
+_HOT: dict[str, type] = {
+    "response.output_text.delta": TextDelta,
+    "response.refusal.delta": TextDelta,
+    "response.function_call_arguments.delta": ToolCallDelta,
+    "response.custom_tool_call_input.delta": ToolCallDelta,
+}
+"""Wire delta types decoded by the hot path of :meth:`StreamDecoder.feed`, and their IR event."""
 
 _Handler = Callable[[StreamDecoder, dict[str, Any]], list[StreamEvent]]
 _HANDLERS: dict[str, _Handler] = {
