@@ -136,6 +136,50 @@ def per_event(raw: list[bytes], target: str, *, copies: int = 8, rounds: int = 7
     return ratios
 
 
+FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
+
+
+def _source_stream(fmt: str) -> list[bytes | str]:
+    """The benchmark stream's content in format ``fmt`` (as toolwire translates it), serialized."""
+    translator = StreamTranslator("anthropic", fmt, policy="drop")
+    events = [out for event in anthropic_stream(200) for out in translator.feed(event)]
+    events += translator.close()
+    return [orjson.dumps(e) if isinstance(e, dict) else e for e in events]
+
+
+def _translate_pair(raw: list[bytes | str], source: str, target: str) -> int:
+    translator = StreamTranslator(source, target, policy="drop")
+    size = 0
+    for item in raw:
+        for event in translator.feed(orjson.loads(item) if type(item) is bytes else item):
+            size += len(orjson.dumps(event))
+    for event in translator.close():
+        size += len(orjson.dumps(event))
+    return size
+
+
+def _floor_pair(raw: list[bytes | str]) -> int:
+    return _floor_all([item for item in raw if type(item) is bytes])
+
+
+def pairs() -> dict[tuple[str, str], float]:
+    """Whole-stream ratio for every ordered pair, the same content in each source format."""
+    ratios: dict[tuple[str, str], float] = {}
+    print("  every pair, whole stream, ratio to the floor (the same content in each source format):")
+    print("    " + "source -> target".ljust(24) + "".join(f"{t:>18}" for t in FORMATS))
+    for source in FORMATS:
+        raw = _source_stream(source)
+        fns: dict[str, Any] = {"floor": lambda raw=raw: _floor_pair(raw)}
+        for target in FORMATS:
+            fns[target] = lambda raw=raw, source=source, target=target: _translate_pair(raw, source, target)
+        times = median_seconds_each(fns, repeat=9)
+        row = {target: times[target] / times["floor"] for target in FORMATS}
+        ratios.update(((source, target), ratio) for target, ratio in row.items())
+        label = f"{source} ({len(raw)} events)"
+        print(f"    {label:<24}" + "".join(f"{row[t]:>17.2f}x" for t in FORMATS))
+    return ratios
+
+
 def _peak_kib(raw: Iterable[bytes], target: str) -> float:
     gc.collect()
     tracemalloc.start()
@@ -188,6 +232,7 @@ def run() -> dict[str, float]:
         shown = ", ".join(f"{k} {v:.1f}x ({kinds.count(k)})" for k, v in by_kind.items())
         p90 = ranked[int(0.9 * (len(ranked) - 1))]
         print(f"    {target:<18} {statistics.median(each):>6.2f}x {p90:>6.2f}x {ranked[-1]:>6.1f}x   {shown}")
+    pairs()
     print("  peak traced memory of one translation (input lazy, output dropped; longer = more text):")
     text = _text_kib(100_000)
     for target in TARGETS:
