@@ -52,13 +52,7 @@ STOPPED: dict[str, dict[str, frozenset[str]]] = {
 
 
 # Known bugs in a format's stream codec (reported to its owner), by case id.
-_GEMINI_NO_FINISH = (
-    "Gemini StreamEncoder sends no finishReason for a ResponseEnd without stop_reason (a Chat stream "
-    "that ends with [DONE] but no finish_reason), so Gemini's check_stream and StreamDecoder call the "
-    "complete stream incomplete"
-)
-_NO_FINISH_REASON = "simonw-llm/openai-chat/test_tools_streaming_variant_{}.yaml#0/stream"
-KNOWN: dict[str, str] = {f"openai-chat>gemini:{_NO_FINISH_REASON.format(v)}": _GEMINI_NO_FINISH for v in "ab"}
+KNOWN: dict[str, str] = {}
 
 
 def _native_error(fmt: str, wire: list[WireEvent]) -> bool:

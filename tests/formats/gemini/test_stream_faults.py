@@ -13,9 +13,10 @@ from tests.corpus import fixtures_dir
 from tests.formats.gemini.test_stream_encode import encode
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import iter_events
-from toolwire.formats.gemini import StreamDecoder, check_stream, decode_error
+from toolwire.formats.gemini import StreamDecoder, StreamEncoder, check_stream, decode_error
 from toolwire.formats.gemini._stream_args import ArgsWriter, parse_json_path
 from toolwire.ir.accumulate import accumulate
+from toolwire.ir.base import Format
 from toolwire.ir.content import ReasoningPart, TextPart, ToolCall
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import ErrorInfo, Usage
@@ -370,3 +371,78 @@ def test_blocked_prompt_round_trip() -> None:
     assert isinstance(events[-1], ResponseEnd) and events[-1].stop_reason == "content_filter"
     again = encode(events)
     assert again == [{"modelVersion": "gemini-x", "promptFeedback": {"blockReason": "SAFETY"}}]
+
+
+# --- the end of another format's stream, constant memory ------------------------------------------
+
+
+def _call_events(origin: Format, end: ResponseEnd) -> list[StreamEvent]:
+    return [
+        ResponseStart(origin=origin),
+        PartStart(0, ToolCall(name="f")),
+        ToolCallDelta(0, '{"a":1}'),
+        PartEnd(0),
+        end,
+    ]
+
+
+def test_end_without_stop_reason_of_another_format_finishes_with_stop() -> None:
+    """A Chat stream ended by ``[DONE]`` without ``finish_reason`` is complete: ``STOP``, noted."""
+    notes = Notes("strict")
+    encoder = StreamEncoder(notes)
+    chunks = [c for e in _call_events("openai-chat", ResponseEnd()) for c in encoder.feed(e)]
+    chunks += encoder.close()
+    assert chunks[-1]["candidates"][0]["finishReason"] == "STOP"
+    assert check_stream(chunks) == []
+    assert [(n.path, n.kind) for n in notes] == [("$.candidates[0].finishReason", "synthesized")]
+    back = accumulate(iter_events(StreamDecoder(), chunks))
+    assert (back.error, back.stop_reason, back.raw_stop_reason) == (None, "tool_calls", "STOP")
+
+
+@pytest.mark.parametrize(
+    ("origin", "end"),
+    [
+        ("openai-responses", ResponseEnd(raw_stop_reason="queued", status="queued")),
+        ("gemini", ResponseEnd()),
+    ],
+    ids=["unfinished-source", "gemini"],
+)
+def test_end_without_stop_reason_stays_incomplete(origin: Format, end: ResponseEnd) -> None:
+    """A source that says it is unfinished, or a Gemini stream without one, gets no finishReason."""
+    chunks = encode(_call_events(origin, end))
+    assert "finishReason" not in chunks[-1]["candidates"][0]
+    assert [p.code for p in check_stream(chunks)] == ["missing_finish"]
+
+
+def test_thought_and_signed_text_runs_end_without_a_part() -> None:
+    """Runs the start and the deltas rebuild hold nothing: their ``PartEnd`` has no part."""
+    chunks = [
+        _text("think ", thought=True),
+        _text("more", thought=True, thoughtSignature="c2ln"),
+        _text("Hi", thoughtSignature="dGV4dA=="),
+        _text(" there", "STOP"),
+    ]
+    events = iter_events(StreamDecoder(), chunks)
+    starts = [e.part for e in events if isinstance(e, PartStart)]
+    assert starts == [ReasoningPart(origin="gemini"), TextPart(text="", thought_signature="dGV4dA==")]
+    assert [e.part for e in events if isinstance(e, PartEnd)] == [None, None]
+    assert accumulate(events).parts == (
+        ReasoningPart(text="think more", signature="c2ln", origin="gemini"),
+        TextPart(text="Hi there", thought_signature="dGV4dA=="),
+    )
+
+
+def test_late_text_signature_and_empty_thought_keep_their_part() -> None:
+    """A text run signed on a later chunk, and a thought run without text, end with the part."""
+    chunks = [
+        _text("", thought=True, thoughtSignature="c2ln"),
+        _text("Hi"),
+        _text("", "STOP", thoughtSignature="dGV4dA=="),
+    ]
+    events = iter_events(StreamDecoder(), chunks)
+    parts = (
+        ReasoningPart(text="", signature="c2ln", origin="gemini"),
+        TextPart(text="Hi", thought_signature="dGV4dA=="),
+    )
+    assert tuple(e.part for e in events if isinstance(e, PartEnd)) == parts
+    assert accumulate(events).parts == parts

@@ -11,6 +11,15 @@ other formats has no Gemini form and is dropped (noted), as in ``encode_response
 last chunk carries ``finishReason`` and ``usageMetadata``; every chunk carries
 ``modelVersion`` and ``responseId`` when known. A :class:`~toolwire.ir.StreamErrorEvent`
 becomes an ``{"error": {...}}`` chunk; ``close()`` before the end sends one too.
+
+``finishReason`` is what makes a Gemini stream complete. It is the raw one for a ``gemini``
+stream, else mapped from ``stop_reason``. A :class:`~toolwire.ir.ResponseEnd` without
+``stop_reason`` gets none (the stream stays incomplete, as the source said) when it is a
+``gemini`` stream (re-encoded as it came) or carries a raw reason or status (the source
+reported itself unfinished, e.g. a queued Responses response). Otherwise another format's
+stream ended normally without saying why (a Chat stream ending with ``[DONE]`` and no
+``finish_reason``): it gets ``STOP``, which Gemini also uses after function calls, noted as
+synthesized.
 """
 
 from __future__ import annotations
@@ -298,10 +307,15 @@ class StreamEncoder:
         return emit(out, end.extra, self._same, self._notes, "$")
 
     def _finish_reason(self, end: ResponseEnd) -> str | None:
-        """The wire ``finishReason`` (``None`` when the stream gave no stop reason)."""
+        """The wire ``finishReason``; ``None`` leaves the stream incomplete (see the module doc)."""
         if self._same and end.raw_stop_reason is not None:
             return end.raw_stop_reason
-        return _WIRE_REASONS.get(end.stop_reason or "")
+        if end.stop_reason is not None:
+            return _WIRE_REASONS.get(end.stop_reason)
+        if self._same or end.raw_stop_reason is not None or end.status is not None:
+            return None  # a Gemini chunk without one, or a source that said it is unfinished
+        self._notes.info(f"{_CANDIDATE}.finishReason", "synthesized", "no stop reason; finishReason 'STOP'")
+        return "STOP"
 
 
 def _skeleton_signature(part: Part) -> str | None:

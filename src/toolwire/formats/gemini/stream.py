@@ -17,6 +17,14 @@ The accumulated response equals :func:`~toolwire.formats.gemini.decode_response`
 chunks merged into one body (text runs joined, streamed calls assembled, ``usageMetadata``
 and other fields last-wins). Empty text without a signature makes no part. Function
 calls keep the ids the wire gives (``None`` when absent, as in the non-stream decoder).
+
+Memory: a thought run is not held however long it gets. Its ``PartEnd`` has no part; the
+accumulator builds it from the start (origin, extra) and the deltas (text, then the one
+signature). A text run that begins with its ``thoughtSignature`` is not held either (the
+signature is on its start). A text run that begins without one keeps its text, because
+Gemini sends the signature of a text run on a later chunk (usually the last, with empty
+text) and the IR has no delta that can add it to the part: ``PartEnd`` carries the whole
+part then.
 """
 
 from __future__ import annotations
@@ -64,19 +72,37 @@ _PARTS = f"{_CANDIDATE}.content.parts"
 
 @dataclass(slots=True)
 class _Run:
-    """An open text or thought part that later chunks may extend."""
+    """An open text or thought part that later chunks may extend.
+
+    ``held`` is the text of a text run that began without a ``thoughtSignature``: Gemini
+    usually sends a text run's signature on its last chunk, and no delta can carry it, so
+    the final part is built here. Every other run holds nothing that grows.
+    """
 
     index: int
     thought: bool
     extra: dict[str, Any]
     signature: str | None = None
-    chunks: list[str] = field(default_factory=list)
+    texted: bool = False  # some text went out as deltas
+    held: list[str] | None = None
 
-    def final(self) -> Part:
-        text = "".join(self.chunks)
+    def skeleton(self) -> Part:
         if self.thought:
-            return ReasoningPart(text=text, signature=self.signature, origin="gemini", extra=self.extra)
-        return TextPart(text=text, thought_signature=self.signature, extra=self.extra)
+            return ReasoningPart(origin="gemini", extra=self.extra)
+        return TextPart(text="", thought_signature=self.signature, extra=self.extra)
+
+    def add(self, text: str) -> None:
+        self.texted = True
+        if self.held is not None:
+            self.held.append(text)
+
+    def final(self) -> Part | None:
+        """The part for ``PartEnd``: ``None`` when the start and the deltas make it."""
+        if self.held is not None:
+            return TextPart(text="".join(self.held), thought_signature=self.signature, extra=self.extra)
+        if self.thought and not self.texted:  # no text delta: the start says text=None
+            return ReasoningPart(text="", signature=self.signature, origin="gemini", extra=self.extra)
+        return None
 
 
 @dataclass(slots=True)
@@ -246,15 +272,13 @@ class StreamDecoder:
             self._end_run(out)
             if not thought and not text and sig is None and not extra:
                 return  # empty text makes no part
-            run = self._run = _Run(self._next, thought, extra)
+            held: list[str] | None = None if thought or sig is not None else []
+            run = self._run = _Run(self._next, thought, extra, sig, held=held)
             self._next += 1
-            skeleton: Part = (
-                ReasoningPart(origin="gemini", extra=extra) if thought else TextPart(text="", extra=extra)
-            )
-            out.append(PartStart(run.index, skeleton))
+            out.append(PartStart(run.index, run.skeleton()))
         assert run is not None
         if text:
-            run.chunks.append(text)
+            run.add(text)
             out.append(ReasoningDelta(run.index, text=text) if thought else TextDelta(run.index, text))
         if sig is not None:
             run.signature = sig
