@@ -1,7 +1,7 @@
 """Constant memory per stream: what a :class:`StreamTranslator` holds does not grow with the
 number of text deltas, for targets that need no whole item (Chat, Gemini, Anthropic).
 
-Two measures on synthetic Anthropic-source and Chat-source streams of plain text deltas:
+Two measures on synthetic Anthropic-, Chat- and Gemini-source streams of plain text deltas:
 
 - the objects the translator retains (a deep size of everything reachable from it), taken on
   one stream after 2k and after 40k deltas;
@@ -72,8 +72,9 @@ def gemini_text(deltas: int) -> Iterator[WireEvent]:
             "modelVersion": "g",
         }
     usage = {"promptTokenCount": 3, "candidatesTokenCount": deltas, "totalTokenCount": deltas + 3}
+    signed = [{"text": "", "thoughtSignature": "c2ln"}]  # Gemini signs a text run on its last chunk
     yield {
-        "candidates": [{"content": {"role": "model", "parts": []}, "finishReason": "STOP"}],
+        "candidates": [{"content": {"role": "model", "parts": signed}, "finishReason": "STOP"}],
         "usageMetadata": usage,
     }
 
@@ -111,24 +112,13 @@ def anthropic_thinking(deltas: int) -> Iterator[WireEvent]:
     yield {"type": "message_stop"}
 
 
-SOURCES: dict[str, Stream] = {"anthropic": anthropic_text, "openai-chat": chat_text}
+SOURCES: dict[str, Stream] = {"anthropic": anthropic_text, "openai-chat": chat_text, "gemini": gemini_text}
 TARGETS = ("openai-chat", "gemini", "anthropic")
 STREAMS: dict[str, tuple[Stream, str]] = {
     "anthropic-thinking": (anthropic_thinking, "anthropic"),
     "gemini-thought": (gemini_thought, "gemini"),
 }
 """Other part kinds checked against one target (Chat)."""
-
-# Decoders that still hold every chunk of an open part (reported to their owners).
-HOLDING: dict[str, tuple[Stream, str, str]] = {
-    "gemini-text": (
-        gemini_text,
-        "gemini",
-        "gemini StreamDecoder keeps the text of a text run begun without thoughtSignature: Gemini sends "
-        "the signature on a later chunk and no IR delta can add it to a TextPart, so PartEnd.part must "
-        "carry the whole part (needs an accumulator hook, e.g. a signature on TextDelta)",
-    ),
-}
 
 _SHARED = (type, ModuleType, FunctionType, BuiltinFunctionType)
 
@@ -183,16 +173,10 @@ def test_retained_state_does_not_grow(src: str, target: str) -> None:
     assert big < small * 1.5 + 4096, f"{src}->{target}: {small} B after 2k deltas, {big} B after 40k"
 
 
-_OTHER = [
-    *(pytest.param(k, id=k) for k in STREAMS),
-    *(pytest.param(k, id=k, marks=pytest.mark.xfail(strict=True, reason=v[2])) for k, v in HOLDING.items()),
-]
-
-
-@pytest.mark.parametrize("case", _OTHER)
+@pytest.mark.parametrize("case", list(STREAMS))
 def test_other_decoders_hold_nothing_per_delta(case: str) -> None:
-    """Anthropic thinking blocks and Gemini thought and text runs: constant too (to Chat, 2k vs 20k)."""
-    stream, src = STREAMS[case] if case in STREAMS else HOLDING[case][:2]
+    """Anthropic thinking blocks and Gemini thought runs: constant too (to Chat, 2k vs 20k)."""
+    stream, src = STREAMS[case]
     small, big = _retained_growth(src, stream, "openai-chat", 20_000)
     assert big < small * 1.5 + 4096, f"{case}: {small} B after 2k deltas, {big} B after 20k"
 

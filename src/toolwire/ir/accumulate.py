@@ -40,11 +40,14 @@ class _Open:
     summary: list[list[str]] = field(default_factory=list)
     signature: list[str] = field(default_factory=list)
     final: Part | None = None
+    text_signature: str | None = None  # a text part's late Gemini signature (TextDelta.signature)
 
     def build(self) -> Part:
         if self.final is not None:
             return self.final
         part = self.part
+        if isinstance(part, TextPart) and self.text_signature is not None:
+            part = msgspec.structs.replace(part, thought_signature=self.text_signature)
         if not self.chunks and not isinstance(part, ReasoningPart):
             return part
         if isinstance(part, (TextPart, RefusalPart)):
@@ -115,7 +118,10 @@ class Accumulator:
         return state
 
     def _on_text(self, event: TextDelta) -> None:
-        self._open(event.index, TextPart(text="")).chunks.append(event.text)
+        state = self._open(event.index, TextPart(text=""))
+        state.chunks.append(event.text)
+        if event.signature is not None:
+            state.text_signature = event.signature
 
     def _on_tool_delta(self, event: ToolCallDelta) -> None:
         self._open(event.index, ToolCall(name="")).chunks.append(event.arguments)

@@ -48,10 +48,16 @@ class PartStart(IRStruct, frozen=True, tag="part_start"):
 
 
 class TextDelta(IRStruct, frozen=True, tag="text_delta"):
-    """More text (or refusal text) for the part at ``index``."""
+    """More text (or refusal text) for the part at ``index``.
+
+    ``signature`` is a Gemini ``thoughtSignature`` of the text part that arrived after the
+    part started (Gemini usually signs a text run on its last chunk); the part's
+    ``thought_signature`` becomes it. Encoders of other formats drop it, noted.
+    """
 
     index: int
     text: str
+    signature: str | None = None
 
 
 class ReasoningDelta(IRStruct, frozen=True, tag="reasoning_delta"):

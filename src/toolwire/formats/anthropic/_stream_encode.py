@@ -79,8 +79,8 @@ class StreamEncoder:
             # The hot path: a text or argument delta of the open block, sent as the general
             # path (_feed) sends it.
             text = event.text if type(event) is TextDelta else event.arguments  # type: ignore[union-attr]
-            if not text:
-                return []
+            if not text:  # nothing to send, or only a late text signature: the general path
+                return self._feed(event)
             slot.sent += len(text)
             if slot.fast is TextDelta:
                 delta = {"type": "text_delta", "text": text}
@@ -280,6 +280,8 @@ class StreamEncoder:
         return emit(self, slot, event)
 
     def _emit_text(self, slot: Slot, event: Any) -> list[WireEvent]:
+        if event.signature is not None:
+            self._notes.add(slot.path, "dropped", "Gemini thought signature on a text part")
         if not event.text:
             return []
         out = self._begin(slot) if slot.wire is None else []

@@ -144,8 +144,12 @@ class StreamEncoder:
 
     def _on_text(self, event: TextDelta) -> list[WireEvent]:
         slot = self._slot(event.index, TextPart(text=""))
+        signature = event.signature
+        if signature is not None and not self._same:
+            self._notes.add(_path(slot.index), "dropped", "thought signature of another format")
+            signature = None
         if type(slot.part) is TextPart:
-            self._send_text(slot, event.text, False)
+            self._send_text(slot, event.text, False, signature)
         else:
             slot.chunks.append(event.text)
         return []

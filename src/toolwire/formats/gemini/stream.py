@@ -18,13 +18,11 @@ chunks merged into one body (text runs joined, streamed calls assembled, ``usage
 and other fields last-wins). Empty text without a signature makes no part. Function
 calls keep the ids the wire gives (``None`` when absent, as in the non-stream decoder).
 
-Memory: a thought run is not held however long it gets. Its ``PartEnd`` has no part; the
-accumulator builds it from the start (origin, extra) and the deltas (text, then the one
-signature). A text run that begins with its ``thoughtSignature`` is not held either (the
-signature is on its start). A text run that begins without one keeps its text, because
-Gemini sends the signature of a text run on a later chunk (usually the last, with empty
-text) and the IR has no delta that can add it to the part: ``PartEnd`` carries the whole
-part then.
+Memory: text and thought runs are not held however long they get. Their ``PartEnd`` has
+no part; the accumulator builds it from the start (origin, extra, a signature that came on
+the first chunk) and the deltas: text, then a signature that came later (Gemini usually signs
+a text run on its last chunk, with empty text) as ``TextDelta(signature=...)`` or
+``ReasoningDelta(signature=...)``.
 """
 
 from __future__ import annotations
@@ -72,19 +70,13 @@ _PARTS = f"{_CANDIDATE}.content.parts"
 
 @dataclass(slots=True)
 class _Run:
-    """An open text or thought part that later chunks may extend.
-
-    ``held`` is the text of a text run that began without a ``thoughtSignature``: Gemini
-    usually sends a text run's signature on its last chunk, and no delta can carry it, so
-    the final part is built here. Every other run holds nothing that grows.
-    """
+    """An open text or thought part that later chunks may extend (its text is not held)."""
 
     index: int
     thought: bool
     extra: dict[str, Any]
     signature: str | None = None
     texted: bool = False  # some text went out as deltas
-    held: list[str] | None = None
 
     def skeleton(self) -> Part:
         if self.thought:
@@ -93,13 +85,9 @@ class _Run:
 
     def add(self, text: str) -> None:
         self.texted = True
-        if self.held is not None:
-            self.held.append(text)
 
     def final(self) -> Part | None:
         """The part for ``PartEnd``: ``None`` when the start and the deltas make it."""
-        if self.held is not None:
-            return TextPart(text="".join(self.held), thought_signature=self.signature, extra=self.extra)
         if self.thought and not self.texted:  # no text delta: the start says text=None
             return ReasoningPart(text="", signature=self.signature, origin="gemini", extra=self.extra)
         return None
@@ -272,18 +260,16 @@ class StreamDecoder:
             self._end_run(out)
             if not thought and not text and sig is None and not extra:
                 return  # empty text makes no part
-            held: list[str] | None = None if thought or sig is not None else []
-            run = self._run = _Run(self._next, thought, extra, sig, held=held)
+            run = self._run = _Run(self._next, thought, extra, sig if not thought else None)
             self._next += 1
             out.append(PartStart(run.index, run.skeleton()))
         assert run is not None
         if text:
             run.add(text)
             out.append(ReasoningDelta(run.index, text=text) if thought else TextDelta(run.index, text))
-        if sig is not None:
+        if sig is not None and run.signature is None:  # a late signature (else: on the start)
             run.signature = sig
-            if thought:
-                out.append(ReasoningDelta(run.index, signature=sig))
+            out.append(ReasoningDelta(run.index, signature=sig) if thought else TextDelta(run.index, "", sig))
 
     def _end_run(self, out: list[StreamEvent]) -> None:
         if self._run is not None:

@@ -285,8 +285,8 @@ class StreamEncoder:
         Gives what :meth:`_on_text` / :meth:`_on_tool_delta` give, with the chunk built inline.
         """
         text = event.text if type(event) is TextDelta else event.arguments  # type: ignore[union-attr]
-        if not text:
-            return []
+        if not text:  # nothing to send, or only a late text signature: the general path
+            return self._feed(event)
         kind = out.kind
         if kind == "content" or kind == "refusal":
             delta: dict[str, Any] = {kind: text}
@@ -322,6 +322,9 @@ class StreamEncoder:
         return out
 
     def _on_text(self, event: TextDelta) -> list[WireEvent]:
+        if event.signature is not None:
+            where = f"$.parts[{event.index}]"
+            self._note_once(f"tsig{event.index}", where, "dropped", "Gemini thought signature of a text part")
         return self._text(self._part(event.index, "content"), event.text) if event.text else []
 
     def _on_tool_delta(self, event: ToolCallDelta) -> list[WireEvent]:

@@ -117,8 +117,8 @@ class StreamEncoder:
         accumulator is not fed: the part's final value reaches it at its end (:meth:`_on_live`).
         """
         text = event.text if type(event) is TextDelta else event.arguments  # type: ignore[union-attr]
-        if not text:
-            return []
+        if not text:  # nothing to send, or only a late text signature: the general path
+            return cast("list[WireEvent]", self._feed(event))
         live.chunks.append(text)
         live.sent.append(text)
         seq = self._seq
@@ -315,6 +315,8 @@ class StreamEncoder:
                 out.extend(self._drain())
             return out
         if isinstance(event, TextDelta):
+            if event.signature is not None:
+                self.notes.add(f"$.parts[{live.index}]", "dropped", "Gemini thought signature of a text part")
             live.chunks.append(event.text)
             if live.content and isinstance(live.part, (TextPart, RefusalPart)):
                 return self._text_delta(live, event.text)
