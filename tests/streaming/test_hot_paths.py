@@ -94,6 +94,7 @@ def test_recordings_to_every_target(sample: Sample, uuids: _Uuids) -> None:
         ("anthropic", "openai-responses"),
         ("openai-chat", "anthropic"),
         ("openai-responses", "openai-chat"),
+        ("gemini", "gemini"),
     ],
 )
 def test_hot_paths_are_taken(src: str, dst: str) -> None:
@@ -111,13 +112,14 @@ def test_hot_paths_are_taken(src: str, dst: str) -> None:
             return general(event)
 
         codec._feed = counted  # type: ignore[attr-defined]
-    events = anthropic_stream(200) if src == "anthropic" else _stream_in(src)
+    events = anthropic_stream(400) if src == "anthropic" else _stream_in(src, 400)
     _run(translator, events)
     assert calls
     # Chat keeps every tool call open until the finish, so an Anthropic target queues the
     # second call's argument deltas (general path) until the first call's block closes; a
-    # Responses stream has about seven structural events per item.
-    most = len(events) // {"openai-chat": 2, "openai-responses": 5}.get(src, 10)
+    # Responses stream has about seven structural events per item, and a Gemini stream sends
+    # each tool call whole, so it has fewer deltas.
+    most = len(events) // {"openai-chat": 2, "openai-responses": 5, "gemini": 5}.get(src, 10)
     for name, count in calls.items():
         assert count < most, f"{name}: {count} of {len(events)} events took the general path"
 
@@ -135,10 +137,10 @@ def _variant(at: int, delta: Any, **event: Any) -> list[WireEvent]:
     return events
 
 
-def _stream_in(fmt: str) -> list[WireEvent]:
+def _stream_in(fmt: str, size: int = 120) -> list[WireEvent]:
     """The benchmark stream (text, then two tool calls) as ``fmt`` events, by toolwire."""
     translator = StreamTranslator("anthropic", fmt)
-    return [out for event in anthropic_stream(120) for out in translator.feed(event)] + translator.close()
+    return [out for event in anthropic_stream(size) for out in translator.feed(event)] + translator.close()
 
 
 def _chat_stream() -> list[WireEvent]:
@@ -163,6 +165,16 @@ def _mutated(fmt: str, matches: Any, change: Any) -> list[WireEvent]:
 def _chat_variant(kind: str, change: Any) -> list[WireEvent]:
     """The Chat stream with ``change(chunk)`` applied to the 3rd chunk of ``kind`` (a copy)."""
     return _mutated("openai-chat", _chat_delta(kind), change)
+
+
+def _gemini_text(event: Any) -> bool:
+    parts = (event.get("candidates") or [{}])[0].get("content", {}).get("parts", [])
+    return len(parts) == 1 and "text" in parts[0]
+
+
+def _gemini_variant(change: Any) -> list[WireEvent]:
+    """The Gemini stream with ``change(chunk)`` applied to its 3rd text chunk (a copy)."""
+    return _mutated("gemini", _gemini_text, change)
 
 
 def _responses_variant(kind: str, change: Any) -> list[WireEvent]:
@@ -292,6 +304,32 @@ HOSTILE: dict[str, tuple[str, list[WireEvent]]] = {
     "responses-refusal": (
         "openai-responses",
         _responses_variant("response.output_text.delta", _set("type", "response.refusal.delta")),
+    ),
+    "gemini-usage-mid-stream": ("gemini", _gemini_variant(_set("usageMetadata", {"promptTokenCount": 1}))),
+    "gemini-create-time": ("gemini", _gemini_variant(_set("createTime", "2026-01-01T00:00:00Z"))),
+    "gemini-model-null": ("gemini", _gemini_variant(_set("modelVersion", None))),
+    "gemini-late-signature": (
+        "gemini",
+        _gemini_variant(_set("candidates.0.content.parts.0.thoughtSignature", "c2ln")),
+    ),
+    "gemini-part-extra": ("gemini", _gemini_variant(_set("candidates.0.content.parts.0.fooBar", 1))),
+    "gemini-thought-in-text-run": (
+        "gemini",
+        _gemini_variant(_set("candidates.0.content.parts.0.thought", True)),
+    ),
+    "gemini-finish-mid-text": ("gemini", _gemini_variant(_set("candidates.0.finishReason", "STOP"))),
+    "gemini-candidate-index": ("gemini", _gemini_variant(_set("candidates.0.index", 0))),
+    "gemini-role": ("gemini", _gemini_variant(_set("candidates.0.content.role", "user"))),
+    "gemini-text-not-a-string": ("gemini", _gemini_variant(_set("candidates.0.content.parts.0.text", 5))),
+    "gemini-empty-text": ("gemini", _gemini_variant(_set("candidates.0.content.parts.0.text", ""))),
+    "gemini-two-candidates": (
+        "gemini",
+        _gemini_variant(
+            _set(
+                "candidates",
+                [{"content": {"parts": [{"text": "a"}]}}, {"content": {"parts": [{"text": "b"}]}}],
+            )
+        ),
     ),
     "responses-after-completed": (
         "openai-responses",

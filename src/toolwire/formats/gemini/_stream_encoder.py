@@ -70,6 +70,7 @@ class _Slot:
     signed: bool = False  # the signature went out
     waiting: list[dict[str, Any]] = field(default_factory=list)  # held until this slot is first
     done: bool = False
+    plain: bool = False  # a text part with no signature still to send: text deltas take the hot path
 
 
 def _path(index: int) -> str:
@@ -100,6 +101,23 @@ class StreamEncoder:
 
     def feed(self, event: StreamEvent) -> list[WireEvent]:
         """Encode one canonical event (zero or more chunks)."""
+        order = self._order
+        if type(event) is TextDelta and order and order[0] == event.index and not self._ended:
+            # The hot path: text of the plain text part that streams first, one chunk as the
+            # general path (_feed) builds it.
+            slot = self._slots[event.index]
+            text = event.text
+            if slot.plain and text and event.signature is None:
+                slot.sent += len(text)
+                chunk: dict[str, Any] = {
+                    "candidates": [{"content": {"role": "model", "parts": [{"text": text}]}}]
+                }
+                chunk.update(self._meta)
+                return [chunk]
+        return self._feed(event)
+
+    def _feed(self, event: StreamEvent) -> list[WireEvent]:
+        """The general path of :meth:`feed`: any event."""
         if self._ended:
             return []
         handler = _HANDLERS.get(type(event))
@@ -225,6 +243,7 @@ class StreamEncoder:
         if signature is not None and not slot.signed:
             wire["thoughtSignature"] = signature
             slot.signed = True
+        slot.plain = type(slot.part) is TextPart and not slot.done
         slot.sent += len(text)
         self._emit(slot, wire)
 

@@ -108,6 +108,27 @@ class _Call:
             out.append(ToolCallDelta(self.index, text))
 
 
+_HOT_TOP = frozenset({"candidates", "modelVersion", "responseId"})
+"""The top-level fields a chunk on the decoder's hot path may have (none null)."""
+
+
+def _hot_text(candidate: Any, thought: bool) -> str | None:
+    """The text of a candidate that is one plain text part (a thought one when ``thought``)."""
+    if type(candidate) is not dict or len(candidate) != 1:
+        return None
+    content = candidate.get("content")
+    parts = content.get("parts") if type(content) is dict else None
+    if type(parts) is not list or len(parts) != 1:
+        return None
+    part = parts[0]
+    if type(part) is not dict or len(part) != (2 if thought else 1):
+        return None
+    if thought and part.get("thought") is not True:
+        return None
+    text = part.get("text")
+    return text if type(text) is str else None
+
+
 def _malformed(count: int, exc: PayloadError) -> StreamErrorEvent:
     where = f"$[{count}]" + (exc.path or "$")[1:]
     return StreamErrorEvent(
@@ -142,6 +163,23 @@ class StreamDecoder:
 
     def feed(self, event: WireEvent) -> list[StreamEvent]:
         """Decode one chunk."""
+        run = self._run
+        if run is not None and type(event) is dict and not self._done and self._call is None:
+            # The hot path: a chunk of one plain text (or thought) part that extends the open run,
+            # decoded inline with exactly the result of the general path, _feed.
+            candidates = event.get("candidates")
+            if type(candidates) is list and len(candidates) == 1 and event.keys() <= _HOT_TOP:
+                text = _hot_text(candidates[0], run.thought)
+                if text and not run.extra and None not in event.values():
+                    self._count += 1
+                    run.texted = True
+                    return [
+                        ReasoningDelta(run.index, text=text) if run.thought else TextDelta(run.index, text)
+                    ]
+        return self._feed(event)
+
+    def _feed(self, event: WireEvent) -> list[StreamEvent]:
+        """The general path of :meth:`feed`: any chunk, checked field by field."""
         count = self._count
         self._count += 1
         if self._done:
