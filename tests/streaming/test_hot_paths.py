@@ -147,55 +147,90 @@ def _chat_stream() -> list[WireEvent]:
     return _stream_in("openai-chat")
 
 
-def _chat_delta(kind: str) -> Any:
-    def matches(event: Any) -> bool:
-        delta = event.get("choices", [{}])[0].get("delta", {}) if event.get("choices") else {}
-        return kind in delta and len(delta) == 1
+def _matcher(src: str, which: str) -> Any:
+    """Which events of a ``src`` stream a change may hit: Chat chunks whose delta has only
+    ``which``, Responses events of type ``which``, Gemini chunks of one text part."""
 
-    return matches
+    def chat(event: Any) -> bool:
+        delta = event["choices"][0].get("delta", {}) if event.get("choices") else {}
+        return which in delta and len(delta) == 1
+
+    def gemini(event: Any) -> bool:
+        parts = (event.get("candidates") or [{}])[0].get("content", {}).get("parts", [])
+        return len(parts) == 1 and "text" in parts[0]
+
+    return {"openai-chat": chat, "gemini": gemini}.get(src, lambda event: event.get("type") == which)
 
 
-def _mutated(fmt: str, matches: Any, change: Any) -> list[WireEvent]:
-    """The stream in ``fmt`` with ``change(event)`` applied to the 3rd event that ``matches``."""
-    events = copy.deepcopy(_stream_in(fmt))
-    change([e for e in events if isinstance(e, dict) and matches(e)][2])
+def _changed(src: str, which: str, path: str, value: Any) -> list[WireEvent]:
+    """The stream in ``src`` with ``value`` set at the dotted ``path`` (numbers index lists) of
+    the 3rd event that :func:`_matcher` picks (a copy)."""
+    events = copy.deepcopy(_stream_in(src))
+    target: Any = [e for e in events if isinstance(e, dict) and _matcher(src, which)(e)][2]
+    *parents, last = path.split(".")
+    for key in parents:
+        target = target[int(key)] if key.isdigit() else target[key]
+    target[int(last) if last.isdigit() else last] = value
     return events
 
 
-def _chat_variant(kind: str, change: Any) -> list[WireEvent]:
-    """The Chat stream with ``change(chunk)`` applied to the 3rd chunk of ``kind`` (a copy)."""
-    return _mutated("openai-chat", _chat_delta(kind), change)
-
-
-def _gemini_text(event: Any) -> bool:
-    parts = (event.get("candidates") or [{}])[0].get("content", {}).get("parts", [])
-    return len(parts) == 1 and "text" in parts[0]
-
-
-def _gemini_variant(change: Any) -> list[WireEvent]:
-    """The Gemini stream with ``change(chunk)`` applied to its 3rd text chunk (a copy)."""
-    return _mutated("gemini", _gemini_text, change)
-
-
-def _responses_variant(kind: str, change: Any) -> list[WireEvent]:
-    """The Responses stream with ``change(event)`` applied to its 3rd event of type ``kind``."""
-    return _mutated("openai-responses", lambda e: e.get("type") == kind, change)
-
-
-def _set(path: str, value: Any) -> Any:
-    """A change that sets ``value`` at a dotted ``path`` of a chunk (numbers index lists)."""
-
-    def change(chunk: dict[str, Any]) -> None:
-        *parents, last = path.split(".")
-        target: Any = chunk
-        for key in parents:
-            target = target[int(key)] if key.isdigit() else target[key]
-        target[int(last) if last.isdigit() else last] = value
-
-    return change
-
-
 _TEXT_AT = 5  # a text delta of block 0
+_CHAT, _RESP, _GEM = "openai-chat", "openai-responses", "gemini"
+_TEXT_EVENT = "response.output_text.delta"
+_ARGS_EVENT = "response.function_call_arguments.delta"
+_CALL = "choices.0.delta.tool_calls"
+_PART = "candidates.0.content.parts.0"
+CHANGES: dict[str, tuple[str, str, str, Any]] = {
+    # name: (source, which event, dotted path, new value)
+    "chat-new-top-field": (_CHAT, "content", "moderation", {"flagged": False}),
+    "chat-usage-mid-stream": (_CHAT, "content", "usage", {"prompt_tokens": 1}),
+    "chat-logprobs": (_CHAT, "content", "choices.0.logprobs", {"content": []}),
+    "chat-finish-mid-text": (_CHAT, "content", "choices.0.finish_reason", "stop"),
+    "chat-second-choice": (_CHAT, "content", "choices.0.index", 1),
+    "chat-index-not-int": (_CHAT, "content", "choices.0.index", "0"),
+    "chat-content-not-a-string": (_CHAT, "content", "choices.0.delta.content", 3),
+    "chat-empty-content": (_CHAT, "content", "choices.0.delta.content", ""),
+    "chat-refusal": (_CHAT, "content", "choices.0.delta", {"refusal": "no"}),
+    "chat-extra-choice-field": (_CHAT, "content", "choices.0.seed", 3),
+    "chat-error-chunk": (_CHAT, "content", "error", {"message": "boom"}),
+    "chat-args-not-a-string": (_CHAT, "tool_calls", f"{_CALL}.0.function.arguments", 5),
+    "chat-args-unknown-call": (_CHAT, "tool_calls", f"{_CALL}.0.index", 7),
+    "chat-args-new-id": (_CHAT, "tool_calls", f"{_CALL}.0.id", "call_x"),
+    "chat-args-name": (_CHAT, "tool_calls", f"{_CALL}.0.function.name", "other"),
+    "chat-args-custom": (_CHAT, "tool_calls", f"{_CALL}.0", {"index": 0, "custom": {"input": "x"}}),
+    "chat-two-fragments": (
+        _CHAT,
+        "tool_calls",
+        _CALL,
+        [{"index": 0, "function": {"arguments": "a"}}, {"index": 1, "function": {"arguments": "b"}}],
+    ),
+    "responses-delta-not-a-string": (_RESP, _TEXT_EVENT, "delta", None),
+    "responses-unknown-item": (_RESP, _TEXT_EVENT, "output_index", 9),
+    "responses-index-not-int": (_RESP, _TEXT_EVENT, "output_index", "0"),
+    "responses-new-content-index": (_RESP, _TEXT_EVENT, "content_index", 4),
+    "responses-text-for-a-call": (_RESP, _TEXT_EVENT, "output_index", 1),
+    "responses-args-for-the-message": (_RESP, _ARGS_EVENT, "output_index", 0),
+    "responses-refusal": (_RESP, _TEXT_EVENT, "type", "response.refusal.delta"),
+    "gemini-usage-mid-stream": (_GEM, "text", "usageMetadata", {"promptTokenCount": 1}),
+    "gemini-create-time": (_GEM, "text", "createTime", "2026-01-01T00:00:00Z"),
+    "gemini-model-null": (_GEM, "text", "modelVersion", None),
+    "gemini-late-signature": (_GEM, "text", f"{_PART}.thoughtSignature", "c2ln"),
+    "gemini-part-extra": (_GEM, "text", f"{_PART}.fooBar", 1),
+    "gemini-thought-in-text-run": (_GEM, "text", f"{_PART}.thought", True),
+    "gemini-finish-mid-text": (_GEM, "text", "candidates.0.finishReason", "STOP"),
+    "gemini-candidate-index": (_GEM, "text", "candidates.0.index", 0),
+    "gemini-role": (_GEM, "text", "candidates.0.content.role", "user"),
+    "gemini-text-not-a-string": (_GEM, "text", f"{_PART}.text", 5),
+    "gemini-empty-text": (_GEM, "text", f"{_PART}.text", ""),
+    "gemini-two-candidates": (
+        _GEM,
+        "text",
+        "candidates",
+        [{"content": {"parts": [{"text": "a"}]}}, {"content": {"parts": [{"text": "b"}]}}],
+    ),
+}
+"""Events changed so that they look like a hot path's but are not."""
+
 HOSTILE: dict[str, tuple[str, list[WireEvent]]] = {
     "empty-text": ("anthropic", _variant(_TEXT_AT, {"type": "text_delta", "text": ""})),
     "text-not-a-string": ("anthropic", _variant(_TEXT_AT, {"type": "text_delta", "text": 7})),
@@ -227,115 +262,10 @@ HOSTILE: dict[str, tuple[str, list[WireEvent]]] = {
         ],
     ),
     "cut-short": ("anthropic", anthropic_stream(120)[:40]),
-    "chat-new-top-field": ("openai-chat", _chat_variant("content", _set("moderation", {"flagged": False}))),
-    "chat-usage-mid-stream": ("openai-chat", _chat_variant("content", _set("usage", {"prompt_tokens": 1}))),
-    "chat-logprobs": ("openai-chat", _chat_variant("content", _set("choices.0.logprobs", {"content": []}))),
-    "chat-finish-mid-text": (
-        "openai-chat",
-        _chat_variant("content", _set("choices.0.finish_reason", "stop")),
-    ),
-    "chat-second-choice": ("openai-chat", _chat_variant("content", _set("choices.0.index", 1))),
-    "chat-index-not-int": ("openai-chat", _chat_variant("content", _set("choices.0.index", "0"))),
-    "chat-content-not-a-string": (
-        "openai-chat",
-        _chat_variant("content", _set("choices.0.delta.content", 3)),
-    ),
-    "chat-empty-content": ("openai-chat", _chat_variant("content", _set("choices.0.delta.content", ""))),
-    "chat-refusal": ("openai-chat", _chat_variant("content", _set("choices.0.delta", {"refusal": "no"}))),
-    "chat-extra-choice-field": ("openai-chat", _chat_variant("content", _set("choices.0.seed", 3))),
-    "chat-error-chunk": ("openai-chat", _chat_variant("content", _set("error", {"message": "boom"}))),
-    "chat-args-not-a-string": (
-        "openai-chat",
-        _chat_variant("tool_calls", _set("choices.0.delta.tool_calls.0.function.arguments", 5)),
-    ),
-    "chat-args-unknown-call": (
-        "openai-chat",
-        _chat_variant("tool_calls", _set("choices.0.delta.tool_calls.0.index", 7)),
-    ),
-    "chat-args-new-id": (
-        "openai-chat",
-        _chat_variant("tool_calls", _set("choices.0.delta.tool_calls.0.id", "call_x")),
-    ),
-    "chat-args-name": (
-        "openai-chat",
-        _chat_variant("tool_calls", _set("choices.0.delta.tool_calls.0.function.name", "other")),
-    ),
-    "chat-args-custom": (
-        "openai-chat",
-        _chat_variant(
-            "tool_calls", _set("choices.0.delta.tool_calls.0", {"index": 0, "custom": {"input": "x"}})
-        ),
-    ),
-    "chat-two-fragments": (
-        "openai-chat",
-        _chat_variant(
-            "tool_calls",
-            _set(
-                "choices.0.delta.tool_calls",
-                [{"index": 0, "function": {"arguments": "a"}}, {"index": 1, "function": {"arguments": "b"}}],
-            ),
-        ),
-    ),
-    "chat-not-an-object": ("openai-chat", [*_chat_stream()[:4], 17, *_chat_stream()[4:]]),
-    "responses-delta-not-a-string": (
-        "openai-responses",
-        _responses_variant("response.output_text.delta", _set("delta", None)),
-    ),
-    "responses-unknown-item": (
-        "openai-responses",
-        _responses_variant("response.output_text.delta", _set("output_index", 9)),
-    ),
-    "responses-index-not-int": (
-        "openai-responses",
-        _responses_variant("response.output_text.delta", _set("output_index", "0")),
-    ),
-    "responses-new-content-index": (
-        "openai-responses",
-        _responses_variant("response.output_text.delta", _set("content_index", 4)),
-    ),
-    "responses-text-for-a-call": (
-        "openai-responses",
-        _responses_variant("response.output_text.delta", _set("output_index", 1)),
-    ),
-    "responses-args-for-the-message": (
-        "openai-responses",
-        _responses_variant("response.function_call_arguments.delta", _set("output_index", 0)),
-    ),
-    "responses-refusal": (
-        "openai-responses",
-        _responses_variant("response.output_text.delta", _set("type", "response.refusal.delta")),
-    ),
-    "gemini-usage-mid-stream": ("gemini", _gemini_variant(_set("usageMetadata", {"promptTokenCount": 1}))),
-    "gemini-create-time": ("gemini", _gemini_variant(_set("createTime", "2026-01-01T00:00:00Z"))),
-    "gemini-model-null": ("gemini", _gemini_variant(_set("modelVersion", None))),
-    "gemini-late-signature": (
-        "gemini",
-        _gemini_variant(_set("candidates.0.content.parts.0.thoughtSignature", "c2ln")),
-    ),
-    "gemini-part-extra": ("gemini", _gemini_variant(_set("candidates.0.content.parts.0.fooBar", 1))),
-    "gemini-thought-in-text-run": (
-        "gemini",
-        _gemini_variant(_set("candidates.0.content.parts.0.thought", True)),
-    ),
-    "gemini-finish-mid-text": ("gemini", _gemini_variant(_set("candidates.0.finishReason", "STOP"))),
-    "gemini-candidate-index": ("gemini", _gemini_variant(_set("candidates.0.index", 0))),
-    "gemini-role": ("gemini", _gemini_variant(_set("candidates.0.content.role", "user"))),
-    "gemini-text-not-a-string": ("gemini", _gemini_variant(_set("candidates.0.content.parts.0.text", 5))),
-    "gemini-empty-text": ("gemini", _gemini_variant(_set("candidates.0.content.parts.0.text", ""))),
-    "gemini-two-candidates": (
-        "gemini",
-        _gemini_variant(
-            _set(
-                "candidates",
-                [{"content": {"parts": [{"text": "a"}]}}, {"content": {"parts": [{"text": "b"}]}}],
-            )
-        ),
-    ),
-    "responses-after-completed": (
-        "openai-responses",
-        [*_stream_in("openai-responses"), *_stream_in("openai-responses")[5:9]],
-    ),
-    "chat-after-done": ("openai-chat", [*_chat_stream(), *_chat_stream()[3:6]]),
+    "chat-not-an-object": (_CHAT, [*_chat_stream()[:4], 17, *_chat_stream()[4:]]),
+    "chat-after-done": (_CHAT, [*_chat_stream(), *_chat_stream()[3:6]]),
+    "responses-after-completed": (_RESP, [*_stream_in(_RESP), *_stream_in(_RESP)[5:9]]),
+    **{name: (change[0], _changed(*change)) for name, change in CHANGES.items()},
 }
 
 
