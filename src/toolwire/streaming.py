@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from toolwire._json import dumps_str, loads
+from toolwire._json import dumps, loads
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import DONE, StreamDecoderLike, StreamEncoderLike, WireEvent, sse_event_name
 from toolwire.framing import JSONArrayDecoder, SSEDecoder, encode_sse
@@ -137,19 +137,23 @@ class WireReader:
     def _events(self, events: Iterable[Any]) -> list[WireEvent]:
         out: list[WireEvent] = []
         for event in events:
-            if event.comment is not None or not event.data:
+            data = event.data
+            if event.comment is not None or not data:
                 continue
-            if event.data == DONE:
+            if data == DONE:
                 out.append(DONE)
                 continue
-            out.append(self._check(loads(event.data, path=f"$[{self._count}]")))
+            try:
+                item = loads(data)
+            except PayloadError as exc:  # the path is built only for the error
+                raise type(exc)(exc.message, path=f"$[{self._count}]") from None
+            out.append(self._check(item))
         return out
 
     def _check(self, item: Any) -> WireEvent:
-        path = f"$[{self._count}]"
+        if type(item) is not dict:
+            raise PayloadError("a stream event must be a JSON object", path=f"$[{self._count}]")
         self._count += 1
-        if not isinstance(item, dict):
-            raise PayloadError("a stream event must be a JSON object", path=path)
         return item
 
 
@@ -158,13 +162,34 @@ def encode_wire_events(fmt: str, events: Iterable[WireEvent]) -> bytes:
     from toolwire.translate import resolve_format
 
     name = resolve_format(fmt)
-    return b"".join(_frame(name, event) for event in events)
+    return _frames(name, list(events))
 
 
 def _frame(fmt: Format, event: WireEvent) -> bytes:
-    if isinstance(event, str):
-        return encode_sse(None, event)
-    return encode_sse(sse_event_name(fmt, event), dumps_str(event))
+    """One wire event as SSE bytes: what :func:`~toolwire.framing.encode_sse` writes, built from
+    cached ``event: name`` prefixes (compact JSON is one line, so it is one ``data:`` line)."""
+    if type(event) is not dict:
+        return encode_sse(None, event)  # type: ignore[arg-type]
+    name = sse_event_name(fmt, event)
+    prefix = _PREFIXES.get(name or "")
+    if prefix is None:
+        prefix = encode_sse(name, "")[:-2]  # checks the name; b"event: <name>\ndata: "
+        if len(_PREFIXES) < _MAX_PREFIXES:
+            _PREFIXES[name or ""] = prefix
+    return prefix + dumps(event) + b"\n\n"
+
+
+def _frames(fmt: Format, events: list[WireEvent]) -> bytes:
+    """Several wire events as SSE bytes (see :func:`_frame`)."""
+    if len(events) == 1:
+        return _frame(fmt, events[0])
+    return b"".join([_frame(fmt, event) for event in events])
+
+
+_PREFIXES: dict[str, bytes] = {"": b"data: "}
+"""SSE bytes before the JSON of an event, by event name (``""``: unnamed)."""
+_MAX_PREFIXES = 512
+"""Names beyond this many (an upstream inventing event types) are framed without caching."""
 
 
 class StreamTranslator:
@@ -275,10 +300,10 @@ def translate_stream(
     translator = StreamTranslator(source, target, policy=policy)
     for chunk in chunks:
         for event in reader.feed(chunk):
-            yield b"".join(_frame(fmt, e) for e in translator.feed(event))
+            yield _frames(fmt, translator.feed(event))
     for event in reader.close():
-        yield b"".join(_frame(fmt, e) for e in translator.feed(event))
-    yield b"".join(_frame(fmt, e) for e in translator.close())
+        yield _frames(fmt, translator.feed(event))
+    yield _frames(fmt, translator.close())
 
 
 class ArgumentsView:

@@ -237,3 +237,43 @@ def test_random_streams_match_reference(raw: bytes, cuts: list[int], comments: b
 @given(st.binary(max_size=200), st.lists(st.integers(0, 200), max_size=8))
 def test_arbitrary_bytes_match_reference(raw: bytes, cuts: list[int]) -> None:
     assert feed_split(SSEDecoder, raw, cuts) == reference_parse(raw)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(TOKENS), max_size=60).map(b"".join), st.booleans(), st.booleans())
+def test_streams_fed_one_block_per_chunk_match_reference(raw: bytes, comments: bool, empty: bool) -> None:
+    """Cut after every blank line (servers flush one event per chunk: the single-event path)."""
+
+    def make() -> SSEDecoder:
+        return SSEDecoder(comments=comments, dispatch_empty=empty)
+
+    cuts = [i + 2 for i in range(len(raw)) if raw[i : i + 2] == b"\n\n"]
+    assert feed_split(make, raw, cuts) == reference_parse(raw, comments=comments, dispatch_empty=empty)
+
+
+@pytest.mark.parametrize(
+    "chunk",
+    [
+        b"data: x\n\n",
+        b"data:x\n\n",
+        b"data:  x\n\n",
+        b"data: \n\n",
+        b"event: a\ndata: {}\n\n",
+        b"event:a\ndata:{}\n\n",
+        b"event: \ndata: y\n\n",
+        b"event: a:b\ndata: y\n\n",
+        b"event: a\nevent: b\ndata: y\n\n",
+        b"id: 1\ndata: y\n\n",
+        b"eventx: a\ndata: y\n\n",
+        b"datax: y\n\n",
+        b": hi\n\n",
+        b"data: a\ndata: b\n\n",
+        "data: é\n\n".encode(),
+        b"data: \xff\n\n",
+    ],
+)
+def test_single_event_chunks(chunk: bytes) -> None:
+    """Each chunk after a first event, fed whole (the single-event path) and line by line."""
+    raw = b"id: 7\ndata: first\n\n" + chunk + chunk
+    fast = feed_split(SSEDecoder, raw, [len(b"id: 7\ndata: first\n\n"), len(raw) - len(chunk)])
+    assert fast == reference_parse(raw) == feed_bytewise(SSEDecoder, raw)

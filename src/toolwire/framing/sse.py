@@ -95,6 +95,7 @@ class SSEDecoder:
         self._skip_lf = False  # previous chunk ended with CR
         self._closed = False
         self._plain = False  # feed() may take its fast path: no BOM check, CR or tail pending
+        self._idle = True  # between events: no data, event, retry or field line pending
         # the event being built: data lines, their total size, event, retry, whether any field
         # line was seen (for dispatch_empty); and the stream's last event id
         self._state: _State = ([], 0, None, None, False, None)
@@ -107,6 +108,10 @@ class SSEDecoder:
     def feed(self, data: bytes) -> list[SSEEvent]:
         """Consume a chunk of the byte stream and return the events it completed."""
         if self._plain and len(data) <= self.max_size:  # no BOM check, CR or partial line pending
+            if self._idle and data.endswith(b"\n\n") and b"\r" not in data:
+                event = self._single(data)  # one whole event per chunk, as servers flush them
+                if event is not None:
+                    return [event]
             if data.endswith(b"\r\n"):
                 data = data.replace(b"\r\n", b"\n")  # whole CRLF pairs only: always safe
             if data.endswith(b"\n") and b"\r" not in data:  # the common case: whole LF lines
@@ -114,6 +119,27 @@ class SSEDecoder:
                 lines.pop()
                 return self._lines(lines)
         return self._feed(data)
+
+    def _single(self, data: bytes) -> SSEEvent | None:
+        """``data`` as one ``[event:] data:`` block, parsed as :meth:`_lines` would, else None.
+
+        Only called between events (nothing pending) on LF-only input that ends in a blank
+        line; any other shape (more lines, other fields, comments) returns None.
+        """
+        end = len(data) - 2
+        first = data.find(b"\n")
+        name: str | None = None
+        if first != end:
+            if data.find(b"\n", first + 1) != end or not data.startswith(b"event:"):
+                return None
+            name = (data[7:first] if data[6:7] == b" " else data[6:first]).decode("utf-8", "replace") or None
+            first += 1
+        else:
+            first = 0
+        if not data.startswith(b"data:", first):
+            return None
+        start = first + (6 if data[first + 5 : first + 6] == b" " else 5)
+        return SSEEvent(name, data[start:end].decode("utf-8", "replace"), self._state[5], None)
 
     def _feed(self, data: bytes) -> list[SSEEvent]:
         """The general case of :meth:`feed`: BOM, CR line endings, incomplete lines, limits."""
@@ -228,4 +254,5 @@ class SSEDecoder:
                 raise LimitError(f"SSE event data longer than {limit} characters")
             fields = True
         self._state = (data, size, event, retry, fields, last_id)
+        self._idle = not data and event is None and retry is None and not fields
         return out
