@@ -29,7 +29,7 @@ from typing import Any
 import orjson
 
 from benchmarks._timing import median_seconds_each, report_row
-from toolwire.streaming import StreamTranslator
+from toolwire.streaming import StreamTranslator, encode_wire_events, translate_stream
 
 TARGETS = ("openai-responses", "openai-chat")
 _WORDS = ("Let", "me", "check", "the", "weather", "and", "the", "time", "in", "both", "cities", "for", "you")
@@ -180,6 +180,25 @@ def pairs() -> dict[tuple[str, str], float]:
     return ratios
 
 
+def byte_level(events: list[dict[str, Any]]) -> dict[str, float]:
+    """SSE bytes in, SSE bytes out (:func:`translate_stream`), one event per chunk as servers
+    flush them; the floor is the same as the whole-stream one (no SSE framing in it)."""
+    chunks = [encode_wire_events("anthropic", [event]) for event in events]
+    raw = [orjson.dumps(e) for e in events]
+    fns: dict[str, Any] = {"floor": lambda: _floor_all(raw)}
+    for target in TARGETS:
+        fns[target] = lambda target=target: sum(
+            map(len, translate_stream(chunks, source="anthropic", target=target, policy="drop"))
+        )
+    times = median_seconds_each(fns)
+    print("  byte level: SSE chunks in, SSE bytes out (framing, parsing and serializing included):")
+    ratios: dict[str, float] = {}
+    for target in TARGETS:
+        ratios[f"{target} bytes"] = times[target] / times["floor"]
+        print(report_row(f"anthropic -> {target}", times[target], times["floor"], len(events), "event"))
+    return ratios
+
+
 def _peak_kib(raw: Iterable[bytes], target: str) -> float:
     gc.collect()
     tracemalloc.start()
@@ -233,6 +252,7 @@ def run() -> dict[str, float]:
         p90 = ranked[int(0.9 * (len(ranked) - 1))]
         print(f"    {target:<18} {statistics.median(each):>6.2f}x {p90:>6.2f}x {ranked[-1]:>6.1f}x   {shown}")
     pairs()
+    ratios.update(byte_level(events))
     print("  peak traced memory of one translation (input lazy, output dropped; longer = more text):")
     text = _text_kib(100_000)
     for target in TARGETS:
