@@ -44,8 +44,8 @@ PINNED: dict[str, set[str]] = {
         "translate_request", "translate_response",
     },
     "toolwire.streaming": {
-        "ArgumentsView", "StreamTranslator", "WireReader", "check_stream", "encode_wire_events",
-        "stream_decoder", "stream_encoder", "translate_stream",
+        "ArgumentsView", "StreamTranslator", "WireReader", "check_stream", "encode_wire_event",
+        "encode_wire_events", "stream_decoder", "stream_encoder", "translate_stream",
     },
     "toolwire.partial_json": {
         "complete_json", "parse_partial",

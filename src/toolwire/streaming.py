@@ -49,6 +49,7 @@ __all__ = [
     "StreamTranslator",
     "WireReader",
     "check_stream",
+    "encode_wire_event",
     "encode_wire_events",
     "stream_decoder",
     "stream_encoder",
@@ -165,9 +166,13 @@ def encode_wire_events(fmt: str, events: Iterable[WireEvent]) -> bytes:
     return _frames(name, list(events))
 
 
-def _frame(fmt: Format, event: WireEvent) -> bytes:
-    """One wire event as SSE bytes: what :func:`~toolwire.framing.encode_sse` writes, built from
-    cached ``event: name`` prefixes (compact JSON is one line, so it is one ``data:`` line)."""
+def encode_wire_event(fmt: Format, event: WireEvent) -> bytes:
+    """One wire event of format ``fmt`` (a resolved format name) as SSE bytes.
+
+    The bytes :func:`~toolwire.framing.encode_sse` writes for it (named where the format names
+    its events), built from cached ``event: <name>`` prefixes: compact JSON is one line, so it
+    is one ``data:`` line.
+    """
     if type(event) is not dict:
         return encode_sse(None, event)  # type: ignore[arg-type]
     name = sse_event_name(fmt, event)
@@ -180,10 +185,10 @@ def _frame(fmt: Format, event: WireEvent) -> bytes:
 
 
 def _frames(fmt: Format, events: list[WireEvent]) -> bytes:
-    """Several wire events as SSE bytes (see :func:`_frame`)."""
+    """Several wire events as SSE bytes (see :func:`encode_wire_event`)."""
     if len(events) == 1:
-        return _frame(fmt, events[0])
-    return b"".join([_frame(fmt, event) for event in events])
+        return encode_wire_event(fmt, events[0])
+    return b"".join([encode_wire_event(fmt, event) for event in events])
 
 
 _PREFIXES: dict[str, bytes] = {"": b"data: "}

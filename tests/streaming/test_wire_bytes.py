@@ -16,9 +16,11 @@ import pytest
 
 from tests.corpus import FORMATS, Sample, require_corpus, samples
 from tests.streaming._matrix import all_stream_samples, has_client_calls, source, translate, wire_of
+from toolwire._json import dumps_str
 from toolwire.errors import PayloadError
-from toolwire.formats._stream import WireEvent
-from toolwire.streaming import WireReader, encode_wire_events, translate_stream
+from toolwire.formats._stream import WireEvent, sse_event_name
+from toolwire.framing import encode_sse
+from toolwire.streaming import WireReader, encode_wire_event, encode_wire_events, translate_stream
 
 _SAMPLES = all_stream_samples()
 
@@ -140,3 +142,19 @@ def test_byte_order_mark_and_blank_lead_in(body: bytes) -> None:
         data = b"\xef\xbb\xbf" + lead + body
         assert _read(data, bytewise(data)) == [{"a": 1}, {"b": 2}]
     assert _read(b" \n" + body) == [{"a": 1}, {"b": 2}]
+
+
+def test_encode_wire_event_writes_what_encode_sse_writes() -> None:
+    """The cached-prefix framing equals the spec-checked encoder for every recorded event."""
+    require_corpus()
+    for sample in _SAMPLES:
+        for event in wire_of(sample):
+            name = sse_event_name(sample.format, event)
+            expected = encode_sse(name, event if isinstance(event, str) else dumps_str(event))
+            assert encode_wire_event(sample.format, event) == expected, sample.id
+
+
+def test_encode_wire_event_rejects_a_name_that_breaks_the_framing() -> None:
+    """An event type with a line break cannot become an ``event:`` line (no cache poisoning)."""
+    with pytest.raises(PayloadError):
+        encode_wire_event("anthropic", {"type": "ping\ndata: {}"})

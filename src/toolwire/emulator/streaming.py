@@ -14,10 +14,10 @@ import msgspec
 from toolwire._json import dumps
 from toolwire.emulator.events import response_events
 from toolwire.emulator.faults import Faults
-from toolwire.formats._stream import DONE, WireEvent, sse_event_name
+from toolwire.formats._stream import WireEvent, sse_event_name
 from toolwire.framing import JSONArrayEncoder, encode_sse
 from toolwire.ir import Format, Notes, Request, Response
-from toolwire.streaming import stream_encoder
+from toolwire.streaming import encode_wire_event, stream_encoder
 
 __all__ = [
     "MALFORMED",
@@ -58,9 +58,7 @@ def wire_events(fmt: Format, response: Response, chunk_size: int) -> list[WireEv
 def _sse(fmt: Format, event: WireEvent, malformed: bool) -> bytes:
     if malformed:
         return encode_sse(sse_event_name(fmt, event), MALFORMED)
-    if event == DONE:
-        return encode_sse(None, DONE)
-    return encode_sse(sse_event_name(fmt, event), dumps(event).decode())
+    return encode_wire_event(fmt, event)
 
 
 def stream_chunks(
