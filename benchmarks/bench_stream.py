@@ -200,6 +200,7 @@ def byte_level(events: list[dict[str, Any]]) -> dict[str, float]:
 
 
 def _peak_kib(raw: Iterable[bytes], target: str) -> float:
+    StreamTranslator("anthropic", target)  # imports done before tracing
     gc.collect()
     tracemalloc.start()
     translator = StreamTranslator("anthropic", target, policy="drop")

@@ -126,8 +126,10 @@ def advance(live: Live, now: str) -> str:
     Joins what was sent so far: used when a whole part arrives or ends, not per delta
     (:func:`sent_delta` keeps deltas O(1)).
     """
+    if len(now) <= sum(map(len, live.sent)):  # all sent already (the usual end): no join
+        return ""
     sent = "".join(live.sent)
-    if len(now) <= len(sent) or not now.startswith(sent):
+    if not now.startswith(sent):
         return ""
     live.sent = [now]
     return now[len(sent) :]
