@@ -20,6 +20,8 @@ from benchmarks.bench_stream import anthropic_stream
 from tests.corpus import FORMATS, Sample
 from tests.streaming._matrix import all_stream_samples, wire_of
 from toolwire.formats._stream import WireEvent
+from toolwire.ir.content import TextPart
+from toolwire.ir.stream import PartEnd, PartStart, ResponseEnd, ResponseStart, StreamEvent, TextDelta
 from toolwire.streaming import StreamTranslator
 
 
@@ -275,3 +277,25 @@ def test_hostile_variants(name: str, dst: str, uuids: _Uuids) -> None:
     """Events that look like the hot path's but are not take the general path's way out."""
     src, events = HOSTILE[name]
     assert_same(events, src, dst, uuids)
+
+
+@pytest.mark.parametrize("dst", FORMATS)
+def test_text_delta_with_a_signature_is_noted_like_the_general_path(dst: str, uuids: _Uuids) -> None:
+    """A text delta that brings a Gemini signature with its text: same output and notes."""
+    events: list[StreamEvent] = [
+        ResponseStart(id="r", origin="gemini", model="g"),
+        PartStart(index=0, part=TextPart(text="")),
+        TextDelta(index=0, text="a"),
+        TextDelta(index=0, text="b", signature="c2ln"),
+        TextDelta(index=0, text="c"),
+        PartEnd(index=0),
+        ResponseEnd(stop_reason="end_turn"),
+    ]
+    results = []
+    for translator in (StreamTranslator("gemini", dst), _general(StreamTranslator("gemini", dst))):
+        uuids.count = 0
+        wire = [translator.feed_ir(event) for event in events]
+        results.append((wire, [(n.path, n.kind, n.message) for n in translator.note_items]))
+    assert results[0] == results[1]
+    if dst != "gemini":
+        assert any("signature" in message for _, _, message in results[0][1])

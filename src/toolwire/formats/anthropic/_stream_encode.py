@@ -78,8 +78,11 @@ class StreamEncoder:
         if slot is not None and type(event) is slot.fast and event.index == slot.ir:  # type: ignore[union-attr]
             # The hot path: a text or argument delta of the open block, sent as the general
             # path (_feed) sends it.
-            text = event.text if type(event) is TextDelta else event.arguments  # type: ignore[union-attr]
-            if not text:  # nothing to send, or only a late text signature: the general path
+            if type(event) is TextDelta:  # a late text signature (rare) is the general path's
+                text = event.text if event.signature is None else ""
+            else:
+                text = event.arguments  # type: ignore[union-attr]
+            if not text:
                 return self._feed(event)
             slot.sent += len(text)
             if slot.fast is TextDelta:

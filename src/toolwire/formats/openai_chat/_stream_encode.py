@@ -284,8 +284,11 @@ class StreamEncoder:
 
         Gives what :meth:`_on_text` / :meth:`_on_tool_delta` give, with the chunk built inline.
         """
-        text = event.text if type(event) is TextDelta else event.arguments  # type: ignore[union-attr]
-        if not text:  # nothing to send, or only a late text signature: the general path
+        if type(event) is TextDelta:  # a late text signature (rare) is the general path's
+            text = event.text if event.signature is None else ""
+        else:
+            text = event.arguments  # type: ignore[union-attr]
+        if not text:
             return self._feed(event)
         kind = out.kind
         if kind == "content" or kind == "refusal":

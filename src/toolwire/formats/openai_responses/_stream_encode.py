@@ -116,8 +116,11 @@ class StreamEncoder:
         Gives what the general path (:meth:`_text_delta`, :meth:`_arguments_delta`) gives. The
         accumulator is not fed: the part's final value reaches it at its end (:meth:`_on_live`).
         """
-        text = event.text if type(event) is TextDelta else event.arguments  # type: ignore[union-attr]
-        if not text:  # nothing to send, or only a late text signature: the general path
+        if type(event) is TextDelta:  # a late text signature (rare) is the general path's
+            text = event.text if event.signature is None else ""
+        else:
+            text = event.arguments  # type: ignore[union-attr]
+        if not text:
             return cast("list[WireEvent]", self._feed(event))
         live.chunks.append(text)
         live.sent.append(text)
