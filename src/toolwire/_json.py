@@ -28,6 +28,8 @@ def loads(data: bytes | str, *, path: str = "$") -> Any:
         raise PayloadError(f"invalid JSON: {text}", path=path) from None
     except RecursionError:
         raise LimitError("JSON nested too deeply", path=path) from None
+    except UnicodeDecodeError as exc:  # msgspec reports invalid UTF-8 in bytes this way
+        raise PayloadError(f"invalid JSON: not UTF-8 ({exc.reason} at byte {exc.start})", path=path) from None
 
 
 def dumps(value: Any, *, path: str = "$") -> bytes:

@@ -24,7 +24,7 @@ import msgspec
 from toolwire._json import dumps, loads
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import DONE, StreamDecoderLike, StreamEncoderLike, WireEvent, sse_event_name
-from toolwire.framing import JSONArrayDecoder, SSEDecoder, encode_sse
+from toolwire.framing import JSONArrayDecoder, SSEDecoder, SSEEvent, encode_sse
 from toolwire.ir.base import Format
 from toolwire.ir.content import ToolCall
 from toolwire.ir.notes import Note, Notes, Policy
@@ -90,6 +90,7 @@ def stream_encoder(fmt: str, notes: Notes | None = None) -> StreamEncoderLike:
 
 
 _BOM = b"\xef\xbb\xbf"
+_DONE_BYTES = DONE.encode()
 
 
 class WireReader:
@@ -125,7 +126,22 @@ class WireReader:
         if self._array is not None:
             return [self._check(item) for item in self._array.feed(data)]
         assert self._sse is not None
+        payload = self._sse.take_data(data)  # one whole event: no SSEEvent, no text decoding
+        if payload is not None:
+            return self._payload(payload)
         return self._events(self._sse.feed(data))
+
+    def _payload(self, payload: bytes) -> list[WireEvent]:
+        """The wire event of one SSE ``data`` payload, as :meth:`_events` reads it."""
+        if not payload:
+            return []
+        if payload == _DONE_BYTES:
+            return [DONE]
+        try:
+            item = loads(payload)
+        except PayloadError:  # e.g. invalid UTF-8: read as text, as the SSE decoder would
+            return self._events([SSEEvent(None, payload.decode("utf-8", "replace"))])
+        return [self._check(item)]
 
     def close(self) -> list[WireEvent]:
         """End of bytes: a final event without its blank line is still delivered."""

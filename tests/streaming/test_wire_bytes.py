@@ -158,3 +158,23 @@ def test_encode_wire_event_rejects_a_name_that_breaks_the_framing() -> None:
     """An event type with a line break cannot become an ``event:`` line (no cache poisoning)."""
     with pytest.raises(PayloadError):
         encode_wire_event("anthropic", {"type": "ping\ndata: {}"})
+
+
+@pytest.mark.parametrize("sample", _SAMPLES, ids=lambda s: f"{s.format}:{s.id}")
+def test_one_event_per_chunk_reads_like_whole(sample: Sample) -> None:
+    """Chunks of one whole event each (how servers flush; WireReader's fast path) read the same
+    events as the whole body and as single bytes."""
+    data = sse_bytes(sample)
+    if data.lstrip()[:1] == b"[":
+        pytest.skip("JSON-array streaming")
+    blocks = [piece + b"\n\n" for piece in data.split(b"\n\n") if piece]
+    if b"".join(blocks) != data:  # CR line endings or a last event without its blank line
+        blocks = [data]
+    assert _read(data, iter(blocks)) == _read(data) == _read(data, bytewise(data))
+
+
+def test_one_event_chunks_with_invalid_utf8_read_like_the_text_path() -> None:
+    """A payload that is not UTF-8 is read as text with replacement characters either way."""
+    data = b'data: {"a": "\xff"}\n\n'
+    assert _read(data, iter([data, data])) == _read(data + data, bytewise(data + data))
+    assert _read(data) == [{"a": "\ufffd"}]

@@ -153,6 +153,15 @@ def test_deep_json_text_is_refused_by_the_parser() -> None:
         assert info.value.path == "$"
 
 
+@pytest.mark.parametrize("data", [b'{"a": "\xff"}', b"\xc3", b'{"a": "\xed\xa0\x80"}'])
+def test_bytes_that_are_not_utf8_are_a_payload_error(data: bytes) -> None:
+    """Invalid UTF-8 is a PayloadError at the given path, never a UnicodeDecodeError."""
+    with pytest.raises(PayloadError) as info:
+        loads(data, path="$.body")
+    assert info.value.path == "$.body"
+    assert info.value.message.startswith("invalid JSON")
+
+
 OPAQUE_DEEP: list[tuple[str, dict[str, Any]]] = [
     (
         "openai-chat",

@@ -108,10 +108,9 @@ class SSEDecoder:
     def feed(self, data: bytes) -> list[SSEEvent]:
         """Consume a chunk of the byte stream and return the events it completed."""
         if self._plain and len(data) <= self.max_size:  # no BOM check, CR or partial line pending
-            if self._idle and data.endswith(b"\n\n") and b"\r" not in data:
-                event = self._single(data)  # one whole event per chunk, as servers flush them
-                if event is not None:
-                    return [event]
+            event = self._single(data)  # one whole event per chunk, as servers flush them
+            if event is not None:
+                return [event]
             if data.endswith(b"\r\n"):
                 data = data.replace(b"\r\n", b"\n")  # whole CRLF pairs only: always safe
             if data.endswith(b"\n") and b"\r" not in data:  # the common case: whole LF lines
@@ -120,26 +119,50 @@ class SSEDecoder:
                 return self._lines(lines)
         return self._feed(data)
 
-    def _single(self, data: bytes) -> SSEEvent | None:
-        """``data`` as one ``[event:] data:`` block, parsed as :meth:`_lines` would, else None.
+    def take_data(self, data: bytes) -> bytes | None:
+        """The raw ``data:`` bytes of ``data`` when it is exactly one whole event, else None.
 
-        Only called between events (nothing pending) on LF-only input that ends in a blank
-        line; any other shape (more lines, other fields, comments) returns None.
+        Servers usually flush one event per chunk (``[event: name\\n]data: payload\\n\\n``);
+        for such a chunk, arriving between events, this is :meth:`feed` without building an
+        :class:`SSEEvent` or decoding text (the event name is not returned). Anything else
+        (partial lines, other fields, comments, CR, a pending BOM check) returns None and
+        consumes nothing: feed that chunk with :meth:`feed`.
         """
+        split = self._split_single(data)
+        return None if split is None else split[1]
+
+    def _single(self, data: bytes) -> SSEEvent | None:
+        """:meth:`take_data` as the :class:`SSEEvent` that :meth:`_lines` would dispatch."""
+        split = self._split_single(data)
+        if split is None:
+            return None
+        name = None if split[0] is None else split[0].decode("utf-8", "replace") or None
+        return SSEEvent(name, split[1].decode("utf-8", "replace"), self._state[5], None)
+
+    def _split_single(self, data: bytes) -> tuple[bytes | None, bytes] | None:
+        """The event name (None: no ``event:`` line) and data bytes of a one-event chunk."""
+        if not (
+            self._plain
+            and self._idle
+            and len(data) <= self.max_size
+            and data.endswith(b"\n\n")
+            and b"\r" not in data
+        ):
+            return None
         end = len(data) - 2
         first = data.find(b"\n")
-        name: str | None = None
+        name: bytes | None = None
         if first != end:
             if data.find(b"\n", first + 1) != end or not data.startswith(b"event:"):
                 return None
-            name = (data[7:first] if data[6:7] == b" " else data[6:first]).decode("utf-8", "replace") or None
+            name = data[7:first] if data[6:7] == b" " else data[6:first]
             first += 1
         else:
             first = 0
         if not data.startswith(b"data:", first):
             return None
         start = first + (6 if data[first + 5 : first + 6] == b" " else 5)
-        return SSEEvent(name, data[start:end].decode("utf-8", "replace"), self._state[5], None)
+        return name, data[start:end]
 
     def _feed(self, data: bytes) -> list[SSEEvent]:
         """The general case of :meth:`feed`: BOM, CR line endings, incomplete lines, limits."""
