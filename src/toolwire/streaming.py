@@ -217,7 +217,9 @@ class StreamTranslator:
     """Translate one streamed response from ``source`` wire events to ``target`` wire events.
 
     Memory stays constant per stream: events pass through one at a time; only a target that needs
-    a complete item (e.g. Gemini's whole function-call arguments) holds that item.
+    a complete item (e.g. Gemini's whole function-call arguments) holds that item, and a Responses
+    target holds the output text, which its ``*.done`` events and ``response.completed`` repeat.
+    Text and argument deltas take the codecs' hot paths (see ``tests/streaming/test_hot_paths.py``).
 
     Args:
         source: format of the incoming stream (the upstream).
