@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 from toolwire.ir.base import Format
-from toolwire.ir.stream import StreamEvent
+from toolwire.ir.stream import StreamEvent, TextDelta, ToolCallDelta
 
 __all__ = [
     "DONE",
@@ -32,6 +32,7 @@ __all__ = [
     "StreamDecoderLike",
     "StreamEncoderLike",
     "WireEvent",
+    "delta_text",
     "iter_events",
     "sse_event_name",
 ]
@@ -49,6 +50,17 @@ NAMED_EVENTS: dict[Format, bool] = {
     "gemini": False,
 }
 """Whether a format's SSE events carry an ``event:`` line (equal to the data's ``type``)."""
+
+
+def delta_text(event: TextDelta | ToolCallDelta) -> str:
+    """The text an encoder's hot path sends for a delta: its text or argument text.
+
+    ``""`` for a :class:`~toolwire.ir.TextDelta` that brings a signature: only the general
+    paths handle one (they send it or note its drop).
+    """
+    if type(event) is TextDelta:
+        return event.text if event.signature is None else ""
+    return event.arguments  # type: ignore[union-attr]
 
 
 def sse_event_name(fmt: Format, event: WireEvent) -> str | None:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from toolwire._json import dumps_str
-from toolwire.formats._stream import WireEvent
+from toolwire.formats._stream import WireEvent, delta_text
 from toolwire.formats._wire import child, emit_extra
 from toolwire.formats.anthropic._encode_blocks import Ctx
 from toolwire.formats.anthropic._stream_slots import Delta, Slot, delta_event, plan
@@ -78,10 +78,7 @@ class StreamEncoder:
         if slot is not None and type(event) is slot.fast and event.index == slot.ir:  # type: ignore[union-attr]
             # The hot path: a text or argument delta of the open block, sent as the general
             # path (_feed) sends it.
-            if type(event) is TextDelta:  # a late text signature (rare) is the general path's
-                text = event.text if event.signature is None else ""
-            else:
-                text = event.arguments  # type: ignore[union-attr]
+            text = delta_text(event)  # type: ignore[arg-type]
             if not text:
                 return self._feed(event)
             slot.sent += len(text)

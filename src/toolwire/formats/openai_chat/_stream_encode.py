@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from toolwire.formats._stream import DONE, WireEvent
+from toolwire.formats._stream import DONE, WireEvent, delta_text
 from toolwire.formats._wire import emit_extra
 from toolwire.formats.openai_chat._encode_messages import _note_call_state
 from toolwire.formats.openai_chat._extra import emit_wrapped
@@ -284,10 +284,7 @@ class StreamEncoder:
 
         Gives what :meth:`_on_text` / :meth:`_on_tool_delta` give, with the chunk built inline.
         """
-        if type(event) is TextDelta:  # a late text signature (rare) is the general path's
-            text = event.text if event.signature is None else ""
-        else:
-            text = event.arguments  # type: ignore[union-attr]
+        text = delta_text(event)
         if not text:
             return self._feed(event)
         kind = out.kind

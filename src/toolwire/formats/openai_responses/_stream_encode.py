@@ -25,7 +25,7 @@ from typing import Any, cast
 
 import msgspec
 
-from toolwire.formats._stream import WireEvent
+from toolwire.formats._stream import WireEvent, delta_text
 from toolwire.formats.openai_responses._content import encode_part
 from toolwire.formats.openai_responses._encode_items import Ctx, encode_assistant
 from toolwire.formats.openai_responses._extra import FORMAT
@@ -116,10 +116,7 @@ class StreamEncoder:
         Gives what the general path (:meth:`_text_delta`, :meth:`_arguments_delta`) gives. The
         accumulator is not fed: the part's final value reaches it at its end (:meth:`_on_live`).
         """
-        if type(event) is TextDelta:  # a late text signature (rare) is the general path's
-            text = event.text if event.signature is None else ""
-        else:
-            text = event.arguments  # type: ignore[union-attr]
+        text = delta_text(event)
         if not text:
             return cast("list[WireEvent]", self._feed(event))
         live.chunks.append(text)
