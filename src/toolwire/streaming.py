@@ -273,9 +273,7 @@ class StreamTranslator:
     def _encode(self, ir_events: list[StreamEvent]) -> list[WireEvent]:
         out: list[WireEvent] = []
         for ir_event in ir_events:
-            if type(ir_event) in _RESTORED:
-                ir_event = self._restore(ir_event)
-            out.extend(self._encoder.feed(ir_event))
+            out.extend(self._encoder.feed(self._restore(ir_event)))
         return out
 
     def _restore(self, event: StreamEvent) -> StreamEvent:
@@ -297,8 +295,6 @@ class StreamTranslator:
         return tuple(self.notes.items)
 
 
-_RESTORED = frozenset({ResponseStart, PartStart, PartEnd})
-"""IR events that may carry a model or tool name to restore (:meth:`StreamTranslator._restore`)."""
 _PASSED = frozenset({TextDelta, ToolCallDelta, ReasoningDelta})
 """IR deltas, passed to the encoder as they are."""
 

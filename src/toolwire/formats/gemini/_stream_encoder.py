@@ -109,11 +109,7 @@ class StreamEncoder:
             text = event.text
             if slot.plain and text and event.signature is None:
                 slot.sent += len(text)
-                chunk: dict[str, Any] = {
-                    "candidates": [{"content": {"role": "model", "parts": [{"text": text}]}}]
-                }
-                chunk.update(self._meta)
-                return [chunk]
+                return [self._chunk([{"text": text}])]
         return self._feed(event)
 
     def _feed(self, event: StreamEvent) -> list[WireEvent]:

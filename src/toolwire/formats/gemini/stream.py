@@ -83,9 +83,6 @@ class _Run:
             return ReasoningPart(origin="gemini", extra=self.extra)
         return TextPart(text="", thought_signature=self.signature, extra=self.extra)
 
-    def add(self, text: str) -> None:
-        self.texted = True
-
     def final(self) -> Part | None:
         """The part for ``PartEnd``: ``None`` when the start and the deltas make it."""
         if self.thought and not self.texted:  # no text delta: the start says text=None
@@ -303,7 +300,7 @@ class StreamDecoder:
             out.append(PartStart(run.index, run.skeleton()))
         assert run is not None
         if text:
-            run.add(text)
+            run.texted = True
             out.append(ReasoningDelta(run.index, text=text) if thought else TextDelta(run.index, text))
         if sig is not None and run.signature is None:  # a late signature (else: on the start)
             run.signature = sig

@@ -343,8 +343,7 @@ class StreamEncoder:
         if not text:
             return []
         sent_delta(live, text)
-        kind = "custom_tool_call_input" if call.kind == "custom" else "function_call_arguments"
-        return [self._event(f"response.{kind}.delta", **self._ids(live), delta=text)]
+        return [self._event(_CALL_DELTA[call.kind], **self._ids(live), delta=text)]
 
     # ------------------------------------------------------------------ items
 
@@ -386,8 +385,7 @@ class StreamEncoder:
         if isinstance(now, ToolCall) and now.kind != "builtin":
             delta = advance(live, now.arguments)
             if delta:
-                kind = "custom_tool_call_input" if now.kind == "custom" else "function_call_arguments"
-                out.append(self._event(f"response.{kind}.delta", **self._ids(live), delta=delta))
+                out.append(self._event(_CALL_DELTA[now.kind], **self._ids(live), delta=delta))
         elif isinstance(now, ReasoningPart):
             out.extend(self._reasoning_sync(live, now))
         return out
