@@ -94,6 +94,14 @@ def _translate_all(raw: list[bytes], target: str) -> int:
     return size
 
 
+def _frames_all(raw: list[bytes], target: str) -> int:
+    translator = StreamTranslator("anthropic", target, policy="drop")
+    size = 0
+    for item in raw:
+        size += len(translator.feed_frames(orjson.loads(item)))
+    return size + len(translator.close_frames())
+
+
 def _floor_all(raw: list[bytes]) -> int:
     size = 0
     for item in raw:
@@ -108,12 +116,16 @@ def _kind(event: dict[str, Any]) -> str:
     return str(event.get("type"))
 
 
-def per_event(raw: list[bytes], target: str, *, copies: int = 8, rounds: int = 7) -> list[float]:
+def per_event(
+    raw: list[bytes], target: str, *, frames: bool = False, copies: int = 8, rounds: int = 7
+) -> list[float]:
     """Each event's cost ratio to the floor of that event, from the state just before it.
 
     For every event, ``rounds`` batches of ``copies`` deep copies of the translator each take
     that event; the floor (loads + dumps of the event, ``copies`` times) is timed right before
     each batch, and the event's ratio is the median batch time over the median floor time.
+    ``frames``: the translator writes SSE bytes (``feed_frames``) instead of wire dicts that
+    are then serialized.
     """
     translator = StreamTranslator("anthropic", target, policy="drop")
     ratios: list[float] = []
@@ -127,12 +139,19 @@ def per_event(raw: list[bytes], target: str, *, copies: int = 8, rounds: int = 7
                 orjson.dumps(orjson.loads(item))
             floors.append(time.perf_counter() - start)
             start = time.perf_counter()
-            for clone in batch:
-                for event in clone.feed(orjson.loads(item)):
-                    orjson.dumps(event)
+            if frames:
+                for clone in batch:
+                    clone.feed_frames(orjson.loads(item))
+            else:
+                for clone in batch:
+                    for event in clone.feed(orjson.loads(item)):
+                        orjson.dumps(event)
             costs.append(time.perf_counter() - start)
         ratios.append(statistics.median(costs) / statistics.median(floors))
-        translator.feed(orjson.loads(item))
+        if frames:  # the state before the next event, with the same cached templates
+            translator.feed_frames(orjson.loads(item))
+        else:
+            translator.feed(orjson.loads(item))
     return ratios
 
 
@@ -229,6 +248,7 @@ def run() -> dict[str, float]:
     fns: dict[str, Any] = {"floor": lambda: _floor_all(raw)}
     for target in TARGETS:
         fns[target] = lambda target=target: _translate_all(raw, target)
+        fns[f"{target} sse"] = lambda target=target: _frames_all(raw, target)
     times = median_seconds_each(fns)
     floor = times["floor"]
     print(
@@ -238,20 +258,27 @@ def run() -> dict[str, float]:
     ratios: dict[str, float] = {}
     for target in TARGETS:
         ratios[target] = times[target] / floor
-        print(report_row(f"anthropic -> {target}", times[target], floor, count, "event"))
+        print(report_row(f"anthropic -> {target} (dicts)", times[target], floor, count, "event"))
+    for target in TARGETS:
+        ratios[f"{target} sse"] = times[f"{target} sse"] / floor
+        print(report_row(f"anthropic -> {target} (SSE)", times[f"{target} sse"], floor, count, "event"))
     kinds = [_kind(e) for e in events]
     print("  each event on its own, ratio to the floor of that event (target <= 3x):")
-    print(f"    {'target':<18} {'median':>7} {'p90':>7} {'worst':>7}   median by kind of event (count)")
-    for target in TARGETS:
-        each = per_event(raw, target)
-        ratios[f"{target} median event"] = statistics.median(each)
-        by_kind = {
-            k: statistics.median(r for r, at in zip(each, kinds, strict=True) if at == k) for k in kinds
-        }
-        ranked = sorted(each)
-        shown = ", ".join(f"{k} {v:.1f}x ({kinds.count(k)})" for k, v in by_kind.items())
-        p90 = ranked[int(0.9 * (len(ranked) - 1))]
-        print(f"    {target:<18} {statistics.median(each):>6.2f}x {p90:>6.2f}x {ranked[-1]:>6.1f}x   {shown}")
+    print(f"    {'target':<24} {'median':>7} {'p90':>7} {'worst':>7}   median by kind of event (count)")
+    for frames in (False, True):
+        for target in TARGETS:
+            each = per_event(raw, target, frames=frames)
+            label = f"{target} ({'SSE' if frames else 'dicts'})"
+            ratios[f"{label} median event"] = statistics.median(each)
+            by_kind = {
+                k: statistics.median(r for r, at in zip(each, kinds, strict=True) if at == k) for k in kinds
+            }
+            ranked = sorted(each)
+            shown = ", ".join(f"{k} {v:.1f}x ({kinds.count(k)})" for k, v in by_kind.items())
+            p90 = ranked[int(0.9 * (len(ranked) - 1))]
+            print(
+                f"    {label:<24} {statistics.median(each):>6.2f}x {p90:>6.2f}x {ranked[-1]:>6.1f}x   {shown}"
+            )
     pairs()
     ratios.update(byte_level(events))
     print("  peak traced memory of one translation (input lazy, output dropped; longer = more text):")

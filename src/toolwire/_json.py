@@ -8,7 +8,7 @@ import msgspec
 
 from toolwire.errors import LimitError, PayloadError
 
-__all__ = ["MAX_DEPTH", "dumps", "dumps_str", "loads"]
+__all__ = ["MAX_DEPTH", "dumps", "dumps_leaf", "dumps_str", "loads"]
 
 MAX_DEPTH = 1000
 """Deepest nesting accepted from untrusted JSON (msgspec's own limit is similar)."""
@@ -42,6 +42,10 @@ def dumps(value: Any, *, path: str = "$") -> bytes:
         return _encoder.encode(value)
     except RecursionError:
         raise LimitError("value nested too deeply to serialize", path=path) from None
+
+
+dumps_leaf = _encoder.encode
+""":func:`dumps` of a value that cannot nest (a string or a number), with no wrapper call."""
 
 
 def dumps_str(value: Any, *, path: str = "$") -> str:

@@ -21,10 +21,16 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from toolwire._json import dumps, loads
+from toolwire._json import loads
 from toolwire.errors import PayloadError
-from toolwire.formats._stream import DONE, StreamDecoderLike, StreamEncoderLike, WireEvent, sse_event_name
-from toolwire.framing import JSONArrayDecoder, SSEDecoder, SSEEvent, encode_sse
+from toolwire.formats._stream import (
+    DONE,
+    StreamDecoderLike,
+    StreamEncoderLike,
+    WireEvent,
+    encode_wire_event,
+)
+from toolwire.framing import JSONArrayDecoder, SSEDecoder, SSEEvent
 from toolwire.ir.base import Format
 from toolwire.ir.content import ToolCall
 from toolwire.ir.notes import Note, Notes, Policy
@@ -182,35 +188,11 @@ def encode_wire_events(fmt: str, events: Iterable[WireEvent]) -> bytes:
     return _frames(name, list(events))
 
 
-def encode_wire_event(fmt: Format, event: WireEvent) -> bytes:
-    """One wire event of format ``fmt`` (a resolved format name) as SSE bytes.
-
-    The bytes :func:`~toolwire.framing.encode_sse` writes for it (named where the format names
-    its events), built from cached ``event: <name>`` prefixes: compact JSON is one line, so it
-    is one ``data:`` line.
-    """
-    if type(event) is not dict:
-        return encode_sse(None, event)  # type: ignore[arg-type]
-    name = sse_event_name(fmt, event)
-    prefix = _PREFIXES.get(name or "")
-    if prefix is None:
-        prefix = encode_sse(name, "")[:-2]  # checks the name; b"event: <name>\ndata: "
-        if len(_PREFIXES) < _MAX_PREFIXES:
-            _PREFIXES[name or ""] = prefix
-    return prefix + dumps(event) + b"\n\n"
-
-
 def _frames(fmt: Format, events: list[WireEvent]) -> bytes:
     """Several wire events as SSE bytes (see :func:`encode_wire_event`)."""
     if len(events) == 1:
         return encode_wire_event(fmt, events[0])
     return b"".join([encode_wire_event(fmt, event) for event in events])
-
-
-_PREFIXES: dict[str, bytes] = {"": b"data: "}
-"""SSE bytes before the JSON of an event, by event name (``""``: unnamed)."""
-_MAX_PREFIXES = 512
-"""Names beyond this many (an upstream inventing event types) are framed without caching."""
 
 
 class StreamTranslator:
@@ -238,24 +220,47 @@ class StreamTranslator:
         restore_name: Callable[[str], str] | None = None,
         model: str | None = None,
     ) -> None:
+        from toolwire.translate import resolve_format
+
         self.notes = Notes(policy)
         self._decoder = stream_decoder(source, self.notes)
         self._encoder = stream_encoder(target, self.notes)
         self._decode = self._decoder.feed
         self._encode_one = self._encoder.feed
+        self._target = resolve_format(target)
+        self._frame: Callable[[StreamEvent], bytes | None] | None = getattr(self._encoder, "frame", None)
         self._restore_name = restore_name
         self._model = model
         self._closed = False
 
     def feed(self, event: WireEvent) -> list[WireEvent]:
         """Translate one source wire event (zero or more target wire events)."""
-        try:
-            ir_events = self._decode(event)
-        except PayloadError as exc:
-            ir_events = [_malformed(exc)]
+        ir_events = self._decode_safe(event)
         if len(ir_events) == 1 and type(ir_events[0]) in _PASSED:  # the hot path: one delta
             return self._encode_one(ir_events[0])
         return self._encode(ir_events)
+
+    def feed_frames(self, event: WireEvent) -> bytes:
+        """:meth:`feed`, framed: the target's SSE bytes for one source wire event.
+
+        Equal to ``encode_wire_events(target, feed(event))``; a delta on the encoder's byte hot
+        path (``FramingEncoder.frame``) is written from cached bytes, with no wire dict.
+        """
+        ir_events = self._decode_safe(event)
+        if len(ir_events) == 1 and type(ir_events[0]) in _PASSED:
+            frame = self._frame
+            if frame is not None:
+                data = frame(ir_events[0])
+                if data is not None:
+                    return data
+            return _frames(self._target, self._encode_one(ir_events[0]))
+        return _frames(self._target, self._encode(ir_events))
+
+    def _decode_safe(self, event: WireEvent) -> list[StreamEvent]:
+        try:
+            return self._decode(event)
+        except PayloadError as exc:
+            return [_malformed(exc)]
 
     def close(self) -> list[WireEvent]:
         """End of the source stream: flush, or report a stream that ended early."""
@@ -265,6 +270,10 @@ class StreamTranslator:
         out = self._encode(self._decoder.close())
         out.extend(self._encoder.close())
         return out
+
+    def close_frames(self) -> bytes:
+        """:meth:`close`, framed as the target's SSE bytes."""
+        return _frames(self._target, self.close())
 
     def feed_ir(self, event: StreamEvent) -> list[WireEvent]:
         """Encode an IR event directly (after the same name/model restoring as :meth:`feed`)."""
@@ -312,17 +321,15 @@ def translate_stream(
         >>> for out in translate_stream(upstream_chunks, source="anthropic", target="openai-chat"):
         ...     send(out)  # doctest: +SKIP
     """
-    from toolwire.translate import resolve_format
-
-    fmt = resolve_format(target)
     reader = WireReader()
     translator = StreamTranslator(source, target, policy=policy)
+    feed = translator.feed_frames
     for chunk in chunks:
         for event in reader.feed(chunk):
-            yield _frames(fmt, translator.feed(event))
+            yield feed(event)
     for event in reader.close():
-        yield _frames(fmt, translator.feed(event))
-    yield _frames(fmt, translator.close())
+        yield feed(event)
+    yield translator.close_frames()
 
 
 class ArgumentsView:

@@ -22,7 +22,7 @@ from tests.streaming._matrix import all_stream_samples, wire_of
 from toolwire.formats._stream import WireEvent
 from toolwire.ir.content import TextPart
 from toolwire.ir.stream import PartEnd, PartStart, ResponseEnd, ResponseStart, StreamEvent, TextDelta
-from toolwire.streaming import StreamTranslator
+from toolwire.streaming import StreamTranslator, encode_wire_events
 
 
 def _general(translator: StreamTranslator) -> StreamTranslator:
@@ -33,6 +33,7 @@ def _general(translator: StreamTranslator) -> StreamTranslator:
             codec.feed = general  # type: ignore[method-assign]
     translator._decode = translator._decoder.feed
     translator._encode_one = translator._encoder.feed
+    translator._frame = None
     return translator
 
 
@@ -67,13 +68,24 @@ def uuids(monkeypatch: pytest.MonkeyPatch) -> _Uuids:
     return fake
 
 
+def _run_frames(translator: StreamTranslator, events: Iterable[WireEvent]) -> tuple[list[bytes], list[Any]]:
+    out = [translator.feed_frames(copy.deepcopy(event)) for event in events]
+    out.append(translator.close_frames())
+    return out, [(n.path, n.kind, n.message) for n in translator.note_items]
+
+
 def assert_same(events: list[WireEvent], src: str, dst: str, uuids: _Uuids) -> None:
-    """Fast and general translation of ``events`` agree event for event, notes included."""
+    """Fast and general translation of ``events`` agree event for event, notes included; so do
+    the SSE bytes of the byte hot path (``feed_frames``) and of the general path's events."""
     uuids.count = 0
     fast = _run(StreamTranslator(src, dst), events)
     uuids.count = 0
     general = _run(_general(StreamTranslator(src, dst)), events)
     assert fast == general
+    uuids.count = 0
+    frames, notes = _run_frames(StreamTranslator(src, dst), events)
+    assert frames == [encode_wire_events(dst, out) for out in general[0]]
+    assert notes == general[1]
 
 
 def _recordings() -> list[Any]:

@@ -23,16 +23,23 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from toolwire._json import dumps
+from toolwire.framing import encode_sse
 from toolwire.ir.base import Format
 from toolwire.ir.stream import StreamEvent, TextDelta, ToolCallDelta
 
 __all__ = [
     "DONE",
+    "FramingEncoder",
+    "HOLE",
+    "INT_HOLE",
     "NAMED_EVENTS",
     "StreamDecoderLike",
     "StreamEncoderLike",
     "WireEvent",
     "delta_text",
+    "encode_wire_event",
+    "frame_template",
     "iter_events",
     "sse_event_name",
 ]
@@ -71,6 +78,52 @@ def sse_event_name(fmt: Format, event: WireEvent) -> str | None:
     return None
 
 
+def encode_wire_event(fmt: Format, event: WireEvent) -> bytes:
+    """One wire event of format ``fmt`` (a resolved format name) as SSE bytes.
+
+    The bytes :func:`~toolwire.framing.encode_sse` writes for it (named where the format names
+    its events), built from cached ``event: <name>`` prefixes: compact JSON is one line, so it
+    is one ``data:`` line.
+    """
+    if type(event) is not dict:
+        return encode_sse(None, event)  # type: ignore[arg-type]
+    name = sse_event_name(fmt, event)
+    prefix = _PREFIXES.get(name or "")
+    if prefix is None:
+        prefix = encode_sse(name, "")[:-2]  # checks the name; b"event: <name>\ndata: "
+        if len(_PREFIXES) < _MAX_PREFIXES:
+            _PREFIXES[name or ""] = prefix
+    return prefix + dumps(event) + b"\n\n"
+
+
+_PREFIXES: dict[str, bytes] = {"": b"data: "}
+"""SSE bytes before the JSON of an event, by event name (``""``: unnamed)."""
+_MAX_PREFIXES = 512
+"""Names beyond this many (an upstream inventing event types) are framed without caching."""
+
+HOLE = "\x00toolwire:hole\x00"
+"""A string value :func:`frame_template` cuts out of an event."""
+INT_HOLE = -7_340_031_999_999_999_917
+"""An integer value :func:`frame_template` cuts out of an event (e.g. a sequence number)."""
+_HOLE_JSON = dumps(HOLE)
+_INT_HOLE_JSON = dumps(INT_HOLE)
+
+
+def frame_template(fmt: Format, event: dict[str, Any], holes: int) -> bytes | None:
+    """The SSE bytes of ``event`` as a ``%`` template: ``%b`` for each :data:`HOLE`, ``%d`` for
+    each :data:`INT_HOLE` value.
+
+    ``template % (json_of_text, number)`` (in the holes' order) gives exactly
+    :func:`encode_wire_event` of the event with those values: the JSON of a value does not
+    depend on where it stands. ``None`` when the event does not have exactly ``holes`` holes
+    (a hole value also present elsewhere, e.g. in an upstream's id).
+    """
+    frame = encode_wire_event(fmt, event)
+    if frame.count(_HOLE_JSON) + frame.count(_INT_HOLE_JSON) != holes:
+        return None
+    return frame.replace(b"%", b"%%").replace(_HOLE_JSON, b"%b").replace(_INT_HOLE_JSON, b"%d")
+
+
 class StreamDecoderLike(Protocol):
     """Wire events of one format in, canonical stream events out."""
 
@@ -92,6 +145,18 @@ class StreamEncoderLike(Protocol):
 
     def close(self) -> list[WireEvent]:
         """End of input: flush anything still open."""
+        ...
+
+
+class FramingEncoder(StreamEncoderLike, Protocol):
+    """A stream encoder with a byte hot path (optional: the translator looks for ``frame``)."""
+
+    def frame(self, event: StreamEvent) -> bytes | None:
+        """``feed(event)`` as SSE bytes when ``event`` is a delta its hot path takes, else ``None``.
+
+        Gives exactly ``b"".join(encode_wire_event(fmt, e) for e in feed(event))`` with the same
+        state change; ``None`` changes no state (the caller then calls ``feed``).
+        """
         ...
 
 

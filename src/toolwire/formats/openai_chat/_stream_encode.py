@@ -22,7 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from toolwire.formats._stream import DONE, WireEvent, delta_text
+from toolwire._json import dumps_leaf
+from toolwire.formats._stream import DONE, HOLE, WireEvent, delta_text, frame_template
 from toolwire.formats._wire import emit_extra
 from toolwire.formats.openai_chat._encode_messages import _note_call_state
 from toolwire.formats.openai_chat._extra import emit_wrapped
@@ -62,6 +63,7 @@ class _Out:
     custom: bool = False
     sent: int = 0  # characters sent
     summary: int | None = None  # reasoning: last summary index sent
+    frame: bytes | None = None  # its delta chunk's SSE bytes template (see frame)
 
 
 class StreamEncoder:
@@ -103,6 +105,21 @@ class StreamEncoder:
                 return self._delta(out, event)  # type: ignore[arg-type]
         return self._feed(event)
 
+    def frame(self, event: StreamEvent) -> bytes | None:
+        """:meth:`feed` of a hot-path delta as SSE bytes, else ``None`` (see ``FramingEncoder``)."""
+        if self._hot and type(event) in _DELTAS:
+            out = self._parts.get(event.index)  # type: ignore[union-attr]
+            if out is not None:
+                text = delta_text(event)  # type: ignore[arg-type]
+                if text:
+                    frame = out.frame
+                    if frame is None:
+                        frame = out.frame = self._template(out)
+                    if frame:
+                        out.sent += len(text)
+                        return frame % dumps_leaf(text)
+        return None
+
     def _feed(self, event: StreamEvent) -> list[WireEvent]:
         """The general path of :meth:`feed` (which gives the same for deltas, faster)."""
         if self._done:
@@ -142,6 +159,8 @@ class StreamEncoder:
 
     def _on_start(self, event: ResponseStart) -> list[WireEvent]:
         self._same = event.origin == "openai-chat"
+        for out in self._parts.values():
+            out.frame = None  # a new head
         self._head = {
             "id": event.id or self._synthesized("id", f"chatcmpl-{uuid.uuid4().hex[:24]}"),
             "object": _OBJECT,
@@ -287,17 +306,29 @@ class StreamEncoder:
         text = delta_text(event)
         if not text:
             return self._feed(event)
+        chunk = self._hot_chunk(out, text)
+        if chunk is None:
+            return self._text(out, text)  # reasoning, legacy and custom calls: the general path
+        out.sent += len(text)
+        return [chunk]
+
+    def _hot_chunk(self, out: _Out, text: str) -> dict[str, Any] | None:
+        """The chunk of a hot-path delta of ``out`` (None: its kind takes the general path)."""
         kind = out.kind
         if kind == "content" or kind == "refusal":
             delta: dict[str, Any] = {kind: text}
         elif kind == "call" and not out.custom:
             delta = {"tool_calls": [{"index": out.wire, "function": {"arguments": text}}]}
         else:
-            return self._text(out, text)  # reasoning, legacy and custom calls: the general path
-        out.sent += len(text)
+            return None
         chunk = self._head.copy()  # type: ignore[union-attr]
         chunk["choices"] = [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": None}]
-        return [chunk]
+        return chunk
+
+    def _template(self, out: _Out) -> bytes:
+        """``out``'s delta chunk as an SSE bytes template (``b""``: :meth:`frame` declines)."""
+        chunk = self._hot_chunk(out, HOLE)
+        return (frame_template("openai-chat", chunk, 1) if chunk is not None else None) or b""
 
     def _text(self, out: _Out, text: str) -> list[WireEvent]:
         """A delta carrying ``text`` for the part ``out`` ([] when the part is dropped)."""

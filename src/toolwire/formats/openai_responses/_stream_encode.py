@@ -25,7 +25,8 @@ from typing import Any, cast
 
 import msgspec
 
-from toolwire.formats._stream import WireEvent, delta_text
+from toolwire._json import dumps_leaf
+from toolwire.formats._stream import HOLE, INT_HOLE, WireEvent, delta_text, frame_template
 from toolwire.formats.openai_responses._content import encode_part
 from toolwire.formats.openai_responses._encode_items import Ctx, encode_assistant
 from toolwire.formats.openai_responses._extra import FORMAT
@@ -38,6 +39,7 @@ from toolwire.formats.openai_responses._stream_parts import (
     OpenMessage,
     add_reasoning,
     advance,
+    delta_event,
     in_progress,
     pack,
     probe_ctx,
@@ -119,33 +121,31 @@ class StreamEncoder:
         text = delta_text(event)
         if not text:
             return cast("list[WireEvent]", self._feed(event))
+        return [delta_event(live, text, self._advance(live, text))]
+
+    def frame(self, event: StreamEvent) -> bytes | None:
+        """:meth:`feed` of a hot-path delta as SSE bytes, else ``None`` (see ``FramingEncoder``)."""
+        live = self._live
+        if live is not None and type(event) is live.fast and live.index == event.index:  # type: ignore[union-attr]
+            text = delta_text(event)  # type: ignore[arg-type]
+            if text:
+                frame = live.frame
+                if frame is None:
+                    event_ = delta_event(live, HOLE, INT_HOLE)
+                    frame = live.frame = frame_template("openai-responses", event_, 2) or b""
+                if frame:
+                    return frame % (dumps_leaf(text), self._advance(live, text))
+        return None
+
+    def _advance(self, live: Live, text: str) -> int:
+        """Record a hot-path delta of ``live``; its sequence number."""
         live.chunks.append(text)
         live.sent.append(text)
         seq = self._seq
         self._seq = seq + 1
         if not seq % PACK_EVERY:
             pack(live)
-        if live.content:
-            return [
-                {
-                    "type": live.fast_type,
-                    "item_id": live.item_id,
-                    "output_index": live.output_index,
-                    "content_index": live.content_index,
-                    "delta": text,
-                    "logprobs": [],
-                    "sequence_number": seq,
-                }
-            ]
-        return [
-            {
-                "type": live.fast_type,
-                "item_id": live.item_id,
-                "output_index": live.output_index,
-                "delta": text,
-                "sequence_number": seq,
-            }
-        ]
+        return seq
 
     def close(self) -> list[WireEvent]:
         """End of input: a stream left unfinished fails with ``incomplete_stream``."""

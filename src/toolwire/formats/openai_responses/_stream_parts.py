@@ -30,6 +30,7 @@ __all__ = [
     "PACK_EVERY",
     "add_reasoning",
     "advance",
+    "delta_event",
     "sent_delta",
     "in_progress",
     "pack",
@@ -69,6 +70,8 @@ class Live:
     """The delta event type (TextDelta or ToolCallDelta) sent by the hot path, once on the wire."""
     fast_type: str = ""
     """The wire event type of those deltas."""
+    frame: bytes | None = None
+    """Those deltas' SSE bytes template, holes for the text and the sequence number (``b""``: none)."""
 
     def now(self) -> Part:
         """The part as far as received."""
@@ -188,3 +191,24 @@ def skeleton_for(event: StreamEvent) -> Part | None:
     if isinstance(event, PartEnd):
         return event.part
     return None
+
+
+def delta_event(live: Live, text: str, seq: int) -> dict[str, Any]:
+    """The wire event of a hot-path delta of ``live``."""
+    if live.content:
+        return {
+            "type": live.fast_type,
+            "item_id": live.item_id,
+            "output_index": live.output_index,
+            "content_index": live.content_index,
+            "delta": text,
+            "logprobs": [],
+            "sequence_number": seq,
+        }
+    return {
+        "type": live.fast_type,
+        "item_id": live.item_id,
+        "output_index": live.output_index,
+        "delta": text,
+        "sequence_number": seq,
+    }
