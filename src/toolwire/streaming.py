@@ -29,6 +29,7 @@ from toolwire.formats._stream import (
     StreamEncoderLike,
     WireEvent,
     encode_wire_event,
+    make_delta,
 )
 from toolwire.framing import JSONArrayDecoder, SSEDecoder, SSEEvent
 from toolwire.ir.base import Format
@@ -229,6 +230,11 @@ class StreamTranslator:
         self._encode_one = self._encoder.feed
         self._target = resolve_format(target)
         self._frame: Callable[[StreamEvent], bytes | None] | None = getattr(self._encoder, "frame", None)
+        frame_delta = getattr(self._encoder, "frame_delta", None)
+        self._hot: Callable[[WireEvent], tuple[type, int, str] | None] | None = (
+            getattr(self._decoder, "hot", None) if frame_delta is not None else None
+        )
+        self._frame_delta: Callable[[type, int, str], bytes | None] = frame_delta or _no_frame
         self._restore_name = restore_name
         self._model = model
         self._closed = False
@@ -244,8 +250,19 @@ class StreamTranslator:
         """:meth:`feed`, framed: the target's SSE bytes for one source wire event.
 
         Equal to ``encode_wire_events(target, feed(event))``; a delta on the encoder's byte hot
-        path (``FramingEncoder.frame``) is written from cached bytes, with no wire dict.
+        path (``FramingEncoder.frame``) is written from cached bytes, with no wire dict, and
+        from a decoder with a ``HotDecoder.hot`` path, with no IR event either.
         """
+        hot = self._hot
+        if hot is not None:
+            lane = hot(event)
+            if lane is not None:
+                if not lane[2]:
+                    return b""
+                data = self._frame_delta(*lane)
+                if data is not None:
+                    return data
+                return _frames(self._target, self._encode_one(make_delta(*lane)))
         ir_events = self._decode_safe(event)
         if len(ir_events) == 1 and type(ir_events[0]) in _PASSED:
             frame = self._frame
@@ -302,6 +319,11 @@ class StreamTranslator:
     def note_items(self) -> tuple[Note, ...]:
         """The notes of this stream so far."""
         return tuple(self.notes.items)
+
+
+def _no_frame(kind: type, index: int, text: str) -> None:
+    """The ``frame_delta`` of an encoder without one (never called: no ``hot`` lane then)."""
+    return None
 
 
 _PASSED = frozenset({TextDelta, ToolCallDelta, ReasoningDelta})

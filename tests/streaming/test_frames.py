@@ -38,17 +38,17 @@ def _frames_and_general(events: list[dict[str, Any]], target: str) -> tuple[byte
 @pytest.mark.parametrize("target", TARGETS)
 def test_frame_path_is_taken_for_deltas(target: str) -> None:
     translator = StreamTranslator("anthropic", target)
-    encoder: Any = translator._encoder
+    assert translator._hot is not None  # Anthropic deltas reach the encoder with no IR event
     taken = 0
-    plain = encoder.frame
+    plain = translator._frame_delta
 
-    def counted(event: Any) -> bytes | None:
+    def counted(kind: type, index: int, text: str) -> bytes | None:
         nonlocal taken
-        data = plain(event)
+        data = plain(kind, index, text)
         taken += data is not None
         return data
 
-    translator._frame = counted
+    translator._frame_delta = counted
     events = anthropic_stream(200)
     for event in events:
         translator.feed_frames(event)

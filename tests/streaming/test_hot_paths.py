@@ -34,6 +34,7 @@ def _general(translator: StreamTranslator) -> StreamTranslator:
     translator._decode = translator._decoder.feed
     translator._encode_one = translator._encoder.feed
     translator._frame = None
+    translator._hot = None
     return translator
 
 

@@ -40,6 +40,7 @@ __all__ = [
     "delta_text",
     "encode_wire_event",
     "frame_template",
+    "make_delta",
     "iter_events",
     "sse_event_name",
 ]
@@ -68,6 +69,14 @@ def delta_text(event: TextDelta | ToolCallDelta) -> str:
     if type(event) is TextDelta:
         return event.text if event.signature is None else ""
     return event.arguments  # type: ignore[union-attr]
+
+
+def make_delta(kind: type, index: int, text: str) -> StreamEvent:
+    """The IR delta of type ``kind`` (TextDelta, ReasoningDelta or ToolCallDelta) with ``text``."""
+    if kind is ToolCallDelta:
+        return ToolCallDelta(index=index, arguments=text)
+    event: StreamEvent = kind(index=index, text=text)
+    return event
 
 
 def sse_event_name(fmt: Format, event: WireEvent) -> str | None:
@@ -124,6 +133,17 @@ def frame_template(fmt: Format, event: dict[str, Any], holes: int) -> bytes | No
     return frame.replace(b"%", b"%%").replace(_HOLE_JSON, b"%b").replace(_INT_HOLE_JSON, b"%d")
 
 
+class HotDecoder(Protocol):
+    """A stream decoder with a hot path that needs no IR event (optional: the translator looks
+    for ``hot``)."""
+
+    def hot(self, event: WireEvent) -> tuple[type, int, str] | None:
+        """A well-formed delta of the open part as (IR delta type, IR index, text), state updated
+        as ``feed`` would; ``None`` for any other event, with no state change. Text ``""`` stands
+        for an event ``feed`` decodes to no IR event."""
+        ...
+
+
 class StreamDecoderLike(Protocol):
     """Wire events of one format in, canonical stream events out."""
 
@@ -157,6 +177,10 @@ class FramingEncoder(StreamEncoderLike, Protocol):
         Gives exactly ``b"".join(encode_wire_event(fmt, e) for e in feed(event))`` with the same
         state change; ``None`` changes no state (the caller then calls ``feed``).
         """
+        ...
+
+    def frame_delta(self, kind: type, index: int, text: str) -> bytes | None:
+        """:meth:`frame` of ``make_delta(kind, index, text)`` (``text`` not empty), no IR event."""
         ...
 
 

@@ -136,10 +136,23 @@ class StreamDecoder:
 
     def feed(self, event: WireEvent) -> list[StreamEvent]:
         """Decode one wire event."""
+        lane = self.hot(event)
+        if lane is None:
+            return self._feed(event)
+        kind, index, text = lane
+        if not text:
+            return []
+        if kind is ToolCallDelta:
+            return [ToolCallDelta(index=index, arguments=text)]
+        return [kind(index=index, text=text)]
+
+    def hot(self, event: WireEvent) -> tuple[type, int, str] | None:
+        """The hot path: a well-formed delta of the open block's own kind, as its IR delta type,
+        IR index and text ("": no IR event), with exactly the state change of the general path,
+        :meth:`_feed`; ``None`` for any other event (no state change: decode it with ``feed``).
+        """
         block = self._block
         if block is not None and block.fast is not None and type(event) is dict:
-            # The hot path: a well-formed delta of the open block's own kind, decoded inline with
-            # exactly the result of the general path, _feed (anything unexpected takes that path).
             delta = event.get("delta")
             if (
                 type(delta) is dict
@@ -150,14 +163,13 @@ class StreamDecoder:
                 text = delta.get(block.fast_field)
                 if type(text) is str:
                     self._count += 1
-                    if not text:
-                        return []
-                    if block.fast_event is ToolCallDelta:
-                        block.chunks.append(text)
-                        return [ToolCallDelta(index=block.ir, arguments=text)]  # type: ignore[arg-type]
-                    block.dropped = True
-                    return [block.fast_event(index=block.ir, text=text)]
-        return self._feed(event)
+                    if text:
+                        if block.fast_event is ToolCallDelta:
+                            block.chunks.append(text)
+                        else:
+                            block.dropped = True
+                    return block.fast_event, block.ir, text  # type: ignore[return-value]
+        return None
 
     def _feed(self, event: WireEvent) -> list[StreamEvent]:
         """The general path of :meth:`feed`: any event, checked field by field."""

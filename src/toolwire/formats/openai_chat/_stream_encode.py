@@ -107,17 +107,23 @@ class StreamEncoder:
 
     def frame(self, event: StreamEvent) -> bytes | None:
         """:meth:`feed` of a hot-path delta as SSE bytes, else ``None`` (see ``FramingEncoder``)."""
-        if self._hot and type(event) in _DELTAS:
-            out = self._parts.get(event.index)  # type: ignore[union-attr]
+        if type(event) in _DELTAS:
+            text = delta_text(event)  # type: ignore[arg-type]
+            if text:
+                return self.frame_delta(type(event), event.index, text)  # type: ignore[union-attr]
+        return None
+
+    def frame_delta(self, kind: type, index: int, text: str) -> bytes | None:
+        """:meth:`frame` of a delta given as its parts (see ``FramingEncoder``)."""
+        if self._hot and kind in _DELTAS:
+            out = self._parts.get(index)
             if out is not None:
-                text = delta_text(event)  # type: ignore[arg-type]
-                if text:
-                    frame = out.frame
-                    if frame is None:
-                        frame = out.frame = self._template(out)
-                    if frame:
-                        out.sent += len(text)
-                        return frame % dumps_leaf(text)
+                frame = out.frame
+                if frame is None:
+                    frame = out.frame = self._template(out)
+                if frame:
+                    out.sent += len(text)
+                    return frame % dumps_leaf(text)
         return None
 
     def _feed(self, event: StreamEvent) -> list[WireEvent]:

@@ -125,16 +125,23 @@ class StreamEncoder:
 
     def frame(self, event: StreamEvent) -> bytes | None:
         """:meth:`feed` of a hot-path delta as SSE bytes, else ``None`` (see ``FramingEncoder``)."""
-        live = self._live
-        if live is not None and type(event) is live.fast and live.index == event.index:  # type: ignore[union-attr]
+        kind = type(event)
+        if kind is TextDelta or kind is ToolCallDelta:
             text = delta_text(event)  # type: ignore[arg-type]
             if text:
-                frame = live.frame
-                if frame is None:
-                    event_ = delta_event(live, HOLE, INT_HOLE)
-                    frame = live.frame = frame_template("openai-responses", event_, 2) or b""
-                if frame:
-                    return frame % (dumps_leaf(text), self._advance(live, text))
+                return self.frame_delta(kind, event.index, text)  # type: ignore[union-attr]
+        return None
+
+    def frame_delta(self, kind: type, index: int, text: str) -> bytes | None:
+        """:meth:`frame` of a delta given as its parts (see ``FramingEncoder``)."""
+        live = self._live
+        if live is not None and kind is live.fast and live.index == index:
+            frame = live.frame
+            if frame is None:
+                event = delta_event(live, HOLE, INT_HOLE)
+                frame = live.frame = frame_template("openai-responses", event, 2) or b""
+            if frame:
+                return frame % (dumps_leaf(text), self._advance(live, text))
         return None
 
     def _advance(self, live: Live, text: str) -> int:
