@@ -102,6 +102,22 @@ def _frames_all(raw: list[bytes], target: str) -> int:
     return size + len(translator.close_frames())
 
 
+def _target_events(raw: list[bytes], target: str) -> list[Any]:
+    translator = StreamTranslator("anthropic", target, policy="drop")
+    events = [out for item in raw for out in translator.feed(orjson.loads(item))]
+    return events + translator.close()
+
+
+def _in_out_floor(raw: list[bytes], out: list[Any]) -> int:
+    """What any translator must do: parse the source events and serialize the target's."""
+    size = 0
+    for item in raw:
+        orjson.loads(item)
+    for event in out:
+        size += len(orjson.dumps(event))
+    return size
+
+
 def _floor_all(raw: list[bytes]) -> int:
     size = 0
     for item in raw:
@@ -204,7 +220,7 @@ def byte_level(events: list[dict[str, Any]]) -> dict[str, float]:
     flush them; the floor is the same as the whole-stream one (no SSE framing in it)."""
     chunks = [encode_wire_events("anthropic", [event]) for event in events]
     raw = [orjson.dumps(e) for e in events]
-    fns: dict[str, Any] = {"floor": lambda: _floor_all(raw)}
+    fns: dict[str, Any] = {"floor": lambda: _floor_all(raw), "sse floor": lambda: _sse_floor(chunks)}
     for target in TARGETS:
         fns[target] = lambda target=target: sum(
             map(len, translate_stream(chunks, source="anthropic", target=target, policy="drop"))
@@ -212,10 +228,31 @@ def byte_level(events: list[dict[str, Any]]) -> dict[str, float]:
     times = median_seconds_each(fns)
     print("  byte level: SSE chunks in, SSE bytes out (framing, parsing and serializing included):")
     ratios: dict[str, float] = {}
+    sse = times["sse floor"] / times["floor"]
+    print(
+        report_row(
+            "SSE floor: cut data, loads+dumps, frame",
+            times["sse floor"],
+            times["floor"],
+            len(events),
+            "event",
+        )
+    )
     for target in TARGETS:
         ratios[f"{target} bytes"] = times[target] / times["floor"]
-        print(report_row(f"anthropic -> {target}", times[target], times["floor"], len(events), "event"))
+        row = report_row(f"anthropic -> {target}", times[target], times["floor"], len(events), "event")
+        print(f"{row}   {times[target] / times['sse floor']:.2f}x SSE floor")
+    ratios["sse floor"] = sse
     return ratios
+
+
+def _sse_floor(chunks: list[bytes]) -> int:
+    """A pass-through of one-event SSE chunks: cut the data line, parse, serialize, frame."""
+    size = 0
+    for chunk in chunks:
+        data = chunk[chunk.index(b"data: ") + 6 : -2]
+        size += len(b"data: " + orjson.dumps(orjson.loads(data)) + b"\n\n")
+    return size
 
 
 def _peak_kib(raw: Iterable[bytes], target: str) -> float:
@@ -247,6 +284,8 @@ def run() -> dict[str, float]:
     count = len(raw)
     fns: dict[str, Any] = {"floor": lambda: _floor_all(raw)}
     for target in TARGETS:
+        out = _target_events(raw, target)
+        fns[f"{target} in+out"] = lambda out=out: _in_out_floor(raw, out)
         fns[target] = lambda target=target: _translate_all(raw, target)
         fns[f"{target} sse"] = lambda target=target: _frames_all(raw, target)
     times = median_seconds_each(fns)
@@ -257,11 +296,15 @@ def run() -> dict[str, float]:
     print(report_row("floor: orjson loads+dumps per event", floor, floor, count, "event"))
     ratios: dict[str, float] = {}
     for target in TARGETS:
-        ratios[target] = times[target] / floor
-        print(report_row(f"anthropic -> {target} (dicts)", times[target], floor, count, "event"))
-    for target in TARGETS:
-        ratios[f"{target} sse"] = times[f"{target} sse"] / floor
-        print(report_row(f"anthropic -> {target} (SSE)", times[f"{target} sse"], floor, count, "event"))
+        for label, key in (("dicts", target), ("SSE", f"{target} sse")):
+            ratios[key] = times[key] / floor
+            in_out = times[key] / times[f"{target} in+out"]
+            row = report_row(f"anthropic -> {target} ({label})", times[key], floor, count, "event")
+            print(f"{row}   {in_out:.2f}x in+out floor")
+    print(
+        "    (in+out floor: orjson loads of the source events + dumps of the target's events;"
+        " Responses writes more)"
+    )
     kinds = [_kind(e) for e in events]
     print("  each event on its own, ratio to the floor of that event (target <= 3x):")
     print(f"    {'target':<24} {'median':>7} {'p90':>7} {'worst':>7}   median by kind of event (count)")

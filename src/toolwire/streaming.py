@@ -116,7 +116,13 @@ class WireReader:
 
     def feed(self, data: bytes) -> list[WireEvent]:
         """Parse another chunk of bytes (split anywhere)."""
-        if self._sse is None and self._array is None:
+        sse = self._sse
+        if sse is not None:
+            payload = sse.take_data(data)  # one whole event: no SSEEvent, no text decoding
+            if payload is not None:
+                return self._payload(payload)
+            return self._events(sse.feed(data))
+        if self._array is None:
             data = self._head + data
             head = data.lstrip()
             if head.startswith(_BOM):
@@ -125,18 +131,12 @@ class WireReader:
                 self._head = data
                 return []
             self._head = b""
-            if head.startswith(b"["):
-                self._array = JSONArrayDecoder()
-                data = head
-            else:
+            if not head.startswith(b"["):
                 self._sse = SSEDecoder()
-        if self._array is not None:
-            return [self._check(item) for item in self._array.feed(data)]
-        assert self._sse is not None
-        payload = self._sse.take_data(data)  # one whole event: no SSEEvent, no text decoding
-        if payload is not None:
-            return self._payload(payload)
-        return self._events(self._sse.feed(data))
+                return self.feed(data)
+            self._array = JSONArrayDecoder()
+            data = head
+        return [self._check(item) for item in self._array.feed(data)]
 
     def _payload(self, payload: bytes) -> list[WireEvent]:
         """The wire event of one SSE ``data`` payload, as :meth:`_events` reads it."""
@@ -148,7 +148,10 @@ class WireReader:
             item = loads(payload)
         except PayloadError:  # e.g. invalid UTF-8: read as text, as the SSE decoder would
             return self._events([SSEEvent(None, payload.decode("utf-8", "replace"))])
-        return [self._check(item)]
+        if type(item) is dict:
+            self._count += 1
+            return [item]
+        return [self._check(item)]  # raises
 
     def close(self) -> list[WireEvent]:
         """End of bytes: a final event without its blank line is still delivered."""

@@ -128,41 +128,45 @@ class SSEDecoder:
         (partial lines, other fields, comments, CR, a pending BOM check) returns None and
         consumes nothing: feed that chunk with :meth:`feed`.
         """
-        split = self._split_single(data)
-        return None if split is None else split[1]
+        start = self._data_start(data)
+        return None if start < 0 else data[start:-2]
 
     def _single(self, data: bytes) -> SSEEvent | None:
         """:meth:`take_data` as the :class:`SSEEvent` that :meth:`_lines` would dispatch."""
-        split = self._split_single(data)
-        if split is None:
+        start = self._data_start(data)
+        if start < 0:
             return None
-        name = None if split[0] is None else split[0].decode("utf-8", "replace") or None
-        return SSEEvent(name, split[1].decode("utf-8", "replace"), self._state[5], None)
+        name = None
+        if data.startswith(b"event:"):
+            raw = data[6 : data.find(b"\n")]
+            name = (raw[1:] if raw[:1] == b" " else raw).decode("utf-8", "replace") or None
+        return SSEEvent(name, data[start:-2].decode("utf-8", "replace"), self._state[5], None)
 
-    def _split_single(self, data: bytes) -> tuple[bytes | None, bytes] | None:
-        """The event name (None: no ``event:`` line) and data bytes of a one-event chunk."""
+    def _data_start(self, data: bytes) -> int:
+        """Where the data bytes of a one-event chunk start (-1: not such a chunk).
+
+        The chunk is ``[event: name\\n]data: payload\\n\\n`` (the spaces optional), arriving
+        between events with no CR, no BOM check and no partial line pending.
+        """
         if not (
             self._plain
             and self._idle
             and len(data) <= self.max_size
             and data.endswith(b"\n\n")
-            and b"\r" not in data
+            and data.find(b"\r") < 0  # (faster than ``in`` for one byte)
         ):
-            return None
+            return -1
         end = len(data) - 2
         first = data.find(b"\n")
-        name: bytes | None = None
-        if first != end:
-            if data.find(b"\n", first + 1) != end or not data.startswith(b"event:"):
-                return None
-            name = data[7:first] if data[6:7] == b" " else data[6:first]
+        if first == end:
+            first = 0
+        elif data.find(b"\n", first + 1) == end and data.startswith(b"event:"):
             first += 1
         else:
-            first = 0
+            return -1
         if not data.startswith(b"data:", first):
-            return None
-        start = first + (6 if data[first + 5 : first + 6] == b" " else 5)
-        return name, data[start:end]
+            return -1
+        return first + (6 if data[first + 5 : first + 6] == b" " else 5)
 
     def _feed(self, data: bytes) -> list[SSEEvent]:
         """The general case of :meth:`feed`: BOM, CR line endings, incomplete lines, limits."""
