@@ -30,6 +30,7 @@ from toolwire.ir.stream import StreamEvent, TextDelta, ToolCallDelta
 
 __all__ = [
     "DONE",
+    "DeltaFraming",
     "FramingEncoder",
     "HOLE",
     "INT_HOLE",
@@ -40,6 +41,7 @@ __all__ = [
     "delta_text",
     "encode_wire_event",
     "frame_template",
+    "hot_events",
     "make_delta",
     "iter_events",
     "sse_event_name",
@@ -131,6 +133,33 @@ def frame_template(fmt: Format, event: dict[str, Any], holes: int) -> bytes | No
     if frame.count(_HOLE_JSON) + frame.count(_INT_HOLE_JSON) != holes:
         return None
     return frame.replace(b"%", b"%%").replace(_HOLE_JSON, b"%b").replace(_INT_HOLE_JSON, b"%d")
+
+
+class DeltaFraming:
+    """Mixin: an encoder with ``frame_delta`` gets its ``frame`` (see :class:`FramingEncoder`)."""
+
+    def frame_delta(self, kind: type, index: int, text: str) -> bytes | None:
+        """See :meth:`FramingEncoder.frame_delta`."""
+        raise NotImplementedError
+
+    def frame(self, event: StreamEvent) -> bytes | None:
+        """See :meth:`FramingEncoder.frame`."""
+        kind = type(event)
+        if kind is TextDelta or kind is ToolCallDelta:
+            text = delta_text(event)  # type: ignore[arg-type]
+            if text:
+                return self.frame_delta(kind, event.index, text)  # type: ignore[union-attr]
+        return None
+
+
+def hot_events(lane: tuple[type, int, str]) -> list[StreamEvent]:
+    """The IR events of a :meth:`HotDecoder.hot` lane (none for ``""``)."""
+    kind, index, text = lane
+    if not text:
+        return []
+    if kind is ToolCallDelta:
+        return [ToolCallDelta(index=index, arguments=text)]
+    return [kind(index=index, text=text)]
 
 
 class HotDecoder(Protocol):

@@ -32,7 +32,7 @@ from typing import Any
 import msgspec
 
 from toolwire.errors import PayloadError
-from toolwire.formats._stream import WireEvent
+from toolwire.formats._stream import WireEvent, hot_events
 from toolwire.formats._wire import as_dict, fail, req_dict, req_list, req_str
 from toolwire.formats.anthropic._decode_blocks import decode_block
 from toolwire.formats.anthropic._usage import decode_usage
@@ -137,14 +137,7 @@ class StreamDecoder:
     def feed(self, event: WireEvent) -> list[StreamEvent]:
         """Decode one wire event."""
         lane = self.hot(event)
-        if lane is None:
-            return self._feed(event)
-        kind, index, text = lane
-        if not text:
-            return []
-        if kind is ToolCallDelta:
-            return [ToolCallDelta(index=index, arguments=text)]
-        return [kind(index=index, text=text)]
+        return self._feed(event) if lane is None else hot_events(lane)
 
     def hot(self, event: WireEvent) -> tuple[type, int, str] | None:
         """The hot path: a well-formed delta of the open block's own kind, as its IR delta type,

@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from toolwire._json import dumps_str
-from toolwire.formats._stream import WireEvent, delta_text
+from toolwire._json import dumps_leaf, dumps_str
+from toolwire.formats._stream import HOLE, DeltaFraming, WireEvent, delta_text, frame_template
 from toolwire.formats._wire import child, emit_extra
 from toolwire.formats.anthropic._encode_blocks import Ctx
 from toolwire.formats.anthropic._stream_slots import Delta, Slot, delta_event, plan
@@ -51,7 +51,7 @@ _MISSING = object()
 _MESSAGE_KEYS = frozenset({"id", "type", "role", "model", "content", "stop_reason", "stop_sequence", "usage"})
 
 
-class StreamEncoder:
+class StreamEncoder(DeltaFraming):
     """Feed canonical stream events; get Anthropic stream events (SSE data dicts).
 
     Example:
@@ -82,13 +82,24 @@ class StreamEncoder:
             if not text:
                 return self._feed(event)
             slot.sent += len(text)
-            if slot.fast is TextDelta:
-                delta = {"type": "text_delta", "text": text}
-            else:
+            if slot.fast is ToolCallDelta:
                 slot.chunks.append(text)
-                delta = {"type": "input_json_delta", "partial_json": text}
-            return [{"type": "content_block_delta", "index": slot.wire, "delta": delta}]
+            return [_hot_delta(slot, text)]
         return self._feed(event)
+
+    def frame_delta(self, kind: type, index: int, text: str) -> bytes | None:
+        """:meth:`feed` of a hot-path delta given as its parts, as SSE bytes (see ``FramingEncoder``)."""
+        slot = self._current
+        if slot is not None and kind is slot.fast and index == slot.ir:
+            frame = slot.frame
+            if frame is None:
+                frame = slot.frame = frame_template("anthropic", _hot_delta(slot, HOLE), 1) or b""
+            if frame:
+                slot.sent += len(text)
+                if kind is ToolCallDelta:
+                    slot.chunks.append(text)
+                return frame % dumps_leaf(text)
+        return None
 
     def _feed(self, event: StreamEvent) -> list[WireEvent]:
         """The general path of :meth:`feed`: any event."""
@@ -410,3 +421,12 @@ _TAILS: dict[str, _Tail] = {
     "call": StreamEncoder._tail_call,
     "custom": StreamEncoder._tail_custom,
 }
+
+
+def _hot_delta(slot: Slot, text: str) -> dict[str, Any]:
+    """The event of a hot-path delta (text or arguments) of the open block ``slot``."""
+    if slot.fast is TextDelta:
+        delta = {"type": "text_delta", "text": text}
+    else:
+        delta = {"type": "input_json_delta", "partial_json": text}
+    return {"type": "content_block_delta", "index": slot.wire, "delta": delta}

@@ -31,7 +31,8 @@ from typing import Any
 
 import msgspec
 
-from toolwire.formats._stream import WireEvent
+from toolwire._json import dumps_leaf
+from toolwire.formats._stream import HOLE, DeltaFraming, WireEvent, frame_template
 from toolwire.formats.gemini._encode_parts import _ENCODERS, Ctx
 from toolwire.formats.gemini._keys import emit
 from toolwire.formats.gemini._usage import encode_usage
@@ -77,7 +78,7 @@ def _path(index: int) -> str:
     return f"{_CANDIDATE}.content.parts[{index}]"
 
 
-class StreamEncoder:
+class StreamEncoder(DeltaFraming):
     """Encode canonical stream events as Gemini stream chunks (``GenerateContentResponse``).
 
     Args:
@@ -88,6 +89,7 @@ class StreamEncoder:
         self._notes = notes if notes is not None else Notes()
         self._ctx = Ctx(False, self._notes)
         self._meta: dict[str, Any] = {}
+        self._frame: bytes | None = None  # a hot-path text chunk's SSE bytes template (b"": none)
         self._slots: dict[int, _Slot] = {}
         self._order: deque[int] = deque()
         self._closed: set[int] = set()  # indexes of parts already sent
@@ -112,6 +114,20 @@ class StreamEncoder:
                 return [self._chunk([{"text": text}])]
         return self._feed(event)
 
+    def frame_delta(self, kind: type, index: int, text: str) -> bytes | None:
+        """:meth:`feed` of a hot-path delta given as its parts, as SSE bytes (see ``FramingEncoder``)."""
+        order = self._order
+        if kind is TextDelta and order and order[0] == index and not self._ended:
+            slot = self._slots[index]
+            if slot.plain:
+                frame = self._frame
+                if frame is None:
+                    frame = self._frame = frame_template("gemini", self._chunk([{"text": HOLE}]), 1) or b""
+                if frame:
+                    slot.sent += len(text)
+                    return frame % dumps_leaf(text)
+        return None
+
     def _feed(self, event: StreamEvent) -> list[WireEvent]:
         """The general path of :meth:`feed`: any event."""
         if self._ended:
@@ -135,6 +151,7 @@ class StreamEncoder:
     # --- events -------------------------------------------------------------------------------
 
     def _on_start(self, event: ResponseStart) -> list[WireEvent]:
+        self._frame = None  # a new head
         self._ctx = Ctx(event.origin == "gemini", self._notes)
         if event.model is not None:
             self._meta["modelVersion"] = event.model

@@ -33,7 +33,7 @@ from typing import Any
 import msgspec
 
 from toolwire.errors import PayloadError
-from toolwire.formats._stream import WireEvent
+from toolwire.formats._stream import WireEvent, hot_events
 from toolwire.formats._wire import as_dict, as_list, child, fail, opt_dict, opt_str, req_str
 from toolwire.formats.gemini._decode_parts import decode_part
 from toolwire.formats.gemini._keys import camel, rebase, split
@@ -160,20 +160,24 @@ class StreamDecoder:
 
     def feed(self, event: WireEvent) -> list[StreamEvent]:
         """Decode one chunk."""
+        lane = self.hot(event)
+        return self._feed(event) if lane is None else hot_events(lane)
+
+    def hot(self, event: WireEvent) -> tuple[type, int, str] | None:
+        """The hot path: a chunk of one plain text (or thought) part that extends the open run,
+        as its IR delta type, IR index and text (never ""), with exactly the state change of the
+        general path, :meth:`_feed`; ``None`` for any other chunk (no state change).
+        """
         run = self._run
         if run is not None and type(event) is dict and not self._done and self._call is None:
-            # The hot path: a chunk of one plain text (or thought) part that extends the open run,
-            # decoded inline with exactly the result of the general path, _feed.
             candidates = event.get("candidates")
             if type(candidates) is list and len(candidates) == 1 and event.keys() <= _HOT_TOP:
                 text = _hot_text(candidates[0], run.thought)
                 if text and not run.extra and None not in event.values():
                     self._count += 1
                     run.texted = True
-                    return [
-                        ReasoningDelta(run.index, text=text) if run.thought else TextDelta(run.index, text)
-                    ]
-        return self._feed(event)
+                    return (ReasoningDelta if run.thought else TextDelta), run.index, text
+        return None
 
     def _feed(self, event: WireEvent) -> list[StreamEvent]:
         """The general path of :meth:`feed`: any chunk, checked field by field."""

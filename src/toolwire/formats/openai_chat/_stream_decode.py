@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolwire.errors import ToolwireError
-from toolwire.formats._stream import DONE, WireEvent
+from toolwire.formats._stream import DONE, WireEvent, hot_events
 from toolwire.formats._wire import as_dict, child, fail, json_type, opt_dict, opt_int, opt_list, opt_str
 from toolwire.formats.openai_chat._decode_messages import REASONING_FIELDS
 from toolwire.formats.openai_chat.errors import decode_error
@@ -134,9 +134,15 @@ class StreamDecoder:
 
     def feed(self, event: WireEvent) -> list[StreamEvent]:
         """Decode one wire event: a parsed chunk, an ``{"error": ...}`` object or ``"[DONE]"``."""
+        lane = self.hot(event)
+        return self._feed(event) if lane is None else hot_events(lane)
+
+    def hot(self, event: WireEvent) -> tuple[type, int, str] | None:
+        """The hot path: a plain text or argument chunk in mid-stream, as its IR delta type, IR
+        index and text ("": no IR event), with exactly the state change of the general path,
+        :meth:`_feed`; ``None`` for any other event (no state change: decode it with ``feed``).
+        """
         if self._hot and type(event) is dict:
-            # The hot path: a plain text or argument chunk in mid-stream, decoded inline with
-            # exactly the result of the general path, _feed (anything else takes that path).
             choices = event.get("choices")
             if (
                 type(choices) is list
@@ -145,13 +151,13 @@ class StreamDecoder:
                 and event.get("usage") is None
                 and event.get("error") is None
             ):
-                out = self._hot_choice(choices[0])
-                if out is not None:
+                lane = self._hot_choice(choices[0])
+                if lane is not None:
                     self._seen += 1
-                    return out
-        return self._feed(event)
+                    return lane
+        return None
 
-    def _hot_choice(self, choice: Any) -> list[StreamEvent] | None:
+    def _hot_choice(self, choice: Any) -> tuple[type, int, str] | None:
         if (
             type(choice) is not dict
             or type(choice.get("index")) is not int
@@ -169,7 +175,7 @@ class StreamDecoder:
             flow = self._flow
             if not text or flow is None or flow[0] != "content":
                 return None
-            return [TextDelta(index=flow[1], text=text)]
+            return TextDelta, flow[1], text
         calls = delta.get("tool_calls")
         if type(calls) is not list or len(calls) != 1:
             return None
@@ -185,7 +191,7 @@ class StreamDecoder:
         if type(arguments) is not str or call.kind != "function":
             return None
         self._last_wire = wire
-        return [ToolCallDelta(index=call.index, arguments=arguments)] if arguments else []
+        return ToolCallDelta, call.index, arguments
 
     def _feed(self, event: WireEvent) -> list[StreamEvent]:
         """The general path of :meth:`feed`: any event, checked field by field."""

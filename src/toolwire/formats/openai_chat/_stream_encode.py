@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from toolwire._json import dumps_leaf
-from toolwire.formats._stream import DONE, HOLE, WireEvent, delta_text, frame_template
+from toolwire.formats._stream import DONE, HOLE, DeltaFraming, WireEvent, delta_text, frame_template
 from toolwire.formats._wire import emit_extra
 from toolwire.formats.openai_chat._encode_messages import _note_call_state
 from toolwire.formats.openai_chat._extra import emit_wrapped
@@ -66,7 +66,7 @@ class _Out:
     frame: bytes | None = None  # its delta chunk's SSE bytes template (see frame)
 
 
-class StreamEncoder:
+class StreamEncoder(DeltaFraming):
     """Encode canonical stream events (from any format) as Chat Completions stream events.
 
     Args:
@@ -104,14 +104,6 @@ class StreamEncoder:
             if out is not None:
                 return self._delta(out, event)  # type: ignore[arg-type]
         return self._feed(event)
-
-    def frame(self, event: StreamEvent) -> bytes | None:
-        """:meth:`feed` of a hot-path delta as SSE bytes, else ``None`` (see ``FramingEncoder``)."""
-        if type(event) in _DELTAS:
-            text = delta_text(event)  # type: ignore[arg-type]
-            if text:
-                return self.frame_delta(type(event), event.index, text)  # type: ignore[union-attr]
-        return None
 
     def frame_delta(self, kind: type, index: int, text: str) -> bytes | None:
         """:meth:`frame` of a delta given as its parts (see ``FramingEncoder``)."""

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolwire.errors import PayloadError
-from toolwire.formats._stream import WireEvent
+from toolwire.formats._stream import WireEvent, hot_events
 from toolwire.formats._wire import as_dict, opt_dict, opt_str, req_dict, req_str
 from toolwire.formats.openai_responses._content import decode_content
 from toolwire.formats.openai_responses._decode_items import decode_item
@@ -126,23 +126,27 @@ class StreamDecoder:
 
     def feed(self, event: WireEvent) -> list[StreamEvent]:
         """Decode one wire event (a parsed SSE ``data`` object)."""
+        lane = self.hot(event)
+        return self._feed(event) if lane is None else hot_events(lane)
+
+    def hot(self, event: WireEvent) -> tuple[type, int, str] | None:
+        """The hot path: a text or argument delta of an open item, as its IR delta type, IR
+        index and text (never ""), with exactly the state change of the general path,
+        :meth:`_feed`; ``None`` for any other event (no state change: decode it with ``feed``).
+        """
         if type(event) is dict and not self._finished:
-            # The hot path: a text or argument delta of an open item, decoded inline with
-            # exactly the result of the general path, _feed (anything else takes that path).
             hot = _HOT.get(event.get("type"))  # type: ignore[arg-type]
             delta = event.get("delta")
             output_index = event.get("output_index")
-            if hot is not None and type(delta) is str and type(output_index) is int:
+            if hot is not None and type(delta) is str and delta and type(output_index) is int:
                 item = self._items.get(output_index)
                 if item is not None:
                     slot = event.get("content_index") if hot is TextDelta else -1
                     index = item.parts.get(slot) if type(slot) is int else None
                     if index is not None and (hot is ToolCallDelta or item.kind == "message"):
                         self._count += 1
-                        if hot is TextDelta:
-                            return [TextDelta(index=index, text=delta)]
-                        return [ToolCallDelta(index=index, arguments=delta)]
-        return self._feed(event)
+                        return hot, index, delta
+        return None
 
     def _feed(self, event: WireEvent) -> list[StreamEvent]:
         """The general path of :meth:`feed`: any event, checked field by field."""

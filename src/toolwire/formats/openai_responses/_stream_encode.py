@@ -26,7 +26,7 @@ from typing import Any, cast
 import msgspec
 
 from toolwire._json import dumps_leaf
-from toolwire.formats._stream import HOLE, INT_HOLE, WireEvent, delta_text, frame_template
+from toolwire.formats._stream import HOLE, INT_HOLE, DeltaFraming, WireEvent, delta_text, frame_template
 from toolwire.formats.openai_responses._content import encode_part
 from toolwire.formats.openai_responses._encode_items import Ctx, encode_assistant
 from toolwire.formats.openai_responses._extra import FORMAT
@@ -80,7 +80,7 @@ _CALL_DELTA = {
 """Tool call kind -> the wire type of its argument deltas."""
 
 
-class StreamEncoder:
+class StreamEncoder(DeltaFraming):
     """Encode canonical stream events (from any format) as a Responses event stream.
 
     Wire events are dicts (the SSE ``data``; the SSE event name is their ``type``). Every event
@@ -122,15 +122,6 @@ class StreamEncoder:
         if not text:
             return cast("list[WireEvent]", self._feed(event))
         return [delta_event(live, text, self._advance(live, text))]
-
-    def frame(self, event: StreamEvent) -> bytes | None:
-        """:meth:`feed` of a hot-path delta as SSE bytes, else ``None`` (see ``FramingEncoder``)."""
-        kind = type(event)
-        if kind is TextDelta or kind is ToolCallDelta:
-            text = delta_text(event)  # type: ignore[arg-type]
-            if text:
-                return self.frame_delta(kind, event.index, text)  # type: ignore[union-attr]
-        return None
 
     def frame_delta(self, kind: type, index: int, text: str) -> bytes | None:
         """:meth:`frame` of a delta given as its parts (see ``FramingEncoder``)."""
