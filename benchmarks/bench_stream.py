@@ -193,6 +193,14 @@ def _translate_pair(raw: list[bytes | str], source: str, target: str) -> int:
     return size
 
 
+def _frames_pair(raw: list[bytes | str], source: str, target: str) -> int:
+    translator = StreamTranslator(source, target, policy="drop")
+    size = 0
+    for item in raw:
+        size += len(translator.feed_frames(orjson.loads(item) if type(item) is bytes else item))
+    return size + len(translator.close_frames())
+
+
 def _floor_pair(raw: list[bytes | str]) -> int:
     return _floor_all([item for item in raw if type(item) is bytes])
 
@@ -200,18 +208,25 @@ def _floor_pair(raw: list[bytes | str]) -> int:
 def pairs() -> dict[tuple[str, str], float]:
     """Whole-stream ratio for every ordered pair, the same content in each source format."""
     ratios: dict[tuple[str, str], float] = {}
-    print("  every pair, whole stream, ratio to the floor (the same content in each source format):")
+    print("  every pair, whole stream, ratio to the floor, wire dicts / SSE bytes (the same content):")
     print("    " + "source -> target".ljust(24) + "".join(f"{t:>18}" for t in FORMATS))
     for source in FORMATS:
         raw = _source_stream(source)
         fns: dict[str, Any] = {"floor": lambda raw=raw: _floor_pair(raw)}
         for target in FORMATS:
             fns[target] = lambda raw=raw, source=source, target=target: _translate_pair(raw, source, target)
+            fns[f"{target} sse"] = lambda raw=raw, source=source, target=target: _frames_pair(
+                raw, source, target
+            )
         times = median_seconds_each(fns, repeat=9)
-        row = {target: times[target] / times["floor"] for target in FORMATS}
-        ratios.update(((source, target), ratio) for target, ratio in row.items())
+        cells = []
+        for target in FORMATS:
+            ratios[(source, target)] = times[target] / times["floor"]
+            cells.append(
+                f"{times[target] / times['floor']:.2f} / {times[f'{target} sse'] / times['floor']:.2f}x"
+            )
         label = f"{source} ({len(raw)} events)"
-        print(f"    {label:<24}" + "".join(f"{row[t]:>17.2f}x" for t in FORMATS))
+        print(f"    {label:<24}" + "".join(f"{cell:>18}" for cell in cells))
     return ratios
 
 

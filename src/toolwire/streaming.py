@@ -233,17 +233,23 @@ class StreamTranslator:
         self._encode_one = self._encoder.feed
         self._target = resolve_format(target)
         self._frame: Callable[[StreamEvent], bytes | None] | None = getattr(self._encoder, "frame", None)
-        frame_delta = getattr(self._encoder, "frame_delta", None)
-        self._hot: Callable[[WireEvent], tuple[type, int, str] | None] | None = (
-            getattr(self._decoder, "hot", None) if frame_delta is not None else None
+        self._hot: Callable[[WireEvent], tuple[type, int, str] | None] | None = getattr(
+            self._decoder, "hot", None
         )
-        self._frame_delta: Callable[[type, int, str], bytes | None] = frame_delta or _no_frame
+        self._frame_delta: Callable[[type, int, str], bytes | None] = (
+            getattr(self._encoder, "frame_delta", None) or _no_frame
+        )
         self._restore_name = restore_name
         self._model = model
         self._closed = False
 
     def feed(self, event: WireEvent) -> list[WireEvent]:
         """Translate one source wire event (zero or more target wire events)."""
+        hot = self._hot
+        if hot is not None:
+            lane = hot(event)  # a delta, with no IR event yet
+            if lane is not None:
+                return self._encode_one(make_delta(*lane)) if lane[2] else []
         ir_events = self._decode_safe(event)
         if len(ir_events) == 1 and type(ir_events[0]) in _PASSED:  # the hot path: one delta
             return self._encode_one(ir_events[0])
@@ -325,7 +331,7 @@ class StreamTranslator:
 
 
 def _no_frame(kind: type, index: int, text: str) -> None:
-    """The ``frame_delta`` of an encoder without one (never called: no ``hot`` lane then)."""
+    """The ``frame_delta`` of an encoder without one."""
     return None
 
 
