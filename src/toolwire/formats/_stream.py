@@ -16,6 +16,13 @@ Each ``toolwire.formats.<format>.stream`` module provides:
   ``close() -> list[wire_event]``, producing exactly the format's event grammar.
 - ``check_stream(events: Iterable[wire_event]) -> list[Problem]``: the event-order validator,
   written as a transition table.
+
+Hot paths (optional, used by :class:`~toolwire.streaming.StreamTranslator`): a decoder's
+``hot(wire_event)`` (:class:`HotDecoder`) recognizes a well-formed text or argument delta and
+gives it as ``(IR delta type, IR index, text)``; an encoder's ``frame_delta(type, index, text)``
+(:class:`FramingEncoder`, :class:`DeltaFraming`) writes that delta's SSE bytes by filling a
+cached :func:`frame_template`. Both keep exactly the state and output of the general path;
+``tests/streaming/test_hot_paths.py`` holds them to it.
 """
 
 from __future__ import annotations
