@@ -188,6 +188,18 @@ class Exchange:
         self.notes.extend(translator.notes.items)
         return out
 
+    def stream_frames(self, event: WireEvent) -> bytes:
+        """:meth:`stream`, as the client's SSE bytes (the byte hot path for deltas, see
+        :meth:`~toolwire.streaming.StreamTranslator.feed_frames`)."""
+        return self._stream_translator().feed_frames(event)
+
+    def stream_close_frames(self) -> bytes:
+        """:meth:`stream_close`, as the client's SSE bytes."""
+        translator = self._stream_translator()
+        out = translator.close_frames()
+        self.notes.extend(translator.notes.items)
+        return out
+
     def _stream_translator(self) -> StreamTranslator:
         if self._stream is None:
             from toolwire.streaming import StreamTranslator

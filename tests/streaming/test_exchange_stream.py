@@ -27,7 +27,7 @@ from toolwire.ir.stream import (
     ToolCallDelta,
 )
 from toolwire.names import is_valid_name
-from toolwire.streaming import check_stream, stream_encoder
+from toolwire.streaming import check_stream, encode_wire_events, stream_encoder
 from toolwire.translate import Exchange
 
 DOTTED = "weather.get/now"
@@ -144,3 +144,21 @@ def test_stream_close_reports_a_cut_upstream_in_the_client_shape() -> None:
     errors = [e["error"] for e in out if isinstance(e, dict) and "error" in e]
     assert [e["code"] for e in errors] == ["incomplete_stream"]
     assert out[-1] != "[DONE]"
+
+
+@pytest.mark.parametrize("client", list(CLIENT_REQUESTS))
+@pytest.mark.parametrize("upstream", ["anthropic", "gemini", "openai-responses", "openai-chat"])
+def test_stream_frames_are_the_framed_stream(client: str, upstream: Format) -> None:
+    """``stream_frames`` (the byte hot path) writes exactly the SSE bytes of ``stream``'s events,
+    names and model restored."""
+    if client == upstream:
+        pytest.skip("same format: nothing is renamed")
+    _, out = _run(client, upstream, upstream_model="provider-model-7")
+    exchange = Exchange(client, upstream, policy="drop", upstream_model="provider-model-7")
+    names = _upstream_names(upstream, exchange.request(CLIENT_REQUESTS[client]))
+    framed = b"".join(
+        exchange.stream_frames(e) for e in _upstream_stream(upstream, names, "provider-model-7")
+    )
+    framed += exchange.stream_close_frames()
+    assert framed == encode_wire_events(client, out)
+    assert DOTTED.encode() in framed
