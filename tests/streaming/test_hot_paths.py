@@ -226,6 +226,8 @@ CHANGES: dict[str, tuple[str, str, str, Any]] = {
     "responses-text-for-a-call": (_RESP, _TEXT_EVENT, "output_index", 1),
     "responses-args-for-the-message": (_RESP, _ARGS_EVENT, "output_index", 0),
     "responses-refusal": (_RESP, _TEXT_EVENT, "type", "response.refusal.delta"),
+    "responses-type-not-a-string": (_RESP, _TEXT_EVENT, "type", ["response.output_text.delta"]),
+    "responses-type-an-object": (_RESP, _TEXT_EVENT, "type", {"a": 1}),
     "gemini-usage-mid-stream": (_GEM, "text", "usageMetadata", {"promptTokenCount": 1}),
     "gemini-create-time": (_GEM, "text", "createTime", "2026-01-01T00:00:00Z"),
     "gemini-model-null": (_GEM, "text", "modelVersion", None),

@@ -135,7 +135,8 @@ class StreamDecoder:
         :meth:`_feed`; ``None`` for any other event (no state change: decode it with ``feed``).
         """
         if type(event) is dict and not self._finished:
-            hot = _HOT.get(event.get("type"))  # type: ignore[arg-type]
+            kind = event.get("type")
+            hot = _HOT.get(kind) if type(kind) is str else None
             delta = event.get("delta")
             output_index = event.get("output_index")
             if hot is not None and type(delta) is str and delta and type(output_index) is int:
