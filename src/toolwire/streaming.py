@@ -113,9 +113,17 @@ class WireReader:
         self._array: JSONArrayDecoder | None = None
         self._head = b""
         self._count = 0
+        self._error: PayloadError | None = None
 
     def feed(self, data: bytes) -> list[WireEvent]:
-        """Parse another chunk of bytes (split anywhere)."""
+        """Parse another chunk of bytes (split anywhere).
+
+        A broken event (not JSON, not an object) raises :class:`~toolwire.errors.PayloadError`
+        with its position; the events before it in the same chunk are returned first, and the
+        error is raised by the next call.
+        """
+        if self._error is not None:
+            self._raise_pending()
         sse = self._sse
         if sse is not None:
             payload = sse.take_data(data)  # one whole event: no SSEEvent, no text decoding
@@ -136,7 +144,7 @@ class WireReader:
                 return self.feed(data)
             self._array = JSONArrayDecoder()
             data = head
-        return [self._check(item) for item in self._array.feed(data)]
+        return self._items(self._array.feed(data))
 
     def _payload(self, payload: bytes) -> list[WireEvent]:
         """The wire event of one SSE ``data`` payload, as :meth:`_events` reads it."""
@@ -151,12 +159,13 @@ class WireReader:
         if type(item) is dict:
             self._count += 1
             return [item]
-        return [self._check(item)]  # raises
+        raise _not_an_object(self._count)
 
     def close(self) -> list[WireEvent]:
         """End of bytes: a final event without its blank line is still delivered."""
+        self._raise_pending()
         if self._array is not None:
-            return [self._check(item) for item in self._array.close()]
+            return self._items(self._array.close())
         if self._sse is not None:
             return self._events(self._sse.close())
         return []
@@ -173,15 +182,41 @@ class WireReader:
             try:
                 item = loads(data)
             except PayloadError as exc:  # the path is built only for the error
-                raise type(exc)(exc.message, path=f"$[{self._count}]") from None
-            out.append(self._check(item))
+                return self._stop(out, type(exc)(exc.message, path=f"$[{self._count}]"))
+            if type(item) is not dict:
+                return self._stop(out, _not_an_object(self._count))
+            self._count += 1
+            out.append(item)
         return out
 
-    def _check(self, item: Any) -> WireEvent:
-        if type(item) is not dict:
-            raise PayloadError("a stream event must be a JSON object", path=f"$[{self._count}]")
-        self._count += 1
-        return item
+    def _items(self, items: Iterable[Any]) -> list[WireEvent]:
+        """The elements of a JSON-array stream as wire events (see :meth:`_events`)."""
+        out: list[WireEvent] = []
+        for item in items:
+            if type(item) is not dict:
+                return self._stop(out, _not_an_object(self._count))
+            self._count += 1
+            out.append(item)
+        return out
+
+    def _stop(self, out: list[WireEvent], error: PayloadError) -> list[WireEvent]:
+        """At a broken event: the events before it, and its error raised by the next call (now
+        when there are none), so that no event is lost with the error."""
+        if not out:
+            raise error
+        self._error = error
+        return out
+
+    def _raise_pending(self) -> None:
+        error = self._error
+        if error is not None:
+            self._error = None
+            raise error
+
+
+
+def _not_an_object(position: int) -> PayloadError:
+    return PayloadError("a stream event must be a JSON object", path=f"$[{position}]")
 
 
 def encode_wire_events(fmt: str, events: Iterable[WireEvent]) -> bytes:
@@ -340,13 +375,18 @@ _PASSED = frozenset({TextDelta, ToolCallDelta, ReasoningDelta})
 
 
 def _malformed(exc: PayloadError) -> StreamErrorEvent:
-    return StreamErrorEvent(error=ErrorInfo(message=str(exc), code="malformed_event", type="stream_error"))
+    info = ErrorInfo(message=str(exc), code="malformed_event", type="stream_error", param=exc.path)
+    return StreamErrorEvent(error=info)
 
 
 def translate_stream(
     chunks: Iterable[bytes], *, source: str, target: str, policy: Policy = "warn"
 ) -> Iterator[bytes]:
     """Translate a streamed response body (byte chunks) from ``source`` to ``target`` SSE bytes.
+
+    Bytes that do not parse as an event (broken JSON, a non-object) end the translation with the
+    target's own error event (code ``malformed_event``), after every event before them; the
+    rest of the body is not read.
 
     Example:
         >>> for out in translate_stream(upstream_chunks, source="anthropic", target="openai-chat"):
@@ -355,11 +395,14 @@ def translate_stream(
     reader = WireReader()
     translator = StreamTranslator(source, target, policy=policy)
     feed = translator.feed_frames
-    for chunk in chunks:
-        for event in reader.feed(chunk):
+    try:
+        for chunk in chunks:
+            for event in reader.feed(chunk):
+                yield feed(event)
+        for event in reader.close():
             yield feed(event)
-    for event in reader.close():
-        yield feed(event)
+    except PayloadError as exc:
+        yield _frames(translator._target, translator.feed_ir(_malformed(exc)))
     yield translator.close_frames()
 
 

@@ -11,6 +11,7 @@ import json
 import random
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,13 @@ from toolwire._json import dumps_str
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import WireEvent, sse_event_name
 from toolwire.framing import encode_sse
-from toolwire.streaming import WireReader, encode_wire_event, encode_wire_events, translate_stream
+from toolwire.streaming import (
+    WireReader,
+    check_stream,
+    encode_wire_event,
+    encode_wire_events,
+    translate_stream,
+)
 
 _SAMPLES = all_stream_samples()
 
@@ -178,3 +185,49 @@ def test_one_event_chunks_with_invalid_utf8_read_like_the_text_path() -> None:
     data = b'data: {"a": "\xff"}\n\n'
     assert _read(data, iter([data, data])) == _read(data + data, bytewise(data + data))
     assert _read(data) == [{"a": "\ufffd"}]
+
+
+@pytest.mark.parametrize(
+    "bad", [b"data: {not json\n\n", b"data: [1, 2]\n\n", b"data: \xff\xfe\n\n"], ids=["json", "array", "utf8"]
+)
+def test_a_broken_event_loses_none_before_it(bad: bytes) -> None:
+    """Events before a broken one in the same chunk are returned; the error comes with the next call."""
+    good = b'data: {"a": 1}\n\n'
+    reader = WireReader()
+    assert reader.feed(good + good + bad + good) == [{"a": 1}, {"a": 1}]
+    with pytest.raises(PayloadError) as info:
+        reader.feed(good)
+    assert info.value.path == "$[2]"
+    reader = WireReader()
+    assert reader.feed(good + bad) == [{"a": 1}]
+    with pytest.raises(PayloadError):
+        reader.close()
+
+
+@pytest.mark.parametrize("target", FORMATS)
+@pytest.mark.parametrize("whole", [True, False], ids=["one-chunk", "event-chunks"])
+def test_translate_stream_ends_a_broken_upstream_with_the_targets_error(target: str, whole: bool) -> None:
+    """A malformed upstream event mid-stream: every event before it, then the client's own error
+    event (a legal end of its stream); nothing after it is read."""
+    sample = _smallest_with_calls("anthropic")
+    blocks = [piece + b"\n\n" for piece in sse_bytes(sample).split(b"\n\n") if piece]
+    cut = len(blocks) // 2
+    chunks = [*blocks[:cut], b"event: content_block_delta\ndata: {broken\n\n", *blocks[cut:]]
+    if whole:
+        chunks = [b"".join(chunks)]
+    out = b"".join(translate_stream(chunks, source="anthropic", target=target, policy="drop"))
+    events = _read(out)
+    assert check_stream(target, events) == []
+    expected = b"".join(translate_stream(blocks[:cut], source="anthropic", target=target, policy="drop"))
+    before = _read(expected)
+    error_at = next(i for i, e in enumerate(events) if _is_error(target, e))
+    assert events[:error_at] == before[:error_at]
+    assert "malformed" in json.dumps(events[error_at]) or "invalid JSON" in json.dumps(events[error_at])
+
+
+def _is_error(fmt: str, event: Any) -> bool:
+    if not isinstance(event, dict):
+        return False
+    if fmt in ("anthropic", "openai-responses"):
+        return event.get("type") == "error"
+    return "error" in event
