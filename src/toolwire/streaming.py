@@ -214,7 +214,6 @@ class WireReader:
             raise error
 
 
-
 def _not_an_object(position: int) -> PayloadError:
     return PayloadError("a stream event must be a JSON object", path=f"$[{position}]")
 
