@@ -205,17 +205,18 @@ def test_a_broken_event_loses_none_before_it(bad: bytes) -> None:
 
 
 @pytest.mark.parametrize("target", FORMATS)
-@pytest.mark.parametrize("whole", [True, False], ids=["one-chunk", "event-chunks"])
-def test_translate_stream_ends_a_broken_upstream_with_the_targets_error(target: str, whole: bool) -> None:
+@pytest.mark.parametrize("split", ["one-chunk", "event-chunks", "bytewise"])
+def test_translate_stream_ends_a_broken_upstream_with_the_targets_error(target: str, split: str) -> None:
     """A malformed upstream event mid-stream: every event before it, then the client's own error
-    event (a legal end of its stream); nothing after it is read."""
+    event (a legal end of its stream); nothing after it is read. Any split gives the same bytes."""
     sample = _smallest_with_calls("anthropic")
     blocks = [piece + b"\n\n" for piece in sse_bytes(sample).split(b"\n\n") if piece]
     cut = len(blocks) // 2
     chunks = [*blocks[:cut], b"event: content_block_delta\ndata: {broken\n\n", *blocks[cut:]]
-    if whole:
-        chunks = [b"".join(chunks)]
-    out = b"".join(translate_stream(chunks, source="anthropic", target=target, policy="drop"))
+    body = b"".join(chunks)
+    split_chunks = {"one-chunk": [body], "event-chunks": chunks, "bytewise": list(bytewise(body))}[split]
+    out = b"".join(translate_stream(split_chunks, source="anthropic", target=target, policy="drop"))
+    assert out == b"".join(translate_stream([body], source="anthropic", target=target, policy="drop"))
     events = _read(out)
     assert check_stream(target, events) == []
     expected = b"".join(translate_stream(blocks[:cut], source="anthropic", target=target, policy="drop"))
