@@ -23,7 +23,7 @@ import json
 import statistics
 import time
 import tracemalloc
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import orjson
@@ -81,31 +81,6 @@ def iter_anthropic_stream(events: int) -> Iterator[dict[str, Any]]:
         "usage": {"output_tokens": 240},
     }
     yield {"type": "message_stop"}
-
-
-def _translate_all(raw: list[bytes], target: str) -> int:
-    translator = StreamTranslator("anthropic", target, policy="drop")
-    size = 0
-    for item in raw:
-        for event in translator.feed(orjson.loads(item)):
-            size += len(orjson.dumps(event))
-    for event in translator.close():
-        size += len(orjson.dumps(event))
-    return size
-
-
-def _frames_all(raw: list[bytes], target: str) -> int:
-    translator = StreamTranslator("anthropic", target, policy="drop")
-    size = 0
-    for item in raw:
-        size += len(translator.feed_frames(orjson.loads(item)))
-    return size + len(translator.close_frames())
-
-
-def _target_events(raw: list[bytes], target: str) -> list[Any]:
-    translator = StreamTranslator("anthropic", target, policy="drop")
-    events = [out for item in raw for out in translator.feed(orjson.loads(item))]
-    return events + translator.close()
 
 
 def _in_out_floor(raw: list[bytes], out: list[Any]) -> int:
@@ -182,7 +157,7 @@ def _source_stream(fmt: str) -> list[bytes | str]:
     return [orjson.dumps(e) if isinstance(e, dict) else e for e in events]
 
 
-def _translate_pair(raw: list[bytes | str], source: str, target: str) -> int:
+def _translate_pair(raw: Sequence[bytes | str], source: str, target: str) -> int:
     translator = StreamTranslator(source, target, policy="drop")
     size = 0
     for item in raw:
@@ -193,7 +168,7 @@ def _translate_pair(raw: list[bytes | str], source: str, target: str) -> int:
     return size
 
 
-def _frames_pair(raw: list[bytes | str], source: str, target: str) -> int:
+def _frames_pair(raw: Sequence[bytes | str], source: str, target: str) -> int:
     translator = StreamTranslator(source, target, policy="drop")
     size = 0
     for item in raw:
@@ -299,10 +274,10 @@ def run() -> dict[str, float]:
     count = len(raw)
     fns: dict[str, Any] = {"floor": lambda: _floor_all(raw)}
     for target in TARGETS:
-        out = _target_events(raw, target)
+        out = [orjson.loads(e) if type(e) is bytes else e for e in _source_stream(target)]
         fns[f"{target} in+out"] = lambda out=out: _in_out_floor(raw, out)
-        fns[target] = lambda target=target: _translate_all(raw, target)
-        fns[f"{target} sse"] = lambda target=target: _frames_all(raw, target)
+        fns[target] = lambda target=target: _translate_pair(raw, "anthropic", target)
+        fns[f"{target} sse"] = lambda target=target: _frames_pair(raw, "anthropic", target)
     times = median_seconds_each(fns)
     floor = times["floor"]
     print(

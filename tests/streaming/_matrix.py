@@ -16,6 +16,7 @@ from functools import cache
 from typing import Any
 
 import msgspec
+from benchmarks.bench_stream import anthropic_stream
 
 from tests.corpus import FORMATS, Sample, samples
 from tests.streaming._oracles import Call, SdkView
@@ -34,6 +35,7 @@ __all__ = [
     "TRUNCATED",
     "all_stream_samples",
     "assert_same_calls",
+    "benchmark_stream_in",
     "Source",
     "Translated",
     "expected_view",
@@ -42,6 +44,13 @@ __all__ = [
     "translate",
     "wire_of",
 ]
+
+
+def benchmark_stream_in(fmt: str, size: int = 120) -> list[WireEvent]:
+    """The benchmark's stream (text, then two tool calls) as ``fmt`` events, by toolwire."""
+    translator = StreamTranslator("anthropic", fmt, policy="drop")
+    return [out for event in anthropic_stream(size) for out in translator.feed(event)] + translator.close()
+
 
 _ANTHROPIC_ID = re.compile(r"[a-zA-Z0-9_-]+")
 OPENAI = frozenset({"openai-chat", "openai-responses"})

@@ -14,6 +14,7 @@ import pytest
 from benchmarks.bench_stream import anthropic_stream
 
 from tests.corpus import FORMATS
+from tests.streaming._matrix import benchmark_stream_in
 from toolwire._json import dumps
 from toolwire.formats._stream import HOLE, INT_HOLE, encode_wire_event, frame_template
 from toolwire.streaming import StreamTranslator, encode_wire_events
@@ -39,16 +40,10 @@ def _frames_and_general(events: list[dict[str, Any]], target: str) -> tuple[byte
 LANES = [(src, dst) for src in FORMATS for dst in FORMATS]
 
 
-def _stream_in(fmt: str, size: int) -> list[Any]:
-    """The benchmark stream (text, then two tool calls) as ``fmt`` events, by toolwire."""
-    translator = StreamTranslator("anthropic", fmt)
-    return [out for event in anthropic_stream(size) for out in translator.feed(event)] + translator.close()
-
-
 @pytest.mark.parametrize(("src", "dst"), LANES)
 def test_fused_lane_is_taken_for_deltas(src: str, dst: str) -> None:
     """Most deltas go from the source's ``hot`` to the target's ``frame_delta``: no IR, no dicts."""
-    events = _stream_in(src, 300)
+    events = benchmark_stream_in(src, 300)
     translator = StreamTranslator(src, dst)
     assert translator._hot is not None
     taken = 0

@@ -18,11 +18,11 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from benchmarks.bench_stream import anthropic_stream
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.corpus import FORMATS
+from tests.streaming._matrix import benchmark_stream_in
 from tests.streaming.test_hot_paths import _general
 from toolwire.streaming import StreamTranslator, check_stream, encode_wire_events
 
@@ -37,9 +37,7 @@ _CONTENT = frozenset({"invalid_tool_input"})
 
 def _stream(fmt: str) -> list[Any]:
     if fmt not in _STREAMS:
-        translator = StreamTranslator("anthropic", fmt, policy="drop")
-        events = [out for event in anthropic_stream(100) for out in translator.feed(event)]
-        _STREAMS[fmt] = events + translator.close()
+        _STREAMS[fmt] = benchmark_stream_in(fmt, 100)
     return copy.deepcopy(_STREAMS[fmt])
 
 

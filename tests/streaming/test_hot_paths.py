@@ -18,7 +18,7 @@ import pytest
 from benchmarks.bench_stream import anthropic_stream
 
 from tests.corpus import FORMATS, Sample
-from tests.streaming._matrix import all_stream_samples, wire_of
+from tests.streaming._matrix import all_stream_samples, benchmark_stream_in, wire_of
 from toolwire.formats._stream import WireEvent
 from toolwire.ir.content import TextPart
 from toolwire.ir.stream import PartEnd, PartStart, ResponseEnd, ResponseStart, StreamEvent, TextDelta
@@ -127,7 +127,7 @@ def test_hot_paths_are_taken(src: str, dst: str) -> None:
             return general(event)
 
         codec._feed = counted  # type: ignore[attr-defined]
-    events = anthropic_stream(400) if src == "anthropic" else _stream_in(src, 400)
+    events = anthropic_stream(400) if src == "anthropic" else benchmark_stream_in(src, 400)
     _run(translator, events)
     assert calls
     # Chat keeps every tool call open until the finish, so an Anthropic target queues the
@@ -152,14 +152,8 @@ def _variant(at: int, delta: Any, **event: Any) -> list[WireEvent]:
     return events
 
 
-def _stream_in(fmt: str, size: int = 120) -> list[WireEvent]:
-    """The benchmark stream (text, then two tool calls) as ``fmt`` events, by toolwire."""
-    translator = StreamTranslator("anthropic", fmt)
-    return [out for event in anthropic_stream(size) for out in translator.feed(event)] + translator.close()
-
-
 def _chat_stream() -> list[WireEvent]:
-    return _stream_in("openai-chat")
+    return benchmark_stream_in("openai-chat")
 
 
 def _matcher(src: str, which: str) -> Any:
@@ -180,7 +174,7 @@ def _matcher(src: str, which: str) -> Any:
 def _changed(src: str, which: str, path: str, value: Any) -> list[WireEvent]:
     """The stream in ``src`` with ``value`` set at the dotted ``path`` (numbers index lists) of
     the 3rd event that :func:`_matcher` picks (a copy)."""
-    events = copy.deepcopy(_stream_in(src))
+    events = copy.deepcopy(benchmark_stream_in(src))
     target: Any = [e for e in events if isinstance(e, dict) and _matcher(src, which)(e)][2]
     *parents, last = path.split(".")
     for key in parents:
@@ -281,7 +275,7 @@ HOSTILE: dict[str, tuple[str, list[WireEvent]]] = {
     "cut-short": ("anthropic", anthropic_stream(120)[:40]),
     "chat-not-an-object": (_CHAT, [*_chat_stream()[:4], 17, *_chat_stream()[4:]]),
     "chat-after-done": (_CHAT, [*_chat_stream(), *_chat_stream()[3:6]]),
-    "responses-after-completed": (_RESP, [*_stream_in(_RESP), *_stream_in(_RESP)[5:9]]),
+    "responses-after-completed": (_RESP, [*benchmark_stream_in(_RESP), *benchmark_stream_in(_RESP)[5:9]]),
     **{name: (change[0], _changed(*change)) for name, change in CHANGES.items()},
 }
 

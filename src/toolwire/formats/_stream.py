@@ -161,12 +161,7 @@ class DeltaFraming:
 
 def hot_events(lane: tuple[type, int, str]) -> list[StreamEvent]:
     """The IR events of a :meth:`HotDecoder.hot` lane (none for ``""``)."""
-    kind, index, text = lane
-    if not text:
-        return []
-    if kind is ToolCallDelta:
-        return [ToolCallDelta(index=index, arguments=text)]
-    return [kind(index=index, text=text)]
+    return [make_delta(*lane)] if lane[2] else []
 
 
 class HotDecoder(Protocol):
