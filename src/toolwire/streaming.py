@@ -284,10 +284,7 @@ class StreamTranslator:
             lane = hot(event)  # a delta, with no IR event yet
             if lane is not None:
                 return self._encode_one(make_delta(*lane)) if lane[2] else []
-        ir_events = self._decode_safe(event)
-        if len(ir_events) == 1 and type(ir_events[0]) in _PASSED:  # the hot path: one delta
-            return self._encode_one(ir_events[0])
-        return self._encode(ir_events)
+        return self._translate(self._decode_safe(event))
 
     def feed_frames(self, event: WireEvent) -> bytes:
         """:meth:`feed`, framed: the target's SSE bytes for one source wire event.
@@ -307,14 +304,18 @@ class StreamTranslator:
                     return data
                 return _frames(self._target, self._encode_one(make_delta(*lane)))
         ir_events = self._decode_safe(event)
+        frame = self._frame
+        if frame is not None and len(ir_events) == 1 and type(ir_events[0]) in _PASSED:
+            data = frame(ir_events[0])
+            if data is not None:
+                return data
+        return _frames(self._target, self._translate(ir_events))
+
+    def _translate(self, ir_events: list[StreamEvent]) -> list[WireEvent]:
+        """The target's events for decoded IR events (a single delta goes to the encoder as is)."""
         if len(ir_events) == 1 and type(ir_events[0]) in _PASSED:
-            frame = self._frame
-            if frame is not None:
-                data = frame(ir_events[0])
-                if data is not None:
-                    return data
-            return _frames(self._target, self._encode_one(ir_events[0]))
-        return _frames(self._target, self._encode(ir_events))
+            return self._encode_one(ir_events[0])
+        return self._encode(ir_events)
 
     def _decode_safe(self, event: WireEvent) -> list[StreamEvent]:
         try:
