@@ -9,11 +9,8 @@ target's validator accepts (within one format a malformed event is passed on as 
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import itertools
 import uuid
-from collections.abc import Iterator
 from typing import Any
 from unittest import mock
 
@@ -23,8 +20,8 @@ from hypothesis import strategies as st
 
 from tests.corpus import FORMATS
 from tests.streaming._matrix import benchmark_stream_in
-from tests.streaming.test_hot_paths import _general
-from toolwire.streaming import StreamTranslator, check_stream, encode_wire_events
+from tests.streaming.test_hot_paths import _Uuids, assert_same
+from toolwire.streaming import check_stream
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False) | st.text(max_size=4),
@@ -70,37 +67,18 @@ def mutated(draw: st.DrawFn, fmt: str) -> list[Any]:
     return events
 
 
-def _translate(translator: StreamTranslator, events: list[Any]) -> list[Any]:
-    out = [translator.feed(copy.deepcopy(event)) for event in events]
-    return [*out, translator.close()]
-
-
-@contextlib.contextmanager
-def _same_uuids() -> Iterator[None]:
-    """``uuid.uuid4`` counts from 1 again (ids synthesized for events that lost theirs)."""
-    count = itertools.count(1)
-    with mock.patch.object(uuid, "uuid4", lambda: uuid.UUID(int=next(count))):
-        yield
-
-
 @pytest.mark.parametrize("src", FORMATS)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_mutated_events_translate_the_same_on_every_path(src: str, data: st.DataObject) -> None:
     events = data.draw(mutated(src))
-    for dst in FORMATS:
-        with _same_uuids():
-            fast = _translate(StreamTranslator(src, dst, policy="drop"), events)
-        with _same_uuids():
-            general = _translate(_general(StreamTranslator(src, dst, policy="drop")), events)
-        assert fast == general
-        with _same_uuids():
-            framer = StreamTranslator(src, dst, policy="drop")
-            frames = [framer.feed_frames(copy.deepcopy(e)) for e in events] + [framer.close_frames()]
-        assert frames == [encode_wire_events(dst, out) for out in general]
-        if src == dst:
-            continue  # same format: a malformed upstream event is passed on as it came
-        problems = check_stream(dst, [e for out in general for e in out])
-        # broken argument JSON is passed on as received (noted), never replaced: the target's
-        # validator may flag its content, never the event order
-        assert [p for p in problems if p.code not in _CONTENT] == []
+    uuids = _Uuids()  # ids synthesized for events that lost theirs: the same on every path
+    with mock.patch.object(uuid, "uuid4", uuids):
+        for dst in FORMATS:
+            general = assert_same(events, src, dst, uuids)
+            if src == dst:
+                continue  # same format: a malformed upstream event is passed on as it came
+            problems = check_stream(dst, [e for out in general for e in out])
+            # broken argument JSON is passed on as received (noted), never replaced: the target's
+            # validator may flag its content, never the event order
+            assert [p for p in problems if p.code not in _CONTENT] == []

@@ -75,9 +75,10 @@ def _run_frames(translator: StreamTranslator, events: Iterable[WireEvent]) -> tu
     return out, [(n.path, n.kind, n.message) for n in translator.note_items]
 
 
-def assert_same(events: list[WireEvent], src: str, dst: str, uuids: _Uuids) -> None:
+def assert_same(events: list[WireEvent], src: str, dst: str, uuids: _Uuids) -> list[list[WireEvent]]:
     """Fast and general translation of ``events`` agree event for event, notes included; so do
-    the SSE bytes of the byte hot path (``feed_frames``) and of the general path's events."""
+    the SSE bytes of the byte hot path (``feed_frames``) and of the general path's events.
+    Returns the target events, per source event (and ``close``)."""
     uuids.count = 0
     fast = _run(StreamTranslator(src, dst), events)
     uuids.count = 0
@@ -87,6 +88,7 @@ def assert_same(events: list[WireEvent], src: str, dst: str, uuids: _Uuids) -> N
     frames, notes = _run_frames(StreamTranslator(src, dst), events)
     assert frames == [encode_wire_events(dst, out) for out in general[0]]
     assert notes == general[1]
+    return general[0]
 
 
 def _recordings() -> list[Any]:
