@@ -8,6 +8,7 @@ is actually taken.
 from __future__ import annotations
 
 import copy
+import uuid
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from benchmarks.bench_stream import anthropic_stream
 
 from tests.corpus import FORMATS
 from tests.streaming._matrix import benchmark_stream_in
+from tests.streaming.test_hot_paths import _Uuids, assert_same
 from toolwire._json import dumps
 from toolwire.formats._stream import HOLE, INT_HOLE, encode_wire_event, frame_template
 from toolwire.streaming import StreamTranslator, encode_wire_events
@@ -27,14 +29,6 @@ def _with_head(**head: Any) -> list[dict[str, Any]]:
     events[0] = copy.deepcopy(events[0])
     events[0]["message"].update(head)
     return events
-
-
-def _frames_and_general(events: list[dict[str, Any]], target: str) -> tuple[bytes, bytes]:
-    fast = StreamTranslator("anthropic", target)
-    framed = b"".join(fast.feed_frames(event) for event in events) + fast.close_frames()
-    slow = StreamTranslator("anthropic", target)
-    wire = [out for event in events for out in slow.feed(event)] + slow.close()
-    return framed, encode_wire_events(target, wire)
 
 
 LANES = [(src, dst) for src in FORMATS for dst in FORMATS]
@@ -74,9 +68,13 @@ def test_fused_lane_is_taken_for_deltas(src: str, dst: str) -> None:
     ],
     ids=["percent", "hole", "int-hole"],
 )
-def test_upstream_values_cannot_break_the_template(target: str, head: dict[str, Any]) -> None:
-    framed, general = _frames_and_general(_with_head(**head), target)
-    assert framed == general
+def test_upstream_values_cannot_break_the_template(
+    target: str, head: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    uuids = _Uuids()
+    monkeypatch.setattr(uuid, "uuid4", uuids)
+    general = assert_same(_with_head(**head), "anthropic", target, uuids)  # byte path included
+    framed = b"".join(encode_wire_events(target, out) for out in general)
     assert framed.count(b"Let ") >= 5  # every delta of the text went through
 
 
