@@ -1,6 +1,6 @@
 """Recorded provider payloads from the shared fixture corpus, as test samples.
 
-The fixture directory is ``$TOOLWIRE_FIXTURES`` or ``<repo>/../shared/fixtures``. Its
+The fixture directory is ``$TOOLWIRE_FIXTURES`` or the repository's ``tests/data/fixtures``. Its
 ``MANIFEST.json`` lists every file with its provider format and file format; this module turns
 VCR cassettes, inline request/response snapshots, JSON bodies, JSONL chunk files and raw SSE text
 into :class:`Sample` objects of four kinds: ``request``, ``response``, ``error`` and ``stream``.
@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from tests import data
 
 FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 KINDS = ("request", "response", "error", "stream")
@@ -92,9 +93,8 @@ class _Exchange:
 
 
 def fixtures_dir() -> Path | None:
-    """The shared fixture directory, or None when it does not exist."""
-    env = os.environ.get("TOOLWIRE_FIXTURES")
-    path = Path(env) if env else Path(__file__).resolve().parents[1].parent / "shared" / "fixtures"
+    """The fixture directory (see :mod:`tests.data`), or None when it does not exist."""
+    path = data.fixtures_dir()
     return path if path.is_dir() else None
 
 
@@ -115,7 +115,7 @@ def require_corpus() -> None:
     if not _load()[0]:
         import pytest
 
-        pytest.skip("fixture corpus not found (set TOOLWIRE_FIXTURES or check out ../shared/fixtures)")
+        pytest.skip("fixture corpus not found (set TOOLWIRE_FIXTURES or restore tests/data/fixtures)")
 
 
 def params(format: str | None = None, kind: str | None = None) -> list[Any]:

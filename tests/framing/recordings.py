@@ -1,17 +1,18 @@
 """Real recorded stream bodies from the shared fixture corpus, as raw bytes.
 
-The fixture directory is ``$TOOLWIRE_FIXTURES`` or ``<repo>/../shared/fixtures``; when it is
+The fixture directory is ``$TOOLWIRE_FIXTURES`` or ``tests/data/fixtures``; when it is
 missing every loader returns an empty list (the tests that need recordings then skip).
 """
 
 from __future__ import annotations
 
 import gzip
-import os
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from tests import data
 
 
 @dataclass(frozen=True)
@@ -24,9 +25,8 @@ class Recording:
 
 
 def fixtures_dir() -> Path | None:
-    """The shared fixture directory, or ``None`` when it is not there."""
-    env = os.environ.get("TOOLWIRE_FIXTURES")
-    path = Path(env) if env else Path(__file__).resolve().parents[2].parent / "shared" / "fixtures"
+    """The fixture directory (see :mod:`tests.data`), or ``None`` when it is not there."""
+    path = data.fixtures_dir()
     return path if path.is_dir() else None
 
 

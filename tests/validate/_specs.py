@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import yaml
 
-SPECS = Path(__file__).resolve().parents[2].parent / "shared" / "specs"
+from tests import data
+
+SPECS = data.SPECS
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SCHEMA_START = re.compile(r"^    ([A-Za-z0-9_.-]+):\s*$")
 

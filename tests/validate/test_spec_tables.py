@@ -1,4 +1,4 @@
-"""Cross-check the validator tables against the official specs in ../shared/specs.
+"""Cross-check the validator tables against the official specs in tests/data/specs.
 
 The tables are written by hand (no spec parsing at runtime); these tests keep them honest:
 required fields, accepted properties, enums, union tags and limits must agree with the spec.
@@ -17,7 +17,7 @@ from toolwire.validate._engine import Anything, Arr, Either, Int, Num, Obj, Spec
 from toolwire.validate._gemini_dialect import camel
 from toolwire.validate._gemini_rules import DATA_FIELDS
 
-pytestmark = pytest.mark.skipif(not spec.available(), reason="spec folder ../shared/specs not found")
+pytestmark = pytest.mark.skipif(not spec.available(), reason="spec folder tests/data/specs not found")
 
 oa, an = spec.openai, spec.anthropic
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.formats.gemini._corpus import samples
+from tests.corpus import samples
 from toolwire.errors import AuthenticationError, InvalidRequestError, OverloadedError, RateLimitError
 from toolwire.formats import gemini
 from toolwire.ir import (

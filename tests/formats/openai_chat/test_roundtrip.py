@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.formats.openai_chat._corpus import samples
+from tests.corpus import samples
 from toolwire.errors import PayloadError
 from toolwire.formats import openai_chat as chat
 from toolwire.ir import Notes
