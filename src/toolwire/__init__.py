@@ -7,6 +7,7 @@ what they dropped or approximated; ``policy="strict"`` refuses instead.
 
 from typing import Any
 
+from toolwire import _logging
 from toolwire.errors import (
     AuthenticationError,
     ConnectionFailedError,
@@ -49,6 +50,8 @@ from toolwire.ir import (
 )
 from toolwire.names import NameMap, sanitize_name
 from toolwire.translate import Exchange, Translation, translate_request, translate_response
+
+_logging.setup()  # a NullHandler on "toolwire"; TOOLWIRE_LOG=debug|info|... adds a stderr handler
 
 __version__ = "0.1.0"
 

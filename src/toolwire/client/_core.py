@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolwire._json import dumps_str, loads
+from toolwire._logging import TRACE
 from toolwire.client._build import BuildContext, HTTPRequest, auth_headers, build_http_request
 from toolwire.client._errors import map_http_error, redact, request_id
 from toolwire.client._options import DEFAULT_OPTIONS, Options, ResponsesOptions, Timeouts
@@ -30,10 +31,6 @@ from toolwire.ir.response import Response
 from toolwire.translate import Exchange, format_module, resolve_format
 
 __all__ = ["TRACE", "Call", "ClientCore"]
-
-TRACE = 5
-"""Log level below DEBUG at which request bodies and headers are logged (secrets redacted)."""
-logging.addLevelName(TRACE, "TRACE")
 
 _log = logging.getLogger("toolwire.client")
 _SECRET_HEADERS = frozenset(

@@ -85,7 +85,7 @@ def _verbosity(body: dict[str, Any], opts: ResponsesOptions, notes: Notes) -> No
     model = body.get("model")
     if not supports_verbosity(model if isinstance(model, str) else None):
         message = f"text.verbosity is only sent to GPT-5-family models; not sent to {model!r}"
-        _log.warning("%s", message)
+        _log.info("%s", message)
         notes.info("$.text.verbosity", "dropped", message)
         return
     text = body.get("text")

@@ -3,7 +3,8 @@
 Every decode/encode takes a :class:`Notes` collector. When a conversion drops,
 approximates or synthesizes something it calls :meth:`Notes.add`; under
 ``policy="strict"`` that raises :class:`~toolwire.errors.ConversionError` instead
-of recording, under ``"warn"`` the note is recorded and logged at WARNING level,
+of recording, under ``"warn"`` the note is recorded and logged at INFO level (the
+notes are the report; see :mod:`toolwire._logging` for why not WARNING),
 under ``"drop"`` it is recorded silently.
 """
 
@@ -68,7 +69,7 @@ class Notes:
             raise ConversionError(f"{kind}: {message}", path=path, notes=(note,))
         self.items.append(note)
         if self.policy == "warn":
-            _log.warning("%s", note)
+            _log.info("%s", note)
 
     def info(self, path: str, kind: NoteKind, message: str) -> None:
         """Record a note that never raises: a harmless, fully reversible change (e.g. a renamed tool)."""
