@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from types import TracebackType
@@ -16,6 +17,7 @@ from toolwire.client._result import Result
 from toolwire.client._retry import RetryPolicy, async_retrying
 from toolwire.client._session import IdleWatch
 from toolwire.client._sync import StreamBase, http_timeout, shared_ssl_context, transport_error
+from toolwire.hooks import Observer
 from toolwire.ir.notes import Policy
 from toolwire.ir.request import Request
 from toolwire.ir.response import Response
@@ -40,6 +42,11 @@ class AsyncStream(StreamBase[AsyncIterator[bytes]]):
             while not self._session.finished:
                 for event in await self._next_events():
                     yield event
+        except Exception as exc:
+            self._report_end(exc)
+            raise
+        else:
+            self._report_end(None)
         finally:
             await self.aclose()
 
@@ -97,6 +104,7 @@ class AsyncClient:
         sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
         rng: Callable[[], float] | None = None,
         http_client: httpx.AsyncClient | None = None,
+        observer: Observer | None = None,
     ) -> None:
         self.core = ClientCore(
             provider,
@@ -109,6 +117,7 @@ class AsyncClient:
             retry=retry,
             policy=policy,
             validate=validate,
+            observer=observer,
         )
         self._refresh = auth_refresh
         self._sleep = sleep
@@ -128,16 +137,17 @@ class AsyncClient:
     ) -> Result:
         """Send ``request`` (IR, or a payload in ``format``) and wait for the answer."""
         call = self.core.prepare(request, stream=False, source=format, options=options, headers=headers)
-        async for attempt in async_retrying(self.core.retry, self._sleep, self._rng):
-            with attempt:
-                response = await self._send(call)
-                try:
-                    body = await response.aread()
-                except httpx.HTTPError as exc:
-                    raise transport_error(exc, self.core.secrets) from None
-                finally:
-                    await response.aclose()
-                return self.core.result(call, response.status_code, response.headers, body)
+        with self.core.observing(call):
+            async for attempt in async_retrying(self.core.retry, self._sleep, self._rng):
+                with attempt:
+                    response = await self._send(call)
+                    try:
+                        body = await response.aread()
+                    except httpx.HTTPError as exc:
+                        raise transport_error(exc, self.core.secrets) from None
+                    finally:
+                        await response.aclose()
+                    return self.core.result(call, response.status_code, response.headers, body)
         raise AssertionError("unreachable: tenacity re-raises the last error")  # pragma: no cover
 
     async def stream(
@@ -150,9 +160,10 @@ class AsyncClient:
     ) -> AsyncStream:
         """Send ``request`` as a streamed call; retried only until its first event arrives."""
         call = self.core.prepare(request, stream=True, source=format, options=options, headers=headers)
-        async for attempt in async_retrying(self.core.retry, self._sleep, self._rng):
-            with attempt:
-                return await self._open_stream(call)
+        with self.core.observing(call):
+            async for attempt in async_retrying(self.core.retry, self._sleep, self._rng):
+                with attempt:
+                    return await self._open_stream(call)
         raise AssertionError("unreachable: tenacity re-raises the last error")  # pragma: no cover
 
     async def _open_stream(self, call: Call) -> AsyncStream:
@@ -170,7 +181,10 @@ class AsyncClient:
                     break
                 first = session.feed(chunk)
                 idle.tick(bool(first))
-            return AsyncStream(response, chunks, session, first, idle, self.core.secrets, call.attempts)
+            on_end = functools.partial(self.core.ended, call)
+            return AsyncStream(
+                response, chunks, session, first, idle, self.core.secrets, call.attempts, on_end
+            )
         except httpx.HTTPError as exc:
             await response.aclose()
             raise transport_error(exc, self.core.secrets) from None

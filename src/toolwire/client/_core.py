@@ -9,9 +9,11 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+import time
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from toolwire._json import dumps_str, loads
 from toolwire._logging import TRACE
@@ -24,8 +26,9 @@ from toolwire.client._result import Result
 from toolwire.client._retry import RetryPolicy
 from toolwire.client._session import StreamSession
 from toolwire.errors import PayloadError, ProviderError
+from toolwire.hooks import CallInfo, ConversionInfo, Observer, emit
 from toolwire.ir.base import Format
-from toolwire.ir.notes import Notes, Policy
+from toolwire.ir.notes import Note, Notes, Policy
 from toolwire.ir.request import Request
 from toolwire.ir.response import Response
 from toolwire.translate import Exchange, format_module, resolve_format
@@ -47,6 +50,7 @@ class Call:
     exchange: Exchange | None = None
     attempts: int = 0
     refreshed: bool = False
+    info: CallInfo | None = None
 
 
 class ClientCore:
@@ -66,6 +70,7 @@ class ClientCore:
         policy: Policy = "warn",
         validate: bool = True,
         env: Mapping[str, str] | None = None,
+        observer: Observer | None = None,
     ) -> None:
         self.spec: ProviderSpec = get_spec(provider)
         self.format: Format = self.spec.format
@@ -78,6 +83,7 @@ class ClientCore:
         self.retry = retry or RetryPolicy()
         self.policy: Policy = policy
         self.validate = validate
+        self.observer = observer
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -119,7 +125,10 @@ class ClientCore:
     ) -> Call:
         """Build, validate and log the HTTP request for ``request``."""
         notes = Notes(self.policy)
+        started = time.time_ns()
         body, exchange, model = self._body(request, source, notes)
+        if exchange is not None or isinstance(request, Request):
+            self._converted(exchange.client if exchange else "ir", self.format, "request", notes, started)
         opts = options if options is not None else self.options
         extra = {**self.headers, **{k.lower(): v for k, v in (headers or {}).items()}}
         ctx = BuildContext(self.spec, self.base_url, opts, stream, notes, model, extra)
@@ -130,7 +139,11 @@ class ClientCore:
                 body_to_check.setdefault("model", http.model)
             required = isinstance(opts, ResponsesOptions) and opts.require_instructions
             preflight(body_to_check, self.format, require_instructions=required)
-        return Call(http, notes, exchange)
+        call = Call(http, notes, exchange)
+        if self.observer is not None:
+            call.info = CallInfo(self.spec.name, self.format, http.model, stream, http.url, source, started)
+            emit(self.observer, "on_request", call.info)
+        return call
 
     def request_headers(self, call: Call) -> dict[str, str]:
         """The headers of the next attempt, credentials included."""
@@ -162,9 +175,12 @@ class ClientCore:
         raw = loads(body)
         if not isinstance(raw, dict):
             raise PayloadError("the response body is not a JSON object")
+        started, seen = time.time_ns(), len(call.notes)
         ir: Response = format_module(self.format).decode_response(raw, call.notes)
         if call.exchange is not None:
             ir = call.exchange.restore_response(ir)
+        self._converted(self.format, "ir", "response", call.notes.items[seen:], started)
+        self.ended(call, ir)
         return Result(
             response=ir,
             raw=raw,
@@ -176,6 +192,38 @@ class ClientCore:
             attempts=call.attempts,
             exchange=call.exchange,
         )
+
+    # -- observing --------------------------------------------------------------------------
+
+    def _converted(
+        self,
+        source: str,
+        target: str,
+        kind: Literal["request", "response"],
+        notes: Iterable[Note],
+        started: int,
+    ) -> None:
+        if self.observer is not None:
+            info = ConversionInfo(source, target, kind, tuple(notes), started, time.time_ns())
+            emit(self.observer, "on_conversion", info)
+
+    def ended(self, call: Call, response: Response | None, error: BaseException | None = None) -> None:
+        """Report the end of ``call`` to the observer: its response, or the error that ended it."""
+        if call.info is None:
+            return
+        if error is not None:
+            emit(self.observer, "on_error", call.info, error)
+        elif response is not None:
+            emit(self.observer, "on_response", call.info, response)
+
+    @contextmanager
+    def observing(self, call: Call) -> Iterator[None]:
+        """Report an exception leaving the block as the end of ``call`` (then re-raise it)."""
+        try:
+            yield
+        except BaseException as exc:
+            self.ended(call, None, exc)
+            raise
 
     def session(self, call: Call, headers: Mapping[str, str]) -> StreamSession:
         """A :class:`StreamSession` for a streamed answer with these headers."""

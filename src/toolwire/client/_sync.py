@@ -19,6 +19,7 @@ from toolwire.client._retry import RetryPolicy, retrying
 from toolwire.client._session import IdleWatch, StreamSession
 from toolwire.errors import ConnectionFailedError, RequestTimeoutError
 from toolwire.formats._stream import WireEvent
+from toolwire.hooks import Observer
 from toolwire.ir.notes import Policy
 from toolwire.ir.request import Request
 from toolwire.ir.response import Response
@@ -51,6 +52,8 @@ def transport_error(exc: httpx.HTTPError, secrets: tuple[str, ...]) -> Exception
 
 
 _Chunks = TypeVar("_Chunks")
+StreamEnd = Callable[[Response | None, BaseException | None], None]
+"""Called once when a stream ends: its accumulated response, or the error that broke it."""
 
 
 class StreamBase(Generic[_Chunks]):
@@ -65,6 +68,7 @@ class StreamBase(Generic[_Chunks]):
         idle: IdleWatch,
         secrets: tuple[str, ...],
         attempts: int,
+        on_end: StreamEnd | None = None,
     ) -> None:
         self._response = response
         self._chunks = chunks
@@ -74,6 +78,13 @@ class StreamBase(Generic[_Chunks]):
         self._secrets = secrets
         self.attempts = attempts
         self.result_headers = dict(response.headers)
+        self._on_end = on_end
+
+    def _report_end(self, error: Exception | None) -> None:
+        """Tell ``on_end`` (once) that the stream ended: its response, or the error that broke it."""
+        on_end, self._on_end = self._on_end, None
+        if on_end is not None:
+            on_end(None if error is not None else self._session.response(), error)
 
     @property
     def closed(self) -> bool:
@@ -105,6 +116,11 @@ class Stream(StreamBase[Iterator[bytes]]):
             yield from self._drain()
             while not self._session.finished:
                 yield from self._next_events()
+        except Exception as exc:
+            self._report_end(exc)
+            raise
+        else:
+            self._report_end(None)
         finally:
             self.close()
 
@@ -161,6 +177,7 @@ class Client:
         sleep: the sleep used between retries (tests inject a recorder).
         rng: jitter source in [0, 1).
         http_client: an ``httpx.Client`` to use (not closed by this client).
+        observer: receives each call's events and conversions (:mod:`toolwire.hooks`).
     """
 
     def __init__(
@@ -180,6 +197,7 @@ class Client:
         sleep: Callable[[float], None] = time.sleep,
         rng: Callable[[], float] | None = None,
         http_client: httpx.Client | None = None,
+        observer: Observer | None = None,
     ) -> None:
         self.core = ClientCore(
             provider,
@@ -192,6 +210,7 @@ class Client:
             retry=retry,
             policy=policy,
             validate=validate,
+            observer=observer,
         )
         self._refresh = auth_refresh
         self._sleep = sleep
@@ -211,16 +230,17 @@ class Client:
     ) -> Result:
         """Send ``request`` (IR, or a payload in ``format``) and wait for the answer."""
         call = self.core.prepare(request, stream=False, source=format, options=options, headers=headers)
-        for attempt in retrying(self.core.retry, self._sleep, self._rng):
-            with attempt:
-                response = self._send(call)
-                try:
-                    body = response.read()
-                except httpx.HTTPError as exc:
-                    raise transport_error(exc, self.core.secrets) from None
-                finally:
-                    response.close()
-                return self.core.result(call, response.status_code, response.headers, body)
+        with self.core.observing(call):
+            for attempt in retrying(self.core.retry, self._sleep, self._rng):
+                with attempt:
+                    response = self._send(call)
+                    try:
+                        body = response.read()
+                    except httpx.HTTPError as exc:
+                        raise transport_error(exc, self.core.secrets) from None
+                    finally:
+                        response.close()
+                    return self.core.result(call, response.status_code, response.headers, body)
         raise AssertionError("unreachable: tenacity re-raises the last error")  # pragma: no cover
 
     def stream(
@@ -233,9 +253,10 @@ class Client:
     ) -> Stream:
         """Send ``request`` as a streamed call; retried only until its first event arrives."""
         call = self.core.prepare(request, stream=True, source=format, options=options, headers=headers)
-        for attempt in retrying(self.core.retry, self._sleep, self._rng):
-            with attempt:
-                return self._open_stream(call)
+        with self.core.observing(call):
+            for attempt in retrying(self.core.retry, self._sleep, self._rng):
+                with attempt:
+                    return self._open_stream(call)
         raise AssertionError("unreachable: tenacity re-raises the last error")  # pragma: no cover
 
     def _open_stream(self, call: Call) -> Stream:
@@ -253,7 +274,8 @@ class Client:
                     break
                 first = session.feed(chunk)
                 idle.tick(bool(first))
-            return Stream(response, chunks, session, first, idle, self.core.secrets, call.attempts)
+            on_end = functools.partial(self.core.ended, call)
+            return Stream(response, chunks, session, first, idle, self.core.secrets, call.attempts, on_end)
         except httpx.HTTPError as exc:
             response.close()
             raise transport_error(exc, self.core.secrets) from None

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, Literal
 
 import msgspec
 
 from toolwire.ir.content import Message, ToolCall, ToolResult
 from toolwire.ir.request import Request
-from toolwire.ir.response import Response
+from toolwire.ir.response import Response, Usage
 from toolwire.runner._toolbox import Toolbox
+from toolwire.usage import Prices, total_usage
 
 __all__ = ["Hooks", "RunResult", "RunState", "StopKind"]
 
@@ -48,6 +50,7 @@ class RunResult:
         turns: how many model calls were made.
         stop: why the run ended.
         request: the last request sent (canonical model).
+        responses: every model response of the run, one per turn.
     """
 
     response: Response
@@ -55,6 +58,27 @@ class RunResult:
     turns: int
     stop: StopKind
     request: Request
+    responses: tuple[Response, ...] = ()
+
+    @property
+    def turns_usage(self) -> tuple[Usage, ...]:
+        """The usage each turn reported, in order (an empty :class:`Usage` when a turn reported none)."""
+        return tuple(r.usage or Usage() for r in self.responses)
+
+    @property
+    def usage(self) -> Usage:
+        """The usage of the whole run: each count summed over the turns (see ``total_usage``)."""
+        return total_usage(r.usage for r in self.responses)
+
+    def cost(self, prices: Prices) -> Decimal:
+        """The estimated cost of the run: each turn priced by the model that answered it.
+
+        A turn's model is the one its response names, else the one requested.
+
+        Raises:
+            KeyError: a turn's model has no price in ``prices``.
+        """
+        return sum((prices.cost(r.usage, r.model or self.request.model) for r in self.responses), Decimal(0))
 
     @property
     def text(self) -> str:
@@ -80,6 +104,7 @@ class RunState:
     max_turns: int
     hooks: Hooks = field(default_factory=Hooks)
     messages: list[Message] = field(default_factory=list)
+    responses: list[Response] = field(default_factory=list)
     turns: int = 0
     last: Response | None = None
     stop: StopKind | None = None
@@ -107,6 +132,7 @@ class RunState:
         if self.hooks.after_response is not None:
             response = self.hooks.after_response(self.turns, response) or response
         self.last = response
+        self.responses.append(response)
         self.messages.append(Message(role="assistant", parts=response.parts))
         calls = response.tool_calls
         if not calls:
@@ -131,4 +157,6 @@ class RunState:
         """The outcome (only once a response has been taken)."""
         if self.last is None or self.stop is None:
             raise RuntimeError("the run has not ended")
-        return RunResult(self.last, tuple(self.messages), self.turns, self.stop, self.request)
+        return RunResult(
+            self.last, tuple(self.messages), self.turns, self.stop, self.request, tuple(self.responses)
+        )

@@ -7,10 +7,12 @@ canonical stream events as they arrive plus :class:`ToolResultEvent`, :class:`Tu
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from toolwire.hooks import ConversionInfo, Observer, emit
 from toolwire.ir.accumulate import Accumulator
 from toolwire.ir.content import ToolCall, ToolResult
 from toolwire.ir.notes import Notes
@@ -59,13 +61,29 @@ def _format_of(client: Any) -> str:
     return fmt
 
 
+def _observer_of(client: Any, observer: Observer | None) -> Observer | None:
+    """The observer of a run: the one given, else the client's (``client.core.observer``)."""
+    if observer is not None:
+        return observer
+    found = getattr(getattr(client, "core", None), "observer", None)
+    return found if isinstance(found, Observer) else None
+
+
 def _start(
-    client: Any, request: Request | dict[str, Any], toolbox: Toolbox, max_turns: int, hooks: Hooks | None
+    client: Any,
+    request: Request | dict[str, Any],
+    toolbox: Toolbox,
+    max_turns: int,
+    hooks: Hooks | None,
+    observer: Observer | None,
 ) -> RunState:
     if isinstance(request, dict):
         from toolwire.translate import format_module
 
-        decoded: Request = format_module(_format_of(client)).decode_request(request, Notes("warn"))
+        fmt, notes, started = _format_of(client), Notes("warn"), time.time_ns()
+        decoded: Request = format_module(fmt).decode_request(request, notes)
+        info = ConversionInfo(fmt, "ir", "request", tuple(notes), started, time.time_ns())
+        emit(observer, "on_conversion", info)
         return RunState(decoded, toolbox, max_turns, hooks or Hooks())
     return RunState(request, toolbox, max_turns, hooks or Hooks())
 
@@ -89,6 +107,7 @@ def run(
     approve: Approver | None = None,
     max_concurrency: int = 8,
     tool_timeout: float = 60.0,
+    observer: Observer | None = None,
 ) -> RunResult:
     """Carry a conversation to the model's final answer, running its tool calls in between.
 
@@ -101,13 +120,26 @@ def run(
         approve: decides calls of tools marked ``needs_approval`` (refused when absent).
         max_concurrency: tool calls of one turn running at once.
         tool_timeout: seconds a tool call may take unless its registration says otherwise.
+        observer: hears each tool run (:mod:`toolwire.hooks`); default: the client's observer,
+            which also hears the model calls. Tracing never changes the run; to change turns,
+            use ``hooks``.
+
+    Returns:
+        The outcome; ``result.usage`` sums the tokens of every turn, ``result.cost(prices)``
+        prices them.
     """
-    state = _start(client, request, toolbox, max_turns, hooks)
+    observer = _observer_of(client, observer)
+    state = _start(client, request, toolbox, max_turns, hooks, observer)
     while not state.done:
         calls = state.take_response(_response_of(client.create(state.next_request())))
         if calls:
             results = execute_sync(
-                calls, toolbox, approve=approve, max_concurrency=max_concurrency, timeout=tool_timeout
+                calls,
+                toolbox,
+                approve=approve,
+                max_concurrency=max_concurrency,
+                timeout=tool_timeout,
+                observer=observer,
             )
             state.take_results(calls, results)
     return state.result()
@@ -123,14 +155,21 @@ async def arun(
     approve: Approver | None = None,
     max_concurrency: int = 8,
     tool_timeout: float = 60.0,
+    observer: Observer | None = None,
 ) -> RunResult:
     """Async :func:`run` (``client`` is a :class:`toolwire.client.AsyncClient`)."""
-    state = _start(client, request, toolbox, max_turns, hooks)
+    observer = _observer_of(client, observer)
+    state = _start(client, request, toolbox, max_turns, hooks, observer)
     while not state.done:
         calls = state.take_response(_response_of(await client.create(state.next_request())))
         if calls:
             results = await execute_async(
-                calls, toolbox, approve=approve, max_concurrency=max_concurrency, timeout=tool_timeout
+                calls,
+                toolbox,
+                approve=approve,
+                max_concurrency=max_concurrency,
+                timeout=tool_timeout,
+                observer=observer,
             )
             state.take_results(calls, results)
     return state.result()
@@ -146,9 +185,11 @@ def run_stream(
     approve: Approver | None = None,
     max_concurrency: int = 8,
     tool_timeout: float = 60.0,
+    observer: Observer | None = None,
 ) -> Iterator[RunEvent]:
     """Like :func:`run`, yielding stream events as they arrive; the last event is :class:`RunEnd`."""
-    state = _start(client, request, toolbox, max_turns, hooks)
+    observer = _observer_of(client, observer)
+    state = _start(client, request, toolbox, max_turns, hooks, observer)
     while not state.done:
         acc = Accumulator()
         with client.stream(state.next_request()) as stream:
@@ -160,7 +201,12 @@ def run_stream(
         yield TurnEnd(state.turns, state.last or response)
         if calls:
             results = execute_sync(
-                calls, toolbox, approve=approve, max_concurrency=max_concurrency, timeout=tool_timeout
+                calls,
+                toolbox,
+                approve=approve,
+                max_concurrency=max_concurrency,
+                timeout=tool_timeout,
+                observer=observer,
             )
             state.take_results(calls, results)
             yield from (ToolResultEvent(c, r) for c, r in zip(calls, results, strict=True))
@@ -177,9 +223,11 @@ async def arun_stream(
     approve: Approver | None = None,
     max_concurrency: int = 8,
     tool_timeout: float = 60.0,
+    observer: Observer | None = None,
 ) -> AsyncIterator[RunEvent]:
     """Async :func:`run_stream`."""
-    state = _start(client, request, toolbox, max_turns, hooks)
+    observer = _observer_of(client, observer)
+    state = _start(client, request, toolbox, max_turns, hooks, observer)
     while not state.done:
         acc = Accumulator()
         stream = await client.stream(state.next_request())
@@ -192,7 +240,12 @@ async def arun_stream(
         yield TurnEnd(state.turns, state.last or response)
         if calls:
             results = await execute_async(
-                calls, toolbox, approve=approve, max_concurrency=max_concurrency, timeout=tool_timeout
+                calls,
+                toolbox,
+                approve=approve,
+                max_concurrency=max_concurrency,
+                timeout=tool_timeout,
+                observer=observer,
             )
             state.take_results(calls, results)
             for c, r in zip(calls, results, strict=True):
