@@ -12,8 +12,8 @@ PINNED: dict[str, set[str]] = {
     "toolwire": {
         "AnyTool", "AsyncClient", "AuthenticationError", "BuiltinTool", "Client", "ConnectionFailedError",
         "ConversionError", "CustomTool", "Exchange", "FORMATS", "Format", "InvalidRequestError",
-        "LimitError", "Message", "NameMap", "Note", "Notes", "OverloadedError", "PayloadError",
-        "PermissionDeniedError", "Policy", "ProviderError", "RateLimitError", "Request",
+        "LimitError", "Message", "NameMap", "Note", "Notes", "Observer", "OverloadedError", "PayloadError",
+        "PermissionDeniedError", "Policy", "Price", "Prices", "ProviderError", "RateLimitError", "Request",
         "RequestRejectedError", "RequestTimeoutError", "Response", "SchemaError", "ServerError",
         "StreamError", "StreamIdleTimeoutError", "StreamTranslator", "Tool", "ToolCall", "ToolChoice",
         "ToolDefinitionError", "ToolNameError", "ToolResult", "Toolbox", "ToolwireError", "Translation",
@@ -104,6 +104,15 @@ PINNED: dict[str, set[str]] = {
     },
     "toolwire.ir.problem": {
         "Problem",
+    },
+    "toolwire.usage": {
+        "Price", "Prices", "total_usage",
+    },
+    "toolwire.hooks": {
+        "CallInfo", "ConversionInfo", "EVENTS", "EventName", "Observer", "Observers", "emit",
+    },
+    "toolwire.otel": {
+        "OpenTelemetryObserver", "SYSTEMS",
     },
 }  # fmt: skip
 
