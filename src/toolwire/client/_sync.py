@@ -274,7 +274,7 @@ class Client:
                     break
                 first = session.feed(chunk)
                 idle.tick(bool(first))
-            on_end = functools.partial(self.core.ended, call)
+            on_end = None if call.info is None else functools.partial(self.core.ended, call)
             return Stream(response, chunks, session, first, idle, self.core.secrets, call.attempts, on_end)
         except httpx.HTTPError as exc:
             response.close()
