@@ -20,9 +20,9 @@ would otherwise fill an application's WARNING log with lines no one can act on p
 
 ``TOOLWIRE_LOG`` (``trace``, ``debug``, ``info``, ``warning``, ``error``), read once at import,
 attaches one stderr handler at that level to the ``"toolwire"`` logger, for debugging without
-touching the application's logging set-up. ``TOOLWIRE_LOG_FORMAT=json`` makes each line a JSON
-object (``time``, ``level``, ``logger``, ``message``). Keys never reach a record: the client
-redacts them before logging.
+touching the application's logging set-up (records still propagate to the application's
+handlers too). ``TOOLWIRE_LOG_FORMAT=json`` makes each line a JSON object (``time``, ``level``,
+``logger``, ``message``). Keys never reach a record: the client redacts them before logging.
 """
 
 from __future__ import annotations

@@ -21,8 +21,8 @@ from opentelemetry.trace import SpanKind, StatusCode
 
 from tests.runner.test_loop import SCRIPT, first_request, toolbox
 from toolwire.client import AsyncClient, Client
-from toolwire.emulator import EmulatorConfig, create_app, serve
-from toolwire.errors import AuthenticationError
+from toolwire.emulator import FAULT_HEADER, EmulatorConfig, create_app, serve
+from toolwire.errors import AuthenticationError, ToolwireError
 from toolwire.hooks import EVENTS, CallInfo, ConversionInfo, Observer, Observers
 from toolwire.ir import Response, ToolCall, ToolResult
 from toolwire.otel import OpenTelemetryObserver
@@ -300,3 +300,39 @@ def test_otel_missing_names_the_extra() -> None:
         out.stdout.strip()
         == "toolwire.otel needs OpenTelemetry: pip install 'toolwire[otel]' (opentelemetry-api)"
     )
+
+
+def test_stream_reports_its_end_its_break_or_nothing(url: str) -> None:
+    rec = Record()
+    with Client("openai-chat", base_url=url, api_key="k", observer=rec) as client:
+        with client.stream(first_request()) as whole:
+            response = whole.collect()
+        with (
+            client.stream(first_request(), headers={FAULT_HEADER: "malformed"}) as broken,
+            pytest.raises(ToolwireError) as raised,
+        ):
+            list(broken)
+        with client.stream(first_request()) as abandoned:
+            next(iter(abandoned))
+    sent = ["on_conversion", "on_request"]
+    # the whole stream: its response; the broken one: its error; the abandoned one: nothing
+    assert rec.names(tools=False) == [*sent, "on_response", *sent, "on_error", *sent]
+    (_, done), (_, error) = rec.of("on_response")[0], rec.of("on_error")[0]
+    assert done == response and error is raised.value
+
+
+def test_async_stream_reports_its_break(url: str) -> None:
+    rec = Record()
+
+    async def go() -> BaseException:
+        async with AsyncClient("anthropic", base_url=url, api_key="k", observer=rec) as client:
+            stream = await client.stream(first_request(), headers={FAULT_HEADER: "disconnect"})
+            with pytest.raises(ToolwireError) as raised:
+                async with stream:
+                    async for _ in stream:
+                        pass
+            return raised.value
+
+    error = asyncio.run(go())
+    assert rec.names(tools=False) == ["on_conversion", "on_request", "on_error"]
+    assert rec.of("on_error")[0][1] is error
