@@ -29,6 +29,9 @@ StopKind = Literal["completed", "max_turns"]
 class Hooks:
     """Callbacks to observe or change each turn; each may return a replacement or ``None``.
 
+    They run inside the loop and their exceptions end the run; to trace without changing anything
+    (and without ever breaking the run) use an observer (:mod:`toolwire.hooks`).
+
     Attributes:
         before_request: ``(turn, request) -> Request | None`` before each model call.
         after_response: ``(turn, response) -> Response | None`` after each model answer.
