@@ -11,7 +11,7 @@ import toolwire
 PINNED: dict[str, set[str]] = {
     "toolwire": {
         "AnyTool", "AsyncClient", "AuthenticationError", "BuiltinTool", "Client", "ConnectionFailedError",
-        "ConversionError", "CustomTool", "Exchange", "FORMATS", "Format", "InvalidRequestError",
+        "ConversionError", "CustomTool", "Exchange", "FORMATS", "Format", "FormatName", "InvalidRequestError",
         "LimitError", "Message", "NameMap", "Note", "Notes", "Observer", "OverloadedError", "PayloadError",
         "PermissionDeniedError", "Policy", "Price", "Prices", "ProviderError", "RateLimitError", "Request",
         "RequestRejectedError", "RequestTimeoutError", "Response", "SchemaError", "ServerError",
@@ -22,8 +22,8 @@ PINNED: dict[str, set[str]] = {
     },
     "toolwire.ir": {
         "AnyTool", "AudioPart", "BuiltinTool", "ContentPart", "CustomTool", "ErrorInfo", "Extra", "FORMATS",
-        "FilePart", "Format", "IRStruct", "ImagePart", "Message", "Note", "NoteKind", "Notes", "Part",
-        "PartEnd", "PartStart", "Policy", "ReasoningConfig", "ReasoningDelta", "ReasoningPart",
+        "FilePart", "Format", "FormatName", "IRStruct", "ImagePart", "Message", "Note", "NoteKind", "Notes",
+        "Part", "PartEnd", "PartStart", "Policy", "ReasoningConfig", "ReasoningDelta", "ReasoningPart",
         "RefusalPart", "Request", "Response", "ResponseEnd", "ResponseFormat", "ResponseStart", "Role",
         "StopReason", "StreamErrorEvent", "StreamEvent", "TextDelta", "TextPart", "Tool", "ToolCall",
         "ToolCallDelta", "ToolCallKind", "ToolChoice", "ToolChoiceMode", "ToolResult", "Usage",

@@ -5,7 +5,7 @@ any to any, through one canonical model (:mod:`toolwire.ir`). Conversions report
 what they dropped or approximated; ``policy="strict"`` refuses instead.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolwire import _logging
 from toolwire.errors import (
@@ -37,6 +37,7 @@ from toolwire.ir import (
     BuiltinTool,
     CustomTool,
     Format,
+    FormatName,
     Message,
     Note,
     Notes,
@@ -52,6 +53,15 @@ from toolwire.names import NameMap, sanitize_name
 from toolwire.translate import Exchange, Translation, translate_request, translate_response
 
 _logging.setup()  # a NullHandler on "toolwire"; TOOLWIRE_LOG=debug|info|... adds a stderr handler
+
+if TYPE_CHECKING:  # what _LAZY serves at run time, so that type checkers see the real objects
+    from toolwire.client import AsyncClient, Client
+    from toolwire.decorator import tool
+    from toolwire.hooks import Observer
+    from toolwire.runner import Toolbox, arun, arun_stream, run, run_stream
+    from toolwire.streaming import StreamTranslator, translate_stream
+    from toolwire.usage import Price, Prices
+    from toolwire.validate.validator import validate as validate
 
 __version__ = "0.1.0"
 
@@ -103,6 +113,7 @@ __all__ = [
     "CustomTool",
     "Exchange",
     "Format",
+    "FormatName",
     "InvalidRequestError",
     "LimitError",
     "Message",

@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
 from toolwire._json import loads
 from toolwire.formats._wire import fail, json_type
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 __all__ = ["ToolFunction", "tool"]
 
 P = ParamSpec("P")
+Q = ParamSpec("Q")
 R = TypeVar("R")
 
 
@@ -64,13 +65,22 @@ class ToolFunction(Generic[P, R]):
             name=spec.name, description=spec.description, parameters=spec.parameters, strict=strict
         )
         self.is_async = inspect.iscoroutinefunction(fn)
-        if self.is_async and hasattr(inspect, "markcoroutinefunction"):  # Python 3.12+
-            inspect.markcoroutinefunction(self)
+        mark = getattr(inspect, "markcoroutinefunction", None)  # Python 3.12+
+        if self.is_async and mark is not None:
+            mark(self)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         return self.fn(*args, **kwargs)
 
-    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> Self: ...
+
+    @overload
+    def __get__(
+        self: ToolFunction[Concatenate[Any, Q], R], instance: object, owner: type | None = None
+    ) -> ToolFunction[Q, R]: ...
+
+    def __get__(self, instance: object, owner: type | None = None) -> ToolFunction[Any, Any]:
         """Bind like a method when the decorated function is defined in a class body."""
         if instance is None:
             return self

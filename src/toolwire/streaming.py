@@ -32,7 +32,7 @@ from toolwire.formats._stream import (
     make_delta,
 )
 from toolwire.framing import JSONArrayDecoder, SSEDecoder, SSEEvent
-from toolwire.ir.base import Format
+from toolwire.ir.base import Format, FormatName
 from toolwire.ir.content import ToolCall
 from toolwire.ir.notes import Note, Notes, Policy
 from toolwire.ir.response import ErrorInfo
@@ -78,19 +78,19 @@ def _stream_module(fmt: str) -> Any:
     return module
 
 
-def stream_decoder(fmt: str, notes: Notes | None = None) -> StreamDecoderLike:
+def stream_decoder(fmt: FormatName, notes: Notes | None = None) -> StreamDecoderLike:
     """A new stream decoder (wire events -> IR events) for format ``fmt``."""
     decoder: StreamDecoderLike = _stream_module(fmt).StreamDecoder(notes)
     return decoder
 
 
-def check_stream(fmt: str, events: Iterable[WireEvent]) -> list[Problem]:
+def check_stream(fmt: FormatName, events: Iterable[WireEvent]) -> list[Problem]:
     """Problems with the event order of a stream of format ``fmt`` (empty when it is legal)."""
     problems: list[Problem] = _stream_module(fmt).check_stream(events)
     return problems
 
 
-def stream_encoder(fmt: str, notes: Notes | None = None) -> StreamEncoderLike:
+def stream_encoder(fmt: FormatName, notes: Notes | None = None) -> StreamEncoderLike:
     """A new stream encoder (IR events -> wire events) for format ``fmt``."""
     encoder: StreamEncoderLike = _stream_module(fmt).StreamEncoder(notes)
     return encoder
@@ -218,7 +218,7 @@ def _not_an_object(position: int) -> PayloadError:
     return PayloadError("a stream event must be a JSON object", path=f"$[{position}]")
 
 
-def encode_wire_events(fmt: str, events: Iterable[WireEvent]) -> bytes:
+def encode_wire_events(fmt: FormatName, events: Iterable[WireEvent]) -> bytes:
     """Frame wire events of format ``fmt`` as SSE bytes (named events where the format names them)."""
     from toolwire.translate import resolve_format
 
@@ -251,8 +251,8 @@ class StreamTranslator:
 
     def __init__(
         self,
-        source: str,
-        target: str,
+        source: FormatName,
+        target: FormatName,
         *,
         policy: Policy = "warn",
         restore_name: Callable[[str], str] | None = None,
@@ -380,7 +380,7 @@ def _malformed(exc: PayloadError) -> StreamErrorEvent:
 
 
 def translate_stream(
-    chunks: Iterable[bytes], *, source: str, target: str, policy: Policy = "warn"
+    chunks: Iterable[bytes], *, source: FormatName, target: FormatName, policy: Policy = "warn"
 ) -> Iterator[bytes]:
     """Translate a streamed response body (byte chunks) from ``source`` to ``target`` SSE bytes.
 

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
+from toolwire._choices import unknown_choice
 from toolwire.errors import ToolwireError
 from toolwire.formats import _MODULES
-from toolwire.ir.base import FORMATS, Format
+from toolwire.ir.base import FORMAT_ALIASES, FORMATS, Format, FormatName
 from toolwire.ir.content import Part, ToolCall, ToolResult
 from toolwire.ir.notes import Note, Notes, Policy
 from toolwire.ir.request import Request
@@ -43,25 +44,21 @@ __all__ = [
     "translate_response",
 ]
 
-_ALIASES: dict[str, Format] = {
-    "chat": "openai-chat",
-    "openai": "openai-chat",
-    "responses": "openai-responses",
-    "claude": "anthropic",
-    "google": "gemini",
-}
-
-FORMAT_CHOICES: tuple[str, ...] = (*FORMATS, *_ALIASES)
+FORMAT_CHOICES: tuple[str, ...] = (*FORMATS, *FORMAT_ALIASES)
 """Every format name and alias accepted by :func:`resolve_format`."""
 
 
 def resolve_format(name: str) -> Format:
-    """The canonical format name for ``name`` (accepts a few aliases such as ``chat``)."""
+    """The canonical format name for ``name`` (accepts a few aliases such as ``chat``).
+
+    Raises:
+        ToolwireError: an unknown name; the message suggests the closest known one.
+    """
     if name in _MODULES:
         return name  # type: ignore[return-value]
-    alias = _ALIASES.get(name)
+    alias = FORMAT_ALIASES.get(name)
     if alias is None:
-        raise ToolwireError(f"unknown format {name!r}; expected one of {', '.join(FORMATS)}")
+        raise ToolwireError(unknown_choice("format", name, FORMAT_CHOICES, FORMATS))
     return alias
 
 
@@ -82,8 +79,8 @@ class Translation:
 def translate_request(
     payload: dict[str, Any],
     *,
-    source: str,
-    target: str,
+    source: FormatName,
+    target: FormatName,
     policy: Policy = "warn",
     model: str | None = None,
 ) -> Translation:
@@ -103,7 +100,7 @@ def translate_request(
 
 
 def translate_response(
-    payload: dict[str, Any], *, source: str, target: str, policy: Policy = "warn"
+    payload: dict[str, Any], *, source: FormatName, target: FormatName, policy: Policy = "warn"
 ) -> Translation:
     """Translate a response payload from ``source`` format to ``target`` format."""
     notes = Notes(policy)
@@ -133,8 +130,8 @@ class Exchange:
         notes: every note of this exchange, requests and responses.
     """
 
-    client: str
-    upstream: str
+    client: FormatName
+    upstream: FormatName
     policy: Policy = "warn"
     upstream_model: str | None = None
     client_model: str | None = None

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from toolwire.decorator import tool
-from toolwire.ir import FORMATS, Message, Request, TextPart
+from toolwire.ir import FORMATS, Format, Message, Request, TextPart
 
 __all__ = ["add_parser", "demo_request", "demo_toolbox"]
 
@@ -95,7 +95,7 @@ def _dump(out: TextIO, title: str, body: Any) -> None:
     out.write(f"--- {title}\n{json.dumps(body, indent=2, ensure_ascii=False)}\n")
 
 
-def _conversation(fmt: str, url: str, out: TextIO, quiet: bool) -> tuple[str, int, int, int, int, float]:
+def _conversation(fmt: Format, url: str, out: TextIO, quiet: bool) -> tuple[str, int, int, int, int, float]:
     from toolwire.client import Client
     from toolwire.runner import run
 

@@ -13,11 +13,13 @@ import httpx
 
 from toolwire.client._core import Call, ClientCore
 from toolwire.client._options import Options, Timeouts
+from toolwire.client._providers import ProviderName
 from toolwire.client._result import Result
 from toolwire.client._retry import RetryPolicy, async_retrying
 from toolwire.client._session import IdleWatch
 from toolwire.client._sync import StreamBase, http_timeout, shared_ssl_context, transport_error
 from toolwire.hooks import Observer
+from toolwire.ir.base import FormatName
 from toolwire.ir.notes import Policy
 from toolwire.ir.request import Request
 from toolwire.ir.response import Response
@@ -89,7 +91,7 @@ class AsyncClient:
 
     def __init__(
         self,
-        provider: str,
+        provider: ProviderName,
         *,
         base_url: str | None = None,
         api_key: str | None = None,
@@ -131,7 +133,7 @@ class AsyncClient:
         self,
         request: Request | dict[str, Any],
         *,
-        format: str | None = None,
+        format: FormatName | None = None,
         options: Options | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> Result:
@@ -154,7 +156,7 @@ class AsyncClient:
         self,
         request: Request | dict[str, Any],
         *,
-        format: str | None = None,
+        format: FormatName | None = None,
         options: Options | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> AsyncStream:

@@ -21,7 +21,7 @@ from toolwire.client._build import BuildContext, HTTPRequest, auth_headers, buil
 from toolwire.client._errors import map_http_error, redact, request_id
 from toolwire.client._options import DEFAULT_OPTIONS, Options, ResponsesOptions, Timeouts
 from toolwire.client._preflight import preflight
-from toolwire.client._providers import ProviderSpec, get_spec, resolve_base_url, resolve_key
+from toolwire.client._providers import ProviderName, ProviderSpec, get_spec, resolve_base_url, resolve_key
 from toolwire.client._result import Result
 from toolwire.client._retry import RetryPolicy
 from toolwire.client._session import StreamSession
@@ -58,7 +58,7 @@ class ClientCore:
 
     def __init__(
         self,
-        provider: str,
+        provider: ProviderName,
         *,
         base_url: str | None = None,
         api_key: str | None = None,

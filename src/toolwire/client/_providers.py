@@ -11,13 +11,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from toolwire._choices import unknown_choice
 from toolwire.errors import ToolwireError
 from toolwire.ir.base import Format
 
 __all__ = ["PROVIDERS", "ProviderName", "ProviderSpec", "get_spec", "resolve_base_url", "resolve_key"]
 
 ProviderName = Literal["openai-responses", "openai-chat", "anthropic", "gemini", "azure-openai"]
-"""A provider the client can call."""
+"""A provider the client can call (a key of :data:`PROVIDERS`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +111,7 @@ def get_spec(provider: str) -> ProviderSpec:
     """The spec of ``provider``, or a :class:`~toolwire.errors.ToolwireError` naming the choices."""
     spec = PROVIDERS.get(provider)
     if spec is None:
-        raise ToolwireError(f"unknown provider {provider!r}; expected one of {', '.join(PROVIDERS)}")
+        raise ToolwireError(unknown_choice("provider", provider, PROVIDERS, PROVIDERS))
     return spec
 
 

@@ -14,12 +14,14 @@ import httpx
 from toolwire.client._core import Call, ClientCore
 from toolwire.client._errors import redact
 from toolwire.client._options import Options, Timeouts
+from toolwire.client._providers import ProviderName
 from toolwire.client._result import Result
 from toolwire.client._retry import RetryPolicy, retrying
 from toolwire.client._session import IdleWatch, StreamSession
 from toolwire.errors import ConnectionFailedError, RequestTimeoutError
 from toolwire.formats._stream import WireEvent
 from toolwire.hooks import Observer
+from toolwire.ir.base import FormatName
 from toolwire.ir.notes import Policy
 from toolwire.ir.request import Request
 from toolwire.ir.response import Response
@@ -182,7 +184,7 @@ class Client:
 
     def __init__(
         self,
-        provider: str,
+        provider: ProviderName,
         *,
         base_url: str | None = None,
         api_key: str | None = None,
@@ -224,7 +226,7 @@ class Client:
         self,
         request: Request | dict[str, Any],
         *,
-        format: str | None = None,
+        format: FormatName | None = None,
         options: Options | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> Result:
@@ -247,7 +249,7 @@ class Client:
         self,
         request: Request | dict[str, Any],
         *,
-        format: str | None = None,
+        format: FormatName | None = None,
         options: Options | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> Stream:

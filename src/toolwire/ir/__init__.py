@@ -1,6 +1,6 @@
 """The canonical model (IR): a superset of the four wire formats. Imports nothing else of toolwire."""
 
-from toolwire.ir.base import FORMATS, Extra, Format, IRStruct
+from toolwire.ir.base import FORMATS, Extra, Format, FormatName, IRStruct
 from toolwire.ir.content import (
     AudioPart,
     ContentPart,
@@ -44,6 +44,7 @@ __all__ = [
     "Extra",
     "FilePart",
     "Format",
+    "FormatName",
     "IRStruct",
     "ImagePart",
     "Message",

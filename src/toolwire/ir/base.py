@@ -6,12 +6,31 @@ from typing import Any, Literal
 
 import msgspec
 
-__all__ = ["FORMATS", "Extra", "Format", "IRStruct"]
+__all__ = ["FORMATS", "FORMAT_ALIASES", "Extra", "Format", "FormatAlias", "FormatName", "IRStruct"]
 
 Format = Literal["openai-chat", "openai-responses", "anthropic", "gemini"]
-"""A wire format toolwire speaks."""
+"""A wire format toolwire speaks, by its canonical name (what IR ``origin`` fields hold)."""
+
+FormatAlias = Literal["chat", "openai", "responses", "claude", "google"]
+"""A short name that public functions accept for a :data:`Format` (see :data:`FORMAT_ALIASES`)."""
+
+FormatName = Literal[Format, FormatAlias]
+"""What a public ``format=`` / ``source=`` / ``target=`` parameter accepts: a format or an alias.
+
+Type checkers reject a misspelt name (``"antropic"``); at run time an unknown name raises
+:class:`~toolwire.errors.ToolwireError` with a suggestion.
+"""
 
 FORMATS: tuple[Format, ...] = ("openai-chat", "openai-responses", "anthropic", "gemini")
+
+FORMAT_ALIASES: dict[str, Format] = {
+    "chat": "openai-chat",
+    "openai": "openai-chat",
+    "responses": "openai-responses",
+    "claude": "anthropic",
+    "google": "gemini",
+}
+"""Each alias (a :data:`FormatAlias`) and the format it names."""
 
 Extra = dict[str, Any]
 """Fields of the source format that the model does not name.

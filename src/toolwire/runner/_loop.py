@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from toolwire.ir.base import FormatName
 from toolwire.ir.content import Message, ToolCall, ToolResult
 from toolwire.ir.request import Request
 from toolwire.ir.response import Response, Usage
@@ -88,7 +89,7 @@ class RunResult:
         """The text of the last response."""
         return self.response.text
 
-    def native(self, fmt: str) -> dict[str, Any]:
+    def native(self, fmt: FormatName) -> dict[str, Any]:
         """The whole conversation as a request payload of format ``fmt`` (the provider's own)."""
         from toolwire.ir.notes import Notes
         from toolwire.translate import format_module

@@ -8,13 +8,16 @@ tool, Anthropic ``max_tokens`` and thinking placement, Gemini ``functionResponse
 Messages use the provider's own wording where it is known.
 
 The package itself is callable: ``toolwire.validate(payload, format=...)`` is
-``toolwire.validate.validate(payload, format=...)``.
+``toolwire.validate.validate(payload, format=...)``. Type checkers see ``toolwire.validate`` as
+that function (``toolwire/__init__.py`` says so under ``TYPE_CHECKING``); import the package's
+other names with ``from toolwire.validate import lint_history``.
 """
 
 import sys
 import types
-from typing import Any
+from typing import Any, Literal
 
+from toolwire.ir.base import FormatName
 from toolwire.validate.history import Problem, lint_history
 from toolwire.validate.validator import FORMATS, KINDS, validate
 
@@ -24,8 +27,15 @@ __all__ = ["FORMATS", "KINDS", "Problem", "lint_history", "validate"]
 class _CallableModule(types.ModuleType):
     """This package, callable as :func:`validate`."""
 
-    def __call__(self, payload: Any, **options: Any) -> list[Problem]:
-        return validate(payload, **options)
+    def __call__(
+        self,
+        payload: Any,
+        *,
+        format: FormatName,
+        kind: Literal["request", "response"] = "request",
+        beta: bool = False,
+    ) -> list[Problem]:
+        return validate(payload, format=format, kind=kind, beta=beta)
 
 
 sys.modules[__name__].__class__ = _CallableModule

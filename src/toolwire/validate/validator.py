@@ -33,6 +33,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
+from toolwire._choices import unknown_choice
+from toolwire.ir.base import FORMAT_ALIASES, FormatName
 from toolwire.ir.problem import Problem
 from toolwire.validate import anthropic, gemini, openai_chat, openai_responses
 from toolwire.validate._engine import Ctx, Dialect, Obj
@@ -60,7 +62,7 @@ KINDS: tuple[str, ...] = ("request", "response")
 def validate(
     payload: Any,
     *,
-    format: str,
+    format: FormatName,
     kind: Literal["request", "response"] = "request",
     beta: bool = False,
 ) -> list[Problem]:
@@ -68,18 +70,19 @@ def validate(
 
     Args:
         payload: the parsed JSON body (a request body or a non-streamed response body).
-        format: ``openai-chat``, ``openai-responses``, ``anthropic`` or ``gemini``.
+        format: ``openai-chat``, ``openai-responses``, ``anthropic`` or ``gemini`` (or an alias
+            such as ``chat``, see :data:`~toolwire.ir.base.FORMAT_ALIASES`).
         kind: ``request`` (default) or ``response``.
         beta: the request goes to the provider's beta surface (Anthropic ``/v1/messages?beta=true``
             with an ``anthropic-beta`` header): newer block and tool types and inline ``system``
             messages are accepted.
 
     Raises:
-        ValueError: unknown ``format`` or ``kind``.
+        ValueError: unknown ``format`` (the message suggests the closest name) or ``kind``.
     """
-    entry = _TABLE.get(format)
+    entry = _TABLE.get(FORMAT_ALIASES.get(format, format))
     if entry is None:
-        raise ValueError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
+        raise ValueError(unknown_choice("format", format, (*FORMATS, *FORMAT_ALIASES), FORMATS))
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}; expected request or response")
     dialect, check_request, check_response = entry
