@@ -8,9 +8,10 @@ canonical stream events as they arrive plus :class:`ToolResultEvent`, :class:`Tu
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Iterable, Iterator
+from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from toolwire.hooks import ConversionInfo, Observer, emit
 from toolwire.ir.accumulate import Accumulator
@@ -51,6 +52,34 @@ class RunEnd:
 
 RunEvent = StreamEvent | ToolResultEvent | TurnEnd | RunEnd
 """What the streaming runners yield."""
+
+
+class _Creates(Protocol):
+    """What :func:`run` calls: a :class:`toolwire.Client` (``create`` returns a ``Result``)."""
+
+    def create(self, request: Request, /) -> object: ...
+
+
+class _ACreates(Protocol):
+    """What :func:`arun` calls: a :class:`toolwire.AsyncClient`."""
+
+    def create(self, request: Request, /) -> Awaitable[object]: ...
+
+
+class _Streams(Protocol):
+    """What :func:`run_stream` calls: a :class:`toolwire.Client`."""
+
+    def stream(self, request: Request, /) -> AbstractContextManager[Iterable[StreamEvent]]: ...
+
+
+class _AsyncEvents(AbstractAsyncContextManager[object], AsyncIterable[StreamEvent], Protocol):
+    """An :class:`~toolwire.client.AsyncStream`: entered, then iterated itself."""
+
+
+class _AStreams(Protocol):
+    """What :func:`arun_stream` calls: a :class:`toolwire.AsyncClient`."""
+
+    def stream(self, request: Request, /) -> Awaitable[_AsyncEvents]: ...
 
 
 def _format_of(client: Any) -> str:
@@ -98,7 +127,7 @@ def _response_of(result: Any) -> Response:
 
 
 def run(
-    client: Any,
+    client: _Creates,
     request: Request | dict[str, Any],
     toolbox: Toolbox,
     *,
@@ -146,7 +175,7 @@ def run(
 
 
 async def arun(
-    client: Any,
+    client: _ACreates,
     request: Request | dict[str, Any],
     toolbox: Toolbox,
     *,
@@ -176,7 +205,7 @@ async def arun(
 
 
 def run_stream(
-    client: Any,
+    client: _Streams,
     request: Request | dict[str, Any],
     toolbox: Toolbox,
     *,
@@ -214,7 +243,7 @@ def run_stream(
 
 
 async def arun_stream(
-    client: Any,
+    client: _AStreams,
     request: Request | dict[str, Any],
     toolbox: Toolbox,
     *,

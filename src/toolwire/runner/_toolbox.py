@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from toolwire._json import loads
 from toolwire.decorator import ToolFunction, tool
@@ -14,6 +14,8 @@ from toolwire.formats._wire import fail, json_type
 from toolwire.ir.tools import Tool
 
 __all__ = ["RegisteredTool", "Toolbox"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 Validator = Callable[[str], dict[str, Any]]
 
@@ -108,17 +110,28 @@ class Toolbox:
     def __init__(self, tools: Mapping[str, RegisteredTool] | None = None) -> None:
         self._tools: dict[str, RegisteredTool] = dict(tools or {})
 
+    @overload
+    def register(self, fn: _F, /, *, needs_approval: bool = False, timeout: float | None = None) -> _F: ...
+
+    @overload
+    def register(
+        self, fn: None = None, /, *, needs_approval: bool = False, timeout: float | None = None
+    ) -> Callable[[_F], _F]: ...
+
     def register(
         self,
-        fn: Callable[..., Any] | None = None,
+        fn: _F | None = None,
         /,
         *,
         needs_approval: bool = False,
         timeout: float | None = None,
-    ) -> Any:
-        """Add a function (plain or made with ``@toolwire.tool``); usable as a decorator."""
+    ) -> _F | Callable[[_F], _F]:
+        """Add a function (plain or made with ``@toolwire.tool``); usable as a decorator.
 
-        def add(func: Callable[..., Any]) -> Callable[..., Any]:
+        Returns the function unchanged (``@box.register`` or ``@box.register(timeout=...)``).
+        """
+
+        def add(func: _F) -> _F:
             wrapped = func if isinstance(func, ToolFunction) else tool(func)
             self._add(
                 RegisteredTool(
