@@ -265,7 +265,7 @@ class StreamTranslator:
         self._encoder = stream_encoder(target, self.notes)
         self._decode = self._decoder.feed
         self._encode_one = self._encoder.feed
-        self._target = resolve_format(target)
+        self._target: Format = resolve_format(target)
         self._frame: Callable[[StreamEvent], bytes | None] | None = getattr(self._encoder, "frame", None)
         self._hot: Callable[[WireEvent], tuple[type, int, str] | None] | None = getattr(
             self._decoder, "hot", None

@@ -82,7 +82,7 @@ class StreamSession:
         json_array: bool = False,
         exchange: Exchange | None = None,
     ) -> None:
-        self.format = fmt
+        self.format: Format = fmt
         self.notes = notes
         self.headers = dict(headers)
         self.exchange = exchange

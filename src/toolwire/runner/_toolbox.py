@@ -74,6 +74,11 @@ def _model_validator(model: Any) -> Validator:
     return validate
 
 
+def _tool_function(func: Callable[..., Any]) -> ToolFunction[..., Any]:
+    """``func`` when made with ``@tool``, else ``func`` made into a tool."""
+    return func if isinstance(func, ToolFunction) else tool(func)
+
+
 def _schema_validator(schema: Mapping[str, Any]) -> Validator:
     try:
         import jsonschema
@@ -132,7 +137,7 @@ class Toolbox:
         """
 
         def add(func: _F) -> _F:
-            wrapped = func if isinstance(func, ToolFunction) else tool(func)
+            wrapped = _tool_function(func)
             self._add(
                 RegisteredTool(
                     wrapped.tool,
