@@ -8,6 +8,7 @@ Not run by pytest: ``test_typecheck.py`` type-checks this file with ``mypy --str
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
+from decimal import Decimal
 from typing import Any, assert_type
 
 import toolwire
@@ -16,6 +17,8 @@ from toolwire import (
     Client,
     Exchange,
     FormatName,
+    Price,
+    Prices,
     StreamTranslator,
     Tool,
     Toolbox,
@@ -31,7 +34,7 @@ from toolwire import (
     validate,
 )
 from toolwire.emulator import serve
-from toolwire.ir import Note
+from toolwire.ir import Note, Usage
 from toolwire.runner import RunEvent, RunResult
 from toolwire.validate import Problem
 
@@ -132,6 +135,9 @@ def validate_emulate_call_run() -> str:
     assert_type(result, RunResult)
     assert_type(result.text, str)
     assert_type(result.native("anthropic"), dict[str, Any])
+    assert_type(result.usage, Usage)
+    assert_type(result.turns_usage, tuple[Usage, ...])
+    assert_type(result.cost(Prices({"claude-sonnet-4-5": Price(input="3", output="15")})), Decimal)
     return result.text
 
 
