@@ -381,7 +381,7 @@ RESPONSES_CASES = [
         "reasoning_without_follower",
         "$.input[1]",
     ),
-    Case("reasoning no id", drop((_I, 1, "id")), "missing_required_parameter", "$.input[1].id"),
+    Case("reasoning id not a string", put((_I, 1, "id"), 7), "invalid_type", "$.input[1].id"),
     Case(
         "reasoning no summary", drop((_I, 1, "summary")), "missing_required_parameter", "$.input[1].summary"
     ),

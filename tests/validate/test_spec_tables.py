@@ -113,9 +113,21 @@ def test_chat_response_required_and_finish_reasons() -> None:
 
 
 def test_responses_request_properties() -> None:
+    """The table is the spec plus the fields listed (with their source) in ``BEYOND_SPEC``."""
     props, req = spec.properties(oa("CreateResponse"), oa)
-    assert set(openai_responses.REQUEST.fields) == set(props)
-    assert required(openai_responses.REQUEST) == req
+    beyond = set(openai_responses.BEYOND_SPEC)
+    assert not beyond & set(props)
+    assert set(openai_responses.REQUEST.fields) == set(props) | beyond
+    assert required(openai_responses.REQUEST) == req | set(openai_responses.REQUIRED_BEYOND_SPEC)
+
+
+def test_responses_text_format_matches_the_spec() -> None:
+    props, _ = spec.properties(oa("ResponseTextParam"), oa)
+    assert set(openai_responses.TEXT.fields) == set(props)
+    schema_props, schema_req = spec.properties(oa("TextResponseFormatJsonSchema"), oa)
+    table = openai_responses.TEXT_FORMAT.variants["json_schema"]
+    assert isinstance(table, Obj)
+    assert (set(table.fields), required(table)) == (set(schema_props), schema_req)
 
 
 def test_responses_unions_cover_the_spec() -> None:

@@ -7,6 +7,7 @@ grammars, validators) reports problems the same way without importing a layer be
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 __all__ = ["Problem"]
 
@@ -22,6 +23,8 @@ class Problem:
         param: the provider's own spelling of the location (OpenAI ``tools[0].name``,
             Anthropic ``messages.1.content.0.tool_use_id``), or ``None``.
         status: the HTTP status the provider answers this problem with.
+        severity: ``error`` (the provider answers 400) or ``warning`` (the provider is known to
+            accept the payload and ignore the offending value).
     """
 
     path: str
@@ -29,6 +32,7 @@ class Problem:
     message: str
     param: str | None = None
     status: int = 400
+    severity: Literal["error", "warning"] = "error"
 
     def __str__(self) -> str:
         return f"{self.path}: {self.code}: {self.message}"

@@ -22,7 +22,12 @@ Structural codes (the OpenAI names where OpenAI has one):
 ``decimal_below_min_value``     a number is below its minimum
 ``decimal_above_max_value``     a number is above its maximum
 ``unknown_parameter``           a field the format does not define
+``ignored_parameter``           a field the format does not define, which the provider is
+                                known to accept and ignore (a *warning*, see ``Obj.ignored``)
 ==============================  ===================================================
+
+Problems are errors (the provider answers 400) unless the rule says *warning*: the payload goes
+through, and the value is dropped by the provider.
 """
 
 from __future__ import annotations
@@ -160,6 +165,12 @@ class Ctx:
     def add(self, path: Path, code: str, message: str, status: int = 400) -> None:
         """Record a problem at ``path``."""
         self.problems.append(Problem(json_path(path), code, message, self.dialect.param(path), status))
+
+    def warn(self, path: Path, code: str, message: str) -> None:
+        """Record a warning at ``path`` (the provider accepts the payload)."""
+        self.problems.append(
+            Problem(json_path(path), code, message, self.dialect.param(path), 200, "warning")
+        )
 
     def add_at(self, path: Path, param_path: Path, code: str, message: str) -> None:
         """Record a problem whose provider location differs from its JSON path."""
@@ -363,12 +374,15 @@ class Obj(Spec):
     ``closed`` rejects properties not listed. ``name`` is the type's name in the provider's own
     schema (Gemini quotes proto message names). ``normalize`` maps a key as written in the payload
     to its listed spelling (Gemini accepts both ``functionCall`` and ``function_call``).
+    ``ignored`` lists unlisted properties the provider is known to accept and drop (name -> where
+    that is known from); they are reported as ``ignored_parameter`` warnings.
     """
 
     fields: Mapping[str, Field]
     closed: bool = False
     name: str = ""
     normalize: Callable[[str], str] = _identity
+    ignored: Mapping[str, str] = field(default_factory=dict)
 
     def accepts(self, value: Any) -> bool:
         return isinstance(value, dict)
@@ -383,7 +397,14 @@ class Obj(Spec):
             canon = norm(key)
             spec = self.fields.get(canon)
             if spec is None:
-                if self.closed:
+                if canon in self.ignored:
+                    ctx.warn(
+                        (*path, key),
+                        "ignored_parameter",
+                        f"'{ctx.dialect.param((*path, key))}' is not part of the API; the provider "
+                        "ignores it.",
+                    )
+                elif self.closed:
                     d = ctx.dialect
                     ctx.add(
                         (*path, key),

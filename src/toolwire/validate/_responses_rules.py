@@ -2,7 +2,11 @@
 
 Wording follows the API: ``No tool output found for function call call_1.``, ``No tool call found
 for function call output with call_id call_1.``, ``Item 'rs_1' of type 'reasoning' was provided
-without its required following item.`` (all reported with ``param: "input"``).
+without its required following item.`` (all reported with ``param: "input"``); an assistant
+message with ``input_text`` content: ``Invalid value: 'input_text'. Supported values are:
+'output_text' and 'refusal'.`` (``param: "input[1].content[0]"``); a function whose
+``parameters`` root is not an object: ``Invalid schema for function 'f': schema must be a JSON
+Schema of 'type: "object"', got 'type: "array"'.``
 """
 
 from __future__ import annotations
@@ -11,9 +15,9 @@ from typing import Any
 
 from toolwire.validate._engine import Ctx, Path
 from toolwire.validate._openai_strict import check_strict_schema
-from toolwire.validate._rules import tool_choice_names_missing
+from toolwire.validate._rules import check_parameters_root, tool_choice_names_missing
 
-__all__ = ["check_choice", "check_items", "check_strict_tools", "tool_names"]
+__all__ = ["check_assistant_parts", "check_choice", "check_items", "check_strict_tools", "tool_names"]
 
 _CALL_KINDS = {"function_call": "function call", "custom_tool_call": "custom tool call"}
 _OUTPUT_KINDS = {"function_call_output": "function_call", "custom_tool_call_output": "custom_tool_call"}
@@ -134,10 +138,13 @@ def _check_reasoning(items: list[dict[str, Any]], ctx: Ctx) -> None:
 
     An assistant message is recognized as that output item by its ``id``: re-sent without it, it
     is a new input message and the reasoning item is reported as lacking its following item
-    (recorded API behaviour). Calls are recognized without an id.
+    (recorded API behaviour). Calls are recognized without an id. Reasoning items without an id
+    are not checked.
     """
     for i, item in enumerate(items):
-        if _type(item) != "reasoning":
+        # Only items with an id: Codex CLI (store: false) re-sends reasoning items without ids, each
+        # followed by an id-less assistant message or call, and the API accepts them.
+        if _type(item) != "reasoning" or not isinstance(item.get("id"), str):
             continue
         nxt = items[i + 1] if i + 1 < len(items) else None
         ok = (
@@ -166,5 +173,21 @@ def check_strict_tools(tools: Any, ctx: Ctx) -> None:
             or not isinstance(tool.get("name"), str)
         ):
             continue
-        if tool.get("strict") is True:
-            check_strict_schema(tool["name"], tool.get("parameters"), ("tools", i, "parameters"), ctx)
+        path = ("tools", i, "parameters")
+        if check_parameters_root(tool["name"], tool.get("parameters"), path, ctx) and tool.get("strict"):
+            check_strict_schema(tool["name"], tool.get("parameters"), path, ctx)
+
+
+def check_assistant_parts(items: list[dict[str, Any]], ctx: Ctx) -> None:
+    """An assistant message's content parts must be output parts (``input_text`` is a 400)."""
+    allowed = ("output_text", "refusal")
+    d = ctx.dialect
+    for i, item in enumerate(items):
+        content = item.get("content")
+        if _type(item) != "message" or item.get("role") != "assistant" or not isinstance(content, list):
+            continue
+        for j, part in enumerate(content):
+            kind = part.get("type") if isinstance(part, dict) else None
+            if isinstance(kind, str) and kind.startswith("input_"):
+                where = ("input", i, "content", j)
+                ctx.add_at((*where, "type"), where, "invalid_value", d.bad_enum(d.param(where), kind, allowed))

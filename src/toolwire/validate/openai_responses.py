@@ -27,15 +27,25 @@ from toolwire.validate._engine import (
     req,
 )
 from toolwire.validate._openai import OpenAIDialect
-from toolwire.validate._responses_rules import check_choice, check_items, check_strict_tools, tool_names
+from toolwire.validate._responses_rules import (
+    check_assistant_parts,
+    check_choice,
+    check_items,
+    check_strict_tools,
+    tool_names,
+)
 from toolwire.validate._rules import unique_names
 
 __all__ = [
+    "BEYOND_SPEC",
     "DIALECT",
     "INPUT_ITEM",
     "ITEM_TYPES",
     "REQUEST",
+    "REQUIRED_BEYOND_SPEC",
     "RESPONSE",
+    "TEXT",
+    "TEXT_FORMAT",
     "TOOL",
     "check_request",
     "check_response",
@@ -81,6 +91,7 @@ _OUTPUT_PARTS = {
     "refusal": Obj({"type": req(_S), "refusal": req(_S)}),
 }
 _MESSAGE_PART = Tagged("type", {**_INPUT_PARTS, **_OUTPUT_PARTS})
+_ASSISTANT_PART = Tagged("type", _OUTPUT_PARTS)  # an assistant message answers 400 on input_text
 _WORDS = "one of a string or array of objects"
 
 MESSAGE = Obj(
@@ -121,10 +132,13 @@ _SUMMARY = Obj({"type": req(Str(enum=("summary_text",))), "text": req(_S)})
 REASONING = Obj(
     {
         "type": req(_S),
-        "id": req(_S),
+        # Optional on input beyond the spec: Codex CLI sends reasoning items without `id` (store: false;
+        # openai/codex codex-rs/protocol models.rs skips serializing it) and the API accepts them.
+        "id": opt(_S),
         "summary": req(Arr(_SUMMARY)),
         "encrypted_content": opt(_S, nullable=True),
-        "content": opt(Arr(_OBJECT)),
+        # Nullable beyond the spec: Codex CLI sends `content: null` (same source).
+        "content": opt(Arr(_OBJECT), nullable=True),
         "status": opt(_STATUS, nullable=True),
     }
 )
@@ -136,6 +150,7 @@ _CUSTOM_CALL = Obj(
         "name": req(_S),
         "input": req(_S),
         "namespace": opt(_S),
+        "status": opt(_STATUS, nullable=True),  # Codex CLI echoes it (codex-rs CustomToolCall)
     }
 )
 _CUSTOM_OUTPUT = Obj(
@@ -259,6 +274,31 @@ REASONING_CONFIG = Obj(
     },
     closed=True,
 )
+_JSON_SCHEMA_FORMAT = Obj(
+    {
+        "type": req(_S),
+        "name": req(Str(pattern=TOOL_NAME_PATTERN, max_len=64)),
+        "schema": req(_OBJECT),
+        "description": opt(_S),
+        "strict": opt(Bool(), nullable=True),
+    },
+    closed=True,
+)
+TEXT_FORMAT = Tagged(
+    "type",
+    {
+        "text": Obj({"type": req(_S)}, closed=True),
+        "json_schema": _JSON_SCHEMA_FORMAT,
+        "json_object": Obj({"type": req(_S)}, closed=True),
+    },
+)
+TEXT = Obj(
+    {
+        "format": opt(TEXT_FORMAT),
+        "verbosity": opt(Str(enum=("low", "medium", "high")), nullable=True),
+    },
+    closed=True,
+)
 INCLUDE = Str(
     enum=(
         "file_search_call.results", "web_search_call.results", "web_search_call.action.sources",
@@ -267,9 +307,22 @@ INCLUDE = Str(
     )
 )  # fmt: skip
 
+BEYOND_SPEC: dict[str, str] = {
+    "client_metadata": "Codex CLI sends it on every request (openai/codex codex-rs ResponsesApiRequest, "
+    "a map of strings); the API accepts it.",
+}
+"""Request fields the API accepts beyond its OpenAPI spec -> where that is known from."""
+
+REQUIRED_BEYOND_SPEC: dict[str, str] = {
+    "model": "The spec marks it optional (a stored prompt may name it); the API answers "
+    "\"Missing required parameter: 'model'.\" without it.",
+}
+"""Request fields the API requires although the spec does not -> where that is known from."""
+
 REQUEST = Obj(
     {
-        "model": opt(_S),
+        "model": req(_S),
+        "client_metadata": opt(Map(_S), nullable=True),
         "input": opt(Either((_S, Arr(INPUT_ITEM)), _WORDS)),
         "instructions": opt(_S, nullable=True),
         "metadata": opt(Map(_S), nullable=True),
@@ -284,7 +337,7 @@ REQUEST = Obj(
         "previous_response_id": opt(_S, nullable=True),
         "background": opt(Bool(), nullable=True),
         "max_tool_calls": opt(Int(), nullable=True),
-        "text": opt(_OBJECT),
+        "text": opt(TEXT),
         "tools": opt(Arr(TOOL, max_items=MAX_TOOLS)),
         "tool_choice": opt(TOOL_CHOICE),
         "prompt": opt(_OBJECT, nullable=True),
@@ -357,7 +410,9 @@ def check_request(payload: dict[str, Any], ctx: Ctx) -> None:
     items = payload.get("input")
     continued = payload.get("previous_response_id") is not None or payload.get("conversation") is not None
     if isinstance(items, list):
-        check_items([i if isinstance(i, dict) else {} for i in items], continued, ctx)
+        dicts = [i if isinstance(i, dict) else {} for i in items]
+        check_items(dicts, continued, ctx)
+        check_assistant_parts(dicts, ctx)
     names = tool_names(payload.get("tools"))
     unique_names(names, ("tools",), ctx, "Duplicate tool name: '{name}'. Tool names must be unique.")
     check_choice(payload.get("tool_choice"), {n for _, n, _ in names}, ctx)

@@ -24,7 +24,15 @@ declarative tables of its request and response bodies, checked by the shared eng
 ``duplicate_tool_name``           two tools share a name
 ``tool_choice_unknown_tool``      tool choice (or Gemini ``allowedFunctionNames``) names no tool
 ``tool_choice_without_tools``     a tool choice without tools
-``invalid_function_parameters``   an OpenAI ``strict`` function schema that is not strict-valid
+``invalid_function_parameters``   an OpenAI ``strict`` function schema that is not strict-valid,
+                                  or a function ``parameters`` schema whose root is not an object
+``thinking_sampling``             Anthropic ``temperature`` other than 1 (or ``top_k``) with thinking
+``thinking_tool_choice``          Anthropic forced ``tool_choice`` (``any``/``tool``) with thinking
+``too_many_cache_breakpoints``    more than 4 Anthropic ``cache_control`` blocks
+``prefill_trailing_whitespace``   an Anthropic final assistant message ending in whitespace
+``input_text_in_assistant``       a Responses assistant message with ``input_text`` content
+``missing_schema_name``           a Responses ``text.format`` json_schema without ``name``
+``empty_contents``                a Gemini request with ``contents: []``
 ================================  ==============================================================
 """
 
@@ -65,6 +73,7 @@ def validate(
     format: FormatName,
     kind: Literal["request", "response"] = "request",
     beta: bool = False,
+    warnings: bool = False,
 ) -> list[Problem]:
     """Check a wire payload of ``format``; returns the problems found (empty when valid).
 
@@ -76,6 +85,8 @@ def validate(
         beta: the request goes to the provider's beta surface (Anthropic ``/v1/messages?beta=true``
             with an ``anthropic-beta`` header): newer block and tool types and inline ``system``
             messages are accepted.
+        warnings: also return warnings (``severity == "warning"``): values the provider is known
+            to accept and ignore. Without it only the problems the provider answers 400 come back.
 
     Raises:
         ValueError: unknown ``format`` (the message suggests the closest name) or ``kind``.
@@ -91,4 +102,4 @@ def validate(
         ctx.add((), "invalid_type", dialect.wrong_type("body", Obj({}), payload))
         return ctx.problems
     (check_request if kind == "request" else check_response)(payload, ctx)
-    return ctx.problems
+    return ctx.problems if warnings else [p for p in ctx.problems if p.severity == "error"]
