@@ -1,7 +1,13 @@
 """Anthropic conversation rules over *turns* (consecutive same-role messages merged, as the API does).
 
-Locations in messages are those of the merged conversation (``messages.0.content.1`` for the
-first block of a second consecutive user message), which is what the API reports.
+Locations of pairing problems are those of the merged conversation (``messages.0.content.1`` for
+the first block of a second consecutive user message), which is what the API reports. Thinking
+placement problems name the block as the request wrote it (``messages.3.content.0``), so the
+message index agrees with the problem's path.
+
+With adaptive thinking (``thinking: {"type": "adaptive"}``) the model decides per turn whether
+to think, so an assistant turn of a tool loop need not start with a thinking block (Claude Code's
+adaptive-thinking turns have none and the API accepts them).
 """
 
 from __future__ import annotations
@@ -34,6 +40,12 @@ class _Turn:
 
     def where(self, block: _Block | None = None) -> str:
         return f"messages.{self.index}" + (f".content.{block.index}" if block is not None else "")
+
+
+def _written(block: _Block) -> tuple[int, int]:
+    """(message index, block index) of a block as the request wrote it."""
+    path = block.path
+    return int(path[1]), int(path[3]) if len(path) > 3 else 0
 
 
 def _turns(messages: list[Any], inline_system: bool, ctx: Ctx) -> list[_Turn]:
@@ -88,10 +100,13 @@ def _role_ok(role: Any, i: int, ctx: Ctx) -> bool:
     return False
 
 
-def check_turns(messages: list[Any], thinking: bool, ctx: Ctx, *, inline_system: bool = False) -> None:
+def check_turns(
+    messages: list[Any], thinking: bool, ctx: Ctx, *, inline_system: bool = False, adaptive: bool = False
+) -> None:
     """Pairing of ``tool_use``/``tool_result``, unique ids, thinking placement.
 
-    ``inline_system`` allows ``system`` messages in the conversation (a beta feature).
+    ``inline_system`` allows ``system`` messages in the conversation (a beta feature);
+    ``adaptive``: thinking is adaptive, so tool-loop turns need not start with thinking.
     """
     turns = _turns(messages, inline_system, ctx)
     seen: set[str] = set()
@@ -102,7 +117,7 @@ def check_turns(messages: list[Any], thinking: bool, ctx: Ctx, *, inline_system:
             _check_uses(turn, nxt, seen, ctx)
         else:
             _check_results(turn, prev, ctx)
-    _check_thinking(turns, thinking, ctx)
+    _check_thinking(turns, thinking, ctx, adaptive)
 
 
 def _uses(turn: _Turn) -> list[_Block]:
@@ -183,7 +198,7 @@ def _check_results(turn: _Turn, prev: _Turn | None, ctx: Ctx) -> None:
         answered.add(use_id)
 
 
-def _check_thinking(turns: list[_Turn], thinking: bool, ctx: Ctx) -> None:
+def _check_thinking(turns: list[_Turn], thinking: bool, ctx: Ctx, adaptive: bool) -> None:
     if not turns:
         return
     last = turns[-1]
@@ -191,25 +206,27 @@ def _check_thinking(turns: list[_Turn], thinking: bool, ctx: Ctx) -> None:
         final = last.blocks[-1]
         kind = final.value.get("type")
         if thinking and kind in _THINKING:
+            m, _ = _written(final)
             ctx.add_at(
                 final.path,
-                ("messages", last.index),
+                ("messages", m),
                 "thinking_placement",
-                f"{last.where()}: The final block in an assistant message cannot be `{kind}`.",
+                f"messages.{m}: The final block in an assistant message cannot be `{kind}`.",
             )
         if not thinking:
             for block in last.blocks:
                 if block.value.get("type") in _THINKING:
+                    m, b = _written(block)
                     ctx.add_at(
                         block.path,
-                        ("messages", last.index, "content", block.index),
+                        ("messages", m, "content", b),
                         "thinking_placement",
-                        f"{last.where(block)}: When thinking is disabled, an `assistant` message in the "
-                        "final position cannot contain `thinking`. To use thinking blocks, enable "
+                        f"messages.{m}.content.{b}: When thinking is disabled, an `assistant` message in "
+                        "the final position cannot contain `thinking`. To use thinking blocks, enable "
                         "`thinking` in your request.",
                     )
                     break
-    if thinking and last.role == "user" and _leading_results(last) and len(turns) >= 2:
+    if thinking and not adaptive and last.role == "user" and _leading_results(last) and len(turns) >= 2:
         loop = turns[-2]
         head = loop.blocks[0] if loop.blocks else None
         if (
@@ -219,11 +236,12 @@ def _check_thinking(turns: list[_Turn], thinking: bool, ctx: Ctx) -> None:
             and head.value.get("type") not in _THINKING
         ):
             found = head.value.get("type")
+            m, b = _written(head)
             ctx.add_at(
                 (*head.path, "type"),
-                ("messages", loop.index, "content", 0, "type"),
+                ("messages", m, "content", b, "type"),
                 "thinking_placement",
-                f"messages.{loop.index}.content.0.type: Expected `thinking` or `redacted_thinking`, "
+                f"messages.{m}.content.{b}.type: Expected `thinking` or `redacted_thinking`, "
                 f"but found `{found}`. When `thinking` is enabled, a final `assistant` message must start "
                 "with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` "
                 "blocks). We recommend you include thinking blocks from previous turns. To avoid this "

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from toolwire.validate._anthropic_dialect import AnthropicDialect
+from toolwire.validate._anthropic_rules import check_rules, thinking_on
 from toolwire.validate._anthropic_turns import check_turns
 from toolwire.validate._engine import (
     Anything,
@@ -284,13 +285,14 @@ RESPONSE = Obj(
 
 
 def check_request(payload: dict[str, Any], ctx: Ctx) -> None:
-    """Structure, then turn rules (pairing, thinking placement, system role), tools and tool_choice."""
+    """Structure, then turn rules (pairing, thinking placement, system role), tools and tool_choice,
+    then thinking compatibility, cache breakpoints and the prefill (:mod:`._anthropic_rules`)."""
     (REQUEST_BETA if ctx.beta else REQUEST).check(payload, (), ctx)
     messages = payload.get("messages")
     if isinstance(messages, list):
         thinking = payload.get("thinking")
-        enabled = isinstance(thinking, dict) and thinking.get("type") in ("enabled", "adaptive")
-        check_turns(messages, enabled, ctx, inline_system=ctx.beta)
+        adaptive = isinstance(thinking, dict) and thinking.get("type") == "adaptive"
+        check_turns(messages, thinking_on(payload), ctx, inline_system=ctx.beta, adaptive=adaptive)
     tools = payload.get("tools")
     names = [
         (i, t["name"], ("tools", i, "name"))
@@ -300,6 +302,7 @@ def check_request(payload: dict[str, Any], ctx: Ctx) -> None:
     unique_names(names, ("tools",), ctx, "tools: Tool names must be unique.")
     _check_choice(payload, {n for _, n, _ in names}, ctx)
     _check_budget(payload, ctx)
+    check_rules(payload, ctx)
 
 
 def check_response(payload: dict[str, Any], ctx: Ctx) -> None:
