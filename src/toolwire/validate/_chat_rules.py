@@ -11,7 +11,7 @@ from typing import Any
 
 from toolwire.validate._engine import Ctx, Path
 from toolwire.validate._openai_strict import check_strict_schema
-from toolwire.validate._rules import tool_choice_names_missing
+from toolwire.validate._rules import check_parameters_root, tool_choice_names_missing
 
 __all__ = ["check_choices", "check_strict_tools", "check_tool_turns", "tool_names"]
 
@@ -152,14 +152,12 @@ def _unanswered(turn: int, at: int, pending: dict[str, Path], ctx: Ctx, *, at_en
 
 
 def check_strict_tools(tools: Any, ctx: Ctx) -> None:
-    """Function tools with ``strict: true`` must have strict-mode ``parameters``."""
+    """Function ``parameters`` must have an object root; with ``strict: true``, be strict-mode."""
     for i, tool in enumerate(tools if isinstance(tools, list) else ()):
         function = tool.get("function") if isinstance(tool, dict) and tool.get("type") == "function" else None
-        if (
-            isinstance(function, dict)
-            and function.get("strict") is True
-            and isinstance(function.get("name"), str)
-        ):
-            check_strict_schema(
-                function["name"], function.get("parameters"), ("tools", i, "function", "parameters"), ctx
-            )
+        if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+            continue
+        name, schema = function["name"], function.get("parameters")
+        path = ("tools", i, "function", "parameters")
+        if check_parameters_root(name, schema, path, ctx) and function.get("strict") is True:
+            check_strict_schema(name, schema, path, ctx)

@@ -6,8 +6,9 @@ from typing import Any
 
 from toolwire.validate._engine import Ctx, Path
 from toolwire.validate._gemini_dialect import camel, request_check, snake
+from toolwire.validate._rules import schema_root_type
 
-__all__ = ["ROLES", "check_contents", "declared_names", "get"]
+__all__ = ["ROLES", "check_contents", "check_parameter_roots", "declared_names", "get"]
 
 ROLES = ("user", "model")
 DATA_FIELDS = frozenset(
@@ -62,6 +63,26 @@ def declared_names(payload: dict[str, Any]) -> list[tuple[int, str, Path]]:
             if isinstance(decl, dict) and isinstance(decl.get("name"), str):
                 out.append((len(out), decl["name"], (*where, key, d, "name")))
     return out
+
+
+def check_parameter_roots(payload: dict[str, Any], ctx: Ctx) -> None:
+    """A declaration's ``parameters`` (or ``parametersJsonSchema``) root must be an object schema."""
+    for _, name, name_path in declared_names(payload):
+        decl = payload
+        for seg in name_path[:-1]:
+            decl = decl[seg]
+        for key in ("parameters", "parametersJsonSchema", "parameters_json_schema"):
+            kind = schema_root_type(decl.get(key))
+            if kind is not None:
+                where = ".".join(snake(str(s)) if isinstance(s, str) else f"[{s}]" for s in name_path[:-1])
+                ctx.add(
+                    (*name_path[:-1], key, "type"),
+                    "invalid_function_parameters",
+                    request_check(
+                        f"{where.replace('.[', '[')}.{snake(key)}.type",
+                        f"schema of function '{name}' must be of type OBJECT, got {kind}.",
+                    ),
+                )
 
 
 def _data_keys(part: dict[str, Any]) -> list[str]:

@@ -190,4 +190,5 @@ def check_assistant_parts(items: list[dict[str, Any]], ctx: Ctx) -> None:
             kind = part.get("type") if isinstance(part, dict) else None
             if isinstance(kind, str) and kind.startswith("input_"):
                 where = ("input", i, "content", j)
-                ctx.add_at((*where, "type"), where, "invalid_value", d.bad_enum(d.param(where), kind, allowed))
+                message = d.bad_enum(d.param(where), kind, allowed)
+                ctx.add_at((*where, "type"), where, "invalid_value", message)

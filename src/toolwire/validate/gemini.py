@@ -30,7 +30,7 @@ from toolwire.validate._engine import (
     req,
 )
 from toolwire.validate._gemini_dialect import GeminiDialect, camel, request_check, snake
-from toolwire.validate._gemini_rules import ROLES, check_contents, declared_names, get
+from toolwire.validate._gemini_rules import ROLES, check_contents, check_parameter_roots, declared_names, get
 from toolwire.validate._rules import tool_choice_names_missing, unique_names
 
 __all__ = [
@@ -344,6 +344,9 @@ def check_request(payload: dict[str, Any], ctx: Ctx) -> None:
         contents = [contents]
     if isinstance(contents, list):
         check_contents(contents, ctx)
+    if contents == []:
+        ctx.add(("contents",), "empty_contents", request_check("contents", "contents is not specified"))
+    check_parameter_roots(payload, ctx)
     names = declared_names(payload)
     unique_names(
         names, ("tools",), ctx, request_check("tools", "Duplicate function declaration found: {name}")

@@ -121,6 +121,12 @@ MESSAGE = Tagged(
     },
 )
 
+IGNORED_TOOL_FIELDS: dict[str, str] = {
+    "name": 'Codex CLI in Chat mode (wire_api = "chat") repeats the function name beside `function`; '
+    "Chat Completions servers it runs against ignore it.",
+}
+"""Fields of a function tool the API ignores (a warning) -> where that is known from."""
+
 _FN_NAME = Str(pattern=TOOL_NAME_PATTERN, max_len=64)
 FUNCTION = Obj(
     {
@@ -142,7 +148,11 @@ _CUSTOM_FORMAT = Tagged(
 TOOL = Tagged(
     "type",
     {
-        "function": Obj({"type": req(_S), "function": req(FUNCTION)}, closed=True),
+        "function": Obj(
+            {"type": req(_S), "function": req(FUNCTION)},
+            closed=True,
+            ignored=IGNORED_TOOL_FIELDS,
+        ),
         "custom": Obj(
             {
                 "type": req(_S),
