@@ -135,7 +135,9 @@ class _Handler:
 
     def _stream(self, fmt: Format, outcome: Success, faults: Faults, *, sse: bool) -> HTTPResponse:
         response = streamed_response(fmt, outcome.request, outcome.response)
-        chunks = stream_chunks(fmt, response, faults, chunk_size=self.config.chunk_size, sse=sse)
+        chunks = stream_chunks(
+            fmt, response, faults, chunk_size=self.config.chunk_size, sse=sse, request=outcome.body
+        )
 
         async def body() -> AsyncIterator[bytes]:
             for chunk in chunks:

@@ -13,6 +13,12 @@ Format-independent: it reads the IR only. Behaviour, in order:
    (see :data:`PARALLEL_TRIGGERS`) and parallel calls are allowed;
 4. otherwise a text answer echoing the user's last text.
 
+Structured outputs: when the request asks for JSON (``response_format``, ``text.format``,
+Gemini ``responseSchema``/``responseJsonSchema``, Anthropic ``output_config.format``), every text
+answer of steps 2 and 4 is instead a JSON document built from the schema by
+:func:`~toolwire.emulator.arguments.example_value` (so it validates against it), or ``{}`` for
+JSON mode without a schema.
+
 Reasoning (text to be signed by the format layer) is planned when the request enables it.
 """
 
@@ -22,7 +28,7 @@ import re
 from dataclasses import dataclass
 
 from toolwire._json import dumps_str
-from toolwire.emulator.arguments import example_arguments, text_hints
+from toolwire.emulator.arguments import example_arguments, example_value, text_hints
 from toolwire.emulator.script import Script, ScriptedCall, Turn
 from toolwire.ir import CustomTool, Message, Request, TextPart, Tool, ToolCall, ToolResult
 
@@ -77,7 +83,10 @@ class ScriptedModel:
         results = _pending_results(request.messages)
         if results:
             text = "Results: " + "; ".join(_quote(r, request.messages) for r in results)
-            return Plan(text=text, reasoning=_think(thinking, "The tool results are in; I will report them."))
+            return Plan(
+                text=_structured(request, text),
+                reasoning=_think(thinking, "The tool results are in; I will report them."),
+            )
         user = _last_user_text(request.messages)
         calls = self._calls(request, user)
         if calls:
@@ -85,9 +94,8 @@ class ScriptedModel:
             return Plan(
                 tool_calls=calls, reasoning=_think(thinking, f"The user asked: {user!r}. Calling {names}.")
             )
-        return Plan(
-            text=f"You said: {user}" if user else "Hello.", reasoning=_think(thinking, "No tool needed.")
-        )
+        text = f"You said: {user}" if user else "Hello."
+        return Plan(text=_structured(request, text, user), reasoning=_think(thinking, "No tool needed."))
 
     def _calls(self, request: Request, user: str) -> tuple[ScriptedCall, ...]:
         choice = request.tool_choice
@@ -105,6 +113,16 @@ class ScriptedModel:
             chosen = chosen[:1]
         hints = text_hints(user)
         return tuple(_call(t, hints) for t in chosen)
+
+
+def _structured(request: Request, text: str, user: str = "") -> str:
+    """``text``, or the JSON document the request's structured-output format asks for."""
+    fmt = request.response_format
+    if fmt is None or fmt.type == "text":
+        return text
+    if fmt.type == "json_object" or not fmt.schema:
+        return dumps_str({"answer": text}) if fmt.type == "json_object" else "{}"
+    return dumps_str(example_value(fmt.schema, key="answer", hints=text_hints(user)))
 
 
 def _think(enabled: bool, text: str) -> str | None:

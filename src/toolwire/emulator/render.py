@@ -28,7 +28,7 @@ from toolwire.ir import (
     Usage,
 )
 
-__all__ = ["IDS", "IdStyle", "canonical_call", "estimate_tokens", "render_response"]
+__all__ = ["IDS", "RAW_STOP", "IdStyle", "canonical_call", "estimate_tokens", "render_response"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +46,16 @@ IDS: dict[Format, IdStyle] = {
     "gemini": IdStyle("", ""),
 }
 """Id prefixes per format (Gemini response ids are bare; its calls carry no id)."""
+
+
+RAW_STOP: dict[Format, dict[StopReason, str]] = {
+    "openai-chat": {"tool_calls": "tool_calls", "end_turn": "stop"},
+    "openai-responses": {"tool_calls": "completed", "end_turn": "completed"},
+    "anthropic": {"tool_calls": "tool_use", "end_turn": "end_turn"},
+    "gemini": {"tool_calls": "STOP", "end_turn": "STOP"},
+}
+"""The provider's own stop reason per canonical one (a same-format stream encoder sends it as is:
+the Chat stream's last choice chunk carries it as ``finish_reason``)."""
 
 
 def _digest(seed: bytes, label: str, size: int = 24) -> str:
@@ -131,6 +141,7 @@ def render_response(
     if fmt == "gemini" and plan.reasoning is not None:
         parts = _sign_gemini(parts, secret)
     stop: StopReason = "tool_calls" if calls else "end_turn"
+    raw = RAW_STOP[fmt][stop]
     output = (plan.reasoning or "") + (plan.text or "") + "".join(c.name + c.arguments for c in calls)
     inputs = estimate_tokens(dumps_str([m.parts for m in request.messages]))
     outputs = estimate_tokens(output)
@@ -145,6 +156,7 @@ def render_response(
         id=f"{IDS[fmt].response}{_digest(seed, 'response')}",
         model=model or request.model or "toolwire-emulator",
         stop_reason=stop,
+        raw_stop_reason=raw,
         usage=usage,
         created=int(time.time()),
         status="completed",

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolwire._json import loads
+from toolwire.emulator.complete import complete_response
 from toolwire.emulator.config import EmulatorConfig
 from toolwire.emulator.model import ScriptedModel
 from toolwire.emulator.reasoning import check_reasoning
@@ -43,12 +44,17 @@ class Failure:
 
 @dataclass(frozen=True, slots=True)
 class Success:
-    """A model answer: the decoded request, the canonical response and its wire payload."""
+    """A model answer: the decoded request, the canonical response and its wire payload.
+
+    ``body`` is the request's wire payload (the streamed answer echoes it, see
+    :mod:`toolwire.emulator.complete`).
+    """
 
     request: Request
     response: Response
     payload: dict[str, Any]
     stream: bool
+    body: dict[str, Any] = field(default_factory=dict)
 
 
 def _problem_path(path: str | None) -> str | None:
@@ -113,13 +119,24 @@ class Emulator:
         param = getattr(first, "param", None) or _problem_path(getattr(first, "path", None))
         return Failure(*error_body(fmt, status, str(first.message), param=param))
 
-    def respond(self, fmt: Format, request: Request, *, seed: bytes, model: str | None = None) -> Success:
-        """The scripted model's answer to a decoded request, encoded in ``fmt``."""
+    def respond(
+        self,
+        fmt: Format,
+        request: Request,
+        *,
+        seed: bytes,
+        model: str | None = None,
+        body: dict[str, Any] | None = None,
+    ) -> Success:
+        """The scripted model's answer to a decoded request, encoded in ``fmt`` (``body``: the
+        request's wire payload, echoed where the format's answer echoes it)."""
         plan = self.model.plan(request)
         digest = hashlib.sha256(seed).digest()
         response = render_response(plan, request, fmt, secret=self.config.secret, seed=digest, model=model)
         payload: dict[str, Any] = format_module(fmt).encode_response(response, Notes("drop"))
-        return Success(request, response, payload, bool(request.stream))
+        wire = body if body is not None else {}
+        payload = complete_response(fmt, payload, wire)
+        return Success(request, response, payload, bool(request.stream), wire)
 
     def handle(
         self, fmt: Format, body: bytes, *, model: str | None = None, beta: bool = False
@@ -131,7 +148,7 @@ class Emulator:
         request = self.decode(fmt, payload, model=model, beta=beta)
         if isinstance(request, Failure):
             return request
-        return self.respond(fmt, request, seed=body, model=model)
+        return self.respond(fmt, request, seed=body, model=model, body=payload)
 
     def count_tokens(self, fmt: Format, body: bytes, *, model: str | None = None) -> int | Failure:
         """Input tokens of a request body (Anthropic ``count_tokens``, Gemini ``countTokens``)."""

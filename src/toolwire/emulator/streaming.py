@@ -8,10 +8,12 @@ without ``alt=sse``, a streamed JSON array.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import msgspec
 
 from toolwire._json import dumps
+from toolwire.emulator.complete import complete_events
 from toolwire.emulator.events import response_events
 from toolwire.emulator.faults import Faults
 from toolwire.formats._stream import WireEvent, sse_event_name
@@ -45,14 +47,31 @@ def streamed_response(fmt: Format, request: Request, response: Response) -> Resp
     return response if wanted else msgspec.structs.replace(response, usage=None)
 
 
-def wire_events(fmt: Format, response: Response, chunk_size: int) -> list[WireEvent]:
-    """The complete wire event list of ``response`` streamed in ``fmt``."""
+def wire_events(
+    fmt: Format, response: Response, chunk_size: int, request: dict[str, Any] | None = None
+) -> list[WireEvent]:
+    """The complete wire event list of ``response`` streamed in ``fmt`` (``request``: the wire
+    request, echoed where the format echoes it)."""
     encoder = stream_encoder(fmt, Notes("drop"))
     out: list[WireEvent] = []
     for event in response_events(response, chunk_size, origin=fmt):
         out.extend(encoder.feed(event))
     out.extend(encoder.close())
-    return out
+    return complete_events(fmt, out, request or {})
+
+
+def _finishes(event: WireEvent) -> bool:
+    choices = event.get("choices") if isinstance(event, dict) else None
+    return isinstance(choices, list) and any(isinstance(c, dict) and c.get("finish_reason") for c in choices)
+
+
+def _without_terminal(fmt: Format, events: list[WireEvent]) -> list[WireEvent]:
+    """``events`` without what ends the stream (the ``drop_terminal`` fault)."""
+    if fmt == "openai-chat":
+        ends = [i for i, event in enumerate(events) if _finishes(event)]
+        if ends:
+            return events[: ends[0]]
+    return events[:-1]
 
 
 def _sse(fmt: Format, event: WireEvent, malformed: bool) -> bytes:
@@ -62,17 +81,24 @@ def _sse(fmt: Format, event: WireEvent, malformed: bool) -> bytes:
 
 
 def stream_chunks(
-    fmt: Format, response: Response, faults: Faults, *, chunk_size: int, sse: bool = True
+    fmt: Format,
+    response: Response,
+    faults: Faults,
+    *,
+    chunk_size: int,
+    sse: bool = True,
+    request: dict[str, Any] | None = None,
 ) -> Iterator[bytes]:
     """The framed body chunks of a streamed response, faults applied.
 
-    ``drop_terminal`` leaves out the last event (and a JSON array's closing bracket);
+    ``drop_terminal`` leaves out the last event (and a JSON array's closing bracket; for Chat,
+    the finishing chunk and what follows it, since a ``finish_reason`` alone ends a Chat stream);
     ``malformed`` replaces the event in the middle with invalid JSON; ``disconnect`` raises
     :class:`StreamCut` half way through.
     """
-    events = wire_events(fmt, response, chunk_size)
+    events = wire_events(fmt, response, chunk_size, request)
     if faults.drop_terminal and events:
-        events = events[:-1]
+        events = _without_terminal(fmt, events)
     bad = len(events) // 2 if faults.malformed else -1
     cut = max(1, len(events) // 2) if faults.disconnect else -1
     array = JSONArrayEncoder()

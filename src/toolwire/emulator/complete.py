@@ -1,0 +1,161 @@
+"""Full response objects: the fields the real APIs always return, and the request echoed back.
+
+The format encoders write what the canonical response holds; the real APIs return more. This
+module completes the emulator's wire answers, non-streamed and streamed, so the official SDKs'
+typed models and the official OpenAPI response schemas accept them field for field:
+
+====================  =========================================================================
+format                completed
+====================  =========================================================================
+``openai-responses``  the response object (body, and ``response`` of ``response.created``,
+                      ``response.in_progress``, ``response.completed``) echoes the request
+                      (:data:`ECHOED` with the API's defaults) and carries ``store``, ``text``,
+                      ``truncation``, ``completed_at``, ``usage`` token details; output items
+                      carry ``status``; ``output_text`` parts ``annotations`` and ``logprobs``;
+                      text delta/done events ``logprobs``
+``gemini`` stream     the content-less last chunk (``finishReason`` and usage only) is merged into
+                      the chunk before it, as the real API sends the last text together with
+                      ``finishReason`` (recordings in tests/data/fixtures/*/gemini*)
+====================  =========================================================================
+
+Chat Completions and Anthropic answers are complete as encoded (the Chat stream's
+``finish_reason`` comes from the raw stop reason set in :mod:`toolwire.emulator.render`).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from toolwire.formats._stream import WireEvent
+from toolwire.ir import Format
+
+__all__ = ["ECHOED", "complete_events", "complete_response"]
+
+ECHOED: dict[str, Any] = {
+    "instructions": None,
+    "metadata": {},
+    "tools": [],
+    "tool_choice": "auto",
+    "temperature": 1.0,
+    "top_p": 1.0,
+    "parallel_tool_calls": True,
+    "max_output_tokens": None,
+    "max_tool_calls": None,
+    "previous_response_id": None,
+    "prompt_cache_key": None,
+    "safety_identifier": None,
+    "user": None,
+    "background": False,
+    "store": True,
+    "service_tier": "default",
+    "top_logprobs": 0,
+    "truncation": "disabled",
+}
+"""Request fields a Responses object echoes -> the value the API reports when the request omits it."""
+
+_STREAM_RESPONSES = frozenset({"response.created", "response.in_progress", "response.completed"})
+
+
+def _text(request: dict[str, Any]) -> dict[str, Any]:
+    given = request.get("text") if isinstance(request.get("text"), dict) else {}
+    fmt = given.get("format") or {"type": "text"}
+    return {"format": fmt, "verbosity": given.get("verbosity") or "medium"}
+
+
+def _reasoning(request: dict[str, Any]) -> dict[str, Any]:
+    given = request.get("reasoning") if isinstance(request.get("reasoning"), dict) else {}
+    return {"effort": given.get("effort"), "summary": given.get("summary")}
+
+
+def _item(item: dict[str, Any], status: str) -> dict[str, Any]:
+    out = {**item}
+    if out.get("type") in ("message", "function_call", "custom_tool_call", "reasoning"):
+        out.setdefault("status", status)
+    if out.get("type") == "message":
+        out["content"] = [_part(p) for p in out.get("content", [])]
+    return out
+
+
+def _part(part: dict[str, Any]) -> dict[str, Any]:
+    if part.get("type") != "output_text":
+        return part
+    return {"annotations": [], "logprobs": [], **part}
+
+
+def _usage(usage: Any) -> Any:
+    if not isinstance(usage, dict):
+        return usage
+    return {
+        **usage,
+        "input_tokens_details": {"cached_tokens": 0, **(usage.get("input_tokens_details") or {})},
+        "output_tokens_details": {"reasoning_tokens": 0, **(usage.get("output_tokens_details") or {})},
+    }
+
+
+def _responses_object(body: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
+    out = {**body}
+    for key, default in ECHOED.items():
+        value = request.get(key)
+        out[key] = copy.deepcopy(value) if value is not None else default
+    out["text"] = _text(request)
+    out["reasoning"] = _reasoning(request)
+    done = out.get("status") == "completed"
+    out["completed_at"] = out.get("created_at") if done else None
+    item_status = "completed" if done else "in_progress"
+    out["output"] = [_item(i, item_status) for i in out.get("output", [])]
+    out["usage"] = _usage(out.get("usage"))
+    out.setdefault("error", None)
+    out.setdefault("incomplete_details", None)
+    return out
+
+
+def _responses_event(event: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
+    kind = event.get("type")
+    if kind in _STREAM_RESPONSES and isinstance(event.get("response"), dict):
+        return {**event, "response": _responses_object(event["response"], request)}
+    if kind in ("response.output_item.added", "response.output_item.done"):
+        status = "completed" if kind.endswith("done") else "in_progress"
+        return {**event, "item": _item(event["item"], status)}
+    if kind in ("response.content_part.added", "response.content_part.done"):
+        return {**event, "part": _part(event["part"])}
+    if kind in ("response.output_text.delta", "response.output_text.done"):
+        return {"logprobs": [], **event}
+    return event
+
+
+def _gemini_events(events: list[WireEvent]) -> list[WireEvent]:
+    """Merge a content-less finishing chunk into the chunk before it."""
+    if len(events) < 2 or not isinstance(events[-1], dict) or not isinstance(events[-2], dict):
+        return events
+    last, before = events[-1], events[-2]
+    candidates = last.get("candidates")
+    if not (isinstance(candidates, list) and len(candidates) == 1 and "content" not in candidates[0]):
+        return events
+    previous = before.get("candidates")
+    if not (isinstance(previous, list) and len(previous) == 1 and "content" in previous[0]):
+        return events
+    merged = {**before, **last, "candidates": [{**previous[0], **candidates[0]}]}
+    return [*events[:-2], merged]
+
+
+def complete_response(fmt: Format, body: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
+    """The full non-streamed answer of ``fmt`` to the wire ``request``."""
+    if fmt == "openai-responses":
+        return _responses_object(body, request)
+    return body
+
+
+_EVENTS: dict[str, Callable[[list[WireEvent], dict[str, Any]], list[WireEvent]]] = {
+    "openai-responses": lambda events, request: [
+        _responses_event(e, request) if isinstance(e, dict) else e for e in events
+    ],
+    "gemini": lambda events, request: _gemini_events(events),
+}
+
+
+def complete_events(fmt: Format, events: list[WireEvent], request: dict[str, Any]) -> list[WireEvent]:
+    """The full wire events of a streamed answer of ``fmt`` to the wire ``request``."""
+    step = _EVENTS.get(fmt)
+    return step(events, request) if step is not None else events
