@@ -13,12 +13,16 @@ format                completed
                       ``truncation``, ``completed_at``, ``usage`` token details; output items
                       carry ``status``; ``output_text`` parts ``annotations`` and ``logprobs``;
                       text delta/done events ``logprobs``
+``anthropic``         the message (body and ``message_start``) carries ``stop_details``,
+                      ``container`` and the full ``usage`` (cache counts, ``server_tool_use``,
+                      ``service_tier``, ``inference_geo``); text blocks ``citations``, tool use
+                      blocks ``caller``; ``message_delta`` its full usage and ``stop_details``
 ``gemini`` stream     the content-less last chunk (``finishReason`` and usage only) is merged into
                       the chunk before it, as the real API sends the last text together with
                       ``finishReason`` (recordings in tests/data/fixtures/*/gemini*)
 ====================  =========================================================================
 
-Chat Completions and Anthropic answers are complete as encoded (the Chat stream's
+Chat Completions answers are complete as encoded (the Chat stream's
 ``finish_reason`` comes from the raw stop reason set in :mod:`toolwire.emulator.render`).
 """
 
@@ -33,6 +37,10 @@ from toolwire.ir import Format
 
 __all__ = ["ECHOED", "complete_events", "complete_response"]
 
+_OMIT = object()
+"""An :data:`ECHOED` default: the field is left out when the request omits it (the spec does not
+allow null there)."""
+
 ECHOED: dict[str, Any] = {
     "instructions": None,
     "metadata": {},
@@ -41,12 +49,12 @@ ECHOED: dict[str, Any] = {
     "temperature": 1.0,
     "top_p": 1.0,
     "parallel_tool_calls": True,
-    "max_output_tokens": None,
-    "max_tool_calls": None,
-    "previous_response_id": None,
-    "prompt_cache_key": None,
-    "safety_identifier": None,
-    "user": None,
+    "max_output_tokens": _OMIT,
+    "max_tool_calls": _OMIT,
+    "previous_response_id": _OMIT,
+    "prompt_cache_key": _OMIT,
+    "safety_identifier": _OMIT,
+    "user": _OMIT,
     "background": False,
     "store": True,
     "service_tier": "default",
@@ -89,7 +97,11 @@ def _usage(usage: Any) -> Any:
         return usage
     return {
         **usage,
-        "input_tokens_details": {"cached_tokens": 0, **(usage.get("input_tokens_details") or {})},
+        "input_tokens_details": {
+            "cached_tokens": 0,
+            "cache_write_tokens": 0,
+            **(usage.get("input_tokens_details") or {}),
+        },
         "output_tokens_details": {"reasoning_tokens": 0, **(usage.get("output_tokens_details") or {})},
     }
 
@@ -98,14 +110,19 @@ def _responses_object(body: dict[str, Any], request: dict[str, Any]) -> dict[str
     out = {**body}
     for key, default in ECHOED.items():
         value = request.get(key)
-        out[key] = copy.deepcopy(value) if value is not None else default
+        if value is not None:
+            out[key] = copy.deepcopy(value)
+        elif default is not _OMIT:
+            out[key] = default
     out["text"] = _text(request)
     out["reasoning"] = _reasoning(request)
     done = out.get("status") == "completed"
     out["completed_at"] = out.get("created_at") if done else None
     item_status = "completed" if done else "in_progress"
     out["output"] = [_item(i, item_status) for i in out.get("output", [])]
-    out["usage"] = _usage(out.get("usage"))
+    usage = out.pop("usage", None)
+    if usage is not None:  # the spec has no null usage: an in-progress response leaves it out
+        out["usage"] = _usage(usage)
     out.setdefault("error", None)
     out.setdefault("incomplete_details", None)
     return out
@@ -122,6 +139,53 @@ def _responses_event(event: dict[str, Any], request: dict[str, Any]) -> dict[str
         return {**event, "part": _part(event["part"])}
     if kind in ("response.output_text.delta", "response.output_text.done"):
         return {"logprobs": [], **event}
+    return event
+
+
+_ANTHROPIC_USAGE: dict[str, Any] = {
+    "cache_creation": {"ephemeral_1h_input_tokens": 0, "ephemeral_5m_input_tokens": 0},
+    "cache_creation_input_tokens": 0,
+    "cache_read_input_tokens": 0,
+    "inference_geo": "global",
+    "server_tool_use": None,
+    "service_tier": "standard",
+}
+"""Usage fields every Anthropic message reports (values as the real API sends them uncached)."""
+_DELTA_USAGE = ("cache_creation_input_tokens", "cache_read_input_tokens", "server_tool_use")
+_BLOCK_DEFAULTS: dict[str, dict[str, Any]] = {
+    "text": {"citations": None},
+    "tool_use": {"caller": {"type": "direct"}},
+}
+
+
+def _anthropic_block(block: Any) -> Any:
+    if not isinstance(block, dict):
+        return block
+    return {**_BLOCK_DEFAULTS.get(block.get("type", ""), {}), **block}
+
+
+def _anthropic_message(message: dict[str, Any]) -> dict[str, Any]:
+    usage = message.get("usage") if isinstance(message.get("usage"), dict) else {}
+    return {
+        "stop_details": None,
+        "container": None,
+        **message,
+        "content": [_anthropic_block(b) for b in message.get("content", [])],
+        "usage": {**_ANTHROPIC_USAGE, **usage},
+    }
+
+
+def _anthropic_event(event: dict[str, Any]) -> dict[str, Any]:
+    kind = event.get("type")
+    if kind == "message_start" and isinstance(event.get("message"), dict):
+        return {**event, "message": _anthropic_message(event["message"])}
+    if kind == "content_block_start":
+        return {**event, "content_block": _anthropic_block(event.get("content_block"))}
+    if kind == "message_delta":
+        usage = event.get("usage") if isinstance(event.get("usage"), dict) else {}
+        defaults = {k: _ANTHROPIC_USAGE[k] for k in _DELTA_USAGE}
+        delta = {"container": None, "stop_details": None, **(event.get("delta") or {})}
+        return {**event, "delta": delta, "usage": {"input_tokens": 0, **defaults, **usage}}
     return event
 
 
@@ -144,6 +208,8 @@ def complete_response(fmt: Format, body: dict[str, Any], request: dict[str, Any]
     """The full non-streamed answer of ``fmt`` to the wire ``request``."""
     if fmt == "openai-responses":
         return _responses_object(body, request)
+    if fmt == "anthropic":
+        return _anthropic_message(body)
     return body
 
 
@@ -151,6 +217,7 @@ _EVENTS: dict[str, Callable[[list[WireEvent], dict[str, Any]], list[WireEvent]]]
     "openai-responses": lambda events, request: [
         _responses_event(e, request) if isinstance(e, dict) else e for e in events
     ],
+    "anthropic": lambda events, request: [_anthropic_event(e) if isinstance(e, dict) else e for e in events],
     "gemini": lambda events, request: _gemini_events(events),
 }
 
