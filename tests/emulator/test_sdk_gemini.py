@@ -150,3 +150,26 @@ def test_v1_route_and_json_array_stream(url: str) -> None:
         == "You said: hello"
     )
     assert chunks[-1]["candidates"][0]["finishReason"] == "STOP"
+
+
+def test_chat_streaming_records_each_turn(url: str) -> None:
+    """google-genai chat streaming keeps a turn only when its last chunk carries content with
+    ``finishReason``, as the real API sends it."""
+    c = client(url)  # held: a collected client closes its connection pool
+    chat = c.chats.create(model=MODEL)
+    first = "".join(chunk.text or "" for chunk in chat.send_message_stream("Hello there"))
+    second = "".join(chunk.text or "" for chunk in chat.send_message_stream("Again"))
+    assert (first, second) == ("You said: Hello there", "You said: Again")
+    turns: list[tuple[str | None, str]] = []
+    for content in chat.get_history(curated=True):  # one entry per streamed chunk: join each turn
+        text = "".join(p.text or "" for p in content.parts or [])
+        if turns and turns[-1][0] == content.role:
+            turns[-1] = (content.role, turns[-1][1] + text)
+        else:
+            turns.append((content.role, text))
+    assert turns == [
+        ("user", "Hello there"),
+        ("model", "You said: Hello there"),
+        ("user", "Again"),
+        ("model", "You said: Again"),
+    ]

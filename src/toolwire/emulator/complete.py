@@ -66,14 +66,19 @@ ECHOED: dict[str, Any] = {
 _STREAM_RESPONSES = frozenset({"response.created", "response.in_progress", "response.completed"})
 
 
+def _dict(value: Any) -> dict[str, Any]:
+    """``value`` when it is an object, else ``{}``."""
+    return value if isinstance(value, dict) else {}
+
+
 def _text(request: dict[str, Any]) -> dict[str, Any]:
-    given = request.get("text") if isinstance(request.get("text"), dict) else {}
+    given = _dict(request.get("text"))
     fmt = given.get("format") or {"type": "text"}
     return {"format": fmt, "verbosity": given.get("verbosity") or "medium"}
 
 
 def _reasoning(request: dict[str, Any]) -> dict[str, Any]:
-    given = request.get("reasoning") if isinstance(request.get("reasoning"), dict) else {}
+    given = _dict(request.get("reasoning"))
     return {"effort": given.get("effort"), "summary": given.get("summary")}
 
 
@@ -165,7 +170,7 @@ def _anthropic_block(block: Any) -> Any:
 
 
 def _anthropic_message(message: dict[str, Any]) -> dict[str, Any]:
-    usage = message.get("usage") if isinstance(message.get("usage"), dict) else {}
+    usage = _dict(message.get("usage"))
     return {
         "stop_details": None,
         "container": None,
@@ -182,9 +187,9 @@ def _anthropic_event(event: dict[str, Any]) -> dict[str, Any]:
     if kind == "content_block_start":
         return {**event, "content_block": _anthropic_block(event.get("content_block"))}
     if kind == "message_delta":
-        usage = event.get("usage") if isinstance(event.get("usage"), dict) else {}
+        usage = _dict(event.get("usage"))
         defaults = {k: _ANTHROPIC_USAGE[k] for k in _DELTA_USAGE}
-        delta = {"container": None, "stop_details": None, **(event.get("delta") or {})}
+        delta = {"container": None, "stop_details": None, **_dict(event.get("delta"))}
         return {**event, "delta": delta, "usage": {"input_tokens": 0, **defaults, **usage}}
     return event
 

@@ -68,7 +68,7 @@ def declared_names(payload: dict[str, Any]) -> list[tuple[int, str, Path]]:
 def check_parameter_roots(payload: dict[str, Any], ctx: Ctx) -> None:
     """A declaration's ``parameters`` (or ``parametersJsonSchema``) root must be an object schema."""
     for _, name, name_path in declared_names(payload):
-        decl = payload
+        decl: Any = payload
         for seg in name_path[:-1]:
             decl = decl[seg]
         for key in ("parameters", "parametersJsonSchema", "parameters_json_schema"):
