@@ -19,7 +19,8 @@ format                completed
                       blocks ``caller``; ``message_delta`` its full usage and ``stop_details``
 ``gemini`` stream     the content-less last chunk (``finishReason`` and usage only) is merged into
                       the chunk before it, as the real API sends the last text together with
-                      ``finishReason`` (recordings in tests/data/fixtures/*/gemini*)
+                      ``finishReason`` (recordings in tests/data/fixtures/*/gemini*); a stream
+                      of one content chunk keeps two, the last with an empty text part
 ====================  =========================================================================
 
 Chat Completions answers are complete as encoded (the Chat stream's
@@ -194,8 +195,13 @@ def _anthropic_event(event: dict[str, Any]) -> dict[str, Any]:
     return event
 
 
+_EMPTY_TEXT = {"role": "model", "parts": [{"text": ""}]}
+
+
 def _gemini_events(events: list[WireEvent]) -> list[WireEvent]:
-    """Merge a content-less finishing chunk into the chunk before it."""
+    """Merge a content-less finishing chunk into the chunk before it; when that would leave a
+    single chunk (a lone function call), the finishing chunk carries an empty text part instead,
+    as real streams often end."""
     if len(events) < 2 or not isinstance(events[-1], dict) or not isinstance(events[-2], dict):
         return events
     last, before = events[-1], events[-2]
@@ -205,6 +211,8 @@ def _gemini_events(events: list[WireEvent]) -> list[WireEvent]:
     previous = before.get("candidates")
     if not (isinstance(previous, list) and len(previous) == 1 and "content" in previous[0]):
         return events
+    if len(events) == 2:
+        return [before, {**last, "candidates": [{"content": _EMPTY_TEXT, **candidates[0]}]}]
     merged = {**before, **last, "candidates": [{**previous[0], **candidates[0]}]}
     return [*events[:-2], merged]
 
