@@ -55,6 +55,12 @@ CODEX: dict[str, Any] = {
         },
         {"type": "local_shell"},
         {"type": "web_search"},
+        {
+            "type": "namespace",
+            "name": "image_gen",
+            "description": "Tools in the image_gen namespace.",
+            "tools": [{"type": "function", "name": "imagegen", "parameters": {"type": "object"}}],
+        },
     ],
     "tool_choice": "auto",
     "parallel_tool_calls": False,
@@ -120,6 +126,18 @@ def test_codex_chat_tool_name_is_a_warning() -> None:
         ("$.tools[0].name", "ignored_parameter", "warning")
     ]
     assert found[0].message == "'tools[0].name' is not part of the API; the provider ignores it."
+
+
+def test_namespace_tools_are_checked_as_tools() -> None:
+    payload = copy.deepcopy(CODEX)
+    payload["tools"][-1]["tools"][0]["name"] = "image gen"
+    assert [(p.code, p.path) for p in _errors(payload, "openai-responses")] == [
+        ("pattern_mismatch", "$.tools[4].tools[0].name")
+    ]
+    payload["tools"][-1]["tools"] = []
+    assert [(p.code, p.path) for p in _errors(payload, "openai-responses")] == [
+        ("empty_array", "$.tools[4].tools")
+    ]
 
 
 def test_unknown_field_elsewhere_is_still_an_error() -> None:

@@ -230,7 +230,15 @@ TOOL = Tagged(
         "function": FUNCTION_TOOL,
         "custom": CUSTOM_TOOL,
         "namespace": Obj(
-            {"type": req(_S), "name": req(_S), "description": req(_S), "tools": req(Arr(_OBJECT))}
+            {
+                "type": req(_S),
+                "name": req(_S),
+                "description": req(_S),
+                "tools": req(
+                    Arr(Tagged("type", {"function": FUNCTION_TOOL, "custom": CUSTOM_TOOL}), min_items=1)
+                ),
+            },
+            closed=True,
         ),
         **{t: _OBJECT for t in _BUILTIN_TOOLS},
     },
