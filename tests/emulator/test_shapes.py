@@ -290,3 +290,33 @@ def test_structured_output_is_schema_valid(url: str, path: str, body: dict[str, 
     else:
         jsonschema.validate(value, schema)
         assert value["city"] == "Paris"
+
+
+def test_stream_helpers_parse_structured_outputs(url: str) -> None:
+    c = _oai(url)
+    with c.responses.stream(model="gpt-5", input=USER, text_format=Weather) as responses:
+        for _ in responses:
+            pass
+        parsed = responses.get_final_response().output_parsed
+    assert isinstance(parsed, Weather) and parsed.city == "Paris"
+    messages: Any = [{"role": "user", "content": USER}]
+    with c.chat.completions.stream(model="gpt-4o", messages=messages, response_format=Weather) as chat:
+        for _ in chat:
+            pass
+        message = chat.get_final_completion().choices[0].message
+    assert isinstance(message.parsed, Weather) and message.parsed.city == "Paris"
+
+
+def test_anthropic_beta_output_format(url: str) -> None:
+    """The deprecated beta ``output_format`` answers schema-valid JSON too."""
+    body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 100,
+        "messages": [{"role": "user", "content": USER}],
+        "output_format": {"type": "json_schema", "schema": WEATHER_SCHEMA},
+    }
+    reply = httpx.post(f"{url}/v1/messages?beta=true", json=body)
+    assert reply.status_code == 200, reply.text
+    value = json.loads(reply.json()["content"][0]["text"])
+    jsonschema.validate(value, WEATHER_SCHEMA)
+    assert value["city"] == "Paris"
