@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from toolwire.cli._io import FORMAT_CHOICES, read_json
+from toolwire.cli._io import FORMAT_CHOICES, FORMATS_HELP, read_json
 from toolwire.translate import resolve_format
 from toolwire.validate import validate
 
@@ -15,9 +15,15 @@ __all__ = ["add_parser"]
 
 def add_parser(sub: Any) -> None:
     """Register ``validate``."""
-    parser = sub.add_parser("validate", help="check a request or response payload against a provider's rules")
-    parser.add_argument("--format", dest="fmt", choices=FORMAT_CHOICES, required=True)
-    parser.add_argument("--kind", choices=("request", "response"), default="request")
+    parser = sub.add_parser(
+        "validate", help="check a request or response payload against a provider's rules", epilog=FORMATS_HELP
+    )
+    parser.add_argument(
+        "--format", dest="fmt", choices=FORMAT_CHOICES, metavar="FORMAT", required=True, help="payload format"
+    )
+    parser.add_argument(
+        "--kind", choices=("request", "response"), default="request", help="payload kind (default: request)"
+    )
     parser.add_argument("--beta", action="store_true", help="Anthropic beta surface (?beta=true)")
     parser.add_argument("source", metavar="FILE", help="JSON file, or - for standard input")
     parser.set_defaults(handler=_run)
