@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from toolwire.cli import _completion, _convert, _demo, _emulate, _replay, _run, _schema, _validate
 from toolwire.cli._exit import ExitCode, exit_code_for
 from toolwire.cli._parser import Parser, error_line
-from toolwire.errors import ToolwireError
+from toolwire.errors import ProviderError, ToolwireError
 
 __all__ = ["ExitCode", "build_parser", "main"]
 
@@ -54,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.handler(args)
     except ToolwireError as exc:
-        sys.stderr.write(error_line(" ".join(str(exc).split())) + "\n")
+        sys.stderr.write(error_line(_describe(exc)) + "\n")
         return exit_code_for(exc)
     except KeyboardInterrupt:
         return ExitCode.INTERRUPTED
@@ -62,3 +62,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return ExitCode.OK
     return code
+
+
+def _describe(exc: ToolwireError) -> str:
+    """The error on one line; a provider's answer starts with its HTTP status."""
+    text = " ".join(str(exc).split())
+    status = exc.status if isinstance(exc, ProviderError) else None
+    return f"HTTP {status}: {text}" if status else text

@@ -25,7 +25,9 @@ gemini             ``contents``, ``systemInstruction``,       ``candidates``, ``
                    a tool with ``functionDeclarations``
 =================  =========================================  ===================================
 
-Tool arrays (``tools convert``) are scored by their items' shapes alone.
+Tool arrays (``tools convert``) are scored by their items' shapes alone. A bare request with
+``messages`` and ``max_tokens`` and nothing else telling reads as Anthropic, which requires
+``max_tokens`` (Chat does not); the two read the same anyway.
 """
 
 from __future__ import annotations
@@ -161,21 +163,25 @@ def resolve_source(declared: str, payload: Any, kind: Kind) -> tuple[Format, boo
     if kind == "tools" and isinstance(payload, dict):
         payload = [payload]  # one Gemini tool object given alone
     scores = detect(payload, kind)
+    noun = _NOUNS[kind]
     best = max(scores.values())
     leaders = [fmt for fmt, score in scores.items() if score == best and best > 0]
     if declared == "auto":
         if len(leaders) == 1:
             return leaders[0], True
         if leaders:
-            raise PayloadError(f"this {kind} reads as {' or '.join(leaders)}; choose one with --from")
-        raise PayloadError(f"cannot tell the format of this {kind} ({_shape(payload)}); pass --from")
+            raise PayloadError(f"this {noun} reads as {' or '.join(leaders)}; choose one with --from")
+        raise PayloadError(f"cannot tell the format of this {noun} ({_shape(payload)}); pass --from")
     fmt = resolve_format(declared)
     if scores[fmt] == 0 and leaders:
         raise PayloadError(
-            f"this {kind} does not look like {fmt}, it looks like {' or '.join(leaders)}; "
+            f"this {noun} does not look like {fmt}, it looks like {' or '.join(leaders)}; "
             f"use --from {leaders[0]} (or --from auto)"
         )
     return fmt, False
+
+
+_NOUNS: dict[Kind, str] = {"request": "request", "response": "response", "tools": "tools array"}
 
 
 def _shape(payload: Any) -> str:
