@@ -29,6 +29,14 @@ sys.meta_path.insert(0, _Blocked())
 '''
 
 
+def blocked_env(block_dir: Path) -> dict[str, str]:
+    """Environment variables under which Python cannot import :data:`BLOCKED` (a
+    ``sitecustomize`` written into ``block_dir`` puts a blocking finder on ``sys.meta_path``)."""
+    (block_dir / "sitecustomize.py").write_text(_BLOCKER, encoding="utf-8")
+    path = os.pathsep.join(filter(None, [str(block_dir), os.environ.get("PYTHONPATH")]))
+    return {"PYTHONPATH": path, "TOOLWIRE_TEST_BLOCK": ",".join(BLOCKED)}
+
+
 def toolwire(
     *args: str,
     env: dict[str, str] | None = None,
@@ -36,13 +44,12 @@ def toolwire(
     cwd: Path | None = None,
     block_dir: Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m toolwire ARGS``; with ``block_dir``, the extras' packages are unimportable."""
+    """Run ``python -m toolwire ARGS``; with ``block_dir``, the extras' packages are unimportable.
+
+    ``NO_COLOR`` and ``FORCE_COLOR`` are not inherited (pass them in ``env``).
+    """
     inherited = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    full_env = {**inherited, **(env or {})}
-    if block_dir is not None:
-        (block_dir / "sitecustomize.py").write_text(_BLOCKER, encoding="utf-8")
-        full_env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(block_dir), full_env.get("PYTHONPATH")]))
-        full_env["TOOLWIRE_TEST_BLOCK"] = ",".join(BLOCKED)
+    full_env = {**inherited, **(blocked_env(block_dir) if block_dir else {}), **(env or {})}
     done = subprocess.run(
         [sys.executable, "-m", "toolwire", *args],
         input=stdin,
@@ -57,5 +64,6 @@ def toolwire(
 
 
 def write_json(path: Path, payload: Any) -> str:
+    """Write ``payload`` as JSON to ``path``; returns the path as a string."""
     path.write_text(json.dumps(payload), encoding="utf-8")
     return str(path)

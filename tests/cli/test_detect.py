@@ -10,7 +10,7 @@ import pytest
 from tests import corpus
 from tests.cli.helpers import toolwire, write_json
 from tests.cli.payloads import FORMATS, REQUESTS, RESPONSES
-from toolwire import translate_request, translate_response
+from toolwire import translate_request
 from toolwire.cli import main
 from toolwire.cli._detect import resolve_source
 

@@ -57,7 +57,8 @@ def test_0_ok_and_1_problems_found(tmp_path: Path, capsys: pytest.CaptureFixture
         ),
         (
             ["convert", "--to", "gemini", "--polcy", "strict", "x.json"],
-            "unrecognized arguments: --polcy x.json (did you mean '--policy'?); see 'toolwire convert --help'",
+            "unrecognized arguments: --polcy x.json (did you mean '--policy'?); "
+            "see 'toolwire convert --help'",
         ),
         (
             ["validate", "x.json"],
