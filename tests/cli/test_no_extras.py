@@ -18,18 +18,21 @@ import pytest
 from tests.cli.helpers import blocked_env, toolwire, write_json
 from tests.cli.payloads import REQUESTS, RESPONSES
 from toolwire.cli import build_parser
-from toolwire.cli._completion import command_tree
+from toolwire.cli._completion import Command, command_tree
+
+
+def _tree() -> dict[tuple[str, ...], Command]:
+    found: dict[tuple[str, ...], Command] = {}
+    stack = [command_tree(build_parser())]
+    while stack:
+        cmd = stack.pop()
+        found[cmd.words[1:]] = cmd
+        stack.extend(cmd.commands)
+    return found
 
 
 def _commands() -> list[tuple[str, ...]]:
-    tree = command_tree(build_parser())
-    found: list[tuple[str, ...]] = []
-    stack = [tree]
-    while stack:
-        cmd = stack.pop()
-        found.append(cmd.words[1:])
-        stack.extend(cmd.commands)
-    return sorted(found)
+    return sorted(_tree())
 
 
 def test_every_command_is_covered() -> None:
@@ -42,6 +45,9 @@ def test_help_of_every_command_works_without_extras(words: tuple[str, ...], tmp_
     done = toolwire(*words, "--help", block_dir=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"usage: {' '.join(('toolwire', *words))} ") and done.stderr == ""
+    listed = " ".join(done.stdout.partition("\noptions:\n")[2].split())  # help text, unwrapped
+    for option in _tree()[words].options:
+        assert f"{option.flags[-1]}" in listed and " ".join(option.help.split()) in listed, option.flags
 
 
 @pytest.mark.parametrize(
