@@ -165,3 +165,10 @@ def test_5_transport_error(capsys: pytest.CaptureFixture[str]) -> None:
         == 5
     )
     assert capsys.readouterr().err.startswith("toolwire: error: ")
+
+
+def test_readme_documents_every_exit_code() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Command line\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|")[1].strip() for line in section.splitlines() if line.startswith("| ")]
+    assert [int(code) for code in rows[1:]] == [int(c) for c in ExitCode]
