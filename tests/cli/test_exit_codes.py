@@ -171,4 +171,5 @@ def test_readme_documents_every_exit_code() -> None:
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Command line\n", 1)[1].split("\n## ", 1)[0]
     rows = [line.split("|")[1].strip() for line in section.splitlines() if line.startswith("| ")]
-    assert [int(code) for code in rows[1:]] == [int(c) for c in ExitCode]
+    assert rows[:2] == ["exit code", "---"]
+    assert [int(code) for code in rows[2:]] == [int(c) for c in ExitCode]
