@@ -12,7 +12,7 @@ from tests.cli.helpers import toolwire, write_json
 from tests.cli.payloads import FORMATS, REQUESTS, RESPONSES
 from toolwire import translate_request
 from toolwire.cli import main
-from toolwire.cli._detect import resolve_source
+from toolwire.cli._detect import detect, resolve_source
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -152,3 +152,58 @@ def _auto(payload: object, kind: str) -> str | None:
         return resolve_source("auto", payload, kind)[0]  # type: ignore[arg-type]
     except Exception:
         return None
+
+
+def test_every_recorded_stream_is_detected_unless_it_shows_no_format() -> None:
+    corpus.require_corpus()
+    samples = corpus.samples(kind="stream")
+    assert len(samples) > 100
+    for sample in samples:
+        events = [item.data for item in sample.payload if isinstance(item.data, dict)]
+        if any(detect(events, "stream").values()):
+            assert _auto(events, "stream") == sample.format, sample.id
+        assert resolve_source(sample.format, events, "stream") == (sample.format, False)
+
+
+ANTHROPIC_SSE = (
+    "event: message_start\n"
+    'data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant",'
+    '"model":"claude-x","content":[],"stop_reason":null,"usage":{"input_tokens":3,"output_tokens":0}}}\n\n'
+    "event: content_block_start\n"
+    'data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n'
+    "event: content_block_delta\n"
+    'data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Sunny."}}\n\n'
+    "event: content_block_stop\n"
+    'data: {"type":"content_block_stop","index":0}\n\n'
+    "event: message_delta\n"
+    'data: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}\n\n'
+    "event: message_stop\n"
+    'data: {"type":"message_stop"}\n\n'
+)
+
+
+def test_replay_detects_the_recorded_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    recording = tmp_path / "rec.sse"
+    recording.write_text(ANTHROPIC_SSE, encoding="utf-8")
+    assert main(["replay", "--to", "openai-chat", "--check", str(recording)]) == 0
+    out, err = capsys.readouterr()
+    assert "toolwire: reading the recording as anthropic (detected" in err
+    assert '"content":"Sunny."' in out and out.endswith("data: [DONE]\n\n")
+    assert main(["replay", "--from", "gemini", str(recording)]) == 3
+    assert capsys.readouterr().err == (
+        "toolwire: error: this recording does not look like gemini, it looks like anthropic; "
+        "use --from anthropic (or --from auto)\n"
+    )
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_validate_detects_the_format(fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write_json(tmp_path / "in.json", RESPONSES[fmt])
+    assert main(["validate", "--kind", "response", path]) == 0  # the hand-written responses are valid
+    assert capsys.readouterr() == (
+        "",
+        f"toolwire: reading the response as {fmt} (detected; --from to override)\n",
+    )
+    other = "gemini" if fmt != "gemini" else "anthropic"
+    assert main(["validate", "--kind", "response", "--format", other, path]) == 3
+    assert f"does not look like {other}, it looks like {fmt}" in capsys.readouterr().err

@@ -60,10 +60,7 @@ def test_0_ok_and_1_problems_found(tmp_path: Path, capsys: pytest.CaptureFixture
             "unrecognized arguments: --polcy x.json (did you mean '--policy'?); "
             "see 'toolwire convert --help'",
         ),
-        (
-            ["validate", "x.json"],
-            "the following arguments are required: --format; see 'toolwire validate --help'",
-        ),
+        (["convert", "x.json"], "the following arguments are required: --to; see 'toolwire convert --help'"),
         (["schema", "no_such_module_xyz:f"], "cannot import module 'no_such_module_xyz'"),
     ],
 )

@@ -25,7 +25,9 @@ gemini             ``contents``, ``systemInstruction``,       ``candidates``, ``
                    a tool with ``functionDeclarations``
 =================  =========================================  ===================================
 
-Tool arrays (``tools convert``) are scored by their items' shapes alone. A bare request with
+Tool arrays (``tools convert``) are scored by their items' shapes alone; recorded streams
+(``replay``) by their events: ``chat.completion.chunk`` objects, ``response.*`` types, Anthropic's
+``message_start``... types, Gemini ``candidates``. A bare request with
 ``messages`` and ``max_tokens`` and nothing else telling reads as Anthropic, which requires
 ``max_tokens`` (Chat does not); the two read the same anyway.
 """
@@ -42,7 +44,7 @@ from toolwire.translate import resolve_format
 
 __all__ = ["SIGNS", "Kind", "detect", "resolve_source"]
 
-Kind = Literal["request", "response", "tools"]
+Kind = Literal["request", "response", "tools", "stream"]
 Sign = Callable[[Any], bool]
 
 
@@ -109,6 +111,11 @@ _CHAT_KEYS += (
     "function_call",
     "seed",
 )
+_ANTHROPIC_EVENTS = frozenset(
+    {"message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta"}
+    | {"message_stop", "ping"}
+)
+_GEMINI_RESPONSE_KEYS = ("candidates", "usageMetadata", "promptFeedback", "modelVersion")
 _RESPONSES_KEYS = ("input", "instructions", "previous_response_id", "max_output_tokens", "conversation")
 _ANTHROPIC_KEYS = ("system", "stop_sequences", "top_k", "thinking", "mcp_servers", "container")
 _GEMINI_KEYS: tuple[str, ...] = ("contents", "systemInstruction", "system_instruction", "generationConfig")
@@ -136,7 +143,15 @@ SIGNS: dict[Kind, dict[Format, tuple[Sign, ...]]] = {
         "openai-chat": (_keys("choices"), _value("object", "chat.completion")),
         "openai-responses": (_value("object", "response"), _keys("output")),
         "anthropic": (_value("type", "message"), _keys("stop_reason")),
-        "gemini": (_keys("candidates", "usageMetadata", "promptFeedback", "modelVersion"),),
+        "gemini": (_keys(*_GEMINI_RESPONSE_KEYS),),
+    },
+    "stream": {
+        "openai-chat": (
+            _items(None, lambda e: e.get("object") == "chat.completion.chunk" or "choices" in e),
+        ),
+        "openai-responses": (_items(None, lambda e: str(e.get("type", "")).startswith("response.")),),
+        "anthropic": (_items(None, lambda e: e.get("type") in _ANTHROPIC_EVENTS),),
+        "gemini": (_items(None, lambda e: any(k in e for k in _GEMINI_RESPONSE_KEYS)),),
     },
     "tools": {
         "openai-chat": (_items(None, _chat_tool),),
@@ -181,7 +196,12 @@ def resolve_source(declared: str, payload: Any, kind: Kind) -> tuple[Format, boo
     return fmt, False
 
 
-_NOUNS: dict[Kind, str] = {"request": "request", "response": "response", "tools": "tools array"}
+_NOUNS: dict[Kind, str] = {
+    "request": "request",
+    "response": "response",
+    "tools": "tools array",
+    "stream": "recording",
+}
 
 
 def _shape(payload: Any) -> str:

@@ -13,6 +13,8 @@ import argparse
 import sys
 from typing import Any
 
+from toolwire.cli._convert import announce
+from toolwire.cli._detect import resolve_source
 from toolwire.cli._io import FORMAT_CHOICES, FORMATS_HELP, add_output, print_notes, read_bytes, write_output
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import WireEvent
@@ -32,10 +34,10 @@ def add_parser(sub: Any) -> None:
     parser.add_argument(
         "--from",
         dest="source",
-        required=True,
-        choices=FORMAT_CHOICES,
+        default="auto",
+        choices=("auto", *FORMAT_CHOICES),
         metavar="FORMAT",
-        help="recorded format",
+        help="recorded format (default: auto, detected from the events)",
     )
     parser.add_argument(
         "--to", dest="target", choices=FORMAT_CHOICES, metavar="FORMAT", help="output format (default: same)"
@@ -82,9 +84,11 @@ def _malformed(exc: PayloadError) -> StreamErrorEvent:
 
 
 def _run(args: argparse.Namespace) -> int:
-    source = resolve_format(args.source)
-    target = resolve_format(args.target or args.source)
     events, broken = read_events(read_bytes(args.file))
+    source, detected = resolve_source(args.source, events, "stream")
+    if detected:
+        announce(source, "recording", args.notes)
+    target = resolve_format(args.target or source)
     translator = StreamTranslator(source, target, policy=args.policy)
     out: list[WireEvent] = []
     for event in events:
