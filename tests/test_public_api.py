@@ -12,8 +12,9 @@ PINNED: dict[str, set[str]] = {
     "toolwire": {
         "AnyTool", "AsyncClient", "AuthenticationError", "BuiltinTool", "Client", "ConnectionFailedError",
         "ConversionError", "CustomTool", "Exchange", "FORMATS", "Format", "FormatName", "InvalidRequestError",
-        "LimitError", "Message", "NameMap", "Note", "Notes", "Observer", "OverloadedError", "PayloadError",
-        "PermissionDeniedError", "Policy", "Price", "Prices", "ProviderError", "RateLimitError", "Request",
+        "LimitError", "Message", "MissingDependencyError", "NameMap", "Note", "Notes", "Observer",
+        "OverloadedError", "PayloadError", "PermissionDeniedError", "Policy", "Price", "Prices",
+        "ProviderError", "RateLimitError", "Request",
         "RequestRejectedError", "RequestTimeoutError", "Response", "SchemaError", "ServerError",
         "StreamError", "StreamIdleTimeoutError", "StreamTranslator", "Tool", "ToolCall", "ToolChoice",
         "ToolDefinitionError", "ToolNameError", "ToolResult", "Toolbox", "ToolwireError", "Translation",
@@ -31,10 +32,10 @@ PINNED: dict[str, set[str]] = {
     },
     "toolwire.errors": {
         "AuthenticationError", "ConnectionFailedError", "ConversionError", "InvalidRequestError",
-        "LimitError", "OverloadedError", "PayloadError", "PermissionDeniedError", "ProviderError",
-        "RateLimitError", "RequestRejectedError", "RequestTimeoutError", "SchemaError", "ServerError",
-        "StreamError", "StreamIdleTimeoutError", "ToolDefinitionError", "ToolNameError", "ToolwireError",
-        "TransportError", "UnsupportedError",
+        "LimitError", "MissingDependencyError", "OverloadedError", "PayloadError", "PermissionDeniedError",
+        "ProviderError", "RateLimitError", "RequestRejectedError", "RequestTimeoutError", "SchemaError",
+        "ServerError", "StreamError", "StreamIdleTimeoutError", "ToolDefinitionError", "ToolNameError",
+        "ToolwireError", "TransportError", "UnsupportedError",
     },
     "toolwire.names": {
         "NAME_RULES", "NameMap", "NameRule", "is_valid_name", "sanitize_name",

@@ -15,6 +15,7 @@ concern a position in a JSON payload carry that position as a JSON path
     ├── SchemaError                a JSON Schema is invalid or cannot be transformed
     ├── ToolDefinitionError        a Python function/model cannot become a tool
     ├── ToolNameError              a tool name is invalid and cannot be sanitized
+    ├── MissingDependencyError     an optional extra is not installed (also an ImportError)
     ├── StreamError                a stream broke its format's event grammar
     ├── TransportError             no answer: connection refused or dropped, protocol error
     │   ├── ConnectionFailedError  the connection could not be made or broke mid-answer
@@ -44,6 +45,7 @@ __all__ = [
     "ConversionError",
     "InvalidRequestError",
     "LimitError",
+    "MissingDependencyError",
     "OverloadedError",
     "PayloadError",
     "PermissionDeniedError",
@@ -125,6 +127,27 @@ class ToolDefinitionError(ToolwireError):
 
 class ToolNameError(ToolwireError):
     """A tool name is invalid for a target and cannot be sanitized reversibly."""
+
+
+class MissingDependencyError(ToolwireError, ImportError):
+    """A feature needs an optional extra that is not installed.
+
+    Also an :class:`ImportError`, so code that guards an optional import keeps working.
+    Raised by :func:`toolwire._extras.require`; the message names the extra to install
+    (``'toolwire run' needs the client extra: pip install 'toolwire[client]'``).
+
+    Attributes:
+        feature: what needed it (``'toolwire run'``, ``toolwire.client``).
+        extra: the extra that provides everything the feature needs (``client``, ``cli``).
+        missing: the import names that could not be imported.
+    """
+
+    def __init__(self, feature: str, extra: str, missing: Sequence[str]) -> None:
+        super().__init__(f"{feature} needs the {extra} extra: pip install 'toolwire[{extra}]'")
+        self.feature = feature
+        self.extra = extra
+        self.missing = tuple(missing)
+        self.name = self.missing[0] if self.missing else None  # ImportError's attribute
 
 
 class StreamError(ToolwireError):

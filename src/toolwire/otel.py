@@ -34,6 +34,7 @@ import time
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from toolwire._extras import require
 from toolwire.hooks import CallInfo, ConversionInfo, Observer
 from toolwire.ir.content import ToolCall, ToolResult
 from toolwire.ir.response import Response
@@ -52,14 +53,11 @@ SYSTEMS: dict[str, str] = {
 }
 """Provider name -> ``gen_ai.system`` value (the semantic conventions' well-known values)."""
 
-_MISSING = "toolwire.otel needs OpenTelemetry: pip install 'toolwire[otel]' (opentelemetry-api)"
-
 
 def _trace_api() -> Any:
-    try:
-        from opentelemetry import trace
-    except ImportError as exc:
-        raise ImportError(_MISSING) from exc
+    require("toolwire.otel", "opentelemetry.trace")  # names the otel extra when missing
+    from opentelemetry import trace
+
     return trace
 
 
@@ -74,7 +72,8 @@ class OpenTelemetryObserver(Observer):
         tracer: the tracer to use (default: ``opentelemetry.trace.get_tracer("toolwire")``).
 
     Raises:
-        ImportError: ``opentelemetry-api`` is not installed (the ``otel`` extra).
+        MissingDependencyError: ``opentelemetry-api`` is not installed (the ``otel`` extra);
+            also an :class:`ImportError`.
     """
 
     def __init__(self, tracer: Tracer | None = None) -> None:

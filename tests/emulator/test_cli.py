@@ -47,10 +47,13 @@ def test_arguments_build_the_config(tmp_path: Path) -> None:
     assert config.faults == "latency=0.1"
 
 
-def test_bad_fault_spec_and_missing_script_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["emulate", "--faults", "teapot"]) == 2
-    assert main(["emulate", "--script", str(tmp_path / "missing.yaml")]) == 2
-    assert "toolwire: error" in capsys.readouterr().err
+def test_bad_fault_spec_exits_2_and_missing_script_exits_3(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["emulate", "--faults", "teapot"]) == 2  # a bad argument: usage error
+    assert "toolwire: error: --faults: unknown fault 'teapot'" in capsys.readouterr().err
+    assert main(["emulate", "--script", str(tmp_path / "missing.yaml")]) == 3  # a missing file: input error
+    assert "toolwire: error: cannot read" in capsys.readouterr().err
 
 
 def test_server_process_answers_and_checks_keys() -> None:

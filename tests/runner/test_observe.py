@@ -293,12 +293,12 @@ def test_otel_missing_names_the_extra() -> None:
         "try:\n"
         "    OpenTelemetryObserver()\n"
         "except ImportError as exc:\n"
-        "    print(exc)\n"
+        "    print(type(exc).__name__, exc)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert (
         out.stdout.strip()
-        == "toolwire.otel needs OpenTelemetry: pip install 'toolwire[otel]' (opentelemetry-api)"
+        == "MissingDependencyError toolwire.otel needs the otel extra: pip install 'toolwire[otel]'"
     )
 
 

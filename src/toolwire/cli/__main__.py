@@ -1,4 +1,4 @@
-"""``python -m toolwire.cli``."""
+"""``python -m toolwire.cli`` (same as ``python -m toolwire``)."""
 
 import sys
 

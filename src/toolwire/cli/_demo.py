@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from toolwire.decorator import tool
+from toolwire._extras import require
 from toolwire.ir import FORMATS, Format, Message, Request, TextPart
 
 __all__ = ["add_parser", "demo_request", "demo_toolbox"]
@@ -31,7 +31,6 @@ def add_parser(sub: Any) -> None:
     parser.set_defaults(handler=_run)
 
 
-@tool
 def get_weather(city: str, unit: str = "celsius") -> dict[str, Any]:
     """Current weather for a city.
 
@@ -42,7 +41,6 @@ def get_weather(city: str, unit: str = "celsius") -> dict[str, Any]:
     return {"city": city, "temperature": 18 if unit == "celsius" else 64, "unit": unit, "sky": "sunny"}
 
 
-@tool
 def get_time(city: str) -> str:
     """Local time in a city.
 
@@ -53,12 +51,13 @@ def get_time(city: str) -> str:
 
 
 def demo_toolbox() -> Any:
-    """The demo's tools: ``get_weather`` and ``get_time``."""
+    """The demo's tools: ``get_weather`` and ``get_time`` (needs pydantic, hence built on call)."""
+    from toolwire.decorator import tool
     from toolwire.runner import Toolbox
 
     box = Toolbox()
-    box.register(get_weather)
-    box.register(get_time)
+    box.register(tool(get_weather))
+    box.register(tool(get_time))
     return box
 
 
@@ -150,6 +149,7 @@ def _translated(url: str, out: TextIO, quiet: bool) -> tuple[str, int, int, int,
 
 
 def _run(args: argparse.Namespace) -> int:
+    require("'toolwire demo'", "httpx", "tenacity", "starlette", "uvicorn", "pydantic")
     from toolwire.emulator import EmulatorConfig, create_app, serve
 
     out = sys.stdout

@@ -6,7 +6,9 @@ import argparse
 import sys
 from typing import Any
 
-from toolwire.errors import ToolwireError
+from toolwire._extras import require
+from toolwire.cli._exit import UsageError
+from toolwire.errors import PayloadError
 
 __all__ = ["add_parser", "config_from_args"]
 
@@ -25,7 +27,10 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument("--faults", metavar="SPEC", help="faults for every request, e.g. 'latency=0.2'")
     parser.add_argument(
-        "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
+        "--log-level",
+        default="info",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="server log level (default: info)",
     )
     parser.set_defaults(handler=_run)
 
@@ -34,24 +39,24 @@ def config_from_args(args: argparse.Namespace) -> Any:
     """The :class:`~toolwire.emulator.EmulatorConfig` the arguments describe."""
     from toolwire.emulator import EmulatorConfig, load_script, parse_faults
 
-    parse_faults(args.faults)  # reject a bad spec before serving
-    script = load_script(args.script) if args.script else None
+    try:
+        parse_faults(args.faults)  # reject a bad spec before serving
+    except PayloadError as exc:
+        raise UsageError(f"--faults: {exc}") from None
+    try:
+        script = load_script(args.script) if args.script else None
+    except OSError as exc:
+        raise PayloadError(f"cannot read {args.script!r}: {exc.strerror or exc}") from None
     return EmulatorConfig(api_keys=tuple(args.api_key), script=script, faults=args.faults)
 
 
 def _run(args: argparse.Namespace) -> int:
-    try:
-        import uvicorn
+    require("'toolwire emulate'", "starlette", "uvicorn")
+    import uvicorn
 
-        from toolwire.emulator import create_app
-    except ImportError as exc:  # pragma: no cover - depends on the installed extras
-        raise ToolwireError(
-            f"the emulator needs the 'server' extra (pip install toolwire[server]): {exc}"
-        ) from None
-    try:
-        config = config_from_args(args)
-    except OSError as exc:
-        raise ToolwireError(f"cannot read script: {exc}") from None
+    from toolwire.emulator import create_app
+
+    config = config_from_args(args)
     print(f"toolwire emulator on http://{args.host}:{args.port}", file=sys.stderr)
     uvicorn.run(create_app(config), host=args.host, port=args.port, log_level=args.log_level)
     return 0

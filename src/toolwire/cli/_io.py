@@ -1,4 +1,9 @@
-"""Input/output helpers shared by CLI commands."""
+"""Input/output helpers shared by CLI commands.
+
+A file that cannot be read (missing, a directory, no permission) or written raises
+:class:`~toolwire.errors.PayloadError` with a one-line message, which the CLI turns into
+exit code 3; so does input that is not JSON.
+"""
 
 from __future__ import annotations
 
@@ -8,23 +13,84 @@ from pathlib import Path
 from typing import Any
 
 from toolwire import _json
+from toolwire.errors import PayloadError
 from toolwire.ir.notes import Note
 from toolwire.translate import FORMAT_CHOICES
 
-__all__ = ["FORMAT_CHOICES", "print_json", "print_notes", "read_json"]
+__all__ = [
+    "FORMATS_HELP",
+    "FORMAT_CHOICES",
+    "add_output",
+    "print_json",
+    "print_notes",
+    "read_bytes",
+    "read_json",
+    "write_output",
+]
+
+
+FORMATS_HELP = (
+    "formats: openai-chat (alias chat, openai), openai-responses (responses), anthropic (claude), "
+    "gemini (google)"
+)
+"""Epilog of every command that takes a format."""
+
+
+def read_bytes(source: str) -> bytes:
+    """The bytes of a file, or of standard input when ``source`` is ``-``.
+
+    Raises:
+        PayloadError: the file is missing, a directory or unreadable.
+    """
+    if source == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(source).read_bytes()
+    except OSError as exc:
+        raise PayloadError(f"cannot read {source!r}: {exc.strerror or exc}") from None
 
 
 def read_json(source: str) -> Any:
-    """Parse JSON from a file path, or from standard input when ``source`` is ``-``."""
-    data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
-    return _json.loads(data)
+    """Parse JSON from a file path, or from standard input when ``source`` is ``-``.
+
+    Raises:
+        PayloadError: the file cannot be read, or is not JSON.
+    """
+    return _json.loads(read_bytes(source))
 
 
-def print_json(value: Any) -> None:
-    """Print ``value`` as indented JSON on standard output."""
+def add_output(parser: Any) -> None:
+    """Add ``-o/--output FILE`` to a command's parser."""
+    parser.add_argument(
+        "-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output"
+    )
+
+
+def write_output(data: str | bytes, output: str | None = None) -> None:
+    """Write ``data`` to standard output, or to the file ``output`` (``-`` is standard output).
+
+    Raises:
+        PayloadError: the file cannot be written.
+    """
+    if output is None or output == "-":
+        if isinstance(data, str):
+            sys.stdout.write(data)
+        else:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    try:
+        Path(output).write_bytes(data.encode() if isinstance(data, str) else data)
+    except OSError as exc:
+        raise PayloadError(f"cannot write {output!r}: {exc.strerror or exc}") from None
+
+
+def print_json(value: Any, output: str | None = None) -> None:
+    """Write ``value`` as indented JSON to standard output or to the file ``output``."""
     import json
 
-    sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+    write_output(json.dumps(value, indent=2, ensure_ascii=False) + "\n", output)
 
 
 def print_notes(notes: Iterable[Note], mode: str = "text") -> None:

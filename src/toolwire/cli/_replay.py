@@ -13,7 +13,9 @@ import argparse
 import sys
 from typing import Any
 
-from toolwire.cli._io import FORMAT_CHOICES, print_notes
+from toolwire.cli._convert import announce
+from toolwire.cli._detect import resolve_source
+from toolwire.cli._io import FORMAT_CHOICES, FORMATS_HELP, add_output, print_notes, read_bytes, write_output
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import WireEvent
 from toolwire.ir.response import ErrorInfo
@@ -26,27 +28,38 @@ __all__ = ["add_parser", "read_events"]
 
 def add_parser(sub: Any) -> None:
     """Register ``replay``."""
-    parser = sub.add_parser("replay", help="translate a recorded stream (SSE or Gemini JSON array)")
-    parser.add_argument(
-        "--from", dest="source", required=True, choices=FORMAT_CHOICES, help="recorded format"
+    parser = sub.add_parser(
+        "replay", help="translate a recorded stream (SSE or Gemini JSON array)", epilog=FORMATS_HELP
     )
-    parser.add_argument("--to", dest="target", choices=FORMAT_CHOICES, help="output format (default: same)")
+    parser.add_argument(
+        "--from",
+        dest="source",
+        default="auto",
+        choices=("auto", *FORMAT_CHOICES),
+        metavar="FORMAT",
+        help="recorded format (default: auto, detected from the events)",
+    )
+    parser.add_argument(
+        "--to", dest="target", choices=FORMAT_CHOICES, metavar="FORMAT", help="output format (default: same)"
+    )
     parser.add_argument(
         "--check", action="store_true", help="validate the recording's and the output's event order (exit 1)"
     )
     parser.add_argument(
-        "--policy", choices=("strict", "warn", "drop"), default="drop", help="what lossy conversions do"
+        "--policy",
+        choices=("strict", "warn", "drop"),
+        default="drop",
+        help="lossy conversions: strict refuses (exit 4), warn and drop convert and note (default: drop)",
     )
-    parser.add_argument("--notes", choices=("text", "json"), default="text", help="notes format (stderr)")
-    parser.add_argument("file", help="recording file, or - for standard input")
+    parser.add_argument(
+        "--notes",
+        choices=("text", "json"),
+        default="text",
+        help="notes on standard error as text or JSON lines",
+    )
+    add_output(parser)
+    parser.add_argument("file", metavar="FILE", help="recording file, or - for standard input")
     parser.set_defaults(handler=_run)
-
-
-def _read(name: str) -> bytes:
-    if name == "-":
-        return sys.stdin.buffer.read()
-    with open(name, "rb") as fh:
-        return fh.read()
 
 
 def read_events(data: bytes) -> tuple[list[WireEvent], PayloadError | None]:
@@ -71,9 +84,11 @@ def _malformed(exc: PayloadError) -> StreamErrorEvent:
 
 
 def _run(args: argparse.Namespace) -> int:
-    source = resolve_format(args.source)
-    target = resolve_format(args.target or args.source)
-    events, broken = read_events(_read(args.file))
+    events, broken = read_events(read_bytes(args.file))
+    source, detected = resolve_source(args.source, events, "stream")
+    if detected:
+        announce(source, "recording", args.notes)
+    target = resolve_format(args.target or source)
     translator = StreamTranslator(source, target, policy=args.policy)
     out: list[WireEvent] = []
     for event in events:
@@ -81,8 +96,7 @@ def _run(args: argparse.Namespace) -> int:
     if broken is not None:
         out.extend(translator.feed_ir(_malformed(broken)))
     out.extend(translator.close())
-    sys.stdout.buffer.write(encode_wire_events(target, out))
-    sys.stdout.flush()
+    write_output(encode_wire_events(target, out), args.output)
     print_notes(translator.notes.items, args.notes)
     if not args.check:
         return 0

@@ -8,6 +8,7 @@ import inspect
 import sys
 from typing import Any
 
+from toolwire._extras import require
 from toolwire.cli._schema import load_object
 from toolwire.errors import ToolDefinitionError
 from toolwire.ir.content import Message, TextPart
@@ -23,7 +24,12 @@ def add_parser(sub: Any) -> None:
     """Register ``run``."""
     parser = sub.add_parser("run", help="run a tool-calling conversation with Python tools")
     parser.add_argument("question", help="the user's message")
-    parser.add_argument("--provider", choices=_PROVIDERS, default="openai-responses")
+    parser.add_argument(
+        "--provider",
+        choices=_PROVIDERS,
+        default="openai-responses",
+        help="API to call (default: openai-responses)",
+    )
     parser.add_argument("--base-url", help="server root (default: the provider's)")
     parser.add_argument("--api-key", help="API key (default: the provider's usual environment variable)")
     parser.add_argument("--model", default=None, help="model name")
@@ -35,8 +41,12 @@ def add_parser(sub: Any) -> None:
         help="tools: every @tool function of MODULE, or the named functions (repeatable)",
     )
     parser.add_argument("--system", help="system instructions")
-    parser.add_argument("--max-turns", type=int, default=10)
-    parser.add_argument("--max-tokens", type=int, default=1024)
+    parser.add_argument(
+        "--max-turns", type=int, default=10, help="stop after this many model calls (default: 10)"
+    )
+    parser.add_argument(
+        "--max-tokens", type=int, default=1024, help="output token limit per call (default: 1024)"
+    )
     parser.add_argument("--stream", action="store_true", help="stream the model's text as it arrives")
     parser.set_defaults(handler=_run)
 
@@ -90,6 +100,7 @@ def _result_line(call: Any, result: Any) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    require("'toolwire run'", "httpx", "tenacity")
     from toolwire.client import Client
     from toolwire.runner import Hooks, RunEnd, RunResult, run, run_stream
 

@@ -1,4 +1,8 @@
-"""``toolwire validate --format FORMAT [--kind request|response] FILE|-``: check a payload offline."""
+"""``toolwire validate [--format auto|FORMAT] [--kind request|response] FILE|-``: check a payload offline.
+
+``--format`` defaults to ``auto`` (detected, named on standard error); a payload that plainly
+is not the declared format is refused with exit 3, like ``convert --from``.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +10,9 @@ import argparse
 import sys
 from typing import Any
 
-from toolwire.cli._io import FORMAT_CHOICES, read_json
-from toolwire.translate import resolve_format
+from toolwire.cli._convert import announce
+from toolwire.cli._detect import resolve_source
+from toolwire.cli._io import FORMAT_CHOICES, FORMATS_HELP, read_json
 from toolwire.validate import validate
 
 __all__ = ["add_parser"]
@@ -15,18 +20,31 @@ __all__ = ["add_parser"]
 
 def add_parser(sub: Any) -> None:
     """Register ``validate``."""
-    parser = sub.add_parser("validate", help="check a request or response payload against a provider's rules")
-    parser.add_argument("--format", dest="fmt", choices=FORMAT_CHOICES, required=True)
-    parser.add_argument("--kind", choices=("request", "response"), default="request")
+    parser = sub.add_parser(
+        "validate", help="check a request or response payload against a provider's rules", epilog=FORMATS_HELP
+    )
+    parser.add_argument(
+        "--format",
+        dest="fmt",
+        default="auto",
+        choices=("auto", *FORMAT_CHOICES),
+        metavar="FORMAT",
+        help="payload format (default: auto, detected from the payload)",
+    )
+    parser.add_argument(
+        "--kind", choices=("request", "response"), default="request", help="payload kind (default: request)"
+    )
     parser.add_argument("--beta", action="store_true", help="Anthropic beta surface (?beta=true)")
     parser.add_argument("source", metavar="FILE", help="JSON file, or - for standard input")
     parser.set_defaults(handler=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
-    problems = validate(
-        read_json(args.source), format=resolve_format(args.fmt), kind=args.kind, beta=args.beta
-    )
+    payload = read_json(args.source)
+    fmt, detected = resolve_source(args.fmt, payload, args.kind)
+    if detected:
+        announce(fmt, args.kind, "text")
+    problems = validate(payload, format=fmt, kind=args.kind, beta=args.beta)
     for problem in problems:
         sys.stdout.write(f"{problem}\n")
     if problems:

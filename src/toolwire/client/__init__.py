@@ -11,6 +11,15 @@ Example:
     ...     result.tool_calls, result.raw, result.payload
 """
 
+from toolwire._extras import require
+
+try:  # a missing client extra is reported by its name, not by the first module missing
+    import httpx  # noqa: F401
+    import tenacity  # noqa: F401
+except ImportError:
+    require("toolwire.client", "httpx", "tenacity")
+    raise
+
 from toolwire.client._async import AsyncClient, AsyncStream
 from toolwire.client._build import HTTPRequest
 from toolwire.client._core import TRACE

@@ -14,6 +14,14 @@ Example:
     ...     client = openai.OpenAI(base_url=f"{url}/v1", api_key="test")
 """
 
+from toolwire._extras import require
+
+try:  # a missing server extra is reported by its name, not by the first module missing
+    import starlette  # noqa: F401
+except ImportError:
+    require("toolwire.emulator", "starlette")
+    raise
+
 from toolwire.emulator.app import create_app
 from toolwire.emulator.arguments import example_arguments, example_value, text_hints
 from toolwire.emulator.config import DEFAULT_MODELS, EmulatorConfig

@@ -9,6 +9,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from toolwire._extras import require
+
 __all__ = ["serve"]
 
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -31,6 +33,7 @@ def serve(
         >>> with serve() as url:                       # doctest: +SKIP
         ...     client = openai.OpenAI(base_url=f"{url}/v1", api_key="x")
     """
+    require("toolwire.emulator.serve", "uvicorn")
     import uvicorn
 
     if app is None:
