@@ -32,6 +32,7 @@ import orjson
 from benchmarks._payloads import chat_tools
 from benchmarks._timing import median_seconds_each
 from toolwire.emulator.arguments import example_arguments
+from toolwire.runner import Toolbox
 
 Check = Callable[[Any], "str | None"]
 """Validates one instance: ``None`` when valid, else the first error's message."""
@@ -160,19 +161,19 @@ def _supports(candidate: Candidate, schema: dict[str, Any], good: Any, bad: Any)
         return False
 
 
-def _compile_seconds(candidate: Candidate, schemas: list[dict[str, Any]]) -> tuple[float, float]:
+def _compile_seconds(candidate: Candidate, cases: list[Any]) -> tuple[float, float]:
     """Median seconds per tool to compile, and to compile plus validate once (fresh copies)."""
     compiles, firsts = [], []
     for _ in range(3):
-        fresh = copy.deepcopy(schemas)
+        fresh = copy.deepcopy(cases)
         start = time.perf_counter()
-        for schema in fresh:
+        for schema, _, _ in fresh:
             candidate.compile(schema)
         compiles.append((time.perf_counter() - start) / len(fresh))
-        fresh = copy.deepcopy(schemas)
+        fresh = copy.deepcopy(cases)
         start = time.perf_counter()
-        for schema in fresh:
-            candidate.compile(schema)({})
+        for schema, valid, _ in fresh:
+            candidate.compile(schema)(valid)
         firsts.append((time.perf_counter() - start) / len(fresh))
     return sorted(compiles)[1], sorted(firsts)[1]
 
@@ -189,6 +190,11 @@ def _per_call(candidates: list[Candidate], cases: list[Any]) -> dict[str, float]
     """Median seconds per validation: valid and invalid arguments, and the floor, interleaved."""
     raws = [orjson.dumps(valid) for _, valid, _ in cases]
     fns: dict[str, Callable[[], object]] = {"floor": lambda: [orjson.loads(raw) for raw in raws]}
+    box = Toolbox()
+    for index, (schema, _, _) in enumerate(cases):
+        box.register_schema(f"t{index}", schema, dict)
+    entries = [(entry.validate, raw.decode()) for entry, raw in zip(box, raws, strict=True)]
+    fns["toolbox"] = lambda: [validate(text) for validate, text in entries]
     for candidate in candidates:
         checks = [candidate.compile(schema) for schema, _, _ in cases]
         pairs = list(zip(checks, cases, strict=True))
@@ -200,7 +206,7 @@ def _per_call(candidates: list[Candidate], cases: list[Any]) -> dict[str, float]
 
 
 def run() -> dict[str, float]:
-    """Print the cost table and the keyword table; return µs per valid call of each candidate."""
+    """Print the cost table and the keyword table; return µs per valid call (and ``toolbox``)."""
     cases = _cases()
     candidates = [c for c in CANDIDATES if _installed(c)]
     missing = sorted({c.distribution for c in CANDIDATES} - {c.distribution for c in candidates})
@@ -211,11 +217,13 @@ def run() -> dict[str, float]:
     times = _per_call(candidates, cases)
     floor = times["floor"]
     print(f"  floor: orjson.loads of the arguments {floor * 1e6:.2f} µs/call")
+    toolbox = times["toolbox"]
+    print(f"  toolwire Toolbox, parse + validate: {toolbox * 1e6:.2f} µs/call, {toolbox / floor:.2f}x floor")
     header = ("candidate", "version", "compile µs", "1st call µs", "valid µs", "ratio", "invalid µs")
     print("  {:<42} {:>8} {:>11} {:>12} {:>9} {:>7} {:>11}".format(*header))
-    out: dict[str, float] = {}
+    out: dict[str, float] = {"toolbox": toolbox * 1e6}
     for candidate in candidates:
-        compile_s, first_s = _compile_seconds(candidate, [schema for schema, _, _ in cases])
+        compile_s, first_s = _compile_seconds(candidate, cases)
         valid, invalid = times[f"{candidate.label}/valid"], times[f"{candidate.label}/invalid"]
         out[candidate.label] = valid * 1e6
         print(
