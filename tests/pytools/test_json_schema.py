@@ -55,6 +55,16 @@ def test_ir_classmethod() -> None:
         ),
         ({"type": "object", "required": "a"}, "$.required", 'not of type "array"'),
         (
+            {"type": "object", "properties": {"a": {"type": "string", "pattern": "("}}},
+            "$.properties.a.pattern",
+            'invalid JSON Schema: "(" is not a "regex"',
+        ),
+        (
+            {"type": "object", "properties": {"a": {"$ref": "https://example.com/a.json"}}},
+            '$.properties.a["$ref"]',
+            "remote $ref 'https://example.com/a.json' refused",
+        ),
+        (
             {"type": "object", "properties": {"a b": {"minimum": "1"}}},
             '$.properties["a b"].minimum',
             '"1" is not of type "number"',

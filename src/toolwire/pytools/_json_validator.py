@@ -8,7 +8,8 @@ schema                        at definition (:func:`check_schema`)
 ============================  ===================================================================
 ``$schema``                   one of :data:`DIALECTS` (drafts 4, 6, 7, 2019-09, 2020-12; default
                               2020-12); any other URI is refused at ``$["$schema"]``, not fetched
-keywords                      checked against the dialect's meta-schema, error at the keyword
+keywords                      checked against the dialect's meta-schema, and regexes
+                              (``pattern``) must compile; error at the keyword
 ``$ref`` ``http(s)://…``      refused at the ``$ref`` (``$.properties.a["$ref"]``) unless the schema
                               itself declares that ``$id``: a remote schema is never fetched
 ``$ref`` ``#/…`` (pointer)    must point into the schema, else refused at the ``$ref``
@@ -56,7 +57,7 @@ _REMOTE = ("http", "https")
 
 
 def check_schema(schema: dict[str, Any]) -> None:
-    """Check a tool's schema: known dialect, valid for its meta-schema, every ``$ref`` local.
+    """Check a tool's schema: known dialect, valid for its meta-schema, every ``$ref`` local, it compiles.
 
     Raises:
         SchemaError: at the path of the offending keyword or ``$ref``.
@@ -73,6 +74,7 @@ def check_schema(schema: dict[str, Any]) -> None:
     except jsonschema_rs.ValidationError as exc:
         raise SchemaError(f"invalid JSON Schema: {exc.message}", path=_path(exc.instance_path)) from None
     _check_refs(schema)
+    _compile(schema)  # what only the compiler resolves (anchors, $id-relative refs) and checks (regexes)
 
 
 def _check_refs(schema: dict[str, Any]) -> None:
@@ -102,21 +104,32 @@ def compile_arguments(schema: dict[str, Any]) -> ArgumentsCheck:
     """Compile ``schema`` (already passed by :func:`check_schema`) into an arguments check.
 
     Raises:
-        SchemaError: a reference cannot be resolved inside the schema (at its ``$ref``).
+        SchemaError: a reference cannot be resolved inside the schema (at its ``$ref``), or a
+            keyword's value is invalid (``"pattern": "("``, at the keyword).
     """
-    try:
-        validator = jsonschema_rs.validator_for(schema, validate_formats=True, retriever=_refuse)
-    except (jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError) as exc:
-        message = str(getattr(exc, "message", exc)).splitlines()[0]
-        raise SchemaError(f"unresolvable $ref: {message}", path=_first_ref(schema)) from None
+    validator = _compile(schema)
 
     def check(arguments: Any, path: str = "$") -> None:
         if validator.is_valid(arguments):
             return
         for error in validator.iter_errors(arguments):
             raise PayloadError(error.message, path=_path(error.instance_path, path))
+        raise PayloadError("the arguments do not match the schema", path=path)  # pragma: no cover
 
     return check
+
+
+def _compile(schema: dict[str, Any]) -> jsonschema_rs.Validator:
+    try:
+        return jsonschema_rs.validator_for(schema, validate_formats=True, retriever=_refuse)
+    except jsonschema_rs.ValidationError as exc:
+        message = str(exc.message).splitlines()[0]
+        if isinstance(exc.kind, jsonschema_rs.ValidationErrorKind.Referencing):
+            raise SchemaError(f"unresolvable $ref: {message}", path=_first_ref(schema)) from None
+        raise SchemaError(f"invalid JSON Schema: {message}", path=_path(exc.instance_path)) from None
+    except jsonschema_rs.ReferencingError as exc:
+        message = str(exc).splitlines()[0]
+        raise SchemaError(f"unresolvable $ref: {message}", path=_first_ref(schema)) from None
 
 
 def _refuse(uri: str) -> NoReturn:
