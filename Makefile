@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test lint typecheck bench
+.PHONY: setup demo test lint typecheck bench clean-venvs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,3 +27,7 @@ test: lint typecheck
 
 bench: setup
 	$(BIN)/python -m benchmarks
+
+# The wheel installed with each extra into fresh venvs (network: PyPI), checked as a user would.
+clean-venvs: setup
+	$(BIN)/python .ci/clean_venvs.py

@@ -4,13 +4,27 @@ from __future__ import annotations
 
 import platform
 
-from benchmarks import bench_convert, bench_emulator, bench_stream, bench_tools, bench_validate
+from benchmarks import (
+    bench_convert,
+    bench_emulator,
+    bench_stream,
+    bench_tools,
+    bench_validate,
+    bench_validators,
+)
 
 
 def main() -> None:
     """Run the benchmarks in order and print their tables."""
     print(f"python {platform.python_version()} on {platform.machine()}; medians of 15 batches")
-    for module in (bench_tools, bench_convert, bench_stream, bench_validate, bench_emulator):
+    for module in (
+        bench_tools,
+        bench_convert,
+        bench_stream,
+        bench_validate,
+        bench_validators,
+        bench_emulator,
+    ):
         print()
         module.run()
 

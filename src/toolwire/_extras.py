@@ -1,13 +1,13 @@
 """Optional dependencies: which extra provides each import, and one check that names it.
 
-The core needs only msgspec. Everything else comes from an extra of the ``toolwire``
+The core needs only msgspec and jsonschema-rs (tool-argument validation). Everything else comes from an extra of the ``toolwire``
 distribution; these tables must match ``[project.optional-dependencies]`` in pyproject.toml.
 
 =========  ======================================  ==========================================
 extra      provides (import names)                 used by
 =========  ======================================  ==========================================
-client     httpx, tenacity                         ``toolwire.client``, ``toolwire run``
-server     starlette, uvicorn                      ``toolwire.emulator``, ``toolwire emulate``
+client     httpx, anyio, tenacity                  ``toolwire.client``, ``toolwire run``
+server     starlette, uvicorn, yaml                ``toolwire.emulator``, ``toolwire emulate``
 models     pydantic                                tools from Python functions and models
 otel       opentelemetry                           tracing
 cli        client + server + models                every ``toolwire`` command
@@ -32,9 +32,11 @@ __all__ = ["BUNDLES", "EXTRAS", "extra_for", "require"]
 
 EXTRAS: dict[str, str] = {
     "httpx": "client",
+    "anyio": "client",
     "tenacity": "client",
     "starlette": "server",
     "uvicorn": "server",
+    "yaml": "server",
     "pydantic": "models",
     "opentelemetry": "otel",
 }

@@ -53,11 +53,21 @@ def test_ir_classmethod() -> None:
             "$.properties.a.type",
             "invalid JSON Schema",
         ),
-        ({"type": "object", "required": "a"}, "$.required", "not of type 'array'"),
+        ({"type": "object", "required": "a"}, "$.required", 'not of type "array"'),
+        (
+            {"type": "object", "properties": {"a": {"type": "string", "pattern": "("}}},
+            "$.properties.a.pattern",
+            'invalid JSON Schema: "(" is not a "regex"',
+        ),
+        (
+            {"type": "object", "properties": {"a": {"$ref": "https://example.com/a.json"}}},
+            '$.properties.a["$ref"]',
+            "remote $ref 'https://example.com/a.json' refused",
+        ),
         (
             {"type": "object", "properties": {"a b": {"minimum": "1"}}},
             '$.properties["a b"].minimum',
-            "'number'",
+            '"1" is not of type "number"',
         ),
         (
             {
@@ -90,9 +100,11 @@ def test_loose_name_check_allows_characters_that_targets_sanitize() -> None:
     assert tool_from_json_schema("ns:lookup user", {"type": "object"}).name == "ns:lookup user"
 
 
-def test_without_jsonschema_only_the_shape_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_checks_do_not_depend_on_the_jsonschema_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The meta-schema check runs on the core validator: blocking ``jsonschema`` changes nothing."""
     monkeypatch.setitem(__import__("sys").modules, "jsonschema", None)
-    schema = {"type": "object", "properties": {"a": {"type": "strin"}}}
-    assert tool_from_json_schema("t", schema).parameters is schema
+    with pytest.raises(SchemaError) as info:
+        tool_from_json_schema("t", {"type": "object", "properties": {"a": {"type": "strin"}}})
+    assert info.value.path == "$.properties.a.type"
     with pytest.raises(SchemaError):
         tool_from_json_schema("t", {"type": "array"})

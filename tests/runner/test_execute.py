@@ -136,7 +136,7 @@ def test_errors_become_error_results(execute: Any) -> None:
     assert "invalid arguments for 'add'" in text(results[1]) and "$.a" in text(results[1])
     assert "invalid JSON" in text(results[2])
     assert "unknown tool 'nope'" in text(results[3]) and "add" in text(results[3])
-    assert "'z' is not one of" in text(results[4]) and "$.key" in text(results[4])
+    assert '"z" is not one of "a" or "b"' in text(results[4]) and "$.key" in text(results[4])
     assert "$.city" in text(results[5])
 
 

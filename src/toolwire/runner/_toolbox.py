@@ -12,6 +12,7 @@ from toolwire.decorator import ToolFunction, tool
 from toolwire.errors import PayloadError, ToolDefinitionError
 from toolwire.formats._wire import fail, json_type
 from toolwire.ir.tools import Tool
+from toolwire.pytools._json_validator import compile_arguments
 
 __all__ = ["RegisteredTool", "Toolbox"]
 
@@ -80,20 +81,12 @@ def _tool_function(func: Callable[..., Any]) -> ToolFunction[..., Any]:
 
 
 def _schema_validator(schema: Mapping[str, Any]) -> Validator:
-    try:
-        import jsonschema
-    except ImportError:  # pragma: no cover - jsonschema ships with the runner's extras
-        jsonschema = None
+    """Compile the arguments check once, at registration; every call then runs it."""
+    check = compile_arguments(dict(schema))
 
     def validate(text: str) -> dict[str, Any]:
         args = _object_args(text)
-        if jsonschema is not None:
-            error = jsonschema.exceptions.best_match(
-                jsonschema.Draft202012Validator(schema).iter_errors(args)
-            )
-            if error is not None:
-                path = _json_path(error.absolute_path)
-                raise PayloadError(error.message, path=path)
+        check(args, "$")
         return args
 
     return validate
@@ -180,7 +173,17 @@ class Toolbox:
         needs_approval: bool = False,
         timeout: float | None = None,
     ) -> None:
-        """Add a tool from a raw JSON Schema; ``handler(**arguments)`` runs it."""
+        """Add a tool from a raw JSON Schema; ``handler(**arguments)`` runs it.
+
+        The schema is checked and compiled here, once; every call's arguments are then
+        validated against it before the handler runs (a failure becomes the call's error
+        result, with the argument's JSON path).
+
+        Raises:
+            SchemaError: the schema is invalid, or has a remote or unresolvable ``$ref``
+                (nothing is ever fetched); the path points into the schema.
+            ToolDefinitionError: a tool with this name is already registered.
+        """
         definition = Tool.from_json_schema(name=name, schema=schema, description=description)
         self._add(
             RegisteredTool(
