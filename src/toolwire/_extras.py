@@ -1,7 +1,8 @@
 """Optional dependencies: which extra provides each import, and one check that names it.
 
 The core needs only msgspec and jsonschema-rs (tool-argument validation). Everything else comes
-from an extra of the ``toolwire`` distribution; these tables must match ``[project.optional-dependencies]`` in pyproject.toml.
+from an extra of the ``toolwire`` distribution; these tables must match
+``[project.optional-dependencies]`` in pyproject.toml.
 
 =========  ======================================  ==========================================
 extra      provides (import names)                 used by
