@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
+from toolwire._extras import EXTRAS
+
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "toolwire"
 
@@ -165,3 +167,10 @@ def test_the_scan_sees_the_imports() -> None:
     assert loaded == set()
     loaded, _ = _imports(ast.parse("try:\n    import httpx\nexcept ImportError:\n    import anyio\n"))
     assert loaded == {"httpx", "anyio"}
+
+
+@pytest.mark.parametrize("module", sorted(EXTRAS))
+def test_the_hint_table_names_the_extra_that_installs_each_import(module: str) -> None:
+    """``toolwire._extras.EXTRAS`` (the extra a missing-dependency error names) agrees with pyproject."""
+    assert _distribution(module) & _closure(EXTRAS[module]), f"{module}: {EXTRAS[module]} does not install it"
+    assert not _distribution(module) & _core(), f"{module} is a core dependency; it needs no hint"

@@ -14,9 +14,11 @@ from toolwire.pytools._pydantic import PydanticMissingError
 def test_each_import_names_its_extra_and_several_name_the_bundle() -> None:
     assert EXTRAS == {
         "httpx": "client",
+        "anyio": "client",
         "tenacity": "client",
         "starlette": "server",
         "uvicorn": "server",
+        "yaml": "server",
         "pydantic": "models",
         "opentelemetry": "otel",
     }
