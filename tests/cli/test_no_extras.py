@@ -52,7 +52,12 @@ def test_help_of_every_command_works_without_extras(words: tuple[str, ...], tmp_
 
 @pytest.mark.parametrize(
     ("words", "extra"),
-    [(["run", "hi"], "client"), (["emulate"], "server"), (["demo"], "cli")],
+    [
+        (["run", "hi"], "client"),
+        (["run", "--tools", "some_module", "hi"], "cli"),  # Python tools need pydantic too
+        (["emulate"], "server"),
+        (["demo"], "cli"),
+    ],
 )
 def test_commands_needing_an_extra_exit_6_naming_it(words: list[str], extra: str, tmp_path: Path) -> None:
     done = toolwire(*words, block_dir=tmp_path)
@@ -107,6 +112,20 @@ def test_schema_without_pydantic_takes_a_json_schema_and_names_the_models_extra_
     assert json.loads(done.stdout)["function"]["name"] == "get_weather"
     done = toolwire("schema", "cli_tools_mod:get_weather", cwd=tmp_path, block_dir=block)
     assert done.returncode == 6
+    assert done.stderr == (
+        "toolwire: error: building tools from Python needs the models extra: pip install 'toolwire[models]'\n"
+    )
+
+
+def test_a_tools_module_that_needs_an_extra_at_import_exits_6_naming_it(tmp_path: Path) -> None:
+    (tmp_path / "cli_decorated_mod.py").write_text(
+        "from toolwire import tool\n\n@tool\ndef get_weather(city: str) -> str:\n    return city\n",
+        encoding="utf-8",
+    )
+    block = tmp_path / "block"
+    block.mkdir()
+    done = toolwire("schema", "cli_decorated_mod:get_weather", cwd=tmp_path, block_dir=block)
+    assert (done.returncode, done.stdout) == (6, "")
     assert done.stderr == (
         "toolwire: error: building tools from Python needs the models extra: pip install 'toolwire[models]'\n"
     )

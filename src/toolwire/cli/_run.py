@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import inspect
 import sys
 from typing import Any
 
 from toolwire._extras import require
-from toolwire.cli._schema import load_object
-from toolwire.errors import ToolDefinitionError
+from toolwire.cli._schema import import_user_module, load_object
 from toolwire.ir.content import Message, TextPart
 from toolwire.ir.request import Request
 from toolwire.ir.stream import TextDelta
@@ -64,12 +62,7 @@ def load_toolbox(specs: list[str]) -> Any:
                 load_object(f"{module_name}:{name.strip()}") for name in names.split(",") if name.strip()
             ]
         else:
-            if "" not in sys.path:
-                sys.path.insert(0, "")
-            try:
-                module = importlib.import_module(module_name)
-            except ImportError as exc:
-                raise ToolDefinitionError(f"cannot import module {module_name!r}: {exc}") from None
+            module = import_user_module(module_name)
             objects = [v for v in vars(module).values() if isinstance(v, ToolFunction)]
             if not objects:
                 objects = [
@@ -100,7 +93,8 @@ def _result_line(call: Any, result: Any) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    require("'toolwire run'", "httpx", "tenacity")
+    # Python tools are built with pydantic: with --tools the command needs the models extra too.
+    require("'toolwire run'", "httpx", "tenacity", *(("pydantic",) if args.tools else ()))
     from toolwire.client import Client
     from toolwire.runner import Hooks, RunEnd, RunResult, run, run_stream
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from types import ModuleType
 from typing import Any
 
 from toolwire.cli._io import FORMAT_CHOICES, FORMATS_HELP, add_output, print_json, print_notes
-from toolwire.errors import ToolDefinitionError
+from toolwire.errors import MissingDependencyError, ToolDefinitionError
 from toolwire.ir.notes import Notes
 from toolwire.ir.tools import Tool
 from toolwire.translate import format_module
@@ -40,17 +41,29 @@ def add_parser(sub: Any) -> None:
     parser.set_defaults(handler=_run)
 
 
+def import_user_module(name: str) -> ModuleType:
+    """Import the user's module ``name`` (the current directory is importable).
+
+    Raises:
+        MissingDependencyError: the module needs an extra of toolwire that is not installed.
+        ToolDefinitionError: any other import failure.
+    """
+    if "" not in sys.path:
+        sys.path.insert(0, "")
+    try:
+        return importlib.import_module(name)
+    except MissingDependencyError:
+        raise
+    except ImportError as exc:
+        raise ToolDefinitionError(f"cannot import module {name!r}: {exc}") from None
+
+
 def load_object(spec: str) -> Any:
     """Import ``module:attribute`` (the current directory is importable)."""
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
         raise ToolDefinitionError(f"expected MODULE:NAME, got {spec!r}")
-    if "" not in sys.path:
-        sys.path.insert(0, "")
-    try:
-        obj: Any = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise ToolDefinitionError(f"cannot import module {module_name!r}: {exc}") from None
+    obj: Any = import_user_module(module_name)
     for part in attr.split("."):
         try:
             obj = getattr(obj, part)
