@@ -24,7 +24,7 @@ import msgspec
 from toolwire._callids import ID_PREFIXES, restore_call_id, synthesized_call_id
 from toolwire._input_text import InputText
 from toolwire._json import dumps
-from toolwire._shims import ToolShims, custom_input
+from toolwire._shims import ToolShims
 from toolwire.ir.content import Part, ToolCall
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import Response
@@ -148,7 +148,8 @@ class StreamRestore:
         restored = msgspec.structs.replace(event, part=call)
         if start:
             return self._start(restored, part)  # type: ignore[arg-type]
-        return self._end(restored, part)  # type: ignore[arg-type]
+        self.custom.pop(index, None)  # the client's encoder sends any text the deltas did not
+        return [restored]  # carry (arguments of another spelling, which InputText gives up on)
 
     def _start(self, event: PartStart, upstream: ToolCall) -> list[StreamEvent]:
         call = event.part
@@ -163,15 +164,3 @@ class StreamRestore:
             if first:
                 out.append(ToolCallDelta(event.index, first))
         return out
-
-    def _end(self, event: PartEnd, upstream: ToolCall) -> list[StreamEvent]:
-        text = self.custom.pop(event.index, None)
-        if text is None:
-            return [event]
-        call = event.part
-        assert isinstance(call, ToolCall)
-        final = custom_input(upstream.arguments)
-        final = call.arguments if final is None else final
-        if final.startswith(text.sent) and len(final) > len(text.sent):
-            return [ToolCallDelta(event.index, final[len(text.sent) :]), event]
-        return [event]
