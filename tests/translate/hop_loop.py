@@ -26,7 +26,7 @@ from toolwire.streaming import WireReader, check_stream, stream_decoder, stream_
 from toolwire.translate import Exchange, format_module
 from toolwire.validate import validate
 
-__all__ = ["Client", "Upstream", "run_loop"]
+__all__ = ["Client", "Upstream", "client_stream_body", "run_loop"]
 
 _USAGE = Usage(input_tokens=20, output_tokens=10)
 _PARAMS = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
@@ -223,7 +223,7 @@ def _check_gemini_positions(body: dict[str, Any]) -> None:
             assert [(c["name"], c["id"]) for c in calls] == [(r["name"], r["id"]) for r in results]
 
 
-def _client_stream_body(fmt: str, events: list[WireEvent]) -> dict[str, Any]:
+def client_stream_body(fmt: str, events: list[WireEvent]) -> dict[str, Any]:
     """What a streaming client makes of the events: checked, decoded, accumulated."""
     assert check_stream(fmt, events) == [], check_stream(fmt, events)
     decoder = stream_decoder(fmt, Notes("strict"))
@@ -245,10 +245,10 @@ def run_loop(client_fmt: str, upstream_fmt: str, *, streamed: bool = False, fram
         elif frames:
             data = b"".join(ex.stream_frames(e) for e in upstream.stream(answer)) + ex.stream_close_frames()
             reader = WireReader()
-            body = _client_stream_body(client_fmt, reader.feed(data) + reader.close())
+            body = client_stream_body(client_fmt, reader.feed(data) + reader.close())
         else:
             events = [out for e in upstream.stream(answer) for out in ex.stream(e)] + ex.stream_close()
-            body = _client_stream_body(client_fmt, events)
+            body = client_stream_body(client_fmt, events)
         calls = client.take(body)
         if calls:
             client.answer(calls)
