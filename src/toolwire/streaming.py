@@ -280,6 +280,7 @@ class StreamTranslator:
         self._restore_name = restore_name
         self._model = model
         self._hook: StreamRestore | None = restore.stream(self.notes) if restore is not None else None
+        self._custom = self._hook.custom if self._hook is not None else None  # see _diverted
         self._closed = False
 
     def feed(self, event: WireEvent) -> list[WireEvent]:
@@ -288,7 +289,7 @@ class StreamTranslator:
         if hot is not None:
             lane = hot(event)  # a delta, with no IR event yet
             if lane is not None:
-                if self._diverted(lane[0], lane[1]):
+                if self._custom and self._diverted(lane[0], lane[1]):
                     return self._hooked([make_delta(*lane)])
                 return self._encode_one(make_delta(*lane)) if lane[2] else []
         return self._translate(self._decode_safe(event), event)
@@ -304,7 +305,7 @@ class StreamTranslator:
         if hot is not None:
             lane = hot(event)
             if lane is not None:
-                if self._diverted(lane[0], lane[1]):
+                if self._custom and self._diverted(lane[0], lane[1]):
                     return _frames(self._target, self._hooked([make_delta(*lane)]))
                 if not lane[2]:
                     return b""
@@ -316,15 +317,16 @@ class StreamTranslator:
         frame = self._frame
         if frame is not None and len(ir_events) == 1 and type(ir_events[0]) in _PASSED:
             delta: Any = ir_events[0]
-            data = None if self._diverted(type(delta), delta.index) else frame(delta)
+            data = None if self._custom and self._diverted(type(delta), delta.index) else frame(delta)
             if data is not None:
                 return data
         return _frames(self._target, self._translate(ir_events, event))
 
     def _diverted(self, kind: type, index: int) -> bool:
-        """Whether a delta goes through the restore hook (argument text of a restored custom call)."""
-        hook = self._hook
-        return hook is not None and kind is ToolCallDelta and index in hook.custom
+        """Whether a delta goes through the restore hook (argument text of a restored custom call;
+        callers first check ``self._custom``, the hook's open custom calls, which is mostly empty)."""
+        custom = self._custom
+        return custom is not None and kind is ToolCallDelta and index in custom
 
     def _hooked(self, ir_events: list[StreamEvent], event: WireEvent | None = None) -> list[WireEvent]:
         """The target's events for IR events that pass through the restore hook first."""
@@ -338,7 +340,7 @@ class StreamTranslator:
         """The target's events for decoded IR events (a single delta goes to the encoder as is)."""
         if len(ir_events) == 1 and type(ir_events[0]) in _PASSED:
             delta: Any = ir_events[0]
-            if not self._diverted(type(delta), delta.index):
+            if not (self._custom and self._diverted(type(delta), delta.index)):
                 return self._encode_one(delta)
         if self._hook is not None:
             return self._hooked(ir_events, event)
