@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from toolwire._callids import restore_call_id, sanitize_call_id, synthesized_call_id
 from toolwire._input_text import InputText
+from toolwire.translate import Exchange
 
 _ANTHROPIC_ID = re.compile(r"^[a-zA-Z0-9_-]+$")  # the tool_use id pattern of the Anthropic spec
 
@@ -100,3 +101,26 @@ def test_input_text_stops_on_other_shapes(args: str) -> None:
     out = "".join(decoder.feed(args[i : i + 3]) for i in range(0, len(args), 3))
     assert out == ""
     assert decoder.broken or not decoder.done
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_CALL_IDS, min_size=1, max_size=6, unique=True))
+def test_random_ids_through_an_anthropic_hop_and_back(ids: list[str]) -> None:
+    """Chat history with these ids -> Anthropic: valid, distinct ``tool_use`` ids, each result
+    still with its call; an Anthropic client echoing them -> Chat gets the originals back."""
+    calls = [{"id": i, "type": "function", "function": {"name": "f", "arguments": "{}"}} for i in ids]
+    history = [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": None, "tool_calls": calls},
+        *({"role": "tool", "tool_call_id": i, "content": f"r{n}"} for n, i in enumerate(ids)),
+    ]
+    request = {"model": "m", "max_completion_tokens": 9, "messages": history}
+    body = Exchange("openai-chat", "anthropic", policy="strict").request(request)
+    uses = [b["id"] for b in body["messages"][1]["content"]]
+    assert all(_ANTHROPIC_ID.match(u) for u in uses) and len(set(uses)) == len(ids)
+    pairs = [(b["tool_use_id"], b["content"]) for b in body["messages"][2]["content"]]
+    assert pairs == [(u, f"r{n}") for n, u in enumerate(uses)]
+    echoed = {**body, "model": "m"}
+    back = Exchange("anthropic", "openai-chat", policy="strict").request(echoed)
+    assert [c["id"] for c in back["messages"][1]["tool_calls"]] == ids
+    assert [m["tool_call_id"] for m in back["messages"][2:]] == ids
