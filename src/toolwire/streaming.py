@@ -49,6 +49,7 @@ from toolwire.ir.stream import (
 from toolwire.partial_json import parse_partial
 
 if TYPE_CHECKING:
+    from toolwire._restore import Restorer, StreamRestore
     from toolwire.ir.problem import Problem
 
 __all__ = [
@@ -247,6 +248,8 @@ class StreamTranslator:
         policy: conversion policy for lossy steps.
         restore_name: maps an upstream tool name back to the client's name (an Exchange's name map).
         model: the model name to report to the client, when it differs from the upstream's.
+        restore: an Exchange's way back for tool calls (names, kinds, namespaces, ids); argument
+            deltas of calls it turns back into custom calls leave the hot paths.
     """
 
     def __init__(
@@ -257,6 +260,7 @@ class StreamTranslator:
         policy: Policy = "warn",
         restore_name: Callable[[str], str] | None = None,
         model: str | None = None,
+        restore: Restorer | None = None,
     ) -> None:
         from toolwire.translate import resolve_format
 
@@ -275,6 +279,8 @@ class StreamTranslator:
         )
         self._restore_name = restore_name
         self._model = model
+        self._hook: StreamRestore | None = restore.stream(self.notes) if restore is not None else None
+        self._custom = self._hook.custom if self._hook is not None else None  # see _diverted
         self._closed = False
 
     def feed(self, event: WireEvent) -> list[WireEvent]:
@@ -283,8 +289,10 @@ class StreamTranslator:
         if hot is not None:
             lane = hot(event)  # a delta, with no IR event yet
             if lane is not None:
+                if self._custom and self._diverted(lane[0], lane[1]):
+                    return self._hooked([make_delta(*lane)])
                 return self._encode_one(make_delta(*lane)) if lane[2] else []
-        return self._translate(self._decode_safe(event))
+        return self._translate(self._decode_safe(event), event)
 
     def feed_frames(self, event: WireEvent) -> bytes:
         """:meth:`feed`, framed: the target's SSE bytes for one source wire event.
@@ -297,6 +305,8 @@ class StreamTranslator:
         if hot is not None:
             lane = hot(event)
             if lane is not None:
+                if self._custom and self._diverted(lane[0], lane[1]):
+                    return _frames(self._target, self._hooked([make_delta(*lane)]))
                 if not lane[2]:
                     return b""
                 data = self._frame_delta(*lane)
@@ -306,15 +316,34 @@ class StreamTranslator:
         ir_events = self._decode_safe(event)
         frame = self._frame
         if frame is not None and len(ir_events) == 1 and type(ir_events[0]) in _PASSED:
-            data = frame(ir_events[0])
+            delta: Any = ir_events[0]
+            data = None if self._custom and self._diverted(type(delta), delta.index) else frame(delta)
             if data is not None:
                 return data
-        return _frames(self._target, self._translate(ir_events))
+        return _frames(self._target, self._translate(ir_events, event))
 
-    def _translate(self, ir_events: list[StreamEvent]) -> list[WireEvent]:
+    def _diverted(self, kind: type, index: int) -> bool:
+        """Whether a delta goes through the restore hook (argument text of a restored custom call;
+        callers first check ``self._custom``, the hook's open custom calls, which is mostly empty)."""
+        custom = self._custom
+        return custom is not None and kind is ToolCallDelta and index in custom
+
+    def _hooked(self, ir_events: list[StreamEvent], event: WireEvent | None = None) -> list[WireEvent]:
+        """The target's events for IR events that pass through the restore hook first."""
+        hook = self._hook
+        assert hook is not None
+        if event is not None:
+            hook.first(event)
+        return self._encode([restored for ir_event in ir_events for restored in hook.event(ir_event)])
+
+    def _translate(self, ir_events: list[StreamEvent], event: WireEvent | None = None) -> list[WireEvent]:
         """The target's events for decoded IR events (a single delta goes to the encoder as is)."""
         if len(ir_events) == 1 and type(ir_events[0]) in _PASSED:
-            return self._encode_one(ir_events[0])
+            delta: Any = ir_events[0]
+            if not (self._custom and self._diverted(type(delta), delta.index)):
+                return self._encode_one(delta)
+        if self._hook is not None:
+            return self._hooked(ir_events, event)
         return self._encode(ir_events)
 
     def _decode_safe(self, event: WireEvent) -> list[StreamEvent]:
@@ -328,7 +357,11 @@ class StreamTranslator:
         if self._closed:
             return []
         self._closed = True
-        out = self._encode(self._decoder.close())
+        closing = self._decoder.close()
+        hook = self._hook
+        if hook is not None:
+            closing = [restored for ir_event in closing for restored in hook.event(ir_event)]
+        out = self._encode(closing)
         out.extend(self._encoder.close())
         return out
 

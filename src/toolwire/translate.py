@@ -3,7 +3,9 @@
 ``translate_request`` / ``translate_response`` are one-shot conversions. An
 :class:`Exchange` is one request/response round trip between a client format and an
 upstream format: it remembers what the response needs to be mapped back (sanitized
-tool names, the client's model name, synthesized call ids).
+tool names, custom and namespaced tools the upstream lacks, the client's model name), and
+gives upstream calls without ids ids unique across turns (see ``_shims``, ``_pairing`` and
+``_restore``: what a stateless gateway needs so that a multi-turn tool loop survives the hop).
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import msgspec
 
 from toolwire._choices import unknown_choice
+from toolwire._pairing import order_results, restore_history_ids
+from toolwire._restore import Restorer
+from toolwire._shims import ToolShims
 from toolwire.errors import ToolwireError
 from toolwire.formats import _MODULES
 from toolwire.ir.base import FORMAT_ALIASES, FORMATS, Format, FormatName
@@ -140,6 +145,7 @@ class Exchange:
     last_request: Request | None = None
     _names: NameMap | None = None
     _stream: StreamTranslator | None = None
+    _shims: ToolShims | None = None
 
     def __post_init__(self) -> None:
         self.client = resolve_format(self.client)
@@ -152,6 +158,8 @@ class Exchange:
         ir: Request = format_module(self.client).decode_request(payload, notes, model=self.client_model)
         if ir.model is not None:
             self.client_model = ir.model
+        if self.client != self.upstream:
+            ir = self._hop_request(ir, notes)
         if self._names is not None and self.client != self.upstream:
             ir = _rename_request(ir, self._names.to_target, notes)
         if self.upstream_model is not None:
@@ -165,7 +173,7 @@ class Exchange:
         """Translate an upstream response payload into the client's format."""
         notes = Notes(self.policy)
         ir: Response = format_module(self.upstream).decode_response(payload, notes)
-        ir = self.restore_response(ir)
+        ir = self.restore_response(ir, payload, notes)
         out: dict[str, Any] = format_module(self.client).encode_response(ir, notes)
         self.notes.extend(notes.items)
         return out
@@ -201,16 +209,42 @@ class Exchange:
         if self._stream is None:
             from toolwire.streaming import StreamTranslator
 
-            restore = self._names.to_original if self._names is not None and self._names.renamed else None
             model = self.client_model if self.upstream_model is not None else None
+            restore = self._restorer() if self.client != self.upstream else None
             self._stream = StreamTranslator(
-                self.upstream, self.client, policy=self.policy, restore_name=restore, model=model
+                self.upstream, self.client, policy=self.policy, model=model, restore=restore
             )
         return self._stream
 
-    def restore_response(self, ir: Response) -> Response:
-        """Map upstream names and the model name back to what the client knows."""
-        if self._names is not None and self._names.renamed:
+    def _hop_request(self, ir: Request, notes: Notes) -> Request:
+        """The client's history in the upstream's terms: ids we escaped restored, tools the
+        upstream lacks approximated (remembered for the way back), Gemini results in call order."""
+        if self.client == "anthropic":
+            ir = restore_history_ids(ir)
+        shims = ToolShims(self.upstream)  # type: ignore[arg-type]
+        ir = shims.request(ir, notes)
+        self._shims = shims if shims.active else None
+        if self.upstream == "gemini":
+            ir = order_results(ir, notes)
+        return ir
+
+    def _restorer(self) -> Restorer:
+        names = self._names if self._names is not None and self._names.renamed else None
+        return Restorer(self.client, names, self._shims)
+
+    def restore_response(self, ir: Response, payload: Any = None, notes: Notes | None = None) -> Response:
+        """Map upstream tool calls (names, kinds, namespaces, ids) and the model name back to what
+        the client knows.
+
+        Args:
+            ir: the decoded upstream response.
+            payload: the upstream body ``ir`` was decoded from; with it, calls without an id
+                (Gemini) get one derived from the response id, or from a hash of ``payload``.
+            notes: where restoring notes go (a silent collector when ``None``).
+        """
+        if self.client != self.upstream:
+            ir = self._restorer().response(ir, payload, notes if notes is not None else Notes("drop"))
+        elif self._names is not None and self._names.renamed:
             ir = _replace(ir, parts=_rename_parts(ir.parts, self._names.to_original))
         if self.client_model is not None and self.upstream_model is not None:
             ir = _replace(ir, model=self.client_model)

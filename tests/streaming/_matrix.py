@@ -118,8 +118,6 @@ def translate(wire: list[WireEvent], src: str, dst: str, **options: Any) -> Tran
 
 
 def _expected_id(call: ToolCall, src: str, dst: str) -> str | None:
-    if dst == "gemini" and src != "gemini":
-        return None  # Gemini pairs calls by name: foreign ids are dropped (noted)
     if dst == "anthropic" and call.id is not None and not _ANTHROPIC_ID.fullmatch(call.id):
         return SANITIZED
     if call.id is not None or src == dst:

@@ -417,7 +417,7 @@ def _project_anthropic(data: Data) -> None:
 
 
 def _project_gemini(data: Data) -> None:
-    """Gemini: only Gemini reasoning, call ids dropped (pairing by name and order), custom
+    """Gemini: only Gemini reasoning, call ids kept (``functionCall.id``), custom
     tools as function tools with one ``input`` string, structured output without a name,
     several text parts of one tool result joined by newlines, arguments as compact JSON objects;
     no parallel-call switch; responses report a total."""
@@ -433,11 +433,6 @@ def _project_gemini(data: Data) -> None:
     data.pop("parallel_tool_calls", None)
     for tool in data.get("tools", []):
         tool.pop("strict", None)
-    for part in _all_parts(data):
-        if part.get("type") == "tool_call" and part.get("kind") != "builtin":
-            part.pop("id", None)
-        elif part.get("type") == "tool_result" and part.get("kind") != "builtin":
-            part["call_id"] = None
     for part in _all_parts(data):
         if part.get("type") == "tool_result":
             texts = [p["text"] for p in part.get("content", []) if p.get("type") == "text"]

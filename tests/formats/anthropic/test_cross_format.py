@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import msgspec
 import pytest
 
+from toolwire._callids import restore_call_id
 from toolwire.errors import ConversionError
 from toolwire.formats.anthropic import decode_request, decode_response, encode_request
 from toolwire.ir import (
@@ -246,8 +248,11 @@ def test_invalid_call_ids_are_sanitized_consistently() -> None:
         Message(role="tool", parts=(ToolResult(call_id="functions.get:0", content=(TextPart(text="ok"),)),)),
     )
     out, notes = _encode(req, "strict")
-    assert out["messages"][0]["content"][0]["id"] == "functions_get_0"
-    assert out["messages"][1]["content"][0]["tool_use_id"] == "functions_get_0"
+    wire = out["messages"][0]["content"][0]["id"]
+    # '.' and ':' escaped as their UTF-8 bytes, then a hash of the original: reversible, no merging
+    assert re.fullmatch(r"functions-2eget-3a0--[0-9a-f]{16}", wire)
+    assert out["messages"][1]["content"][0]["tool_use_id"] == wire
+    assert restore_call_id(wire) == "functions.get:0"
     assert notes == [("$.messages[0].parts[0].id", "renamed")]
 
 

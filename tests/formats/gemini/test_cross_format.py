@@ -73,15 +73,27 @@ def test_chat_conversation_with_parallel_calls() -> None:
             {
                 "role": "model",
                 "parts": [
-                    {"functionCall": {"name": "weather", "args": {"city": "Paris"}}},
-                    {"functionCall": {"name": "weather", "args": {"city": "Rome"}}},
+                    {"functionCall": {"name": "weather", "args": {"city": "Paris"}, "id": "call_1"}},
+                    {"functionCall": {"name": "weather", "args": {"city": "Rome"}, "id": "call_2"}},
                 ],
             },
             {
                 "role": "user",
                 "parts": [
-                    {"functionResponse": {"name": "weather", "response": {"output": "sunny"}}},
-                    {"functionResponse": {"name": "weather", "response": {"error": "no data"}}},
+                    {
+                        "functionResponse": {
+                            "name": "weather",
+                            "id": "call_1",
+                            "response": {"output": "sunny"},
+                        }
+                    },
+                    {
+                        "functionResponse": {
+                            "name": "weather",
+                            "id": "call_2",
+                            "response": {"error": "no data"},
+                        }
+                    },
                 ],
             },
         ],
@@ -98,12 +110,9 @@ def test_chat_conversation_with_parallel_calls() -> None:
         ],
         "toolConfig": {"functionCallingConfig": {"mode": "ANY"}},
     }
-    # ids are not sent (info), result names come from the calls, output wrapping is info.
-    assert _notes(notes) == [
-        ("$.messages[2].parts[0].functionCall", "dropped"),
-        ("$.messages[2].parts[1].functionCall", "dropped"),
-        ("$.messages[3].parts[0]", "approximated"),
-    ]
+    # ids go in functionCall.id / functionResponse.id, result names come from the calls,
+    # output wrapping is info.
+    assert _notes(notes) == [("$.messages[3].parts[0]", "approximated")]
     gemini.encode_request(req, Notes("strict"))  # info notes never raise
 
 
@@ -147,13 +156,14 @@ def test_anthropic_turn_with_thinking_images_and_mid_system() -> None:
                 "role": "user",
                 "parts": [{"text": "Look"}, {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo"}}],
             },
-            {"role": "model", "parts": [{"functionCall": {"name": "zoom"}}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "zoom", "id": "toolu_1"}}]},
             {
                 "role": "user",
                 "parts": [
                     {
                         "functionResponse": {
                             "name": "zoom",
+                            "id": "toolu_1",
                             "response": {"output": "zoomed"},
                             "parts": [
                                 {"inlineData": {"mimeType": "image/jpeg", "data": "/9j/4AAQ"}},
@@ -173,7 +183,6 @@ def test_anthropic_turn_with_thinking_images_and_mid_system() -> None:
     }
     assert _notes(notes) == [
         ("$.messages[1].parts[0]", "dropped"),
-        ("$.messages[1].parts[1].functionCall", "dropped"),
         ("$.messages[2].parts[0]", "approximated"),
         ("$.messages[3]", "approximated"),
     ]
@@ -212,7 +221,10 @@ def test_media_and_odd_parts() -> None:
                 {"text": "plain document"},
             ],
         },
-        {"role": "model", "parts": [{"text": "I can't"}, {"functionCall": {"name": "f", "args": {}}}]},
+        {
+            "role": "model",
+            "parts": [{"text": "I can't"}, {"functionCall": {"name": "f", "args": {}, "id": "c"}}],
+        },
     ]
     assert _notes(notes) == [
         ("$.messages[0].parts[0]", "dropped"),  # detail
@@ -222,7 +234,6 @@ def test_media_and_odd_parts() -> None:
         ("$.messages[0].name", "dropped"),
         ("$.messages[1].parts[0]", "approximated"),  # refusal
         ("$.messages[2].parts[0].functionCall.args", "approximated"),  # invalid JSON
-        ("$.messages[2].parts[0].functionCall", "dropped"),  # id (info)
     ]
 
 
@@ -240,7 +251,10 @@ def test_gemini_state_is_replayed_only_to_gemini_and_kept_when_same() -> None:
             "parts": [
                 {"text": "plan", "thought": True, "thoughtSignature": "c2ln"},
                 {"text": "ok", "thoughtSignature": "dGV4dA=="},
-                {"functionCall": {"name": "f", "args": {"x": 1}}, "thoughtSignature": "Y2FsbA=="},
+                {
+                    "functionCall": {"name": "f", "args": {"x": 1}, "id": "abc"},
+                    "thoughtSignature": "Y2FsbA==",
+                },
             ],
         }
     ]
@@ -335,7 +349,7 @@ def test_response_from_another_format() -> None:
                     "role": "model",
                     "parts": [
                         {"text": "Calling."},
-                        {"functionCall": {"name": "weather", "args": {"city": "Oslo"}}},
+                        {"functionCall": {"name": "weather", "args": {"city": "Oslo"}, "id": "toolu_1"}},
                     ],
                 },
                 "finishReason": "STOP",
@@ -354,7 +368,6 @@ def test_response_from_another_format() -> None:
     }
     assert _notes(notes) == [
         ("$.candidates[0].content.parts[0]", "dropped"),
-        ("$.candidates[0].content.parts[2].functionCall", "dropped"),
     ]
 
 

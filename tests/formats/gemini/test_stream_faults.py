@@ -351,7 +351,10 @@ def test_tool_call_waits_for_earlier_open_text() -> None:
         ResponseEnd(stop_reason="tool_calls"),
     ]
     chunks = encode(events)
-    assert _parts(chunks) == [{"text": "first"}, {"functionCall": {"name": "f", "args": {"a": 2}}}]
+    assert _parts(chunks) == [
+        {"text": "first"},
+        {"functionCall": {"name": "f", "args": {"a": 2}, "id": "call_1"}},
+    ]
 
 
 def test_error_event_and_close_without_end() -> None:

@@ -9,7 +9,8 @@ text; reasoning is replayed only when its origin is Anthropic (signatures byte-e
 never fabricated; tool-call arguments are parsed into the ``input`` object (``""`` is ``{}``;
 text that is not a JSON object is noted and sent as ``{}``). Missing call ids are synthesized
 from the part's position (``toolu_<message>_<part>``) and results without ids paired by tool
-name and order; ids outside ``[a-zA-Z0-9_-]`` are sanitized the same way for calls and results.
+name and order; ids outside ``[a-zA-Z0-9_-]`` are escaped the same way for calls and results
+(:func:`toolwire._callids.sanitize_call_id`: reversible, so two ids never merge into one).
 OpenAI Responses item ids and namespaces on calls are not carried (no Anthropic field).
 
 Note paths are IR paths (``$.messages[i].parts[j]``, ``$.parts[j]`` in responses).
@@ -23,6 +24,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolwire._callids import sanitize_call_id
 from toolwire.formats._wire import child, emit_extra
 from toolwire.formats.anthropic._util import OPAQUE, parse_object, with_opaque
 from toolwire.ir.content import (
@@ -40,8 +42,6 @@ from toolwire.ir.notes import Notes
 
 __all__ = ["Ctx", "encode_part"]
 
-_ID_OK = re.compile(r"[a-zA-Z0-9_-]+")
-_ID_BAD = re.compile(r"[^a-zA-Z0-9_-]")
 _DIGITS = re.compile(r"\d+")
 _IMAGE_MAGIC = (
     ("iVBORw0KGgo", "image/png"),
@@ -86,12 +86,11 @@ class Ctx:
         return new
 
     def _valid(self, call_id: str, path: str) -> str:
-        if _ID_OK.fullmatch(call_id):
-            return call_id
         new = self.renamed.get(call_id)
         if new is None:
-            new = self.renamed[call_id] = _ID_BAD.sub("_", call_id) or "_"
-            self.notes.info(path, "renamed", f"call id {call_id!r} sent as {new!r}")
+            new = self.renamed[call_id] = sanitize_call_id(call_id)
+            if new != call_id:
+                self.notes.info(path, "renamed", f"call id {call_id!r} sent as {new!r}")
         return new
 
 

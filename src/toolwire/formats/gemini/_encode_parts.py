@@ -5,8 +5,9 @@ Rules for parts of other formats (each loss noted):
 - ``thoughtSignature`` is Gemini's own field: a :class:`TextPart` / :class:`ToolCall` that
   carries one emits it on the same part; :class:`ReasoningPart` of another origin is
   dropped (its readable text included: Gemini takes no unsigned thoughts back).
-- Call ids of other formats are not sent (Gemini pairs responses with calls by name and
-  order, and some endpoints reject unknown ``id`` fields); ids of Gemini calls are kept.
+- Call ids of every format go in ``functionCall.id`` / ``functionResponse.id`` (both in the
+  v1beta ``FunctionCall`` / ``FunctionResponse`` protos); Gemini also pairs by order, so the
+  translate layer puts results in the order of their calls (``toolwire._pairing``).
 - Arguments are parsed to an object (``""`` -> no ``args``); text that is not a JSON
   object becomes ``{}`` with an ``approximated`` note (raises under ``strict``).
 - Tool results become ``functionResponse`` with ``response`` ``{"output": text}`` or
@@ -22,7 +23,6 @@ import mimetypes
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from toolwire.formats._wire import child
 from toolwire.formats.gemini._keys import args_object, emit, loads_object, merge, respell
 from toolwire.ir.content import (
     AudioPart,
@@ -204,13 +204,8 @@ def _call(call: ToolCall, ctx: Ctx, out: list[dict[str, Any]], path: str) -> Non
     if call.arguments:
         inner["args"] = _args(call, ctx, path)
     if call.id is not None:
-        if ctx.same:
-            inner["id"] = call.id
-        else:
-            ctx.names[call.id] = call.name
-            ctx.notes.info(
-                child(path, "functionCall"), "dropped", f"call id {call.id!r} (Gemini pairs by name)"
-            )
+        inner["id"] = call.id
+        ctx.names[call.id] = call.name
     wire: dict[str, Any] = {"functionCall": _restore(inner, call.extra) if ctx.same else inner}
     if call.thought_signature is not None:
         wire["thoughtSignature"] = call.thought_signature
@@ -263,7 +258,7 @@ def _result(result: ToolResult, ctx: Ctx, out: list[dict[str, Any]], path: str) 
     inner: dict[str, Any] = {}
     if result.name is not None or not ctx.same:
         inner["name"] = _result_name(result, ctx, path)
-    if result.call_id is not None and ctx.same:
+    if result.call_id is not None:
         inner["id"] = result.call_id
     response = _result_response(result, "\n".join(texts), ctx, path)
     if response is not None:
