@@ -26,6 +26,7 @@ from toolwire.ir.request import Request
 from toolwire.ir.response import Response
 from toolwire.ir.tools import AnyTool, BuiltinTool, ToolChoice
 from toolwire.names import NameMap
+from toolwire.opaque import apply_fallbacks, open_request, seal_response
 
 if TYPE_CHECKING:
     from toolwire.formats._stream import WireEvent
@@ -147,25 +148,35 @@ class Exchange:
         self._names = NameMap(resolve_format(self.upstream)) if self.sanitize_names else None
 
     def request(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """Translate a client request payload into the upstream payload."""
+        """Translate a client request payload into the upstream payload.
+
+        Envelopes of opaque reasoning state the client echoed are opened (and replayed only to
+        their origin); where state is missing, the upstream's documented fallback applies, noted.
+        """
         notes = Notes(self.policy)
         ir: Request = format_module(self.client).decode_request(payload, notes, model=self.client_model)
         if ir.model is not None:
             self.client_model = ir.model
+        ir = open_request(ir, notes)
         if self._names is not None and self.client != self.upstream:
             ir = _rename_request(ir, self._names.to_target, notes)
         if self.upstream_model is not None:
             ir = _replace(ir, model=self.upstream_model)
+        ir = apply_fallbacks(ir, self.upstream, notes)  # type: ignore[arg-type]
         self.last_request = ir
         out: dict[str, Any] = format_module(self.upstream).encode_request(ir, notes)
         self.notes.extend(notes.items)
         return out
 
     def response(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """Translate an upstream response payload into the client's format."""
+        """Translate an upstream response payload into the client's format.
+
+        The upstream's opaque reasoning state is sealed into the slot the client echoes
+        (:mod:`toolwire.opaque`); :meth:`request` opens it again on the next turn.
+        """
         notes = Notes(self.policy)
         ir: Response = format_module(self.upstream).decode_response(payload, notes)
-        ir = self.restore_response(ir)
+        ir = seal_response(self.restore_response(ir), self.client)  # type: ignore[arg-type]
         out: dict[str, Any] = format_module(self.client).encode_response(ir, notes)
         self.notes.extend(notes.items)
         return out

@@ -1,0 +1,348 @@
+"""Opaque reasoning state carried through the client in an origin-tagged, versioned envelope.
+
+An agent loop comes back to a stateless gateway through the client, which echoes only what
+its own format holds. The upstream's opaque reasoning state (Anthropic thinking signatures and
+redacted data, Responses ``encrypted_content`` and item ids, Gemini ``thoughtSignature``) is
+therefore sealed, on the way to the client, into the one slot the client format echoes
+unchanged, and opened again on the next request, byte-exact. A same-format hop never seals:
+native values pass through untouched.
+
+==================  ======================================  ===============================================
+client format       slot the client echoes                  envelope form in that slot
+==================  ======================================  ===============================================
+``anthropic``       ``thinking`` block ``signature``        text: ``tw1.`` + origin code + ``.`` +
+                                                            base64url(JSON), no padding
+``openai-responses``  ``reasoning`` item                    the same text form
+                    ``encrypted_content``
+``gemini``          thought part ``thoughtSignature``       base64 (standard alphabet, padded) of
+                                                            ``b"tw1"`` + origin code + JSON: the field is
+                                                            ``bytes``, and SDKs decode and re-encode it
+                                                            (URL-safe and unpadded forms are accepted back)
+``openai-chat``     none                                    not sealed (see below)
+==================  ======================================  ===============================================
+
+Origin codes: ``a`` Anthropic, ``r`` OpenAI Responses, ``g`` Gemini (:data:`ORIGIN_CODES`).
+The JSON is one of:
+
+================================  ================================================================
+``{"p": <ReasoningPart>}``        a whole reasoning part of the origin (text, signature, redacted
+                                  data, encrypted content, item id, extras), restored as it was
+``{"c": k, "s": "<sig>"}``        the Gemini ``thoughtSignature`` of the ``k``-th tool call of the
+                                  same assistant message (Gemini signs calls, other formats have
+                                  no field for it: the envelope rides on a carrier reasoning part
+                                  put right before the call)
+``{"t": k, "s": "<sig>"}``        the same for the ``k``-th text part
+================================  ================================================================
+
+Positions are ordinals among the message's calls (or texts), so a client that moves its reasoning
+blocks (Anthropic puts thinking first) still restores each signature on the right part.
+
+Opening an envelope gives back a part of its **origin** format; the encoders replay opaque state
+only to its origin and drop it elsewhere with a note, so an envelope never reaches a provider that
+did not make it (nor does a client's native state of another format).
+
+Chat has no slot. A Chat client's turn therefore reaches the upstream without the state, and
+:func:`apply_fallbacks` takes the provider's documented way out, noted (``strict`` refuses):
+
+- Anthropic: no ``thinking`` for a turn whose last assistant turn used tools without a signed
+  thinking block (the API's 400 otherwise, our ``validate`` kind ``thinking_placement``).
+- Gemini: the placeholder signature :data:`GEMINI_PLACEHOLDER` on the first function call of
+  each model turn that has none (Gemini 3 answers 400 otherwise). Google's thought-signature
+  guide names it for histories that did not come from Gemini.
+
+The state store of a later issue is the other way out for Chat: it will keep the sealed
+envelopes of a Chat client's turn under that turn's call ids and hand them back before
+:func:`open_request` (no store exists yet, so nothing is kept today).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from toolwire.ir.base import Format
+from toolwire.ir.content import Message, Part, ReasoningPart, TextPart, ToolCall
+from toolwire.ir.notes import Notes
+from toolwire.ir.request import Request
+from toolwire.ir.response import Response
+
+__all__ = [
+    "ENVELOPE_PREFIX",
+    "FALLBACKS",
+    "GEMINI_PLACEHOLDER",
+    "ORIGIN_CODES",
+    "apply_fallbacks",
+    "open_envelope",
+    "open_request",
+    "seal",
+    "seal_parts",
+    "seal_response",
+]
+
+ENVELOPE_PREFIX = "tw1."
+"""Start of an envelope in a text slot (Anthropic ``signature``, Responses ``encrypted_content``)."""
+
+_MAGIC = b"tw1"
+"""Start of an envelope's bytes in a bytes slot (Gemini ``thoughtSignature``)."""
+
+GEMINI_PLACEHOLDER = "skip_thought_signature_validator"
+"""Google's documented dummy ``thoughtSignature`` for function calls Gemini did not sign."""
+
+ORIGIN_CODES: dict[Format, str] = {"anthropic": "a", "openai-responses": "r", "gemini": "g"}
+"""Formats with opaque reasoning state -> their one-letter code in an envelope."""
+
+_BY_CODE: dict[str, Format] = {code: fmt for fmt, code in ORIGIN_CODES.items()}
+
+_ENCODE = msgspec.json.Encoder()
+_DECODE_PART = msgspec.json.Decoder(ReasoningPart)
+
+
+def _text_form(code: str, body: bytes) -> str:
+    return f"{ENVELOPE_PREFIX}{code}." + base64.urlsafe_b64encode(body).rstrip(b"=").decode("ascii")
+
+
+def _bytes_form(code: str, body: bytes) -> str:
+    return base64.b64encode(_MAGIC + code.encode("ascii") + body).decode("ascii")
+
+
+_FORMS: dict[Format, Callable[[str, bytes], str]] = {
+    "anthropic": _text_form,
+    "openai-responses": _text_form,
+    "gemini": _bytes_form,
+}
+"""Client format -> how an envelope is written into its slot (formats with a slot only)."""
+
+
+def seal(content: dict[str, Any], origin: Format, client: Format) -> str:
+    """The envelope of ``content`` (state of ``origin``) in the form of ``client``'s slot.
+
+    Args:
+        content: the JSON object of the envelope (see the module docstring).
+        origin: the format that made the state.
+        client: the format whose slot will carry it.
+
+    Raises:
+        KeyError: ``origin`` has no opaque state or ``client`` has no slot.
+    """
+    return _FORMS[client](ORIGIN_CODES[origin], _ENCODE.encode(content))
+
+
+def _unb64(text: str) -> bytes | None:
+    raw = text.replace("-", "+").replace("_", "/")
+    try:
+        return base64.b64decode(raw + "=" * (-len(raw) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _split(value: str) -> tuple[str, bytes] | None:
+    if value.startswith(ENVELOPE_PREFIX):
+        code, dot, body = value[len(ENVELOPE_PREFIX) :].partition(".")
+        data = _unb64(body) if dot else None
+        return (code, data) if data is not None else None
+    if not value.startswith("dHcx"):  # base64 of b"tw1"
+        return None
+    raw = _unb64(value)
+    if raw is None or not raw.startswith(_MAGIC):
+        return None
+    return raw[3:4].decode("latin-1"), raw[4:]
+
+
+def open_envelope(value: str | None) -> tuple[Format, dict[str, Any]] | None:
+    """``(origin, content)`` of an envelope in any slot form, or ``None`` for any other value."""
+    if not value:
+        return None
+    found = _split(value)
+    if found is None or found[0] not in _BY_CODE:
+        return None
+    try:
+        content = msgspec.json.decode(found[1])
+    except msgspec.DecodeError:
+        return None
+    return (_BY_CODE[found[0]], content) if isinstance(content, dict) else None
+
+
+# ------------------------------------------------------------------------------- sealing
+
+
+def _has_state(part: ReasoningPart) -> bool:
+    return part.signature is not None or part.redacted is not None or part.encrypted is not None
+
+
+def _carrier(text: str | None, envelope: str, client: Format) -> ReasoningPart:
+    """A reasoning part of the client's format whose slot holds ``envelope``."""
+    if client == "openai-responses":
+        return ReasoningPart(encrypted=envelope, origin=client)
+    return ReasoningPart(text=text or "", signature=envelope, origin=client)
+
+
+def _sealed_reasoning(part: ReasoningPart, client: Format) -> ReasoningPart:
+    envelope = seal({"p": msgspec.to_builtins(part)}, part.origin or client, client)  # type: ignore[arg-type]
+    carrier = _carrier(part.text, envelope, client)
+    if client == "openai-responses":
+        return msgspec.structs.replace(carrier, text=part.text, summary=part.summary)
+    return carrier
+
+
+def seal_parts(parts: tuple[Part, ...], client: Format) -> tuple[Part, ...]:
+    """``parts`` of an upstream response with their opaque state sealed for ``client``.
+
+    Reasoning of another origin becomes a reasoning part of ``client`` holding the whole part;
+    each Gemini signature on a call or text becomes a carrier part right before it. A client
+    without a slot (Chat) or parts without foreign state are returned unchanged.
+    """
+    if client not in _FORMS:
+        return parts
+    out: list[Part] = []
+    ordinals = {"c": 0, "t": 0}
+    for part in parts:
+        kind = "c" if isinstance(part, ToolCall) else "t" if isinstance(part, TextPart) else None
+        if isinstance(part, ReasoningPart) and part.origin not in (None, client) and _has_state(part):
+            part = _sealed_reasoning(part, client)
+        elif kind is not None and part.thought_signature is not None and client != "gemini":  # type: ignore[union-attr]
+            content = {kind: ordinals[kind], "s": part.thought_signature}  # type: ignore[union-attr]
+            out.append(_carrier(None, seal(content, "gemini", client), client))
+            part = msgspec.structs.replace(part, thought_signature=None)
+        if kind is not None:
+            ordinals[kind] += 1
+        out.append(part)
+    return tuple(out) if len(out) != len(parts) or any(a is not b for a, b in zip(out, parts)) else parts
+
+
+def seal_response(resp: Response, client: Format) -> Response:
+    """:func:`seal_parts` on a whole response (unchanged when it came from ``client``'s format)."""
+    if resp.origin == client:
+        return resp
+    parts = seal_parts(resp.parts, client)
+    return resp if parts is resp.parts else msgspec.structs.replace(resp, parts=parts)
+
+
+# ------------------------------------------------------------------------------- opening
+
+
+def _slot_value(part: ReasoningPart) -> str | None:
+    return part.encrypted if part.origin == "openai-responses" else part.signature
+
+
+def _attach(parts: list[Part], kind: type, ordinal: int, signature: str) -> bool:
+    seen = 0
+    for i, part in enumerate(parts):
+        if type(part) is kind:
+            if seen == ordinal:
+                parts[i] = msgspec.structs.replace(part, thought_signature=signature)  # type: ignore[type-var]
+                return True
+            seen += 1
+    return False
+
+
+def _open_message(message: Message, notes: Notes, path: str) -> Message:
+    out: list[Part] = []
+    pending: list[tuple[type, int, str, str]] = []
+    for j, part in enumerate(message.parts):
+        found = open_envelope(_slot_value(part)) if isinstance(part, ReasoningPart) else None
+        if found is None:
+            out.append(part)
+            continue
+        origin, content = found
+        if "p" in content:
+            out.append(msgspec.convert(content["p"], ReasoningPart))
+        elif origin == "gemini" and ("c" in content or "t" in content):
+            kind, key = (ToolCall, "c") if "c" in content else (TextPart, "t")
+            pending.append((kind, int(content[key]), str(content["s"]), f"{path}.parts[{j}]"))
+        else:
+            notes.add(f"{path}.parts[{j}]", "dropped", "an envelope of opaque state this version cannot read")
+    for kind, ordinal, signature, where in pending:
+        if not _attach(out, kind, ordinal, signature):
+            notes.add(where, "dropped", f"a Gemini thought signature whose {kind.__name__} is gone")
+    return msgspec.structs.replace(message, parts=tuple(out))
+
+
+def open_request(req: Request, notes: Notes) -> Request:
+    """``req`` with every envelope the client echoed opened into its origin's native state.
+
+    Parts that hold no envelope are kept as they are (a client's native state included); the
+    encoder of the upstream then replays each state only to its origin, noting the rest.
+    """
+    messages = list(req.messages)
+    changed = False
+    for i, message in enumerate(messages):
+        if message.role != "assistant" or not any(
+            isinstance(p, ReasoningPart) and open_envelope(_slot_value(p)) is not None for p in message.parts
+        ):
+            continue
+        messages[i] = _open_message(message, notes, f"$.messages[{i}]")
+        changed = True
+    return msgspec.structs.replace(req, messages=tuple(messages)) if changed else req
+
+
+# ------------------------------------------------------------------------------- fallbacks
+
+
+def _conversation(req: Request) -> list[Message]:
+    return [m for m in req.messages if m.role not in ("system", "developer")]
+
+
+def _anthropic(req: Request, notes: Notes) -> Request:
+    """No ``thinking`` when the turn answering tool calls has no signed thinking block to replay."""
+    if req.reasoning is None or req.reasoning.enabled is False:
+        return req
+    turns = _conversation(req)
+    last = max((i for i, m in enumerate(turns) if m.role == "assistant"), default=None)
+    if last is None or last == len(turns) - 1:
+        return req
+    parts = turns[last].parts
+    signed = any(isinstance(p, ReasoningPart) and p.origin == "anthropic" for p in parts)
+    if signed or not any(isinstance(p, ToolCall) for p in parts):
+        return req
+    notes.add(
+        "$.reasoning",
+        "dropped",
+        "thinking turned off for this turn: the last assistant turn used tools and has no signed "
+        "Anthropic thinking block to replay (the client's format has no slot for it)",
+    )
+    return msgspec.structs.replace(req, reasoning=None)
+
+
+def _gemini_message(message: Message, notes: Notes, path: str) -> Message:
+    for j, part in enumerate(message.parts):
+        if isinstance(part, ToolCall):
+            if part.thought_signature is not None:
+                return message
+            notes.add(
+                f"{path}.parts[{j}]",
+                "approximated",
+                f"Gemini's placeholder thought signature on call {part.name!r} (no signature to replay)",
+            )
+            parts = list(message.parts)
+            parts[j] = msgspec.structs.replace(part, thought_signature=GEMINI_PLACEHOLDER)
+            return msgspec.structs.replace(message, parts=tuple(parts))
+    return message
+
+
+def _gemini(req: Request, notes: Notes) -> Request:
+    """Google's placeholder signature on the first call of each model turn that has none."""
+    messages = tuple(
+        _gemini_message(m, notes, f"$.messages[{i}]") if m.role == "assistant" else m
+        for i, m in enumerate(req.messages)
+    )
+    changed = any(a is not b for a, b in zip(messages, req.messages))
+    return msgspec.structs.replace(req, messages=messages) if changed else req
+
+
+FALLBACKS: dict[Format, Callable[[Request, Notes], Request]] = {"anthropic": _anthropic, "gemini": _gemini}
+"""Upstream format -> its documented way out when opaque state could not come back."""
+
+
+def apply_fallbacks(req: Request, upstream: Format, notes: Notes) -> Request:
+    """``req`` (already opened) made acceptable to ``upstream`` where state is missing, noted.
+
+    Only for a request of another format: a same-format client carries its own state.
+    """
+    fallback = FALLBACKS.get(upstream)
+    if fallback is None or req.origin == upstream:
+        return req
+    return fallback(req, notes)
