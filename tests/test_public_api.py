@@ -48,6 +48,10 @@ PINNED: dict[str, set[str]] = {
         "ArgumentsView", "StreamTranslator", "WireReader", "check_stream", "encode_wire_event",
         "encode_wire_events", "stream_decoder", "stream_encoder", "translate_stream",
     },
+    "toolwire.opaque": {
+        "ENVELOPE_PREFIX", "FALLBACKS", "GEMINI_PLACEHOLDER", "ORIGIN_CODES", "apply_fallbacks",
+        "open_envelope", "open_request", "seal", "seal_parts", "seal_response",
+    },
     "toolwire.partial_json": {
         "complete_json", "parse_partial",
     },

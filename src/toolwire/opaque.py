@@ -47,8 +47,9 @@ Chat has no slot. A Chat client's turn therefore reaches the upstream without th
 - Anthropic: no ``thinking`` for a turn whose last assistant turn used tools without a signed
   thinking block (the API's 400 otherwise, our ``validate`` kind ``thinking_placement``).
 - Gemini: the placeholder signature :data:`GEMINI_PLACEHOLDER` on the first function call of
-  each model turn that has none (Gemini 3 answers 400 otherwise). Google's thought-signature
-  guide names it for histories that did not come from Gemini.
+  each model turn that has none, when the request thinks or names a Gemini 3 model (Gemini 3
+  answers 400 otherwise). Google's thought-signature guide names this dummy value for
+  histories that did not come from Gemini.
 
 The state store of a later issue is the other way out for Chat: it will keep the sealed
 envelopes of a Chat client's turn under that turn's call ids and hand them back before
@@ -67,7 +68,7 @@ import msgspec
 from toolwire.ir.base import Format
 from toolwire.ir.content import Message, Part, ReasoningPart, TextPart, ToolCall
 from toolwire.ir.notes import Notes
-from toolwire.ir.request import Request
+from toolwire.ir.request import ReasoningConfig, Request
 from toolwire.ir.response import Response
 
 __all__ = [
@@ -91,6 +92,9 @@ _MAGIC = b"tw1"
 
 GEMINI_PLACEHOLDER = "skip_thought_signature_validator"
 """Google's documented dummy ``thoughtSignature`` for function calls Gemini did not sign."""
+
+_GEMINI_3 = "gemini-3"
+"""Model names of the Gemini generation that validates signatures even without a thinking config."""
 
 ORIGIN_CODES: dict[Format, str] = {"anthropic": "a", "openai-responses": "r", "gemini": "g"}
 """Formats with opaque reasoning state -> their one-letter code in an envelope."""
@@ -181,7 +185,7 @@ def _carrier(text: str | None, envelope: str, client: Format) -> ReasoningPart:
 
 
 def _sealed_reasoning(part: ReasoningPart, client: Format) -> ReasoningPart:
-    envelope = seal({"p": msgspec.to_builtins(part)}, part.origin or client, client)  # type: ignore[arg-type]
+    envelope = seal({"p": msgspec.to_builtins(part)}, part.origin or client, client)
     carrier = _carrier(part.text, envelope, client)
     if client == "openai-responses":
         return msgspec.structs.replace(carrier, text=part.text, summary=part.summary)
@@ -199,18 +203,19 @@ def seal_parts(parts: tuple[Part, ...], client: Format) -> tuple[Part, ...]:
         return parts
     out: list[Part] = []
     ordinals = {"c": 0, "t": 0}
+    changed = False
     for part in parts:
-        kind = "c" if isinstance(part, ToolCall) else "t" if isinstance(part, TextPart) else None
         if isinstance(part, ReasoningPart) and part.origin not in (None, client) and _has_state(part):
-            part = _sealed_reasoning(part, client)
-        elif kind is not None and part.thought_signature is not None and client != "gemini":  # type: ignore[union-attr]
-            content = {kind: ordinals[kind], "s": part.thought_signature}  # type: ignore[union-attr]
-            out.append(_carrier(None, seal(content, "gemini", client), client))
-            part = msgspec.structs.replace(part, thought_signature=None)
-        if kind is not None:
+            part, changed = _sealed_reasoning(part, client), True
+        elif isinstance(part, (ToolCall, TextPart)):
+            kind = "c" if isinstance(part, ToolCall) else "t"
+            if part.thought_signature is not None and client != "gemini":
+                content = {kind: ordinals[kind], "s": part.thought_signature}
+                out.append(_carrier(None, seal(content, "gemini", client), client))
+                part, changed = msgspec.structs.replace(part, thought_signature=None), True
             ordinals[kind] += 1
         out.append(part)
-    return tuple(out) if len(out) != len(parts) or any(a is not b for a, b in zip(out, parts)) else parts
+    return tuple(out) if changed else parts
 
 
 def seal_response(resp: Response, client: Format) -> Response:
@@ -228,12 +233,12 @@ def _slot_value(part: ReasoningPart) -> str | None:
     return part.encrypted if part.origin == "openai-responses" else part.signature
 
 
-def _attach(parts: list[Part], kind: type, ordinal: int, signature: str) -> bool:
+def _attach(parts: list[Part], kind: type[ToolCall | TextPart], ordinal: int, signature: str) -> bool:
     seen = 0
     for i, part in enumerate(parts):
-        if type(part) is kind:
+        if isinstance(part, kind):
             if seen == ordinal:
-                parts[i] = msgspec.structs.replace(part, thought_signature=signature)  # type: ignore[type-var]
+                parts[i] = msgspec.structs.replace(part, thought_signature=signature)
                 return True
             seen += 1
     return False
@@ -241,7 +246,7 @@ def _attach(parts: list[Part], kind: type, ordinal: int, signature: str) -> bool
 
 def _open_message(message: Message, notes: Notes, path: str) -> Message:
     out: list[Part] = []
-    pending: list[tuple[type, int, str, str]] = []
+    pending: list[tuple[type[ToolCall | TextPart], int, str, str]] = []
     for j, part in enumerate(message.parts):
         found = open_envelope(_slot_value(part)) if isinstance(part, ReasoningPart) else None
         if found is None:
@@ -251,8 +256,9 @@ def _open_message(message: Message, notes: Notes, path: str) -> Message:
         if "p" in content:
             out.append(msgspec.convert(content["p"], ReasoningPart))
         elif origin == "gemini" and ("c" in content or "t" in content):
-            kind, key = (ToolCall, "c") if "c" in content else (TextPart, "t")
-            pending.append((kind, int(content[key]), str(content["s"]), f"{path}.parts[{j}]"))
+            kind: type[ToolCall | TextPart] = ToolCall if "c" in content else TextPart
+            ordinal = content["c"] if "c" in content else content["t"]
+            pending.append((kind, int(ordinal), str(content["s"]), f"{path}.parts[{j}]"))
         else:
             notes.add(f"{path}.parts[{j}]", "dropped", "an envelope of opaque state this version cannot read")
     for kind, ordinal, signature, where in pending:
@@ -286,9 +292,20 @@ def _conversation(req: Request) -> list[Message]:
     return [m for m in req.messages if m.role not in ("system", "developer")]
 
 
+def _thinking_on(cfg: ReasoningConfig | None) -> bool:
+    """Whether a reasoning config of another format turns thinking on (as the encoders map it)."""
+    if cfg is None or cfg.enabled is False:
+        return False
+    if cfg.budget_tokens is not None and cfg.budget_tokens >= 0:
+        return cfg.budget_tokens > 0
+    if cfg.enabled is None and cfg.effort is None:
+        return False
+    return cfg.effort != "none"
+
+
 def _anthropic(req: Request, notes: Notes) -> Request:
     """No ``thinking`` when the turn answering tool calls has no signed thinking block to replay."""
-    if req.reasoning is None or req.reasoning.enabled is False:
+    if not _thinking_on(req.reasoning):
         return req
     turns = _conversation(req)
     last = max((i for i, m in enumerate(turns) if m.role == "assistant"), default=None)
@@ -324,12 +341,15 @@ def _gemini_message(message: Message, notes: Notes, path: str) -> Message:
 
 
 def _gemini(req: Request, notes: Notes) -> Request:
-    """Google's placeholder signature on the first call of each model turn that has none."""
+    """Google's placeholder signature on the first call of each model turn that has none, when
+    the model thinks (thinking asked for, or a Gemini 3 model, which always thinks)."""
+    if not _thinking_on(req.reasoning) and _GEMINI_3 not in (req.model or ""):
+        return req
     messages = tuple(
         _gemini_message(m, notes, f"$.messages[{i}]") if m.role == "assistant" else m
         for i, m in enumerate(req.messages)
     )
-    changed = any(a is not b for a, b in zip(messages, req.messages))
+    changed = any(a is not b for a, b in zip(messages, req.messages, strict=True))
     return msgspec.structs.replace(req, messages=messages) if changed else req
 
 

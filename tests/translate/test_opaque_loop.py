@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -149,7 +148,8 @@ def echo(fmt: str, request: dict[str, Any], response: dict[str, Any]) -> dict[st
     assert calls, f"{fmt} response without a tool call"
     if fmt == "openai-chat":
         message = {k: v for k, v in response["choices"][0]["message"].items() if k not in ("refusal",)}
-        nxt["messages"] += [message] + [{"role": "tool", "tool_call_id": i, "content": "Paris"} for i, _ in calls]
+        results = [{"role": "tool", "tool_call_id": i, "content": "Paris"} for i, _ in calls]
+        nxt["messages"] += [message, *results]
     elif fmt == "openai-responses":
         nxt["input"] += response["output"]
         nxt["input"] += [{"type": "function_call_output", "call_id": i, "output": "Paris"} for i, _ in calls]
@@ -166,12 +166,16 @@ def echo(fmt: str, request: dict[str, Any], response: dict[str, Any]) -> dict[st
 
 def tool_name(upstream: str) -> str:
     payload = recorded(upstream)
-    return str(toolwire.translate_response(payload, source=upstream, target="openai-chat").payload[
-        "choices"
-    ][0]["message"]["tool_calls"][0]["function"]["name"])
+    return str(
+        toolwire.translate_response(payload, source=upstream, target="openai-chat").payload["choices"][0][
+            "message"
+        ]["tool_calls"][0]["function"]["name"]
+    )
 
 
-def run_loop(client: str, upstream: str, turns: int = 3, policy: Any = "warn") -> list[tuple[dict[str, Any], list[Any]]]:
+def run_loop(
+    client: str, upstream: str, turns: int = 3, policy: Any = "warn"
+) -> list[tuple[dict[str, Any], list[Any]]]:
     """``turns`` requests through fresh Exchanges: ``(upstream payload, notes)`` of each."""
     request = first_request(client, tool_name(upstream))
     out = []
@@ -304,4 +308,3 @@ def test_same_format_passes_native_values_unchanged() -> None:
         sent = Exchange(fmt, fmt).request(copy.deepcopy(request))
         assert opaque_values(fmt, sent) == opaque_values(fmt, request)
         assert opaque_values(fmt, sent) == opaque_values(fmt, recorded(fmt))
-
