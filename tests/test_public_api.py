@@ -49,8 +49,9 @@ PINNED: dict[str, set[str]] = {
         "encode_wire_events", "stream_decoder", "stream_encoder", "translate_stream",
     },
     "toolwire.opaque": {
-        "ENVELOPE_PREFIX", "FALLBACKS", "GEMINI_PLACEHOLDER", "ORIGIN_CODES", "apply_fallbacks",
-        "open_envelope", "open_request", "seal", "seal_parts", "seal_response",
+        "ENVELOPE_PREFIX", "FALLBACKS", "GEMINI_PLACEHOLDER", "ORIGIN_CODES", "apply_fallbacks", "carrier",
+        "has_state", "open_envelope", "open_request", "seal", "seal_parts", "seal_response",
+        "sealed_reasoning", "slotted",
     },
     "toolwire.partial_json": {
         "complete_json", "parse_partial",

@@ -77,11 +77,15 @@ __all__ = [
     "GEMINI_PLACEHOLDER",
     "ORIGIN_CODES",
     "apply_fallbacks",
+    "carrier",
+    "has_state",
     "open_envelope",
     "open_request",
     "seal",
     "seal_parts",
     "seal_response",
+    "sealed_reasoning",
+    "slotted",
 ]
 
 ENVELOPE_PREFIX = "tw1."
@@ -173,23 +177,30 @@ def open_envelope(value: str | None) -> tuple[Format, dict[str, Any]] | None:
 # ------------------------------------------------------------------------------- sealing
 
 
-def _has_state(part: ReasoningPart) -> bool:
+def slotted(fmt: Format) -> bool:
+    """Whether clients of ``fmt`` have a slot that echoes opaque state (Chat has none)."""
+    return fmt in _FORMS
+
+
+def has_state(part: ReasoningPart) -> bool:
+    """Whether ``part`` holds opaque state (a signature, redacted data or encrypted content)."""
     return part.signature is not None or part.redacted is not None or part.encrypted is not None
 
 
-def _carrier(text: str | None, envelope: str, client: Format) -> ReasoningPart:
+def carrier(text: str | None, envelope: str, client: Format) -> ReasoningPart:
     """A reasoning part of the client's format whose slot holds ``envelope``."""
     if client == "openai-responses":
         return ReasoningPart(encrypted=envelope, origin=client)
     return ReasoningPart(text=text or "", signature=envelope, origin=client)
 
 
-def _sealed_reasoning(part: ReasoningPart, client: Format) -> ReasoningPart:
+def sealed_reasoning(part: ReasoningPart, client: Format) -> ReasoningPart:
+    """A reasoning part of ``client`` whose slot holds the whole of ``part`` (another origin)."""
     envelope = seal({"p": msgspec.to_builtins(part)}, part.origin or client, client)
-    carrier = _carrier(part.text, envelope, client)
+    out = carrier(part.text, envelope, client)
     if client == "openai-responses":
-        return msgspec.structs.replace(carrier, text=part.text, summary=part.summary)
-    return carrier
+        return msgspec.structs.replace(out, text=part.text, summary=part.summary)
+    return out
 
 
 def seal_parts(parts: tuple[Part, ...], client: Format) -> tuple[Part, ...]:
@@ -199,19 +210,19 @@ def seal_parts(parts: tuple[Part, ...], client: Format) -> tuple[Part, ...]:
     each Gemini signature on a call or text becomes a carrier part right before it. A client
     without a slot (Chat) or parts without foreign state are returned unchanged.
     """
-    if client not in _FORMS:
+    if not slotted(client):
         return parts
     out: list[Part] = []
     ordinals = {"c": 0, "t": 0}
     changed = False
     for part in parts:
-        if isinstance(part, ReasoningPart) and part.origin not in (None, client) and _has_state(part):
-            part, changed = _sealed_reasoning(part, client), True
+        if isinstance(part, ReasoningPart) and part.origin not in (None, client) and has_state(part):
+            part, changed = sealed_reasoning(part, client), True
         elif isinstance(part, (ToolCall, TextPart)):
             kind = "c" if isinstance(part, ToolCall) else "t"
             if part.thought_signature is not None and client != "gemini":
                 content = {kind: ordinals[kind], "s": part.thought_signature}
-                out.append(_carrier(None, seal(content, "gemini", client), client))
+                out.append(carrier(None, seal(content, "gemini", client), client))
                 part, changed = msgspec.structs.replace(part, thought_signature=None), True
             ordinals[kind] += 1
         out.append(part)

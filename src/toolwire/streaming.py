@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from toolwire._json import loads
+from toolwire._opaque_stream import StreamSealer, seals
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import (
     DONE,
@@ -247,6 +248,8 @@ class StreamTranslator:
         policy: conversion policy for lossy steps.
         restore_name: maps an upstream tool name back to the client's name (an Exchange's name map).
         model: the model name to report to the client, when it differs from the upstream's.
+        seal: seal the upstream's opaque reasoning state into the client's slot, as
+            :class:`~toolwire.translate.Exchange` does (:mod:`toolwire.opaque`).
     """
 
     def __init__(
@@ -257,6 +260,7 @@ class StreamTranslator:
         policy: Policy = "warn",
         restore_name: Callable[[str], str] | None = None,
         model: str | None = None,
+        seal: bool = False,
     ) -> None:
         from toolwire.translate import resolve_format
 
@@ -276,6 +280,8 @@ class StreamTranslator:
         self._restore_name = restore_name
         self._model = model
         self._closed = False
+        upstream = resolve_format(source)
+        self._sealer = StreamSealer(self._target) if seal and seals(upstream, self._target) else None
 
     def feed(self, event: WireEvent) -> list[WireEvent]:
         """Translate one source wire event (zero or more target wire events)."""
@@ -283,6 +289,8 @@ class StreamTranslator:
         if hot is not None:
             lane = hot(event)  # a delta, with no IR event yet
             if lane is not None:
+                if self._sealer is not None:
+                    lane = self._sealer.lane(lane)
                 return self._encode_one(make_delta(*lane)) if lane[2] else []
         return self._translate(self._decode_safe(event))
 
@@ -297,6 +305,8 @@ class StreamTranslator:
         if hot is not None:
             lane = hot(event)
             if lane is not None:
+                if self._sealer is not None:
+                    lane = self._sealer.lane(lane)
                 if not lane[2]:
                     return b""
                 data = self._frame_delta(*lane)
@@ -319,16 +329,18 @@ class StreamTranslator:
 
     def _decode_safe(self, event: WireEvent) -> list[StreamEvent]:
         try:
-            return self._decode(event)
+            events = self._decode(event)
         except PayloadError as exc:
             return [_malformed(exc)]
+        return events if self._sealer is None else self._sealer.feed(events)
 
     def close(self) -> list[WireEvent]:
         """End of the source stream: flush, or report a stream that ended early."""
         if self._closed:
             return []
         self._closed = True
-        out = self._encode(self._decoder.close())
+        tail = self._decoder.close()
+        out = self._encode(tail if self._sealer is None else self._sealer.feed(tail))
         out.extend(self._encoder.close())
         return out
 

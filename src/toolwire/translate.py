@@ -215,7 +215,7 @@ class Exchange:
             restore = self._names.to_original if self._names is not None and self._names.renamed else None
             model = self.client_model if self.upstream_model is not None else None
             self._stream = StreamTranslator(
-                self.upstream, self.client, policy=self.policy, restore_name=restore, model=model
+                self.upstream, self.client, policy=self.policy, restore_name=restore, model=model, seal=True
             )
         return self._stream
 
