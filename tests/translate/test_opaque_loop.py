@@ -22,9 +22,9 @@ from toolwire import Exchange
 from toolwire.errors import ConversionError
 from toolwire.ir import Notes
 from toolwire.ir.accumulate import accumulate
+from toolwire.opaque import ENVELOPE_PREFIX, GEMINI_PLACEHOLDER, open_envelope
 from toolwire.streaming import stream_decoder
 from toolwire.translate import format_module
-from toolwire.opaque import ENVELOPE_PREFIX, GEMINI_PLACEHOLDER, open_envelope
 
 FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 PAIRS = [(c, u) for c in FORMATS for u in FORMATS]
@@ -408,5 +408,6 @@ def _echo_text(fmt: str, request: dict[str, Any], response: dict[str, Any]) -> d
             {"role": "user", "content": follow},
         ]
     else:
-        nxt["contents"] += [response["candidates"][0]["content"], {"role": "user", "parts": [{"text": follow}]}]
+        turn = {"role": "user", "parts": [{"text": follow}]}
+        nxt["contents"] += [response["candidates"][0]["content"], turn]
     return nxt
