@@ -7,19 +7,20 @@ therefore sealed, on the way to the client, into the one slot the client format 
 unchanged, and opened again on the next request, byte-exact. A same-format hop never seals:
 native values pass through untouched.
 
-==================  ======================================  ===============================================
-client format       slot the client echoes                  envelope form in that slot
-==================  ======================================  ===============================================
-``anthropic``       ``thinking`` block ``signature``        text: ``tw1.`` + origin code + ``.`` +
-                                                            base64url(JSON), no padding
-``openai-responses``  ``reasoning`` item                    the same text form
-                    ``encrypted_content``
-``gemini``          thought part ``thoughtSignature``       base64 (standard alphabet, padded) of
-                                                            ``b"tw1"`` + origin code + JSON: the field is
-                                                            ``bytes``, and SDKs decode and re-encode it
-                                                            (URL-safe and unpadded forms are accepted back)
-``openai-chat``     none                                    not sealed (see below)
-==================  ======================================  ===============================================
+====================  =====================================  ==========================================
+client format         slot the client echoes                 envelope form in that slot
+====================  =====================================  ==========================================
+``anthropic``         ``thinking`` block ``signature``       text: ``tw1.`` + origin code + ``.`` +
+                                                             base64url(JSON), unpadded
+``openai-responses``  ``reasoning`` item                     the same text form
+                      ``encrypted_content``
+``gemini``            thought part ``thoughtSignature``      base64 (standard alphabet, padded) of
+                                                             ``b"tw1."`` + origin code + ``b"."`` +
+                                                             JSON: the field is ``bytes``, and SDKs
+                                                             decode and re-encode it (URL-safe and
+                                                             unpadded forms are read back too)
+``openai-chat``       none                                   not sealed (see below)
+====================  =====================================  ==========================================
 
 Origin codes: ``a`` Anthropic, ``r`` OpenAI Responses, ``g`` Gemini (:data:`ORIGIN_CODES`).
 The JSON is one of:
@@ -91,8 +92,11 @@ __all__ = [
 ENVELOPE_PREFIX = "tw1."
 """Start of an envelope in a text slot (Anthropic ``signature``, Responses ``encrypted_content``)."""
 
-_MAGIC = b"tw1"
+_MAGIC = ENVELOPE_PREFIX.encode("ascii")
 """Start of an envelope's bytes in a bytes slot (Gemini ``thoughtSignature``)."""
+
+_B64_MAGIC = "dHcxL"
+"""How the base64 of every envelope's bytes begins (``b"tw1."``, then a byte of the code)."""
 
 GEMINI_PLACEHOLDER = "skip_thought_signature_validator"
 """Google's documented dummy ``thoughtSignature`` for function calls Gemini did not sign."""
@@ -114,7 +118,7 @@ def _text_form(code: str, body: bytes) -> str:
 
 
 def _bytes_form(code: str, body: bytes) -> str:
-    return base64.b64encode(_MAGIC + code.encode("ascii") + body).decode("ascii")
+    return base64.b64encode(_MAGIC + code.encode("ascii") + b"." + body).decode("ascii")
 
 
 _FORMS: dict[Format, Callable[[str, bytes], str]] = {
@@ -152,12 +156,12 @@ def _split(value: str) -> tuple[str, bytes] | None:
         code, dot, body = value[len(ENVELOPE_PREFIX) :].partition(".")
         data = _unb64(body) if dot else None
         return (code, data) if data is not None else None
-    if not value.startswith("dHcx"):  # base64 of b"tw1"
+    if not value.startswith(_B64_MAGIC):
         return None
     raw = _unb64(value)
-    if raw is None or not raw.startswith(_MAGIC):
+    if raw is None or not raw.startswith(_MAGIC) or raw[5:6] != b".":
         return None
-    return raw[3:4].decode("latin-1"), raw[4:]
+    return raw[4:5].decode("latin-1"), raw[6:]
 
 
 def open_envelope(value: str | None) -> tuple[Format, dict[str, Any]] | None:
