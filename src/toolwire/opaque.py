@@ -201,7 +201,8 @@ def carrier(text: str | None, envelope: str, client: Format) -> ReasoningPart:
 def sealed_reasoning(part: ReasoningPart, client: Format) -> ReasoningPart:
     """A reasoning part of ``client`` whose slot holds the whole of ``part`` (another origin)."""
     envelope = seal({"p": msgspec.to_builtins(part)}, part.origin or client, client)
-    out = carrier(part.text, envelope, client)
+    readable = part.text if part.text is not None else "\n\n".join(part.summary)
+    out = carrier(readable, envelope, client)
     if client == "openai-responses":
         return msgspec.structs.replace(out, text=part.text, summary=part.summary)
     return out

@@ -411,3 +411,28 @@ def _echo_text(fmt: str, request: dict[str, Any], response: dict[str, Any]) -> d
         turn = {"role": "user", "parts": [{"text": follow}]}
         nxt["contents"] += [response["candidates"][0]["content"], turn]
     return nxt
+
+
+def test_the_client_still_reads_the_reasoning() -> None:
+    """A sealed part keeps its readable text: a Responses summary shows as Anthropic thinking."""
+    payload = {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": 1,
+        "status": "completed",
+        "model": "m",
+        "output": [
+            {
+                "type": "reasoning",
+                "id": "rs_1",
+                "summary": [{"type": "summary_text", "text": "Look it up."}],
+                "encrypted_content": "gAAAAABo-opaque",
+            },
+            {"type": "function_call", "call_id": "c1", "name": "get_weather", "arguments": "{}"},
+        ],
+    }
+    answer = Exchange("anthropic", "openai-responses").response(payload)
+    thinking = [b for b in answer["content"] if b["type"] == "thinking"]
+    assert [b["thinking"] for b in thinking] == ["Look it up."]
+    found = open_envelope(thinking[0]["signature"])
+    assert found is not None and found[1]["p"]["encrypted"] == "gAAAAABo-opaque"
