@@ -19,7 +19,8 @@ client format         slot the client echoes                 envelope form in th
                                                              JSON: the field is ``bytes``, and SDKs
                                                              decode and re-encode it (URL-safe and
                                                              unpadded forms are read back too)
-``openai-chat``       none                                   not sealed (see below)
+``openai-chat``       none                                   not sealed: kept in ``Exchange.state``
+                                                             if given, else a fallback (see below)
 ====================  =====================================  ==========================================
 
 Origin codes: ``a`` Anthropic, ``r`` OpenAI Responses, ``g`` Gemini (:data:`ORIGIN_CODES`).
@@ -42,8 +43,9 @@ Opening an envelope gives back a part of its **origin** format; the encoders rep
 only to its origin and drop it elsewhere with a note, so an envelope never reaches a provider that
 did not make it (nor does a client's native state of another format).
 
-Chat has no slot. A Chat client's turn therefore reaches the upstream without the state, and
-:func:`apply_fallbacks` takes the provider's documented way out, noted (``strict`` refuses):
+Chat has no slot. Without a store (below), a Chat client's turn reaches the upstream without
+the state, and :func:`apply_fallbacks` takes the provider's documented way out, noted
+(``strict`` refuses); so it does for any client that dropped the state:
 
 - Anthropic: no ``thinking`` for a turn whose last assistant turn used tools without a signed
   thinking block (the API's 400 otherwise, our ``validate`` kind ``thinking_placement``).
@@ -52,9 +54,10 @@ Chat has no slot. A Chat client's turn therefore reaches the upstream without th
   answers 400 otherwise). Google's thought-signature guide names this dummy value for
   histories that did not come from Gemini.
 
-The state store of a later issue is the other way out for Chat: it will keep the sealed
-envelopes of a Chat client's turn under that turn's call ids and hand them back before
-:func:`open_request` (no store exists yet, so nothing is kept today).
+The other way out for Chat is a store: given :attr:`~toolwire.translate.Exchange.state` (a
+mapping the caller's store keeps between turns), the envelopes of a turn with calls are kept
+under its first call id and put back when the client echoes that turn
+(``toolwire._opaque_state``; non-streamed responses only). The fallbacks then do not apply.
 """
 
 from __future__ import annotations

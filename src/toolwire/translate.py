@@ -9,7 +9,7 @@ tool names, the client's model name, synthesized call ids).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import msgspec
 
 from toolwire._choices import unknown_choice
+from toolwire._opaque_state import keep_state, recall_state
 from toolwire.errors import ToolwireError
 from toolwire.formats import _MODULES
 from toolwire.ir.base import FORMAT_ALIASES, FORMATS, Format, FormatName
@@ -129,6 +130,9 @@ class Exchange:
         client_model: the client's model name (learned from the request, or given for
             formats that carry it in the URL); responses report it back.
         notes: every note of this exchange, requests and responses.
+        state: the store hook for opaque reasoning state a client format has no slot for
+            (Chat): a mapping the caller keeps between turns (see :mod:`toolwire._opaque_state`);
+            ``None`` (default): the upstream's documented fallback applies instead, noted.
     """
 
     client: FormatName
@@ -138,6 +142,7 @@ class Exchange:
     client_model: str | None = None
     sanitize_names: bool = True
     notes: list[Note] = field(default_factory=list)
+    state: MutableMapping[str, str] | None = None
     last_request: Request | None = None
     _names: NameMap | None = None
     _stream: StreamTranslator | None = None
@@ -157,6 +162,8 @@ class Exchange:
         ir: Request = format_module(self.client).decode_request(payload, notes, model=self.client_model)
         if ir.model is not None:
             self.client_model = ir.model
+        if self.state is not None:
+            ir = recall_state(ir, self.state)
         ir = open_request(ir, notes)
         if self._names is not None and self.client != self.upstream:
             ir = _rename_request(ir, self._names.to_target, notes)
@@ -176,8 +183,13 @@ class Exchange:
         """
         notes = Notes(self.policy)
         ir: Response = format_module(self.upstream).decode_response(payload, notes)
-        ir = seal_response(self.restore_response(ir), self.client)  # type: ignore[arg-type]
-        out: dict[str, Any] = format_module(self.client).encode_response(ir, notes)
+        ir = self.restore_response(ir)
+        out: dict[str, Any] = format_module(self.client).encode_response(
+            seal_response(ir, self.client),  # type: ignore[arg-type]
+            notes,
+        )
+        if self.state is not None:
+            keep_state(ir, out, self.client, self.state)  # type: ignore[arg-type]
         self.notes.extend(notes.items)
         return out
 

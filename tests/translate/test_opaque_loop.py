@@ -436,3 +436,34 @@ def test_the_client_still_reads_the_reasoning() -> None:
     assert [b["thinking"] for b in thinking] == ["Look it up."]
     found = open_envelope(thinking[0]["signature"])
     assert found is not None and found[1]["p"]["encrypted"] == "gAAAAABo-opaque"
+
+
+# -------------------------------------------------------------------- Chat: the store hook
+
+
+@pytest.mark.parametrize("upstream", SLOTTED)
+def test_a_chat_client_with_a_state_mapping_gets_the_state_back(upstream: str) -> None:
+    """``Exchange.state``: a mapping the caller's store keeps; envelopes live there, keyed by call id."""
+    made = opaque_values(upstream, recorded(upstream))
+    state: dict[str, str] = {}
+    seen: set[str] = set()
+    request = first_request("openai-chat", tool_name(upstream))
+    for turn in range(3):
+        ex = Exchange("openai-chat", upstream, client_model="m", state=state)
+        sent = ex.request(copy.deepcopy(request))
+        assert opaque_values(upstream, sent) == made * turn, f"turn {turn + 1}"
+        assert _problems(sent, upstream) == []
+        assert not [n for n in ex.notes if n.path == "$.reasoning" or "placeholder" in n.message]
+        answer = ex.response(recorded(upstream, turn))
+        assert not [v for v in made if v in json.dumps(answer)]  # the client never sees the state
+        request = echo("openai-chat", request, answer)
+        seen.add("tw1:" + answer["choices"][0]["message"]["tool_calls"][0]["id"])
+    assert set(state) == seen  # one entry per turn with calls, under the first id the client saw
+    for value in state.values():
+        assert all(open_envelope(v) is not None for v in json.loads(value))
+
+
+def test_without_a_state_mapping_nothing_is_kept() -> None:
+    ex = Exchange("openai-chat", "anthropic")
+    ex.response(recorded("anthropic"))
+    assert ex.state is None
