@@ -50,8 +50,8 @@ PINNED: dict[str, set[str]] = {
     },
     "toolwire.opaque": {
         "ENVELOPE_PREFIX", "FALLBACKS", "GEMINI_PLACEHOLDER", "ORIGIN_CODES", "apply_fallbacks", "carrier",
-        "has_state", "open_envelope", "open_request", "seal", "seal_parts", "seal_response",
-        "sealed_reasoning", "slotted",
+        "has_state", "open_envelope", "open_request", "ordinal_kind", "seal", "seal_parts", "seal_response",
+        "sealed_reasoning", "signed_envelope", "slotted",
     },
     "toolwire.partial_json": {
         "complete_json", "parse_partial",

@@ -25,10 +25,10 @@ from typing import Any
 import msgspec
 
 from toolwire.ir.base import Format
-from toolwire.ir.content import Message, Part, ReasoningPart, TextPart, ToolCall
+from toolwire.ir.content import Message, Part, ReasoningPart, ToolCall
 from toolwire.ir.request import Request
 from toolwire.ir.response import Response
-from toolwire.opaque import has_state, seal
+from toolwire.opaque import has_state, ordinal_kind, seal, signed_envelope
 
 __all__ = ["KEY_PREFIX", "keep_state", "recall_state"]
 
@@ -65,12 +65,14 @@ def _envelopes(parts: tuple[Part, ...]) -> list[str]:
     out: list[str] = []
     ordinals = {"c": 0, "t": 0}
     for part in parts:
+        kind = ordinal_kind(part)
         if isinstance(part, ReasoningPart) and part.origin is not None and has_state(part):
             out.append(seal({"p": msgspec.to_builtins(part)}, part.origin, _TEXT_FORM))
-        elif isinstance(part, (ToolCall, TextPart)):
-            kind = "c" if isinstance(part, ToolCall) else "t"
-            if part.thought_signature is not None:
-                out.append(seal({kind: ordinals[kind], "s": part.thought_signature}, "gemini", _TEXT_FORM))
+        else:
+            signed = signed_envelope(part, ordinals[kind] if kind else 0, _TEXT_FORM)
+            if signed is not None:
+                out.append(signed[0])
+        if kind is not None:
             ordinals[kind] += 1
     return out
 

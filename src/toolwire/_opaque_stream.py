@@ -13,9 +13,10 @@ reasoning part of another origin       the same part retagged to the client's fo
                                        envelope: Anthropic ``signature_delta``, Responses
                                        ``encrypted_content`` in ``output_item.done``, Gemini
                                        ``thoughtSignature``)
-call or text with a Gemini signature   a carrier reasoning part (start and end) first, then the
-                                       part without its signature
-text delta with a late signature       a carrier part for that text (the signature is removed)
+call with a Gemini signature           a carrier reasoning part (start and end) first, then the
+                                       call without its signature
+text with a Gemini signature (on its   the text without it; at the text's end (when it is known
+start or a late delta)                 to be empty or not), a carrier part after it
 =====================================  ==========================================================
 
 Carriers take new indices, so the indices of the parts after them shift; the sealer maps
@@ -30,7 +31,7 @@ from dataclasses import dataclass, field
 import msgspec
 
 from toolwire.ir.base import Format
-from toolwire.ir.content import Part, ReasoningPart, TextPart, ToolCall
+from toolwire.ir.content import ReasoningPart, TextPart, ToolCall
 from toolwire.ir.stream import (
     PartEnd,
     PartStart,
@@ -39,7 +40,16 @@ from toolwire.ir.stream import (
     TextDelta,
     ToolCallDelta,
 )
-from toolwire.opaque import ORIGIN_CODES, carrier, has_state, seal, sealed_reasoning, slotted
+from toolwire.opaque import (
+    ORIGIN_CODES,
+    carrier,
+    has_state,
+    ordinal_kind,
+    seal,
+    sealed_reasoning,
+    signed_envelope,
+    slotted,
+)
 
 __all__ = ["StreamSealer", "seals"]
 
@@ -78,9 +88,11 @@ class StreamSealer:
         self._map: dict[int, int] = {}
         self._next = 0
         self._held: dict[int, _Held] = {}
-        self._ordinal: dict[int, tuple[str, int]] = {}  # upstream index -> ("c"|"t", ordinal)
+        self._calls: dict[int, int] = {}  # upstream index of a client tool call -> its ordinal
         self._counts = {"c": 0, "t": 0}
         self._carried: set[int] = set()
+        self._texts: dict[int, str | None] = {}  # open text part -> its signature so far
+        self._written: set[int] = set()  # text parts that got some text
 
     def feed(self, events: list[StreamEvent]) -> list[StreamEvent]:
         """The client-side events for decoded upstream events."""
@@ -96,9 +108,11 @@ class StreamSealer:
     def lane(self, lane: tuple[type, int, str]) -> tuple[type, int, str]:
         """A hot-path delta ``(kind, index, text)``: its index mapped, held text recorded."""
         kind, index, text = lane
-        held = self._held.get(index)
-        if held is not None and kind is ReasoningDelta and text:
-            held.text.append(text)
+        if text:
+            if kind is TextDelta:
+                self._written.add(index)
+            elif kind is ReasoningDelta and index in self._held:
+                self._held[index].text.append(text)
         return kind, self._index(index), text
 
     # ------------------------------------------------------------------------ helpers
@@ -110,21 +124,22 @@ class StreamSealer:
             self._next += 1
         return mapped
 
-    def _carrier(self, kind: str, ordinal: int, signature: str, out: list[StreamEvent]) -> None:
+    def _carrier(self, envelope: str, out: list[StreamEvent]) -> None:
         index = self._next
         self._next += 1
-        part = carrier(None, seal({kind: ordinal, "s": signature}, "gemini", self._client), self._client)
+        part = carrier(None, envelope, self._client)
         out.append(PartStart(index=index, part=ReasoningPart(text=part.text, origin=self._client)))
         out.append(PartEnd(index=index, part=part))
 
-    def _signed(self, index: int, part: ToolCall | TextPart, out: list[StreamEvent]) -> Part:
-        """``part`` without its Gemini signature, a carrier sent first (once per part)."""
+    def _signed_call(self, index: int, part: ToolCall, out: list[StreamEvent]) -> ToolCall:
+        """``part`` without its Gemini signature, a carrier sent first (once per call)."""
         if part.thought_signature is None:
             return part
-        if index not in self._carried and index in self._ordinal:
+        if index not in self._carried and index in self._calls:
             self._carried.add(index)
-            kind, ordinal = self._ordinal[index]
-            self._carrier(kind, ordinal, part.thought_signature, out)
+            signed = signed_envelope(part, self._calls[index], self._client)
+            if signed is not None:
+                self._carrier(signed[0], out)
         return msgspec.structs.replace(part, thought_signature=None)
 
     def _retag(self, part: ReasoningPart) -> ReasoningPart:
@@ -138,17 +153,23 @@ class StreamSealer:
             self._held[event.index] = _Held(part)
             out.append(PartStart(index=self._index(event.index), part=self._retag(part)))
             return
-        if isinstance(part, (ToolCall, TextPart)):
-            kind = "c" if isinstance(part, ToolCall) else "t"
-            self._ordinal[event.index] = (kind, self._counts[kind])
-            self._counts[kind] += 1
-            part = self._signed(event.index, part, out)
+        if isinstance(part, ToolCall):
+            if ordinal_kind(part) == "c":
+                self._calls[event.index] = self._counts["c"]
+                self._counts["c"] += 1
+            part = self._signed_call(event.index, part, out)
+        elif isinstance(part, TextPart):  # counted at its end, when it is known to be empty or not
+            self._texts[event.index] = part.thought_signature
+            if part.text:
+                self._written.add(event.index)
+            if part.thought_signature is not None:
+                part = msgspec.structs.replace(part, thought_signature=None)
         out.append(PartStart(index=self._index(event.index), part=part))
 
     def _on_reasoning(self, event: ReasoningDelta, out: list[StreamEvent]) -> None:
         held = self._held.get(event.index)
         if held is None:
-            out.append(msgspec.structs.replace(event, index=self._index(event.index)))
+            out.append(self._moved(event))
             return
         if event.text:
             held.text.append(event.text)
@@ -158,14 +179,39 @@ class StreamSealer:
             out.append(msgspec.structs.replace(event, index=self._index(event.index), signature=None))
 
     def _on_text(self, event: TextDelta, out: list[StreamEvent]) -> None:
-        if event.signature is not None and event.index not in self._carried and event.index in self._ordinal:
-            self._carried.add(event.index)
-            kind, ordinal = self._ordinal[event.index]
-            self._carrier(kind, ordinal, event.signature, out)
-        out.append(TextDelta(index=self._index(event.index), text=event.text))
+        if event.text:
+            self._written.add(event.index)
+        if event.signature is not None:
+            self._texts[event.index] = event.signature
+            event = TextDelta(index=event.index, text=event.text)
+        out.append(self._moved(event))
 
     def _on_call_delta(self, event: ToolCallDelta, out: list[StreamEvent]) -> None:
-        out.append(ToolCallDelta(index=self._index(event.index), arguments=event.arguments))
+        out.append(self._moved(event))
+
+    def _moved(self, event: TextDelta | ToolCallDelta | ReasoningDelta) -> StreamEvent:
+        """``event`` at its client index (the same object while no carrier shifted it)."""
+        index = self._index(event.index)
+        return event if index == event.index else msgspec.structs.replace(event, index=index)
+
+    def _end_text(self, index: int, final: TextPart | None, out: list[StreamEvent]) -> TextPart | None:
+        """A text part ends: counted when it has text; its signature, if any, goes in a carrier."""
+        signature = self._texts.pop(index, None)
+        if final is not None and final.thought_signature is not None:
+            signature = final.thought_signature
+        written = bool(final.text) if final is not None else index in self._written
+        self._written.discard(index)
+        if signature is not None:
+            if written:
+                content: dict[str, object] = {"t": self._counts["t"], "s": signature}
+            else:  # clients drop empty text: the carrier stands for the whole part
+                content = {"p": msgspec.to_builtins(TextPart(text="", thought_signature=signature))}
+            self._carrier(seal(content, "gemini", self._client), out)
+        if written:
+            self._counts["t"] += 1
+        if final is not None and final.thought_signature is not None:
+            return msgspec.structs.replace(final, thought_signature=None)
+        return final
 
     def _on_end(self, event: PartEnd, out: list[StreamEvent]) -> None:
         held = self._held.pop(event.index, None)
@@ -173,8 +219,10 @@ class StreamSealer:
         if held is not None:
             whole = final if isinstance(final, ReasoningPart) else held.part()
             final = sealed_reasoning(whole, self._client) if has_state(whole) else self._retag(whole)
-        elif isinstance(final, (ToolCall, TextPart)):
-            final = self._signed(event.index, final, out)
+        elif event.index in self._texts:
+            final = self._end_text(event.index, final if isinstance(final, TextPart) else None, out)
+        elif isinstance(final, ToolCall):
+            final = self._signed_call(event.index, final, out)
         out.append(PartEnd(index=self._index(event.index), part=final))
 
 

@@ -27,13 +27,15 @@ Origin codes: ``a`` Anthropic, ``r`` OpenAI Responses, ``g`` Gemini (:data:`ORIG
 The JSON is one of:
 
 ================================  ================================================================
-``{"p": <ReasoningPart>}``        a whole reasoning part of the origin (text, signature, redacted
-                                  data, encrypted content, item id, extras), restored as it was
-``{"c": k, "s": "<sig>"}``        the Gemini ``thoughtSignature`` of the ``k``-th tool call of the
+``{"p": <Part>}``                 a whole part of the origin, restored as it was in place of the
+                                  carrier: a reasoning part (text, signature, redacted data,
+                                  encrypted content, item id, extras), or a signed empty Gemini
+                                  text (clients drop empty text)
+``{"c": k, "s": "<sig>"}``        the Gemini ``thoughtSignature`` of the ``k``-th client tool call of the
                                   same assistant message (Gemini signs calls, other formats have
                                   no field for it: the envelope rides on a carrier reasoning part
                                   put right before the call)
-``{"t": k, "s": "<sig>"}``        the same for the ``k``-th text part
+``{"t": k, "s": "<sig>"}``        the same for the ``k``-th non-empty text part
 ================================  ================================================================
 
 Positions are ordinals among the message's calls (or texts), so a client that moves its reasoning
@@ -85,10 +87,12 @@ __all__ = [
     "has_state",
     "open_envelope",
     "open_request",
+    "ordinal_kind",
     "seal",
     "seal_parts",
     "seal_response",
     "sealed_reasoning",
+    "signed_envelope",
     "slotted",
 ]
 
@@ -211,12 +215,37 @@ def sealed_reasoning(part: ReasoningPart, client: Format) -> ReasoningPart:
     return out
 
 
+def ordinal_kind(part: Part) -> str | None:
+    """How a signed part is counted in an envelope: ``c`` for a call of a client tool, ``t`` for
+    a non-empty text, ``None`` for parts no client keeps in place (built-in calls, empty text)."""
+    if isinstance(part, ToolCall):
+        return "c" if part.kind != "builtin" else None
+    if isinstance(part, TextPart):
+        return "t" if part.text else None
+    return None
+
+
+def signed_envelope(part: Part, ordinal: int, client: Format) -> tuple[str, bool] | None:
+    """The envelope of a Gemini signature on ``part`` (the ``ordinal``-th of its kind), and
+    whether it stands for the whole part (an empty text: clients drop those); ``None`` when the
+    part carries no signature to seal (or only a built-in call does)."""
+    if not isinstance(part, (ToolCall, TextPart)) or part.thought_signature is None:
+        return None
+    kind = ordinal_kind(part)
+    if kind is not None:
+        return seal({kind: ordinal, "s": part.thought_signature}, "gemini", client), False
+    if isinstance(part, TextPart):
+        return seal({"p": msgspec.to_builtins(part)}, "gemini", client), True
+    return None
+
+
 def seal_parts(parts: tuple[Part, ...], client: Format) -> tuple[Part, ...]:
     """``parts`` of an upstream response with their opaque state sealed for ``client``.
 
     Reasoning of another origin becomes a reasoning part of ``client`` holding the whole part;
-    each Gemini signature on a call or text becomes a carrier part right before it. A client
-    without a slot (Chat) or parts without foreign state are returned unchanged.
+    each Gemini signature on a call or text becomes a carrier part right before it (an empty
+    signed text becomes a carrier of the whole part). A client without a slot (Chat) or parts
+    without foreign state are returned unchanged.
     """
     if not slotted(client):
         return parts
@@ -224,14 +253,20 @@ def seal_parts(parts: tuple[Part, ...], client: Format) -> tuple[Part, ...]:
     ordinals = {"c": 0, "t": 0}
     changed = False
     for part in parts:
+        kind = ordinal_kind(part)
         if isinstance(part, ReasoningPart) and part.origin not in (None, client) and has_state(part):
             part, changed = sealed_reasoning(part, client), True
-        elif isinstance(part, (ToolCall, TextPart)):
-            kind = "c" if isinstance(part, ToolCall) else "t"
-            if part.thought_signature is not None and client != "gemini":
-                content = {kind: ordinals[kind], "s": part.thought_signature}
-                out.append(carrier(None, seal(content, "gemini", client), client))
-                part, changed = msgspec.structs.replace(part, thought_signature=None), True
+        else:
+            signed = (
+                signed_envelope(part, ordinals[kind] if kind else 0, client) if client != "gemini" else None
+            )
+            if signed is not None:
+                out.append(carrier(None, signed[0], client))
+                changed = True
+                if signed[1]:
+                    continue
+                part = msgspec.structs.replace(part, thought_signature=None)
+        if kind is not None:
             ordinals[kind] += 1
         out.append(part)
     return tuple(out) if changed else parts
@@ -252,10 +287,10 @@ def _slot_value(part: ReasoningPart) -> str | None:
     return part.encrypted if part.origin == "openai-responses" else part.signature
 
 
-def _attach(parts: list[Part], kind: type[ToolCall | TextPart], ordinal: int, signature: str) -> bool:
+def _attach(parts: list[Part], kind: str, ordinal: int, signature: str) -> bool:
     seen = 0
     for i, part in enumerate(parts):
-        if isinstance(part, kind):
+        if ordinal_kind(part) == kind:
             if seen == ordinal:
                 parts[i] = msgspec.structs.replace(part, thought_signature=signature)
                 return True
@@ -263,26 +298,28 @@ def _attach(parts: list[Part], kind: type[ToolCall | TextPart], ordinal: int, si
     return False
 
 
+_KIND_NAMES = {"c": "call", "t": "text"}
+
+
 def _open_message(message: Message, notes: Notes, path: str) -> Message:
     out: list[Part] = []
-    pending: list[tuple[type[ToolCall | TextPart], int, str, str]] = []
+    pending: list[tuple[str, int, str, str]] = []
     for j, part in enumerate(message.parts):
         found = open_envelope(_slot_value(part)) if isinstance(part, ReasoningPart) else None
         if found is None:
             out.append(part)
             continue
         origin, content = found
+        kind = "c" if "c" in content else "t" if "t" in content else None
         if "p" in content:
-            out.append(msgspec.convert(content["p"], ReasoningPart))
-        elif origin == "gemini" and ("c" in content or "t" in content):
-            kind: type[ToolCall | TextPart] = ToolCall if "c" in content else TextPart
-            ordinal = content["c"] if "c" in content else content["t"]
-            pending.append((kind, int(ordinal), str(content["s"]), f"{path}.parts[{j}]"))
+            out.append(msgspec.convert(content["p"], Part))
+        elif origin == "gemini" and kind is not None:
+            pending.append((kind, int(content[kind]), str(content["s"]), f"{path}.parts[{j}]"))
         else:
             notes.add(f"{path}.parts[{j}]", "dropped", "an envelope of opaque state this version cannot read")
     for kind, ordinal, signature, where in pending:
         if not _attach(out, kind, ordinal, signature):
-            notes.add(where, "dropped", f"a Gemini thought signature whose {kind.__name__} is gone")
+            notes.add(where, "dropped", f"a Gemini thought signature whose {_KIND_NAMES[kind]} is gone")
     return msgspec.structs.replace(message, parts=tuple(out))
 
 
