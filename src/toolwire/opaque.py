@@ -117,7 +117,6 @@ ORIGIN_CODES: dict[Format, str] = {"anthropic": "a", "openai-responses": "r", "g
 _BY_CODE: dict[str, Format] = {code: fmt for fmt, code in ORIGIN_CODES.items()}
 
 _ENCODE = msgspec.json.Encoder()
-_DECODE_PART = msgspec.json.Decoder(ReasoningPart)
 
 
 def _text_form(code: str, body: bytes) -> str:
@@ -375,7 +374,7 @@ def _anthropic(req: Request, notes: Notes) -> Request:
         "$.reasoning",
         "dropped",
         "thinking turned off for this turn: the last assistant turn used tools and has no signed "
-        "Anthropic thinking block to replay (the client's format has no slot for it)",
+        "Anthropic thinking block to replay (none came back through the client)",
     )
     return msgspec.structs.replace(req, reasoning=None)
 
