@@ -16,7 +16,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.translate.test_opaque_loop import PAIRS, SLOTTED, _accumulated, echo, first_request
+from tests.translate.test_opaque_loop import PAIRS, SLOTTED, echo, first_request
+from tests.translate.test_opaque_stream import _accumulated
 from toolwire import Exchange
 from toolwire.emulator import EmulatorConfig, create_app, serve
 from toolwire.opaque import open_envelope
