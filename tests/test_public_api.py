@@ -48,6 +48,11 @@ PINNED: dict[str, set[str]] = {
         "ArgumentsView", "StreamTranslator", "WireReader", "check_stream", "encode_wire_event",
         "encode_wire_events", "stream_decoder", "stream_encoder", "translate_stream",
     },
+    "toolwire.opaque": {
+        "ENVELOPE_PREFIX", "FALLBACKS", "GEMINI_PLACEHOLDER", "ORIGIN_CODES", "apply_fallbacks", "carrier",
+        "has_state", "open_envelope", "open_request", "ordinal_kind", "seal", "seal_parts", "seal_response",
+        "sealed_reasoning", "signed_envelope", "slotted",
+    },
     "toolwire.partial_json": {
         "complete_json", "parse_partial",
     },

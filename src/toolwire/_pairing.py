@@ -4,6 +4,9 @@ Two passes of :class:`~toolwire.translate.Exchange` over a request the client se
 
 - ids: an Anthropic client echoes the ids we escaped for it
   (:func:`toolwire._callids.sanitize_call_id`); they are restored to the upstream's originals.
+- ids of a Gemini client's results: a ``functionResponse`` without an ``id`` (Gemini pairs by
+  position) answering a turn whose calls carry ids (those we sent it) takes the id of the first
+  unanswered call of that turn with its name, so an upstream that pairs by id gets a valid pair.
 - order: Gemini pairs ``functionResponse`` parts with the ``functionCall`` parts of the turn
   before by position, so the results answering one assistant turn are put in the order of its
   calls (results of unknown calls keep their place after the known ones). A result answering
@@ -19,7 +22,7 @@ from toolwire.ir.content import Message, Part, ToolCall, ToolResult
 from toolwire.ir.notes import Notes
 from toolwire.ir.request import Request
 
-__all__ = ["order_results", "restore_history_ids"]
+__all__ = ["fill_result_ids", "order_results", "restore_history_ids"]
 
 
 def _restored(part: Part) -> Part:
@@ -96,3 +99,36 @@ def order_results(ir: Request, notes: Notes) -> Request:
             messages[index + 1 : end] = new
             changed = True
     return msgspec.structs.replace(ir, messages=tuple(messages)) if changed else ir
+
+
+def _filled(run: list[Message], calls: list[ToolCall]) -> list[Message]:
+    """``run`` with each id-less result given the id of the first unanswered call of its name."""
+    answered = {p.call_id for m in run for p in m.parts if isinstance(p, ToolResult) and p.call_id}
+    open_calls = [c for c in calls if c.id is not None and c.id not in answered]
+    out = []
+    for message in run:
+        parts = list(message.parts)
+        for index, part in enumerate(parts):
+            if not isinstance(part, ToolResult) or part.call_id is not None:
+                continue
+            call = next((c for c in open_calls if c.name == part.name), None)
+            if call is not None:
+                open_calls.remove(call)
+                parts[index] = msgspec.structs.replace(part, call_id=call.id)
+        out.append(
+            message if tuple(parts) == message.parts else msgspec.structs.replace(message, parts=tuple(parts))
+        )
+    return out
+
+
+def fill_result_ids(ir: Request) -> Request:
+    """``ir`` with the id-less results of each assistant turn paired to its calls' ids, by name and order."""
+    messages = list(ir.messages)
+    for index, message in enumerate(ir.messages):
+        calls = [p for p in message.parts if isinstance(p, ToolCall) and p.kind != "builtin"]
+        if message.role != "assistant" or not calls:
+            continue
+        end = _run_end(ir.messages, index + 1)
+        messages[index + 1 : end] = _filled(messages[index + 1 : end], calls)
+    new = tuple(messages)
+    return ir if new == ir.messages else msgspec.structs.replace(ir, messages=new)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from toolwire._json import loads
+from toolwire._opaque_stream import StreamSealer, seals
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import (
     DONE,
@@ -250,6 +251,9 @@ class StreamTranslator:
         model: the model name to report to the client, when it differs from the upstream's.
         restore: an Exchange's way back for tool calls (names, kinds, namespaces, ids); argument
             deltas of calls it turns back into custom calls leave the hot paths.
+        seal: seal the upstream's opaque reasoning state into the client's slot, as
+            :class:`~toolwire.translate.Exchange` does (:mod:`toolwire.opaque`). Sealing comes
+            first, so ``restore`` sees the client's part indices.
     """
 
     def __init__(
@@ -261,6 +265,7 @@ class StreamTranslator:
         restore_name: Callable[[str], str] | None = None,
         model: str | None = None,
         restore: Restorer | None = None,
+        seal: bool = False,
     ) -> None:
         from toolwire.translate import resolve_format
 
@@ -282,6 +287,8 @@ class StreamTranslator:
         self._hook: StreamRestore | None = restore.stream(self.notes) if restore is not None else None
         self._custom = self._hook.custom if self._hook is not None else None  # see _diverted
         self._closed = False
+        upstream = resolve_format(source)
+        self._sealer = StreamSealer(self._target) if seal and seals(upstream, self._target) else None
 
     def feed(self, event: WireEvent) -> list[WireEvent]:
         """Translate one source wire event (zero or more target wire events)."""
@@ -289,6 +296,8 @@ class StreamTranslator:
         if hot is not None:
             lane = hot(event)  # a delta, with no IR event yet
             if lane is not None:
+                if self._sealer is not None:
+                    lane = self._sealer.lane(lane)
                 if self._custom and self._diverted(lane[0], lane[1]):
                     return self._hooked([make_delta(*lane)])
                 return self._encode_one(make_delta(*lane)) if lane[2] else []
@@ -305,6 +314,8 @@ class StreamTranslator:
         if hot is not None:
             lane = hot(event)
             if lane is not None:
+                if self._sealer is not None:
+                    lane = self._sealer.lane(lane)
                 if self._custom and self._diverted(lane[0], lane[1]):
                     return _frames(self._target, self._hooked([make_delta(*lane)]))
                 if not lane[2]:
@@ -348,9 +359,10 @@ class StreamTranslator:
 
     def _decode_safe(self, event: WireEvent) -> list[StreamEvent]:
         try:
-            return self._decode(event)
+            events = self._decode(event)
         except PayloadError as exc:
             return [_malformed(exc)]
+        return events if self._sealer is None else self._sealer.feed(events)
 
     def close(self) -> list[WireEvent]:
         """End of the source stream: flush, or report a stream that ended early."""
@@ -358,6 +370,8 @@ class StreamTranslator:
             return []
         self._closed = True
         closing = self._decoder.close()
+        if self._sealer is not None:
+            closing = self._sealer.feed(closing)
         hook = self._hook
         if hook is not None:
             closing = [restored for ir_event in closing for restored in hook.event(ir_event)]

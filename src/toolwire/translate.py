@@ -11,7 +11,7 @@ gives upstream calls without ids ids unique across turns (see ``_shims``, ``_pai
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import msgspec
 
 from toolwire._choices import unknown_choice
-from toolwire._pairing import order_results, restore_history_ids
+from toolwire._opaque_state import keep_state, recall_state
+from toolwire._pairing import fill_result_ids, order_results, restore_history_ids
 from toolwire._restore import Restorer
 from toolwire._shims import ToolShims
 from toolwire.errors import ToolwireError
@@ -31,6 +32,7 @@ from toolwire.ir.request import Request
 from toolwire.ir.response import Response
 from toolwire.ir.tools import AnyTool, BuiltinTool, ToolChoice
 from toolwire.names import NameMap
+from toolwire.opaque import apply_fallbacks, open_request, seal_response
 
 if TYPE_CHECKING:
     from toolwire.formats._stream import WireEvent
@@ -133,6 +135,9 @@ class Exchange:
         client_model: the client's model name (learned from the request, or given for
             formats that carry it in the URL); responses report it back.
         notes: every note of this exchange, requests and responses.
+        state: the store hook for opaque reasoning state a client format has no slot for
+            (Chat): a mapping the caller keeps between turns (see :mod:`toolwire._opaque_state`);
+            ``None`` (default): the upstream's documented fallback applies instead, noted.
     """
 
     client: FormatName
@@ -142,6 +147,7 @@ class Exchange:
     client_model: str | None = None
     sanitize_names: bool = True
     notes: list[Note] = field(default_factory=list)
+    state: MutableMapping[str, str] | None = None
     last_request: Request | None = None
     _names: NameMap | None = None
     _stream: StreamTranslator | None = None
@@ -153,28 +159,45 @@ class Exchange:
         self._names = NameMap(resolve_format(self.upstream)) if self.sanitize_names else None
 
     def request(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """Translate a client request payload into the upstream payload."""
+        """Translate a client request payload into the upstream payload.
+
+        Envelopes of opaque reasoning state the client echoed are opened (and replayed only to
+        their origin); where state is missing, the upstream's documented fallback applies, noted.
+        """
         notes = Notes(self.policy)
         ir: Request = format_module(self.client).decode_request(payload, notes, model=self.client_model)
         if ir.model is not None:
             self.client_model = ir.model
+        if self.state is not None:
+            ir = recall_state(ir, self.state)  # keyed by the call ids the client saw: before _hop_request
+        ir = open_request(ir, notes)
         if self.client != self.upstream:
             ir = self._hop_request(ir, notes)
         if self._names is not None and self.client != self.upstream:
             ir = _rename_request(ir, self._names.to_target, notes)
         if self.upstream_model is not None:
             ir = _replace(ir, model=self.upstream_model)
+        ir = apply_fallbacks(ir, self.upstream, notes)  # type: ignore[arg-type]
         self.last_request = ir
         out: dict[str, Any] = format_module(self.upstream).encode_request(ir, notes)
         self.notes.extend(notes.items)
         return out
 
     def response(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """Translate an upstream response payload into the client's format."""
+        """Translate an upstream response payload into the client's format.
+
+        The upstream's opaque reasoning state is sealed into the slot the client echoes
+        (:mod:`toolwire.opaque`); :meth:`request` opens it again on the next turn.
+        """
         notes = Notes(self.policy)
         ir: Response = format_module(self.upstream).decode_response(payload, notes)
         ir = self.restore_response(ir, payload, notes)
-        out: dict[str, Any] = format_module(self.client).encode_response(ir, notes)
+        out: dict[str, Any] = format_module(self.client).encode_response(
+            seal_response(ir, self.client),  # type: ignore[arg-type]
+            notes,
+        )
+        if self.state is not None:
+            keep_state(ir, out, self.client, self.state)  # type: ignore[arg-type]
         self.notes.extend(notes.items)
         return out
 
@@ -212,7 +235,7 @@ class Exchange:
             model = self.client_model if self.upstream_model is not None else None
             restore = self._restorer() if self.client != self.upstream else None
             self._stream = StreamTranslator(
-                self.upstream, self.client, policy=self.policy, model=model, restore=restore
+                self.upstream, self.client, policy=self.policy, model=model, restore=restore, seal=True
             )
         return self._stream
 
@@ -221,6 +244,8 @@ class Exchange:
         upstream lacks approximated (remembered for the way back), Gemini results in call order."""
         if self.client == "anthropic":
             ir = restore_history_ids(ir)
+        elif self.client == "gemini":
+            ir = fill_result_ids(ir)
         shims = ToolShims(self.upstream)  # type: ignore[arg-type]
         ir = shims.request(ir, notes)
         self._shims = shims if shims.active else None

@@ -74,3 +74,14 @@ def test_gemini_first_call_of_a_turn_needs_a_signature() -> None:
 
 def test_chat_has_no_reasoning_state() -> None:
     assert check_reasoning(Request(messages=(user("a"),), reasoning=THINK), "openai-chat", SECRET) is None
+
+
+def test_gemini_accepts_google_placeholder_on_calls_only() -> None:
+    call = ToolCall(name="f", arguments="{}", thought_signature="skip_thought_signature_validator")
+    turn = Message(role="assistant", parts=(call,))
+    request = Request(messages=(user("a"), turn, results(None)), reasoning=THINK)
+    assert check_reasoning(request, "gemini", SECRET) is None
+    dummy = TextPart(text="t", thought_signature="skip_thought_signature_validator")
+    text = Message(role="assistant", parts=(dummy,))
+    message = check_reasoning(Request(messages=(user("a"), text)), "gemini", SECRET)
+    assert message == "Corrupted thought signature (contents[1].parts[0])."

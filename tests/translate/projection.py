@@ -22,7 +22,8 @@ Semantic form (every format):
   ids) are dropped where they are not the only copy of opaque state.
 
 What each format cannot carry or adds is listed in :data:`PROJECTIONS` (the ``_project_*``
-functions say what they do in their docstrings).
+functions say what they do in their docstrings). A request that reaches a format from another
+one first gets that format's fallback for missing opaque reasoning state (:data:`FALLBACKS`).
 """
 
 from __future__ import annotations
@@ -440,6 +441,46 @@ def _project_gemini(data: Data) -> None:
             part["content"] = ([{"type": "text", "text": "\n".join(texts)}] if texts else []) + media
 
 
+def _last_tool_turn(data: Data) -> Data | None:
+    """The last assistant message when tool calls were made there and something answers it."""
+    turns = [m for m in data.get("messages", []) if m.get("role") not in ("system", "developer")]
+    last = max((i for i, m in enumerate(turns) if m.get("role") == "assistant"), default=None)
+    if last is None or last == len(turns) - 1:
+        return None
+    parts = turns[last].get("parts", [])
+    return turns[last] if any(p.get("type") == "tool_call" for p in parts) else None
+
+
+def _thinking_fallback(data: Data) -> None:
+    """Anthropic from another format: no thinking when the last tool turn has no Anthropic
+    thinking to replay (``toolwire.opaque``: the API refuses it otherwise)."""
+    config = data.get("reasoning")
+    turn = _last_tool_turn(data)
+    if config is None or turn is None or not _thinking_budget(config):
+        return
+    if not any(p.get("type") == "reasoning" and p.get("origin") == "anthropic" for p in turn["parts"]):
+        del data["reasoning"]
+
+
+def _placeholder_signatures(data: Data) -> None:
+    """Gemini from another format, thinking on: the first call of a model turn without a
+    signature gets Google's placeholder (``toolwire.opaque``)."""
+    thinking = bool(_thinking_budget(data.get("reasoning") or {}))
+    if "messages" not in data or (not thinking and "gemini-3" not in (data.get("model") or "")):
+        return
+    for message in data["messages"]:
+        calls = [p for p in message.get("parts", []) if p.get("type") == "tool_call"]
+        if message.get("role") == "assistant" and calls and "thought_signature" not in calls[0]:
+            calls[0]["thought_signature"] = "skip_thought_signature_validator"
+
+
+FALLBACKS: dict[str, Callable[[Data], None]] = {
+    "anthropic": _thinking_fallback,
+    "gemini": _placeholder_signatures,
+}
+"""Format name -> what a request from another format gets where opaque state is missing."""
+
+
 PROJECTIONS: dict[str, Callable[[Data], None]] = {
     "openai-chat": _project_chat,
     "openai-responses": _project_responses,
@@ -452,7 +493,9 @@ PROJECTIONS: dict[str, Callable[[Data], None]] = {
 def project(value: Request | Response | Data, *formats: str, exact_ids: bool = False) -> Data:
     """The semantic form of ``value`` as it survives the given formats, in order."""
     data = semantic(value, exact_ids=exact_ids)
-    for fmt in formats:
+    for i, fmt in enumerate(formats):
+        if i and formats[i - 1] != fmt and fmt in FALLBACKS:
+            FALLBACKS[fmt](data)
         PROJECTIONS[fmt](data)
         data = semantic(data, exact_ids=exact_ids)
     return data

@@ -7,7 +7,8 @@ Run on every decoded request. Each format carries the state differently:
   thinking block.
 - Responses: every ``reasoning`` item must carry ``encrypted_content`` that is ours.
 - Gemini: every ``thoughtSignature`` must be ours and bind its part; with thinking enabled, the
-  first ``functionCall`` of each model turn must carry one.
+  first ``functionCall`` of each model turn must carry one. Google's documented dummy values
+  (:data:`DUMMY_SIGNATURES`, for histories Gemini did not make) pass on function calls.
 
 A failure is the provider's 400 message (``None`` when all is well).
 """
@@ -21,7 +22,10 @@ from toolwire.emulator.render import canonical_call
 from toolwire.emulator.signature import verify
 from toolwire.ir import Format, Message, ReasoningPart, Request, TextPart, ToolCall
 
-__all__ = ["check_reasoning"]
+__all__ = ["DUMMY_SIGNATURES", "check_reasoning"]
+
+DUMMY_SIGNATURES = frozenset({"skip_thought_signature_validator", "context_engineering_is_the_way_to_go"})
+"""Google's documented placeholder ``thoughtSignature`` values that skip validation."""
 
 _ANTHROPIC_MISSING = (
     "messages.{i}.content.0.type: Expected `thinking` or `redacted_thinking`, but found `{found}`. When "
@@ -82,6 +86,8 @@ def _responses(request: Request, secret: bytes) -> str | None:
 
 def _gemini_part_ok(part: object, secret: bytes) -> bool:
     if isinstance(part, ToolCall) and part.thought_signature is not None:
+        if part.thought_signature in DUMMY_SIGNATURES:
+            return True
         return verify(secret, part.thought_signature, canonical_call(part.name, part.arguments))
     if isinstance(part, TextPart) and part.thought_signature is not None:
         return verify(secret, part.thought_signature, part.text)

@@ -6,8 +6,10 @@ object, so streamed argument text is buffered until then); media and other parts
 sent when they end. Parts go out in the order they started: a part that ends while an
 earlier one is still open (interleaved parallel tool calls) waits for it.
 
-``thoughtSignature`` is sent only for a stream whose origin is ``gemini``; reasoning of
-other formats has no Gemini form and is dropped (noted), as in ``encode_response``. The
+``thoughtSignature`` is sent only for a stream whose origin is ``gemini``, and on reasoning
+parts tagged ``gemini`` in another format's stream (the envelopes of :mod:`toolwire.opaque`);
+reasoning of other formats has no Gemini form and is dropped (noted), as in
+``encode_response``. The
 last chunk carries ``finishReason`` and ``usageMetadata``; every chunk carries
 ``modelVersion`` and ``responseId`` when known. A :class:`~toolwire.ir.StreamErrorEvent`
 becomes an ``{"error": {...}}`` chunk; ``close()`` before the end sends one too.
@@ -237,7 +239,7 @@ class StreamEncoder(DeltaFraming):
         return slot
 
     def _gemini_reasoning(self, part: ReasoningPart) -> bool:
-        return part.origin == "gemini" and self._same
+        return part.origin == "gemini"
 
     def _emit(self, slot: _Slot, wire: dict[str, Any]) -> None:
         if self._order and self._order[0] == slot.index:
@@ -274,7 +276,7 @@ class StreamEncoder(DeltaFraming):
             self._encode_whole(slot, final if final is not None else _built(slot))
 
     def _finish_text(self, slot: _Slot, text: str, signature: str | None, thought: bool) -> None:
-        if signature is not None and not self._same:
+        if signature is not None and not self._same and not thought:
             self._notes.add(_path(slot.index), "dropped", "thought signature of another format")
             signature = None
         rest = text[slot.sent :] if len(text) > slot.sent else ""

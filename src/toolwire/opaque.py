@@ -1,0 +1,423 @@
+"""Opaque reasoning state carried through the client in an origin-tagged, versioned envelope.
+
+An agent loop comes back to a stateless gateway through the client, which echoes only what
+its own format holds. The upstream's opaque reasoning state (Anthropic thinking signatures and
+redacted data, Responses ``encrypted_content`` and item ids, Gemini ``thoughtSignature``) is
+therefore sealed, on the way to the client, into the one slot the client format echoes
+unchanged, and opened again on the next request, byte-exact. A same-format hop never seals:
+native values pass through untouched.
+
+====================  =====================================  ==========================================
+client format         slot the client echoes                 envelope form in that slot
+====================  =====================================  ==========================================
+``anthropic``         ``thinking`` block ``signature``       text: ``tw1.`` + origin code + ``.`` +
+                                                             base64url(JSON), unpadded
+``openai-responses``  ``reasoning`` item                     the same text form
+                      ``encrypted_content``
+``gemini``            thought part ``thoughtSignature``      base64 (standard alphabet, padded) of
+                                                             ``b"tw1."`` + origin code + ``b"."`` +
+                                                             JSON: the field is ``bytes``, and SDKs
+                                                             decode and re-encode it (URL-safe and
+                                                             unpadded forms are read back too)
+``openai-chat``       none                                   not sealed: kept in ``Exchange.state``
+                                                             if given, else a fallback (see below)
+====================  =====================================  ==========================================
+
+Origin codes: ``a`` Anthropic, ``r`` OpenAI Responses, ``g`` Gemini (:data:`ORIGIN_CODES`).
+The JSON is one of:
+
+================================  ================================================================
+``{"p": <Part>}``                 a whole part of the origin, restored as it was in place of the
+                                  carrier: a reasoning part (text, signature, redacted data,
+                                  encrypted content, item id, extras), or a signed empty Gemini
+                                  text (clients drop empty text)
+``{"c": k, "s": "<sig>"}``        the Gemini ``thoughtSignature`` of the ``k``-th client tool call of the
+                                  same assistant message (Gemini signs calls, other formats have
+                                  no field for it: the envelope rides on a carrier reasoning part
+                                  put right before the call)
+``{"t": k, "s": "<sig>"}``        the same for the ``k``-th non-empty text part
+================================  ================================================================
+
+Positions are ordinals among the message's calls (or texts), so a client that moves its reasoning
+blocks (Anthropic puts thinking first) still restores each signature on the right part.
+
+Opening an envelope gives back a part of its **origin** format; the encoders replay opaque state
+only to its origin and drop it elsewhere with a note, so an envelope never reaches a provider that
+did not make it (nor does a client's native state of another format).
+
+Chat has no slot. Without a store (below), a Chat client's turn reaches the upstream without
+the state, and :func:`apply_fallbacks` takes the provider's documented way out, noted
+(``strict`` refuses); so it does for any client that dropped the state:
+
+- Anthropic: no ``thinking`` for a turn whose last assistant turn used tools without a signed
+  thinking block (the API's 400 otherwise, our ``validate`` kind ``thinking_placement``).
+- Gemini: the placeholder signature :data:`GEMINI_PLACEHOLDER` on the first function call of
+  each model turn that has none, when the request thinks or names a Gemini 3 model (Gemini 3
+  answers 400 otherwise). Google's thought-signature guide names this dummy value for
+  histories that did not come from Gemini.
+
+The other way out for Chat is a store: given :attr:`~toolwire.translate.Exchange.state` (a
+mapping the caller's store keeps between turns), the envelopes of a turn with calls are kept
+under its first call id and put back when the client echoes that turn
+(``toolwire._opaque_state``; non-streamed responses only). The fallbacks then do not apply.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from toolwire.ir.base import Format
+from toolwire.ir.content import Message, Part, ReasoningPart, TextPart, ToolCall
+from toolwire.ir.notes import Notes
+from toolwire.ir.request import ReasoningConfig, Request
+from toolwire.ir.response import Response
+
+__all__ = [
+    "ENVELOPE_PREFIX",
+    "FALLBACKS",
+    "GEMINI_PLACEHOLDER",
+    "ORIGIN_CODES",
+    "apply_fallbacks",
+    "carrier",
+    "has_state",
+    "open_envelope",
+    "open_request",
+    "ordinal_kind",
+    "seal",
+    "seal_parts",
+    "seal_response",
+    "sealed_reasoning",
+    "signed_envelope",
+    "slotted",
+]
+
+ENVELOPE_PREFIX = "tw1."
+"""Start of an envelope in a text slot (Anthropic ``signature``, Responses ``encrypted_content``)."""
+
+_MAGIC = ENVELOPE_PREFIX.encode("ascii")
+"""Start of an envelope's bytes in a bytes slot (Gemini ``thoughtSignature``)."""
+
+_B64_MAGIC = "dHcxL"
+"""How the base64 of every envelope's bytes begins (``b"tw1."``, then a byte of the code)."""
+
+GEMINI_PLACEHOLDER = "skip_thought_signature_validator"
+"""Google's documented dummy ``thoughtSignature`` for function calls Gemini did not sign."""
+
+_GEMINI_3 = "gemini-3"
+"""Model names of the Gemini generation that validates signatures even without a thinking config."""
+
+ORIGIN_CODES: dict[Format, str] = {"anthropic": "a", "openai-responses": "r", "gemini": "g"}
+"""Formats with opaque reasoning state -> their one-letter code in an envelope."""
+
+_BY_CODE: dict[str, Format] = {code: fmt for fmt, code in ORIGIN_CODES.items()}
+
+_ENCODE = msgspec.json.Encoder()
+
+
+def _text_form(code: str, body: bytes) -> str:
+    return f"{ENVELOPE_PREFIX}{code}." + base64.urlsafe_b64encode(body).rstrip(b"=").decode("ascii")
+
+
+def _bytes_form(code: str, body: bytes) -> str:
+    return base64.b64encode(_MAGIC + code.encode("ascii") + b"." + body).decode("ascii")
+
+
+_FORMS: dict[Format, Callable[[str, bytes], str]] = {
+    "anthropic": _text_form,
+    "openai-responses": _text_form,
+    "gemini": _bytes_form,
+}
+"""Client format -> how an envelope is written into its slot (formats with a slot only)."""
+
+
+def seal(content: dict[str, Any], origin: Format, client: Format) -> str:
+    """The envelope of ``content`` (state of ``origin``) in the form of ``client``'s slot.
+
+    Args:
+        content: the JSON object of the envelope (see the module docstring).
+        origin: the format that made the state.
+        client: the format whose slot will carry it.
+
+    Raises:
+        KeyError: ``origin`` has no opaque state or ``client`` has no slot.
+    """
+    return _FORMS[client](ORIGIN_CODES[origin], _ENCODE.encode(content))
+
+
+def _unb64(text: str) -> bytes | None:
+    raw = text.replace("-", "+").replace("_", "/")
+    try:
+        return base64.b64decode(raw + "=" * (-len(raw) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _split(value: str) -> tuple[str, bytes] | None:
+    if value.startswith(ENVELOPE_PREFIX):
+        code, dot, body = value[len(ENVELOPE_PREFIX) :].partition(".")
+        data = _unb64(body) if dot else None
+        return (code, data) if data is not None else None
+    if not value.startswith(_B64_MAGIC):
+        return None
+    raw = _unb64(value)
+    if raw is None or not raw.startswith(_MAGIC) or raw[5:6] != b".":
+        return None
+    return raw[4:5].decode("latin-1"), raw[6:]
+
+
+def open_envelope(value: str | None) -> tuple[Format, dict[str, Any]] | None:
+    """``(origin, content)`` of an envelope in any slot form, or ``None`` for any other value."""
+    if not value:
+        return None
+    found = _split(value)
+    if found is None or found[0] not in _BY_CODE:
+        return None
+    try:
+        content = msgspec.json.decode(found[1])
+    except msgspec.DecodeError:
+        return None
+    return (_BY_CODE[found[0]], content) if isinstance(content, dict) else None
+
+
+# ------------------------------------------------------------------------------- sealing
+
+
+def slotted(fmt: Format) -> bool:
+    """Whether clients of ``fmt`` have a slot that echoes opaque state (Chat has none)."""
+    return fmt in _FORMS
+
+
+def has_state(part: ReasoningPart) -> bool:
+    """Whether ``part`` holds opaque state (a signature, redacted data or encrypted content)."""
+    return part.signature is not None or part.redacted is not None or part.encrypted is not None
+
+
+def carrier(text: str | None, envelope: str, client: Format) -> ReasoningPart:
+    """A reasoning part of the client's format whose slot holds ``envelope``."""
+    if client == "openai-responses":
+        return ReasoningPart(encrypted=envelope, origin=client)
+    return ReasoningPart(text=text or "", signature=envelope, origin=client)
+
+
+def sealed_reasoning(part: ReasoningPart, client: Format) -> ReasoningPart:
+    """A reasoning part of ``client`` whose slot holds the whole of ``part`` (another origin)."""
+    envelope = seal({"p": msgspec.to_builtins(part)}, part.origin or client, client)
+    readable = part.text if part.text is not None else "\n\n".join(part.summary)
+    out = carrier(readable, envelope, client)
+    if client == "openai-responses":
+        return msgspec.structs.replace(out, text=part.text, summary=part.summary)
+    return out
+
+
+def ordinal_kind(part: Part) -> str | None:
+    """How a signed part is counted in an envelope: ``c`` for a call of a client tool, ``t`` for
+    a non-empty text, ``None`` for parts no client keeps in place (built-in calls, empty text)."""
+    if isinstance(part, ToolCall):
+        return "c" if part.kind != "builtin" else None
+    if isinstance(part, TextPart):
+        return "t" if part.text else None
+    return None
+
+
+def signed_envelope(part: Part, ordinal: int, client: Format) -> tuple[str, bool] | None:
+    """The envelope of a Gemini signature on ``part`` (the ``ordinal``-th of its kind), and
+    whether it stands for the whole part (an empty text: clients drop those); ``None`` when the
+    part carries no signature to seal (or only a built-in call does)."""
+    if not isinstance(part, (ToolCall, TextPart)) or part.thought_signature is None:
+        return None
+    kind = ordinal_kind(part)
+    if kind is not None:
+        return seal({kind: ordinal, "s": part.thought_signature}, "gemini", client), False
+    if isinstance(part, TextPart):
+        return seal({"p": msgspec.to_builtins(part)}, "gemini", client), True
+    return None
+
+
+def seal_parts(parts: tuple[Part, ...], client: Format) -> tuple[Part, ...]:
+    """``parts`` of an upstream response with their opaque state sealed for ``client``.
+
+    Reasoning of another origin becomes a reasoning part of ``client`` holding the whole part;
+    each Gemini signature on a call or text becomes a carrier part right before it (an empty
+    signed text becomes a carrier of the whole part). A client without a slot (Chat) or parts
+    without foreign state are returned unchanged.
+    """
+    if not slotted(client):
+        return parts
+    out: list[Part] = []
+    ordinals = {"c": 0, "t": 0}
+    changed = False
+    for part in parts:
+        kind = ordinal_kind(part)
+        if isinstance(part, ReasoningPart) and part.origin not in (None, client) and has_state(part):
+            part, changed = sealed_reasoning(part, client), True
+        else:
+            signed = (
+                signed_envelope(part, ordinals[kind] if kind else 0, client) if client != "gemini" else None
+            )
+            if signed is not None:
+                out.append(carrier(None, signed[0], client))
+                changed = True
+                if signed[1]:
+                    continue
+                part = msgspec.structs.replace(part, thought_signature=None)
+        if kind is not None:
+            ordinals[kind] += 1
+        out.append(part)
+    return tuple(out) if changed else parts
+
+
+def seal_response(resp: Response, client: Format) -> Response:
+    """:func:`seal_parts` on a whole response (unchanged when it came from ``client``'s format)."""
+    if resp.origin == client:
+        return resp
+    parts = seal_parts(resp.parts, client)
+    return resp if parts is resp.parts else msgspec.structs.replace(resp, parts=parts)
+
+
+# ------------------------------------------------------------------------------- opening
+
+
+def _slot_value(part: ReasoningPart) -> str | None:
+    return part.encrypted if part.origin == "openai-responses" else part.signature
+
+
+def _attach(parts: list[Part], kind: str, ordinal: int, signature: str) -> bool:
+    seen = 0
+    for i, part in enumerate(parts):
+        if ordinal_kind(part) == kind:
+            if seen == ordinal:
+                parts[i] = msgspec.structs.replace(part, thought_signature=signature)
+                return True
+            seen += 1
+    return False
+
+
+_KIND_NAMES = {"c": "call", "t": "text"}
+
+
+def _open_message(message: Message, notes: Notes, path: str) -> Message:
+    out: list[Part] = []
+    pending: list[tuple[str, int, str, str]] = []
+    for j, part in enumerate(message.parts):
+        found = open_envelope(_slot_value(part)) if isinstance(part, ReasoningPart) else None
+        if found is None:
+            out.append(part)
+            continue
+        origin, content = found
+        kind = "c" if "c" in content else "t" if "t" in content else None
+        if "p" in content:
+            out.append(msgspec.convert(content["p"], Part))
+        elif origin == "gemini" and kind is not None:
+            pending.append((kind, int(content[kind]), str(content["s"]), f"{path}.parts[{j}]"))
+        else:
+            notes.add(f"{path}.parts[{j}]", "dropped", "an envelope of opaque state this version cannot read")
+    for kind, ordinal, signature, where in pending:
+        if not _attach(out, kind, ordinal, signature):
+            notes.add(where, "dropped", f"a Gemini thought signature whose {_KIND_NAMES[kind]} is gone")
+    return msgspec.structs.replace(message, parts=tuple(out))
+
+
+def open_request(req: Request, notes: Notes) -> Request:
+    """``req`` with every envelope the client echoed opened into its origin's native state.
+
+    Parts that hold no envelope are kept as they are (a client's native state included); the
+    encoder of the upstream then replays each state only to its origin, noting the rest.
+    """
+    messages = list(req.messages)
+    changed = False
+    for i, message in enumerate(messages):
+        if message.role != "assistant" or not any(
+            isinstance(p, ReasoningPart) and open_envelope(_slot_value(p)) is not None for p in message.parts
+        ):
+            continue
+        messages[i] = _open_message(message, notes, f"$.messages[{i}]")
+        changed = True
+    return msgspec.structs.replace(req, messages=tuple(messages)) if changed else req
+
+
+# ------------------------------------------------------------------------------- fallbacks
+
+
+def _conversation(req: Request) -> list[Message]:
+    return [m for m in req.messages if m.role not in ("system", "developer")]
+
+
+def _thinking_on(cfg: ReasoningConfig | None) -> bool:
+    """Whether a reasoning config of another format turns thinking on (as the encoders map it)."""
+    if cfg is None or cfg.enabled is False:
+        return False
+    if cfg.budget_tokens is not None and cfg.budget_tokens >= 0:
+        return cfg.budget_tokens > 0
+    if cfg.enabled is None and cfg.effort is None:
+        return False
+    return cfg.effort != "none"
+
+
+def _anthropic(req: Request, notes: Notes) -> Request:
+    """No ``thinking`` when the turn answering tool calls has no signed thinking block to replay."""
+    if not _thinking_on(req.reasoning):
+        return req
+    turns = _conversation(req)
+    last = max((i for i, m in enumerate(turns) if m.role == "assistant"), default=None)
+    if last is None or last == len(turns) - 1:
+        return req
+    parts = turns[last].parts
+    signed = any(isinstance(p, ReasoningPart) and p.origin == "anthropic" for p in parts)
+    if signed or not any(isinstance(p, ToolCall) for p in parts):
+        return req
+    notes.add(
+        "$.reasoning",
+        "dropped",
+        "thinking turned off for this turn: the last assistant turn used tools and has no signed "
+        "Anthropic thinking block to replay (none came back through the client)",
+    )
+    return msgspec.structs.replace(req, reasoning=None)
+
+
+def _gemini_message(message: Message, notes: Notes, path: str) -> Message:
+    for j, part in enumerate(message.parts):
+        if isinstance(part, ToolCall):
+            if part.thought_signature is not None:
+                return message
+            notes.add(
+                f"{path}.parts[{j}]",
+                "approximated",
+                f"Gemini's placeholder thought signature on call {part.name!r} (no signature to replay)",
+            )
+            parts = list(message.parts)
+            parts[j] = msgspec.structs.replace(part, thought_signature=GEMINI_PLACEHOLDER)
+            return msgspec.structs.replace(message, parts=tuple(parts))
+    return message
+
+
+def _gemini(req: Request, notes: Notes) -> Request:
+    """Google's placeholder signature on the first call of each model turn that has none, when
+    the model thinks (thinking asked for, or a Gemini 3 model, which always thinks)."""
+    if not _thinking_on(req.reasoning) and _GEMINI_3 not in (req.model or ""):
+        return req
+    messages = tuple(
+        _gemini_message(m, notes, f"$.messages[{i}]") if m.role == "assistant" else m
+        for i, m in enumerate(req.messages)
+    )
+    changed = any(a is not b for a, b in zip(messages, req.messages, strict=True))
+    return msgspec.structs.replace(req, messages=messages) if changed else req
+
+
+FALLBACKS: dict[Format, Callable[[Request, Notes], Request]] = {"anthropic": _anthropic, "gemini": _gemini}
+"""Upstream format -> its documented way out when opaque state could not come back."""
+
+
+def apply_fallbacks(req: Request, upstream: Format, notes: Notes) -> Request:
+    """``req`` (already opened) made acceptable to ``upstream`` where state is missing, noted.
+
+    Only for a request of another format: a same-format client carries its own state.
+    """
+    fallback = FALLBACKS.get(upstream)
+    if fallback is None or req.origin == upstream:
+        return req
+    return fallback(req, notes)
