@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.corpus import require_corpus
-from tests.streaming.test_arguments_view import WITH_CALLS
 from tests.streaming._matrix import source
+from tests.streaming.test_arguments_view import WITH_CALLS
 from toolwire._partial_parser import MAX_OPEN, PartialParser
 from toolwire.ir.content import ToolCall
 from toolwire.ir.stream import ToolCallDelta
@@ -23,7 +23,7 @@ from toolwire.streaming import ArgumentsView
 
 
 def _canon(value: Any) -> Any:
-    """``value`` with its types and key order spelled out: ``1``, ``1.0`` and ``True`` differ, NaN equals NaN."""
+    """``value`` with types and key order spelled out: ``1``, ``1.0``, ``True`` differ; NaN equals NaN."""
     if isinstance(value, dict):
         return ("dict", [(k, _canon(v)) for k, v in value.items()])
     if isinstance(value, list):
