@@ -84,6 +84,7 @@ _RUNS = {
 ``false``, ``null`` and strings without escapes (with their keys). Such a run, found by one
 regular expression, is parsed by one call of the C scanner instead of one step per token."""
 _BRACKETS = {list: "[]", dict: "{}"}
+_CLOSER = {"[": "]", "{": "}"}
 
 # Parser states: what the text at the current position must be.
 _VALUE, _FIRST_ITEM, _FIRST_KEY, _KEY, _COLON, _AFTER, _STRING, _END = range(8)
@@ -247,24 +248,29 @@ class PartialParser:
 
     def _start_string(self, buf: str, pos: int) -> int:
         self._string_is_key = self._state in (_FIRST_KEY, _KEY)
-        try:
-            text, end = scanstring(buf, pos + 1)
-        except ValueError:  # unfinished (or malformed, which _step_string will find)
-            self._open = ""
-            self._state = _STRING
-            return pos + 1
-        self.scanned += end - pos
-        return self._end_string(text, end)
+        if buf.find('"', pos + 1) >= 0:  # else surely unfinished: spare the exception
+            try:
+                text, end = scanstring(buf, pos + 1)
+            except ValueError:
+                pass  # unfinished (or malformed, which _step_string will find)
+            else:
+                self.scanned += end - pos
+                return self._end_string(text, end)
+        self._open = ""
+        self._state = _STRING
+        return pos + 1
 
     def _start_container(self, buf: str, pos: int) -> int:
-        try:
-            value, end = _SCAN(buf, pos)
-        except (StopIteration, ValueError, RecursionError):
-            pass  # unfinished (or malformed, which the steps inside will find)
-        else:
-            self.scanned += end - pos
-            self._add(value)
-            return int(end)
+        # no closing bracket ahead: surely unfinished, and a failed scan costs an exception
+        if buf.find(_CLOSER[buf[pos]], pos) >= 0:
+            try:
+                value, end = _SCAN(buf, pos)
+            except (StopIteration, ValueError, RecursionError):
+                pass  # unfinished (or malformed, which the steps inside will find)
+            else:
+                self.scanned += end - pos
+                self._add(value)
+                return end
         self.scanned += len(buf) - pos
         if len(self._stack) >= MAX_OPEN:
             return self._fail(pos)
