@@ -17,7 +17,7 @@ from tests.streaming._matrix import source
 from tests.streaming.test_arguments_view import WITH_CALLS
 from toolwire._partial_parser import MAX_OPEN, PartialParser
 from toolwire.ir.content import ToolCall
-from toolwire.ir.stream import ToolCallDelta
+from toolwire.ir.stream import PartEnd, PartStart, ToolCallDelta
 from toolwire.partial_json import parse_partial
 from toolwire.streaming import ArgumentsView
 
@@ -237,3 +237,20 @@ def test_time_is_linear_in_the_text(shape: str) -> None:
             runs.append(time.process_time() - start)
         seconds[size] = min(runs)
     assert seconds[100_000] < 30 * seconds[10_000], seconds
+
+
+def test_view_events_start_deltas_end() -> None:
+    """A start with arguments, deltas, other calls, and an end whose final text differs."""
+    view = ArgumentsView()
+    view.feed(PartStart(index=1, part=ToolCall(name="f", arguments='{"a": [1')))
+    view.feed(ToolCallDelta(index=1, arguments=', 2], "b": "x'))
+    view.feed(ToolCallDelta(index=2, arguments='{"c": tr'))
+    assert view.parsed(1) == parse_partial('{"a": [1, 2], "b": "x') == {"a": [1, 2], "b": "x"}
+    assert view.parsed(2) == {} and view.parsed(0) is None and view.text(0) == ""
+    view.feed(PartEnd(index=1, part=ToolCall(name="f", arguments='{"a": [1, 2], "b": "xy"}')))
+    assert view.parsed(1) == {"a": [1, 2], "b": "xy"}
+    assert view.text(1) == '{"a": [1, 2], "b": "xy"}'
+    view.feed(PartEnd(index=2, part=ToolCall(name="g", arguments='{"c": true}')))
+    assert view.parsed(2) == {"c": True}
+    view.feed(PartStart(index=1, part=ToolCall(name="f", arguments="")))
+    assert view.parsed(1) is None and view.text(1) == ""
