@@ -54,13 +54,19 @@ _SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # t
 scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 _string_body: _Match = re.compile(  # type: ignore[assignment]  # `*`: always matches
     r"""(?:[^"\\\x00-\x1f]+|\\["\\/bfnrt]|\\u(?![dD][89abAB])[0-9a-fA-F]{4}
-    |\\u[dD][89abAB][0-9a-fA-F]{2}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2}|(?=[^\\]|\\[^u]|\\u[0-9a-fA-F]{4})))*""",
+    |\\u[dD][89abAB][0-9a-fA-F]{2}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2}
+    |(?=[^\\]|\\[^ubf]|\\[bf](?![0-9a-fA-F]{0,2}\\?\Z)|\\u[0-9a-fA-F]{4})))*""",
     re.VERBOSE,
 ).match
 """The longest run of string content that decodes the same whatever follows: it stops before the
 closing quote, a control character, an unfinished escape, and a high surrogate (``\\ud83d``)
-whose next six characters, which may pair with it, have not arrived."""
-_ESCAPE_TAIL = re.compile(r"(?:\\u[dD][89abAB][0-9a-fA-F]{2})?(?:\\(?:u[0-9a-fA-F]{0,3})?)?")
+whose next six characters, which may pair with it, have not arrived. Like ``parse_partial``
+(whose pattern reads ``\\b`` and ``\\f`` as a ``\\u`` cut short), it also holds back a high
+surrogate followed by ``\\b`` or ``\\f``, at most two hex digits and maybe a lone ``\\`` at the end."""
+_ESCAPE_TAIL = re.compile(
+    r"(?:\\u[dD][89abAB][0-9a-fA-F]{2})?(?:\\(?:u[0-9a-fA-F]{0,3})?)?"
+    r"|\\u[dD][89abAB][0-9a-fA-F]{2}\\[bf][0-9a-fA-F]{0,2}\\?"
+)
 """What may be left at the end of an open string's text: an escape still arriving."""
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _NUMBER_CHARS = frozenset("0123456789.eE+-")
