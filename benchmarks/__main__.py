@@ -5,6 +5,7 @@ from __future__ import annotations
 import platform
 
 from benchmarks import (
+    bench_arguments,
     bench_convert,
     bench_emulator,
     bench_stream,
@@ -21,6 +22,7 @@ def main() -> None:
         bench_tools,
         bench_convert,
         bench_stream,
+        bench_arguments,
         bench_validate,
         bench_validators,
         bench_emulator,
