@@ -13,7 +13,16 @@ from typing import Any
 
 from toolwire import _json
 from toolwire.cli._detect import Kind, resolve_source
-from toolwire.cli._io import FORMAT_CHOICES, FORMATS_HELP, add_output, print_json, print_notes, read_json
+from toolwire.cli._io import (
+    FORMAT_CHOICES,
+    FORMATS_HELP,
+    add_auto_format,
+    add_conversion_options,
+    add_output,
+    print_json,
+    print_notes,
+    read_json,
+)
 from toolwire.cli._style import paint
 from toolwire.formats._wire import as_list
 from toolwire.ir import Format
@@ -31,29 +40,11 @@ __all__ = ["add_parsers", "announce"]
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--from",
-        dest="source",
-        default="auto",
-        choices=("auto", *FORMAT_CHOICES),
-        metavar="FORMAT",
-        help="source format (default: auto, detected from the payload)",
-    )
+    add_auto_format(parser, "--from", "source", "source")
     parser.add_argument(
         "--to", dest="target", required=True, choices=FORMAT_CHOICES, metavar="FORMAT", help="target format"
     )
-    parser.add_argument(
-        "--policy",
-        choices=("strict", "warn", "drop"),
-        default="drop",
-        help="lossy conversions: strict refuses (exit 4), warn and drop convert and note (default: drop)",
-    )
-    parser.add_argument(
-        "--notes",
-        choices=("text", "json"),
-        default="text",
-        help="notes on standard error as text or JSON lines",
-    )
+    add_conversion_options(parser)
     add_output(parser)
     parser.add_argument("file", metavar="FILE", help="JSON file, or - for standard input")
 

@@ -59,6 +59,34 @@ def read_json(source: str) -> Any:
     return _json.loads(read_bytes(source))
 
 
+def add_auto_format(parser: Any, flag: str, dest: str, what: str, source: str = "payload") -> None:
+    """Add a format option (``--from`` / ``--format``) that defaults to ``auto``: detected, and said."""
+    parser.add_argument(
+        flag,
+        dest=dest,
+        default="auto",
+        choices=("auto", *FORMAT_CHOICES),
+        metavar="FORMAT",
+        help=f"{what} format (default: auto, detected from the {source})",
+    )
+
+
+def add_conversion_options(parser: Any) -> None:
+    """Add ``--policy`` and ``--notes``, shared by the commands that convert."""
+    parser.add_argument(
+        "--policy",
+        choices=("strict", "warn", "drop"),
+        default="drop",
+        help="lossy conversions: strict refuses (exit 4), warn and drop convert and note (default: drop)",
+    )
+    parser.add_argument(
+        "--notes",
+        choices=("text", "json"),
+        default="text",
+        help="notes on standard error as text or JSON lines",
+    )
+
+
 def add_output(parser: Any) -> None:
     """Add ``-o/--output FILE`` to a command's parser."""
     parser.add_argument(

@@ -15,7 +15,16 @@ from typing import Any
 
 from toolwire.cli._convert import announce
 from toolwire.cli._detect import resolve_source
-from toolwire.cli._io import FORMAT_CHOICES, FORMATS_HELP, add_output, print_notes, read_bytes, write_output
+from toolwire.cli._io import (
+    FORMAT_CHOICES,
+    FORMATS_HELP,
+    add_auto_format,
+    add_conversion_options,
+    add_output,
+    print_notes,
+    read_bytes,
+    write_output,
+)
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import WireEvent
 from toolwire.ir.response import ErrorInfo
@@ -31,32 +40,14 @@ def add_parser(sub: Any) -> None:
     parser = sub.add_parser(
         "replay", help="translate a recorded stream (SSE or Gemini JSON array)", epilog=FORMATS_HELP
     )
-    parser.add_argument(
-        "--from",
-        dest="source",
-        default="auto",
-        choices=("auto", *FORMAT_CHOICES),
-        metavar="FORMAT",
-        help="recorded format (default: auto, detected from the events)",
-    )
+    add_auto_format(parser, "--from", "source", "recorded", "events")
     parser.add_argument(
         "--to", dest="target", choices=FORMAT_CHOICES, metavar="FORMAT", help="output format (default: same)"
     )
     parser.add_argument(
         "--check", action="store_true", help="validate the recording's and the output's event order (exit 1)"
     )
-    parser.add_argument(
-        "--policy",
-        choices=("strict", "warn", "drop"),
-        default="drop",
-        help="lossy conversions: strict refuses (exit 4), warn and drop convert and note (default: drop)",
-    )
-    parser.add_argument(
-        "--notes",
-        choices=("text", "json"),
-        default="text",
-        help="notes on standard error as text or JSON lines",
-    )
+    add_conversion_options(parser)
     add_output(parser)
     parser.add_argument("file", metavar="FILE", help="recording file, or - for standard input")
     parser.set_defaults(handler=_run)

@@ -12,7 +12,7 @@ from typing import Any
 
 from toolwire.cli._convert import announce
 from toolwire.cli._detect import resolve_source
-from toolwire.cli._io import FORMAT_CHOICES, FORMATS_HELP, read_json
+from toolwire.cli._io import FORMATS_HELP, add_auto_format, read_json
 from toolwire.validate import validate
 
 __all__ = ["add_parser"]
@@ -23,14 +23,7 @@ def add_parser(sub: Any) -> None:
     parser = sub.add_parser(
         "validate", help="check a request or response payload against a provider's rules", epilog=FORMATS_HELP
     )
-    parser.add_argument(
-        "--format",
-        dest="fmt",
-        default="auto",
-        choices=("auto", *FORMAT_CHOICES),
-        metavar="FORMAT",
-        help="payload format (default: auto, detected from the payload)",
-    )
+    add_auto_format(parser, "--format", "fmt", "payload")
     parser.add_argument(
         "--kind", choices=("request", "response"), default="request", help="payload kind (default: request)"
     )
