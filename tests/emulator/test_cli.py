@@ -39,9 +39,13 @@ def test_arguments_build_the_config(tmp_path: Path) -> None:
             "b",
             "--faults",
             "latency=0.1",
+            "--rules",
+            "provider",
         ]
     )
     config = config_from_args(args)
+    assert config.rules == "provider"
+    assert config_from_args(build_parser().parse_args(["emulate"])).rules == "lenient"
     assert config.api_keys == ("a", "b")
     assert config.script is not None and config.script.turns[0].text == "hi"
     assert config.faults == "latency=0.1"

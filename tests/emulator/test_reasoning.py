@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+
 from toolwire.emulator.reasoning import check_reasoning
 from toolwire.emulator.render import canonical_call
 from toolwire.emulator.signature import sign
@@ -85,3 +87,19 @@ def test_gemini_accepts_google_placeholder_on_calls_only() -> None:
     text = Message(role="assistant", parts=(dummy,))
     message = check_reasoning(Request(messages=(user("a"), text)), "gemini", SECRET)
     assert message == "Corrupted thought signature (contents[1].parts[0])."
+
+
+def test_placeholders_and_byte_exact_tokens() -> None:
+    from toolwire.emulator.signature import PLACEHOLDERS, exact, is_placeholder, verify
+
+    for text in PLACEHOLDERS:
+        assert is_placeholder(text) and is_placeholder(base64.b64encode(text.encode()).decode())
+    assert not is_placeholder("skip_thought_signature_validatorx") and not is_placeholder(None)
+    token = sign(SECRET, "why")
+    assert exact(SECRET, token, "why") and not exact(SECRET, token, "other")
+    respelled = token.rstrip("=") if token.endswith("=") else token.replace("+", "-").replace("/", "_")
+    assert respelled != token and verify(SECRET, respelled, "why") and not exact(SECRET, respelled, "why")
+    placeholder = ToolCall(name="g", arguments="{}", thought_signature=PLACEHOLDERS[1])
+    turn = Message(role="assistant", parts=(placeholder,))
+    think = ReasoningConfig(include_thoughts=True)
+    assert check_reasoning(Request(messages=(user("a"), turn), reasoning=think), "gemini", SECRET) is None

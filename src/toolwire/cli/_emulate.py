@@ -27,6 +27,12 @@ def add_parser(sub: Any) -> None:
     )
     parser.add_argument("--faults", metavar="SPEC", help="faults for every request, e.g. 'latency=0.2'")
     parser.add_argument(
+        "--rules",
+        default="lenient",
+        choices=["lenient", "provider"],
+        help="'provider': enforce the replay rules real providers enforce on history (default: lenient)",
+    )
+    parser.add_argument(
         "--log-level",
         default="info",
         choices=["critical", "error", "warning", "info", "debug"],
@@ -47,7 +53,9 @@ def config_from_args(args: argparse.Namespace) -> Any:
         script = load_script(args.script) if args.script else None
     except OSError as exc:
         raise PayloadError(f"cannot read {args.script!r}: {exc.strerror or exc}") from None
-    return EmulatorConfig(api_keys=tuple(args.api_key), script=script, faults=args.faults)
+    return EmulatorConfig(
+        api_keys=tuple(args.api_key), script=script, faults=args.faults, rules=args.rules
+    )
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from toolwire.emulator.script import Script
 
-__all__ = ["DEFAULT_MODELS", "EmulatorConfig"]
+__all__ = ["DEFAULT_MODELS", "RULES", "EmulatorConfig", "RuleMode"]
+
+RuleMode = Literal["lenient", "provider"]
+RULES: tuple[RuleMode, ...] = ("lenient", "provider")
+"""The emulator's rule modes: ``lenient`` (default) or ``provider`` (the replay rules real
+providers enforce on history, see :mod:`toolwire.emulator.rules`)."""
 
 DEFAULT_MODELS: tuple[str, ...] = (
     "gpt-4o",
@@ -30,6 +36,10 @@ class EmulatorConfig:
         chunk_size: characters per text/argument delta when streaming.
         models: names listed by the model-list endpoints.
         validate: check requests with :func:`toolwire.validate.validate` when it is available.
+        rules: ``provider`` enforces the providers' replay rules on history
+            (:mod:`toolwire.emulator.rules`); ``lenient`` does not.
+        store_size: the most Responses kept for ``previous_response_id`` and
+            ``GET /v1/responses/{id}`` (the oldest is dropped first).
     """
 
     api_keys: tuple[str, ...] = ()
@@ -40,3 +50,5 @@ class EmulatorConfig:
     chunk_size: int = 12
     models: tuple[str, ...] = DEFAULT_MODELS
     validate: bool = True
+    rules: RuleMode = "lenient"
+    store_size: int = 1000

@@ -8,7 +8,10 @@ Run on every decoded request. Each format carries the state differently:
 - Responses: every ``reasoning`` item must carry ``encrypted_content`` that is ours.
 - Gemini: every ``thoughtSignature`` must be ours and bind its part; with thinking enabled, the
   first ``functionCall`` of each model turn must carry one. Google's documented dummy values
-  (:data:`DUMMY_SIGNATURES`, for histories Gemini did not make) pass on function calls.
+  (:data:`DUMMY_SIGNATURES`, for histories Gemini did not make) pass on function calls, as
+  written or base64 encoded (the google-genai SDK sends ``bytes`` signatures base64).
+
+The stricter replay rules of ``rules="provider"`` are in :mod:`toolwire.emulator.rules`.
 
 A failure is the provider's 400 message (``None`` when all is well).
 """
@@ -19,12 +22,12 @@ from collections.abc import Callable
 
 from toolwire.emulator.model import reasoning_enabled
 from toolwire.emulator.render import canonical_call
-from toolwire.emulator.signature import verify
+from toolwire.emulator.signature import PLACEHOLDERS, is_placeholder, verify
 from toolwire.ir import Format, Message, ReasoningPart, Request, TextPart, ToolCall
 
-__all__ = ["DUMMY_SIGNATURES", "check_reasoning"]
+__all__ = ["DUMMY_SIGNATURES", "GEMINI_MISSING", "check_reasoning", "gemini_part_ok"]
 
-DUMMY_SIGNATURES = frozenset({"skip_thought_signature_validator", "context_engineering_is_the_way_to_go"})
+DUMMY_SIGNATURES = frozenset(PLACEHOLDERS)
 """Google's documented placeholder ``thoughtSignature`` values that skip validation."""
 
 _ANTHROPIC_MISSING = (
@@ -34,12 +37,13 @@ _ANTHROPIC_MISSING = (
     "previous turns. To avoid this requirement, disable `thinking`. Please consult our documentation at "
     "https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
 )
-_GEMINI_MISSING = (
+GEMINI_MISSING = (
     "Function call is missing a thought_signature in functionCall parts. This is required for tools to "
     "work correctly, and missing thought_signature may lead to degraded model performance. Additional "
     "data, function call `{name}` , position {pos}. Please refer to "
     "https://ai.google.dev/gemini-api/docs/thought-signatures for more details."
 )
+"""Gemini's 400 for a function-call turn without its thought signature (``{name}``, ``{pos}``)."""
 
 
 def _conversation(request: Request) -> list[Message]:
@@ -84,9 +88,11 @@ def _responses(request: Request, secret: bytes) -> str | None:
     return None
 
 
-def _gemini_part_ok(part: object, secret: bytes) -> bool:
+def gemini_part_ok(part: object, secret: bytes) -> bool:
+    """Whether a Gemini part's thought signature, if any, is ours (binding the part), or a
+    placeholder on a function call."""
     if isinstance(part, ToolCall) and part.thought_signature is not None:
-        if part.thought_signature in DUMMY_SIGNATURES:
+        if is_placeholder(part.thought_signature):
             return True
         return verify(secret, part.thought_signature, canonical_call(part.name, part.arguments))
     if isinstance(part, TextPart) and part.thought_signature is not None:
@@ -103,11 +109,11 @@ def _gemini(request: Request, secret: bytes) -> str | None:
             continue
         first_call = True
         for j, part in enumerate(message.parts):
-            if not _gemini_part_ok(part, secret):
+            if not gemini_part_ok(part, secret):
                 return f"Corrupted thought signature (contents[{i}].parts[{j}])."
             if isinstance(part, ToolCall):
                 if thinking and first_call and part.thought_signature is None:
-                    return _GEMINI_MISSING.format(name=f"default_api:{part.name}", pos=j + 1)
+                    return GEMINI_MISSING.format(name=f"default_api:{part.name}", pos=j + 1)
                 first_call = False
     return None
 

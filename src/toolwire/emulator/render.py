@@ -28,7 +28,15 @@ from toolwire.ir import (
     Usage,
 )
 
-__all__ = ["IDS", "RAW_STOP", "IdStyle", "canonical_call", "estimate_tokens", "render_response"]
+__all__ = [
+    "IDS",
+    "RAW_STOP",
+    "IdStyle",
+    "always_thinks",
+    "canonical_call",
+    "estimate_tokens",
+    "render_response",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +134,11 @@ def _sign_gemini(parts: list[Part], secret: bytes) -> list[Part]:
     return parts
 
 
+def always_thinks(model: str | None) -> bool:
+    """Gemini 3 models always think: they sign their calls whatever the thinking config."""
+    return (model or "").removeprefix("models/").startswith("gemini-3")
+
+
 def render_response(
     plan: Plan, request: Request, fmt: Format, *, secret: bytes, seed: bytes, model: str | None = None
 ) -> Response:
@@ -138,7 +151,7 @@ def render_response(
         parts.append(TextPart(text=plan.text))
     calls = _calls(plan, request, fmt, seed)
     parts.extend(calls)
-    if fmt == "gemini" and plan.reasoning is not None:
+    if fmt == "gemini" and (plan.reasoning is not None or always_thinks(model or request.model)):
         parts = _sign_gemini(parts, secret)
     stop: StopReason = "tool_calls" if calls else "end_turn"
     raw = RAW_STOP[fmt][stop]

@@ -24,14 +24,18 @@ def serve(
     port: int = 0,
     log_level: str = "warning",
     timeout: float = 10.0,
+    config: Any = None,
 ) -> Iterator[str]:
-    """Serve ``app`` (default: a fresh emulator) on ``host:port``; yields the base URL.
+    """Serve ``app`` (default: a fresh emulator, of ``config`` when given) on ``host:port``;
+    yields the base URL.
 
     ``port=0`` picks a free port. The server stops when the ``with`` block ends.
 
     Example:
         >>> with serve() as url:                       # doctest: +SKIP
         ...     client = openai.OpenAI(base_url=f"{url}/v1", api_key="x")
+        >>> with serve(config=EmulatorConfig(rules="provider")) as url:  # doctest: +SKIP
+        ...     ...
     """
     require("toolwire.emulator.serve", "uvicorn")
     import uvicorn
@@ -39,7 +43,7 @@ def serve(
     if app is None:
         from toolwire.emulator.app import create_app
 
-        app = create_app()
+        app = create_app(config)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

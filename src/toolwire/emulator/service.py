@@ -17,6 +17,7 @@ from toolwire.emulator.config import EmulatorConfig
 from toolwire.emulator.model import ScriptedModel
 from toolwire.emulator.reasoning import check_reasoning
 from toolwire.emulator.render import estimate_tokens, render_response
+from toolwire.emulator.rules import check_replay
 from toolwire.emulator.wording import error_body, reasoning_error
 from toolwire.errors import ToolwireError
 from toolwire.ir import Format, Notes, Request, Response
@@ -99,6 +100,10 @@ class Emulator:
         lost = check_reasoning(request, fmt, self.config.secret)
         if lost is not None:
             return Failure(*reasoning_error(fmt, lost))
+        if self.config.rules == "provider":
+            broken = check_replay(fmt, payload, request, secret=self.config.secret, model=model, beta=beta)
+            if broken is not None:
+                return Failure(*error_body(fmt, 400, broken.message, param=broken.param))
         return request
 
     def _validate(self, fmt: Format, payload: dict[str, Any], beta: bool) -> Failure | None:

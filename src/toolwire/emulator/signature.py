@@ -4,7 +4,14 @@ The emulator hands reasoning state to clients (Anthropic thinking ``signature``,
 ``encrypted_content``, Gemini ``thoughtSignature``) and requires it back unchanged. A token is
 ``base64(b"tw1" + mac[:16] + payload)``: self-contained (the server keeps no state) and valid
 base64 (Gemini's SDK decodes signatures as bytes and sends them back URL-safe, which is
-accepted). Any change to the token or to the text it binds makes :func:`verify` fail.
+accepted). Any change to the token or to the text it binds makes :func:`verify` fail;
+:func:`exact` also refuses a re-encoded token (the provider rules mode wants the bytes issued).
+
+Google documents two placeholder signatures for Gemini history it did not produce
+(https://ai.google.dev/gemini-api/docs/thought-signatures, "FAQs"):
+``context_engineering_is_the_way_to_go`` and ``skip_thought_signature_validator``
+(:data:`PLACEHOLDERS`). :func:`is_placeholder` accepts them as written in JSON and base64
+encoded, as the google-genai SDK sends ``bytes`` signatures.
 """
 
 from __future__ import annotations
@@ -14,7 +21,10 @@ import binascii
 import hashlib
 import hmac
 
-__all__ = ["sign", "unpack", "verify"]
+__all__ = ["PLACEHOLDERS", "exact", "is_placeholder", "sign", "unpack", "verify"]
+
+PLACEHOLDERS: tuple[str, ...] = ("context_engineering_is_the_way_to_go", "skip_thought_signature_validator")
+"""Google's documented Gemini thought signatures for history not produced by Gemini."""
 
 _MAGIC = b"tw1"
 _MAC_SIZE = 16
@@ -30,12 +40,28 @@ def sign(secret: bytes, payload: str) -> str:
     return base64.b64encode(_MAGIC + _mac(secret, data) + data).decode("ascii")
 
 
-def unpack(secret: bytes, token: str) -> str | None:
-    """The payload of a valid token, or ``None`` when the token is malformed or tampered with."""
+def _decode(token: str) -> bytes | None:
     try:
         text = token.replace("-", "+").replace("_", "/")  # clients may re-encode it URL-safe
-        raw = base64.b64decode((text + "=" * (-len(text) % 4)).encode("ascii"), validate=True)
-    except (binascii.Error, UnicodeEncodeError):
+        return base64.b64decode((text + "=" * (-len(text) % 4)).encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError, ValueError):
+        return None
+
+
+def is_placeholder(token: str | None) -> bool:
+    """Whether ``token`` is one of Google's :data:`PLACEHOLDERS`, as text or base64 of it."""
+    if not token:
+        return False
+    if token in PLACEHOLDERS:
+        return True
+    raw = _decode(token)
+    return raw is not None and raw.decode("utf-8", "replace") in PLACEHOLDERS
+
+
+def unpack(secret: bytes, token: str) -> str | None:
+    """The payload of a valid token, or ``None`` when the token is malformed or tampered with."""
+    raw = _decode(token)
+    if raw is None:
         return None
     body = len(_MAGIC) + _MAC_SIZE
     head, mac, data = raw[: len(_MAGIC)], raw[len(_MAGIC) : body], raw[body:]
@@ -53,3 +79,11 @@ def verify(secret: bytes, token: str | None, payload: str | None = None) -> bool
         return False
     inner = unpack(secret, token)
     return inner is not None and (payload is None or inner == payload)
+
+
+def exact(secret: bytes, token: str | None, payload: str | None = None) -> bool:
+    """Like :func:`verify`, and ``token`` is byte for byte the one :func:`sign` issued."""
+    if not token:
+        return False
+    inner = unpack(secret, token)
+    return inner is not None and (payload is None or inner == payload) and sign(secret, inner) == token
