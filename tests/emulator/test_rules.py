@@ -120,7 +120,7 @@ def test_anthropic_unique_ids_and_results_first(strict: str, loose: str) -> None
 
 def gemini_turn(url: str, contents: list[types.Content], model: str = GEMINI_3) -> types.Content:
     c = gem.client(url)  # held: a collected client closes its connection pool
-    reply = c.models.generate_content(model=model, contents=contents, config=gem.config())  # type: ignore[arg-type]
+    reply = c.models.generate_content(model=model, contents=contents, config=gem.config())
     assert reply.candidates and reply.candidates[0].content
     return reply.candidates[0].content
 
@@ -175,9 +175,8 @@ def test_gemini3_placeholder_signature_passes(strict: str, placeholder: bytes) -
 def chat_history(url: str) -> list[dict[str, Any]]:
     c = openai.OpenAI(base_url=f"{url}/v1", api_key="k", max_retries=0)
     messages: list[dict[str, Any]] = [{"role": "user", "content": "weather and time"}]
-    first = (
-        c.chat.completions.create(model="gpt-4o", messages=messages, tools=chat_tools()).choices[0].message
-    )  # type: ignore[arg-type]
+    reply = c.chat.completions.create(model="gpt-4o", messages=messages, tools=chat_tools())  # type: ignore[arg-type]
+    first = reply.choices[0].message
     calls = first.tool_calls or []
     assert len(calls) == 2
     messages.append({"role": "assistant", "content": None, "tool_calls": [tc.model_dump() for tc in calls]})
@@ -219,13 +218,13 @@ def test_chat_tool_messages(strict: str, loose: str) -> None:
 def responses_history(url: str) -> list[Any]:
     c = openai.OpenAI(base_url=f"{url}/v1", api_key="k", max_retries=0)
     items: list[Any] = [{"role": "user", "content": "Weather?"}]
-    first = c.responses.create(
+    first = c.responses.create(  # type: ignore[call-overload]
         model="gpt-5",
         input=items,
         tools=responses_tools(),
         reasoning={"effort": "low"},
         include=["reasoning.encrypted_content"],
-        store=False,  # type: ignore[arg-type]
+        store=False,
     )
     items += [o.model_dump(exclude_none=True) for o in first.output]
     calls = [o for o in first.output if o.type == "function_call"]

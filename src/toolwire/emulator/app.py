@@ -5,6 +5,9 @@ route                                                      format
 =========================================================  ==================
 ``POST /v1/chat/completions``                              ``openai-chat``
 ``POST /v1/responses``                                     ``openai-responses``
+``POST /v1/responses/input_tokens``                        ``openai-responses``
+``GET``/``DELETE /v1/responses/{id}``,                     ``openai-responses`` (the store,
+``GET /v1/responses/{id}/input_items``                     :mod:`toolwire.emulator.store`)
 ``POST /v1/messages`` (also ``?beta=true``)                ``anthropic``
 ``POST /v1/messages/count_tokens``                         ``anthropic``
 ``POST /v1beta/models/{model}:generateContent``            ``gemini``
@@ -13,14 +16,16 @@ route                                                      format
 ``GET /v1/models``, ``GET /v1beta/models``                 model lists
 =========================================================  ==================
 
-Gemini routes also answer under ``/v1/``.
+Gemini routes also answer under ``/v1/``. The token counts (:data:`COUNT_BODIES`) use the
+estimate of the usage a generation of the same request reports
+(:func:`~toolwire.emulator.render.input_tokens`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from starlette.applications import Starlette
@@ -42,14 +47,26 @@ from toolwire.emulator.streaming import (
     stream_chunks,
     streamed_response,
 )
-from toolwire.emulator.wording import auth_error, error_body, fault_error
+from toolwire.emulator.wording import auth_error, error_body, fault_error, not_found
 from toolwire.errors import ToolwireError
 from toolwire.ir import Format
 
-__all__ = ["create_app"]
+__all__ = ["COUNT_BODIES", "create_app"]
 
 _JSON = "application/json"
 _SSE_HEADERS = {"cache-control": "no-cache", "x-accel-buffering": "no"}
+
+
+COUNT_BODIES: dict[str, Callable[[int, bool], dict[str, Any]]] = {
+    "openai-responses": lambda n, beta: {"object": "response.input_tokens", "input_tokens": n},
+    "anthropic": lambda n, beta: {"input_tokens": n, **({"context_management": None} if beta else {})},
+    "gemini": lambda n, beta: {
+        "totalTokens": n,
+        "promptTokensDetails": [{"modality": "TEXT", "tokenCount": n}],
+    },
+}
+"""Token-count answer per format (``beta``: Anthropic's beta surface, whose answer also carries
+``context_management``), as the official specs define them."""
 
 
 def _json(status: int, body: Any, headers: dict[str, str] | None = None) -> HTTPResponse:
@@ -128,10 +145,31 @@ class _Handler:
         _, early = await self.gate(fmt, req)
         if early is not None:
             return early
-        result = self.core.count_tokens(fmt, await req.body(), model=model)
+        beta = req.query_params.get("beta") == "true"
+        result = self.core.count_tokens(fmt, await req.body(), model=model, beta=beta)
         if isinstance(result, Failure):
             return _json(result.status, result.body)
-        return _json(200, {"input_tokens": result} if fmt == "anthropic" else {"totalTokens": result})
+        return _json(200, COUNT_BODIES[fmt](result, beta))
+
+    async def stored(self, req: HTTPRequest) -> HTTPResponse:
+        """``GET``/``DELETE /v1/responses/{id}`` and ``GET /v1/responses/{id}/input_items``."""
+        _, early = await self.gate("openai-responses", req)
+        if early is not None:
+            return early
+        key, listing = req.path_params["response_id"], req.url.path.endswith("/input_items")
+        store = self.core.store
+        if store.get(key) is None:
+            return _json(*not_found(f"Response with id '{key}' not found."))
+        if listing:
+            query = req.query_params
+            limit = int(query["limit"]) if query.get("limit", "").isdigit() else 20
+            page = store.page(key, order=query.get("order", "desc"), limit=limit, after=query.get("after"))
+            return _json(200, page)
+        if req.method == "DELETE":
+            store.delete(key)
+            return _json(200, {"id": key, "object": "response.deleted", "deleted": True})
+        stored = store.get(key)
+        return _json(200, stored.response if stored is not None else {})
 
     def _stream(self, fmt: Format, outcome: Success, faults: Faults, *, sse: bool) -> HTTPResponse:
         response = streamed_response(fmt, outcome.request, outcome.response)
@@ -160,6 +198,9 @@ def _routes(handler: _Handler, config: EmulatorConfig) -> list[Route]:
     async def count_tokens(req: HTTPRequest) -> HTTPResponse:
         return await handler.count("anthropic", req)
 
+    async def input_tokens(req: HTTPRequest) -> HTTPResponse:
+        return await handler.count("openai-responses", req)
+
     async def gemini(req: HTTPRequest) -> HTTPResponse:
         model, _, method = req.path_params["target"].partition(":")
         if method == "countTokens":
@@ -182,6 +223,9 @@ def _routes(handler: _Handler, config: EmulatorConfig) -> list[Route]:
     return [
         Route("/v1/chat/completions", chat, methods=["POST"]),
         Route("/v1/responses", responses, methods=["POST"]),
+        Route("/v1/responses/input_tokens", input_tokens, methods=["POST"]),
+        Route("/v1/responses/{response_id}", handler.stored, methods=["GET", "DELETE"]),
+        Route("/v1/responses/{response_id}/input_items", handler.stored, methods=["GET"]),
         Route("/v1/messages", messages, methods=["POST"]),
         Route("/v1/messages/count_tokens", count_tokens, methods=["POST"]),
         Route("/v1/models", models, methods=["GET"]),

@@ -35,6 +35,7 @@ __all__ = [
     "always_thinks",
     "canonical_call",
     "estimate_tokens",
+    "input_tokens",
     "render_response",
 ]
 
@@ -73,6 +74,18 @@ def _digest(seed: bytes, label: str, size: int = 24) -> str:
 def estimate_tokens(text: str) -> int:
     """A deterministic token estimate: about four characters per token, at least one."""
     return max(1, (len(text) + 3) // 4)
+
+
+def input_tokens(request: Request) -> int:
+    """The input tokens of a request: :func:`estimate_tokens` of the canonical JSON of its
+    messages (roles, parts, system included) and tools.
+
+    One estimate for the usage a generation reports and for the token-count endpoints
+    (``/v1/responses/input_tokens``, ``/v1/messages/count_tokens``, ``:countTokens``), so a count
+    and the ``input_tokens`` of a generation of the same request agree.
+    """
+    messages = [[m.role, m.parts] for m in request.messages]
+    return estimate_tokens(dumps_str(messages) + dumps_str(request.tools))
 
 
 def canonical_call(name: str, arguments: str) -> str:
@@ -156,7 +169,7 @@ def render_response(
     stop: StopReason = "tool_calls" if calls else "end_turn"
     raw = RAW_STOP[fmt][stop]
     output = (plan.reasoning or "") + (plan.text or "") + "".join(c.name + c.arguments for c in calls)
-    inputs = estimate_tokens(dumps_str([m.parts for m in request.messages]))
+    inputs = input_tokens(request)
     outputs = estimate_tokens(output)
     usage = Usage(
         input_tokens=inputs,

@@ -8,6 +8,7 @@ format. The ASGI layer (:mod:`toolwire.emulator.app`) only moves bytes.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,8 +17,9 @@ from toolwire.emulator.complete import complete_response
 from toolwire.emulator.config import EmulatorConfig
 from toolwire.emulator.model import ScriptedModel
 from toolwire.emulator.reasoning import check_reasoning
-from toolwire.emulator.render import estimate_tokens, render_response
+from toolwire.emulator.render import input_tokens, render_response
 from toolwire.emulator.rules import check_replay
+from toolwire.emulator.store import ResponseStore, input_items
 from toolwire.emulator.wording import error_body, reasoning_error
 from toolwire.errors import ToolwireError
 from toolwire.ir import Format, Notes, Request, Response
@@ -70,6 +72,23 @@ class Emulator:
     def __init__(self, config: EmulatorConfig | None = None) -> None:
         self.config = config or EmulatorConfig()
         self.model = ScriptedModel(self.config.script, max_parallel=self.config.max_parallel)
+        self.store = ResponseStore(self.config.store_size)
+
+    def resolve(self, fmt: Format, payload: dict[str, Any]) -> dict[str, Any] | Failure:
+        """A Responses payload with the stored conversation of ``previous_response_id`` put before
+        its input (see :mod:`toolwire.emulator.store`); other formats unchanged."""
+        previous = payload.get("previous_response_id") if fmt == "openai-responses" else None
+        if previous is None:
+            return payload
+        stored = self.store.get(previous) if isinstance(previous, str) else None
+        if stored is None:
+            message = f"Previous response with id '{previous}' not found."
+            code = "previous_response_not_found"  # a 400, as real answers show (store docstring)
+            kind = "invalid_request_error"
+            return Failure(*error_body(fmt, 400, message, type=kind, param="previous_response_id", code=code))
+        resolved = {k: v for k, v in payload.items() if k != "previous_response_id"}
+        resolved["input"] = [*stored.conversation(), *input_items(payload.get("input"))]
+        return resolved
 
     def parse(self, fmt: Format, body: bytes) -> dict[str, Any] | Failure:
         """The JSON object of a request body, or the provider's 400."""
@@ -89,10 +108,6 @@ class Emulator:
         problem = self._validate(fmt, payload, beta)
         if problem is not None:
             return problem
-        previous = payload.get("previous_response_id") if fmt == "openai-responses" else None
-        if previous is not None:  # stateless: nothing is stored
-            missing = f"Previous response with id '{previous}' not found."
-            return Failure(*error_body(fmt, 400, missing, param="previous_response_id"))
         try:
             request: Request = format_module(fmt).decode_request(payload, Notes("drop"), model=model)
         except ToolwireError as exc:
@@ -150,22 +165,46 @@ class Emulator:
         payload = self.parse(fmt, body)
         if isinstance(payload, Failure):
             return payload
-        request = self.decode(fmt, payload, model=model, beta=beta)
+        resolved = self.resolve(fmt, payload)
+        if isinstance(resolved, Failure):
+            return resolved
+        request = self.decode(fmt, resolved, model=model, beta=beta)
         if isinstance(request, Failure):
             return request
-        return self.respond(fmt, request, seed=body, model=model, body=payload)
+        success = self.respond(fmt, request, seed=body, model=model, body=payload)
+        if fmt == "openai-responses" and payload.get("store") is not False:
+            previous = payload.get("previous_response_id")
+            self.store.put(success.payload, input_items(resolved.get("input")), previous)
+        return success
 
-    def count_tokens(self, fmt: Format, body: bytes, *, model: str | None = None) -> int | Failure:
-        """Input tokens of a request body (Anthropic ``count_tokens``, Gemini ``countTokens``)."""
+    def count_tokens(
+        self, fmt: Format, body: bytes, *, model: str | None = None, beta: bool = False
+    ) -> int | Failure:
+        """Input tokens of a request body (Responses ``input_tokens``, Anthropic ``count_tokens``,
+        Gemini ``countTokens``): :func:`~toolwire.emulator.render.input_tokens` of the request a
+        generation would decode, so the count equals that generation's reported input tokens."""
         payload = self.parse(fmt, body)
         if isinstance(payload, Failure):
             return payload
-        if fmt == "anthropic":
-            payload = {"max_tokens": 1, **payload}
-        elif isinstance(payload.get("generateContentRequest"), dict):
-            payload = payload["generateContentRequest"]
-        request = self.decode(fmt, payload, model=model)
+        payload = _COUNTED[fmt](payload) if fmt in _COUNTED else payload
+        resolved = self.resolve(fmt, payload)
+        if isinstance(resolved, Failure):
+            return resolved
+        request = self.decode(fmt, resolved, model=model, beta=beta)
         if isinstance(request, Failure):
             return request
-        text = "".join(repr(m.parts) for m in request.messages) + "".join(repr(t) for t in request.tools)
-        return estimate_tokens(text)
+        return input_tokens(request)
+
+
+def _gemini_counted(payload: dict[str, Any]) -> dict[str, Any]:
+    inner = payload.get("generateContentRequest")
+    return inner if isinstance(inner, dict) else payload
+
+
+_COUNTED: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "anthropic": lambda payload: {"max_tokens": 1, **payload},
+    "openai-responses": lambda payload: {**payload, "model": payload.get("model") or "toolwire-emulator"},
+    "gemini": _gemini_counted,
+}
+"""A count request -> the generation request it counts (fields a generation requires and a count
+does not: Anthropic ``max_tokens``, the Responses ``model``; Gemini's ``generateContentRequest``)."""

@@ -11,7 +11,7 @@ from typing import Any
 from toolwire.ir import ErrorInfo, Format, Notes
 from toolwire.translate import format_module
 
-__all__ = ["auth_error", "error_body", "fault_error", "reasoning_error"]
+__all__ = ["auth_error", "error_body", "fault_error", "not_found", "reasoning_error"]
 
 _OPENAI = ("openai-chat", "openai-responses")
 
@@ -102,3 +102,8 @@ def fault_error(fmt: Format, status: int) -> tuple[int, Any]:
 def reasoning_error(fmt: Format, message: str) -> tuple[int, Any]:
     """A 400 about reasoning state that did not come back unchanged."""
     return error_body(fmt, 400, message)
+
+
+def not_found(message: str, *, param: str | None = None, code: str | None = None) -> tuple[int, Any]:
+    """The Responses API's 404 (an unknown response id)."""
+    return error_body("openai-responses", 404, message, type="invalid_request_error", param=param, code=code)
