@@ -320,3 +320,35 @@ def test_anthropic_beta_output_format(url: str) -> None:
     value = json.loads(reply.json()["content"][0]["text"])
     jsonschema.validate(value, WEATHER_SCHEMA)
     assert value["city"] == "Paris"
+
+
+def test_counts_and_stored_responses_match_the_official_schemas(url: str) -> None:
+    messages = {"model": "claude-sonnet-4-6", "messages": [{"role": "user", "content": "hi"}]}
+    _check(
+        "anthropic",
+        "CountMessageTokensResponse",
+        httpx.post(f"{url}/v1/messages/count_tokens", json=messages).json(),
+    )
+    beta = httpx.post(f"{url}/v1/messages/count_tokens?beta=true", json=messages).json()
+    _check("anthropic", "BetaCountMessageTokensResponse", beta)
+    _check(
+        "openai-responses",
+        "TokenCountsResource",
+        httpx.post(f"{url}/v1/responses/input_tokens", json={"model": "gpt-5", "input": USER}).json(),
+    )
+    path, body, tool_fields, _, _ = ENDPOINTS["openai-responses"]
+    first = httpx.post(url + path, json={**body, **tool_fields, "reasoning": {"effort": "low"}}).json()
+    call = next(o for o in first["output"] if o["type"] == "function_call")
+    answer = {"type": "function_call_output", "call_id": call["call_id"], "output": "{}"}
+    second = {**body, **tool_fields, "input": [answer], "previous_response_id": first["id"]}
+    kept = httpx.post(url + path, json=second).json()
+    assert httpx.get(f"{url}/v1/responses/{kept['id']}").json() == kept
+    _check("openai-responses", "Response", kept)
+    page = httpx.get(f"{url}/v1/responses/{kept['id']}/input_items").json()
+    assert [i["type"] for i in page["data"]] == [
+        "function_call_output",
+        "function_call",
+        "reasoning",
+        "message",
+    ]
+    _check("openai-responses", "ResponseItemList", page)

@@ -34,6 +34,10 @@ from typing import Any
 
 __all__ = ["ResponseStore", "Stored", "input_items", "listed_item"]
 
+_STATUS = frozenset(
+    {"message", "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output"}
+)
+"""Listed item types whose ``status`` the API always returns (``completed`` for given input)."""
 _ID_PREFIX = {"message": "msg_", "function_call_output": "fco_", "custom_tool_call_output": "ctco_"}
 
 
@@ -68,11 +72,12 @@ def _content(item: dict[str, Any]) -> list[Any]:
 
 def listed_item(item: Any, owner: str, index: int) -> dict[str, Any]:
     """An input item as ``input_items`` lists it: typed, with an id (derived from the response
-    id and position when the request gave none) and message content as a part list."""
+    id and position when the request gave none), a ``status`` and message content as a part list."""
     out: dict[str, Any] = {**item} if isinstance(item, dict) else {"type": "message", "content": []}
     kind = out.setdefault("type", "message")
     if kind == "message":
         out["content"] = _content(out)
+    if kind in _STATUS:
         out.setdefault("status", "completed")
     if not isinstance(out.get("id"), str):
         digest = hashlib.sha256(f"{owner}:{index}".encode()).hexdigest()[:24]
