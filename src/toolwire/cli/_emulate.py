@@ -53,9 +53,7 @@ def config_from_args(args: argparse.Namespace) -> Any:
         script = load_script(args.script) if args.script else None
     except OSError as exc:
         raise PayloadError(f"cannot read {args.script!r}: {exc.strerror or exc}") from None
-    return EmulatorConfig(
-        api_keys=tuple(args.api_key), script=script, faults=args.faults, rules=args.rules
-    )
+    return EmulatorConfig(api_keys=tuple(args.api_key), script=script, faults=args.faults, rules=args.rules)
 
 
 def _run(args: argparse.Namespace) -> int:
