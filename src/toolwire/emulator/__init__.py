@@ -6,7 +6,10 @@ format's codec, answers bad requests with the provider's own error body, checks 
 each provider's header style, and answers with a scripted model (:class:`ScriptedModel`) that
 calls tools with schema-built arguments, quotes tool results, and signs its reasoning state.
 Faults (latency, error statuses, broken streams) are injected per request with the
-``x-toolwire-fault`` header or for all requests by :class:`EmulatorConfig`.
+``x-toolwire-fault`` header or for all requests by :class:`EmulatorConfig`, whose
+``rules="provider"`` enforces the replay rules real providers enforce on history
+(:mod:`toolwire.emulator.rules`). Responses are kept in a bounded in-memory store for
+``previous_response_id`` (:mod:`toolwire.emulator.store`); token counts share the usage estimate.
 
 Example:
     >>> from toolwire.emulator import serve

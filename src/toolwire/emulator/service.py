@@ -1,8 +1,11 @@
 """The emulator's request handling without HTTP: a body in, an error or a response out.
 
-:class:`Emulator` decodes the body with the format's codec (after the validator, when one is
-installed), checks the reasoning state, asks the scripted model and renders its answer in the
-format. The ASGI layer (:mod:`toolwire.emulator.app`) only moves bytes.
+:class:`Emulator` resolves a Responses ``previous_response_id`` against its store
+(:mod:`toolwire.emulator.store`), decodes the body with the format's codec (after the validator,
+when one is installed), checks the reasoning state (and, with ``rules="provider"``, the replay
+rules of :mod:`toolwire.emulator.rules`), asks the scripted model, renders its answer in the
+format and keeps a Responses answer unless ``store`` is false. The ASGI layer
+(:mod:`toolwire.emulator.app`) only moves bytes.
 """
 
 from __future__ import annotations
