@@ -45,8 +45,12 @@ PINNED: dict[str, set[str]] = {
         "translate_request", "translate_response",
     },
     "toolwire.streaming": {
-        "ArgumentsView", "StreamTranslator", "WireReader", "check_stream", "encode_wire_event",
+        "KEEPALIVE", "ArgumentsView", "StreamTranslator", "WireReader", "check_stream", "encode_wire_event",
         "encode_wire_events", "stream_decoder", "stream_encoder", "translate_stream",
+    },
+    "toolwire.hop": {
+        "ClientCall", "HOP_OPTIONS", "InboundRequest", "KEEPALIVES", "StreamRelay", "UpstreamCall",
+        "decode_http_error", "read_inbound", "relay_stream", "translate_error", "upstream_call",
     },
     "toolwire.opaque": {
         "ENVELOPE_PREFIX", "FALLBACKS", "GEMINI_PLACEHOLDER", "ORIGIN_CODES", "apply_fallbacks", "carrier",

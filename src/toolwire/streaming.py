@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from toolwire._arguments_view import ArgumentsView
 from toolwire._json import loads
 from toolwire._opaque_stream import StreamSealer, seals
-from toolwire._partial_parser import PartialParser
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import (
     DONE,
@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from toolwire.ir.problem import Problem
 
 __all__ = [
+    "KEEPALIVE",
     "ArgumentsView",
     "StreamTranslator",
     "WireReader",
@@ -98,6 +99,9 @@ def stream_encoder(fmt: FormatName, notes: Notes | None = None) -> StreamEncoder
     return encoder
 
 
+KEEPALIVE = ":"
+"""The wire event of an SSE comment line, from ``WireReader(keepalives=True)``."""
+
 _BOM = b"\xef\xbb\xbf"
 _DONE_BYTES = DONE.encode()
 
@@ -108,9 +112,14 @@ class WireReader:
     SSE is detected by default; Gemini's JSON-array streaming (no ``alt=sse``) is detected by a
     leading ``[`` (after whitespace and a UTF-8 byte order mark, which may arrive split across
     chunks). Each SSE ``data`` is parsed as JSON except Chat's ``[DONE]``.
+
+    Args:
+        keepalives: report SSE comment lines (servers' keep-alives) as :data:`KEEPALIVE`
+            instead of skipping them.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, keepalives: bool = False) -> None:
+        self._keepalives = keepalives
         self._sse: SSEDecoder | None = None
         self._array: JSONArrayDecoder | None = None
         self._head = b""
@@ -142,7 +151,7 @@ class WireReader:
                 return []
             self._head = b""
             if not head.startswith(b"["):
-                self._sse = SSEDecoder()
+                self._sse = SSEDecoder(comments=self._keepalives)
                 return self.feed(data)
             self._array = JSONArrayDecoder()
             data = head
@@ -176,7 +185,10 @@ class WireReader:
         out: list[WireEvent] = []
         for event in events:
             data = event.data
-            if event.comment is not None or not data:
+            if event.comment is not None:
+                out.append(KEEPALIVE)
+                continue
+            if not data:
                 continue
             if data == DONE:
                 out.append(DONE)
@@ -254,6 +266,8 @@ class StreamTranslator:
         seal: seal the upstream's opaque reasoning state into the client's slot, as
             :class:`~toolwire.translate.Exchange` does (:mod:`toolwire.opaque`). Sealing comes
             first, so ``restore`` sees the client's part indices.
+        clock: the time (unix seconds) for a stream start that reports none, which the
+            target needs (Chat ``created``, Responses ``created_at``); ``None``: left unknown.
     """
 
     def __init__(
@@ -266,6 +280,7 @@ class StreamTranslator:
         model: str | None = None,
         restore: Restorer | None = None,
         seal: bool = False,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         from toolwire.translate import resolve_format
 
@@ -284,6 +299,7 @@ class StreamTranslator:
         )
         self._restore_name = restore_name
         self._model = model
+        self._clock = clock
         self._hook: StreamRestore | None = restore.stream(self.notes) if restore is not None else None
         self._custom = self._hook.custom if self._hook is not None else None  # see _diverted
         self._closed = False
@@ -394,8 +410,8 @@ class StreamTranslator:
         return out
 
     def _restore(self, event: StreamEvent) -> StreamEvent:
-        if isinstance(event, ResponseStart) and self._model is not None:
-            return msgspec.structs.replace(event, model=self._model)
+        if isinstance(event, ResponseStart):
+            return self._start(event)
         rename = self._restore_name
         if rename is None or not isinstance(event, (PartStart, PartEnd)):
             return event
@@ -404,6 +420,13 @@ class StreamTranslator:
             original = rename(part.name)
             if original != part.name:
                 return msgspec.structs.replace(event, part=msgspec.structs.replace(part, name=original))
+        return event
+
+    def _start(self, event: ResponseStart) -> ResponseStart:
+        if self._model is not None:
+            event = msgspec.structs.replace(event, model=self._model)
+        if event.created is None and self._clock is not None:
+            event = msgspec.structs.replace(event, created=int(self._clock()))
         return event
 
     @property
@@ -451,54 +474,3 @@ def translate_stream(
     except PayloadError as exc:
         yield _frames(translator._target, translator.feed_ir(_malformed(exc)))
     yield translator.close_frames()
-
-
-class ArgumentsView:
-    """Follows IR stream events and offers each tool call's arguments parsed so far.
-
-    ``parsed(index)`` is ``parse_partial(text(index))`` at every step, but costs only the new
-    text: each call's arguments have an incremental parser (:mod:`toolwire._partial_parser`)
-    that keeps completed values and rebuilds only the unfinished string or number at the end.
-    So the value it returns is shared and live: later events update it in place. Read it (render
-    it, serialize it), don't change it; ``copy.deepcopy`` it to keep a snapshot.
-
-    Example:
-        >>> view = ArgumentsView()
-        >>> for event in ir_events:           # doctest: +SKIP
-        ...     view.feed(event)
-        ...     render(view.parsed(0))
-    """
-
-    def __init__(self) -> None:
-        self._calls: dict[int, PartialParser] = {}
-
-    def feed(self, event: StreamEvent) -> None:
-        """Apply one IR event."""
-        if isinstance(event, ToolCallDelta):
-            call = self._calls.get(event.index)
-            if call is None:
-                call = self._calls[event.index] = PartialParser()
-            call.feed(event.arguments)
-        elif isinstance(event, PartStart) and isinstance(event.part, ToolCall):
-            self._restart(event.index, event.part.arguments)
-        elif isinstance(event, PartEnd) and isinstance(event.part, ToolCall):
-            call = self._calls.get(event.index)
-            if call is None or call.text() != event.part.arguments:
-                self._restart(event.index, event.part.arguments)
-
-    def _restart(self, index: int, arguments: str) -> None:
-        call = self._calls[index] = PartialParser()
-        call.feed(arguments)
-
-    def text(self, index: int) -> str:
-        """The raw argument text of the tool call at ``index`` so far."""
-        call = self._calls.get(index)
-        return call.text() if call is not None else ""
-
-    def parsed(self, index: int) -> Any:
-        """The arguments of the tool call at ``index`` as far as they have arrived (partial JSON).
-
-        Equal to ``parse_partial(self.text(index))``; shared with later calls (see the class).
-        """
-        call = self._calls.get(index)
-        return call.value() if call is not None else None

@@ -11,7 +11,8 @@ gives upstream calls without ids ids unique across turns (see ``_shims``, ``_pai
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, MutableMapping
+import time
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -36,6 +37,8 @@ from toolwire.opaque import apply_fallbacks, open_request, seal_response
 
 if TYPE_CHECKING:
     from toolwire.formats._stream import WireEvent
+    from toolwire.hop._call import ClientCall, InboundRequest, UpstreamCall
+    from toolwire.hop._options import Options
     from toolwire.streaming import StreamTranslator
 
 _S = TypeVar("_S", bound=msgspec.Struct)
@@ -138,6 +141,11 @@ class Exchange:
         state: the store hook for opaque reasoning state a client format has no slot for
             (Chat): a mapping the caller keeps between turns (see :mod:`toolwire._opaque_state`);
             ``None`` (default): the upstream's documented fallback applies instead, noted.
+        clock: the time (unix seconds) for timestamps the translation writes when the upstream
+            reports none (Chat ``created``, Responses ``created_at``).
+        client_stream: whether the client asked for a stream (set by :meth:`request`).
+        client_json_array: the client (Gemini, without ``alt=sse``) wants a stream as a JSON
+            array (set by :meth:`request_http`).
     """
 
     client: FormatName
@@ -149,23 +157,40 @@ class Exchange:
     notes: list[Note] = field(default_factory=list)
     state: MutableMapping[str, str] | None = None
     last_request: Request | None = None
+    clock: Callable[[], float] = time.time
+    client_stream: bool = False
+    client_json_array: bool = False
     _names: NameMap | None = None
     _stream: StreamTranslator | None = None
     _shims: ToolShims | None = None
+    _inbound: ClientCall | None = None
 
     def __post_init__(self) -> None:
         self.client = resolve_format(self.client)
         self.upstream = resolve_format(self.upstream)
         self._names = NameMap(resolve_format(self.upstream)) if self.sanitize_names else None
 
-    def request(self, payload: dict[str, Any]) -> dict[str, Any]:
+    def request(
+        self, payload: dict[str, Any], *, stream: bool | None = None, model: str | None = None
+    ) -> dict[str, Any]:
         """Translate a client request payload into the upstream payload.
 
         Envelopes of opaque reasoning state the client echoed are opened (and replayed only to
         their origin); where state is missing, the upstream's documented fallback applies, noted.
+
+        Args:
+            payload: the client's request body.
+            stream: the client's stream flag when it is not in the body (Gemini's URL);
+                ``None``: the body's.
+            model: the client's model when it is not in the body (Gemini's URL).
         """
         notes = Notes(self.policy)
+        if model is not None:
+            self.client_model = model
         ir: Request = format_module(self.client).decode_request(payload, notes, model=self.client_model)
+        if stream is not None and ir.stream != stream:
+            ir = _replace(ir, stream=stream)
+        self.client_stream = bool(ir.stream)
         if ir.model is not None:
             self.client_model = ir.model
         if self.state is not None:
@@ -192,6 +217,8 @@ class Exchange:
         notes = Notes(self.policy)
         ir: Response = format_module(self.upstream).decode_response(payload, notes)
         ir = self.restore_response(ir, payload, notes)
+        if ir.created is None:
+            ir = _replace(ir, created=int(self.clock()))
         out: dict[str, Any] = format_module(self.client).encode_response(
             seal_response(ir, self.client),  # type: ignore[arg-type]
             notes,
@@ -235,9 +262,92 @@ class Exchange:
             model = self.client_model if self.upstream_model is not None else None
             restore = self._restorer() if self.client != self.upstream else None
             self._stream = StreamTranslator(
-                self.upstream, self.client, policy=self.policy, model=model, restore=restore, seal=True
+                self.upstream,
+                self.client,
+                policy=self.policy,
+                model=model,
+                restore=restore,
+                seal=True,
+                clock=self.clock,
             )
         return self._stream
+
+    def request_http(self, inbound: InboundRequest, *, options: Options | None = None) -> UpstreamCall:
+        """The upstream call for the client's HTTP request: its body translated (:meth:`request`),
+        with the model and stream flag its URL carries (Gemini) and the headers it keeps.
+
+        Args:
+            inbound: the client's request (method, path, query, headers, body bytes).
+            options: the upstream's request options (default: ``toolwire.hop.HOP_OPTIONS``).
+
+        Raises:
+            PayloadError: the body is not a JSON object, or does not decode.
+        """
+        from toolwire.hop._call import read_inbound
+
+        payload, call = read_inbound(self.client, inbound)  # type: ignore[arg-type]
+        self._inbound = call
+        self.client_json_array = call.json_array
+        body = self.request(payload, stream=call.stream, model=call.model)
+        return self.upstream_call(body, options=options)
+
+    def upstream_call(self, body: dict[str, Any], *, options: Options | None = None) -> UpstreamCall:
+        """The upstream call for ``body``, the result of :meth:`request`: path, headers (no
+        credentials) and body bytes; it streams when the client asked for a stream."""
+        from toolwire.hop._call import upstream_call
+
+        model = self.last_request.model if self.last_request is not None else self.client_model
+        inbound = self._inbound if self.client == self.upstream else None
+        notes = Notes(self.policy)
+        call = upstream_call(
+            self.upstream,  # type: ignore[arg-type]
+            body,
+            stream=self.client_stream,
+            model=model,
+            inbound=inbound,
+            options=options,
+            notes=notes,
+        )
+        self.notes.extend(notes.items)
+        return call
+
+    def error(self, status: int, body: bytes | str) -> tuple[int, dict[str, Any]]:
+        """The client's status and error body for the upstream's error answer (tool names the
+        request renamed are named as the client knows them)."""
+        from toolwire.hop._errors import translate_error
+
+        notes = Notes(self.policy)
+        out = translate_error(
+            self.upstream,  # type: ignore[arg-type]
+            self.client,  # type: ignore[arg-type]
+            status,
+            body,
+            restore=self._restore_text(),
+            notes=notes,
+        )
+        self.notes.extend(notes.items)
+        return out
+
+    def translate_stream(self, chunks: Iterable[bytes]) -> Iterator[bytes]:
+        """The client's stream bytes for the upstream's streamed body (see
+        ``toolwire.hop.StreamRelay``: malformed bytes end it with the client's error event,
+        keep-alives are kept, a Gemini client without ``alt=sse`` gets a JSON array)."""
+        from toolwire.hop._relay import relay_stream
+
+        return relay_stream(self, chunks)
+
+    def _restore_text(self) -> Callable[[str], str] | None:
+        renamed = self._names.renamed if self._names is not None and self.client != self.upstream else {}
+        if not renamed:
+            return None
+        pairs = sorted(((new, old) for old, new in renamed.items()), key=lambda p: -len(p[0]))
+
+        def restore(text: str) -> str:
+            for new, old in pairs:
+                text = text.replace(new, old)
+            return text
+
+        return restore
 
     def _hop_request(self, ir: Request, notes: Notes) -> Request:
         """The client's history in the upstream's terms: ids we escaped restored, tools the

@@ -10,17 +10,14 @@ Secrets are removed from the body before anything is decoded, so no message can 
 from __future__ import annotations
 
 import email.utils
-import json
 import time
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
 
 from toolwire.errors import (
     AuthenticationError,
     ConnectionFailedError,
     InvalidRequestError,
     OverloadedError,
-    PayloadError,
     PermissionDeniedError,
     ProviderError,
     RateLimitError,
@@ -31,8 +28,8 @@ from toolwire.errors import (
     ToolwireError,
     TransportError,
 )
+from toolwire.hop._errors import decode_http_error
 from toolwire.ir.base import Format
-from toolwire.ir.notes import Notes
 from toolwire.ir.response import ErrorInfo
 from toolwire.translate import format_module
 
@@ -109,11 +106,6 @@ def parse_retry_after(headers: Mapping[str, str], now: Callable[[], float] = tim
     return max(when.timestamp() - now(), 0.0)
 
 
-def _fallback(status: int, text: str) -> ErrorInfo:
-    message = text.strip()[:500] or f"HTTP {status}"
-    return ErrorInfo(message=message, status=status)
-
-
 def _exception(fmt: Format, info: ErrorInfo) -> ProviderError:
     exc: ProviderError = format_module(fmt).error_to_exception(info)
     if type(exc) is ProviderError and info.status is not None:
@@ -131,16 +123,7 @@ def map_http_error(
     decoded JSON, secrets removed) and ``retry_after`` (seconds, or ``None``).
     """
     text = redact(body.decode("utf-8", "replace"), secrets)
-    decoded: Any = None
-    try:
-        decoded = json.loads(text) if text.strip() else None
-        info = format_module(fmt).decode_error(decoded, status, Notes("drop"))
-    except (ValueError, PayloadError):
-        info = _fallback(status, text)
-    if info.status != status:
-        info = ErrorInfo(
-            message=info.message, status=status, type=info.type, code=info.code, param=info.param
-        )
+    info, decoded = decode_http_error(fmt, status, text)
     exc = _exception(fmt, info)
     exc.request_id = request_id(headers)
     exc.body = decoded

@@ -1,0 +1,145 @@
+"""The providers the client talks to: wire format, default address, credentials, auth header.
+
+One table row per provider; everything provider-specific that is not a request-body rule lives
+here (the body rules are in :mod:`toolwire.hop._build`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from toolwire._choices import unknown_choice
+from toolwire.errors import ToolwireError
+from toolwire.ir.base import Format
+
+__all__ = ["PROVIDERS", "ProviderName", "ProviderSpec", "get_spec", "resolve_base_url", "resolve_key"]
+
+ProviderName = Literal["openai-responses", "openai-chat", "anthropic", "gemini", "azure-openai"]
+"""A provider the client can call (a key of :data:`PROVIDERS`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderSpec:
+    """What the client needs to know about one provider.
+
+    Attributes:
+        name: the provider name.
+        format: the wire format it speaks.
+        base_url: default server root (the version path such as ``/v1`` is part of each endpoint).
+        key_env: environment variables holding the API key, first set wins.
+        url_env: environment variable overriding the base URL, when the provider has one.
+        url_suffix: appended to ``url_env``'s value (Azure endpoints name only the resource).
+        auth_header: the header carrying the key.
+        auth_scheme: prefix before the key in that header (``"Bearer "`` or ``""``).
+        version_prefix: the API version path segment; a base URL ending in it is trimmed.
+    """
+
+    name: ProviderName
+    format: Format
+    base_url: str | None
+    key_env: tuple[str, ...]
+    url_env: str | None
+    auth_header: str
+    auth_scheme: str
+    version_prefix: str
+    url_suffix: str = ""
+
+
+PROVIDERS: dict[str, ProviderSpec] = {
+    spec.name: spec
+    for spec in (
+        ProviderSpec(
+            "openai-responses",
+            "openai-responses",
+            "https://api.openai.com",
+            ("OPENAI_API_KEY",),
+            "OPENAI_BASE_URL",
+            "authorization",
+            "Bearer ",
+            "/v1",
+        ),
+        ProviderSpec(
+            "openai-chat",
+            "openai-chat",
+            "https://api.openai.com",
+            ("OPENAI_API_KEY",),
+            "OPENAI_BASE_URL",
+            "authorization",
+            "Bearer ",
+            "/v1",
+        ),
+        ProviderSpec(
+            "anthropic",
+            "anthropic",
+            "https://api.anthropic.com",
+            ("ANTHROPIC_API_KEY",),
+            "ANTHROPIC_BASE_URL",
+            "x-api-key",
+            "",
+            "/v1",
+        ),
+        ProviderSpec(
+            "gemini",
+            "gemini",
+            "https://generativelanguage.googleapis.com",
+            ("GEMINI_API_KEY", "GOOGLE_API_KEY"),
+            "GOOGLE_GEMINI_BASE_URL",
+            "x-goog-api-key",
+            "",
+            "/v1beta",
+        ),
+        ProviderSpec(
+            "azure-openai",
+            "openai-responses",
+            None,
+            ("AZURE_OPENAI_API_KEY",),
+            "AZURE_OPENAI_ENDPOINT",
+            "api-key",
+            "",
+            "/v1",
+            url_suffix="/openai",
+        ),
+    )
+}
+"""Every provider by name."""
+
+
+def get_spec(provider: str) -> ProviderSpec:
+    """The spec of ``provider``, or a :class:`~toolwire.errors.ToolwireError` naming the choices."""
+    spec = PROVIDERS.get(provider)
+    if spec is None:
+        raise ToolwireError(unknown_choice("provider", provider, PROVIDERS, PROVIDERS))
+    return spec
+
+
+def resolve_key(spec: ProviderSpec, api_key: str | None, env: Mapping[str, str] | None = None) -> str | None:
+    """The API key: ``api_key`` when given, else the first of the provider's variables that is set."""
+    if api_key is not None:
+        return api_key
+    environ = os.environ if env is None else env
+    for name in spec.key_env:
+        value = environ.get(name)
+        if value:
+            return value
+    return None
+
+
+def resolve_base_url(spec: ProviderSpec, base_url: str | None, env: Mapping[str, str] | None = None) -> str:
+    """The server root, without a trailing slash or a trailing API version segment."""
+    environ = os.environ if env is None else env
+    url = base_url
+    if url is None and spec.url_env is not None and environ.get(spec.url_env):
+        url = environ[spec.url_env].rstrip("/") + spec.url_suffix
+    if url is None:
+        url = spec.base_url
+    if url is None:
+        raise ToolwireError(
+            f"provider {spec.name!r} has no default address: pass base_url= or set {spec.url_env}"
+        )
+    url = url.rstrip("/")
+    if url.endswith(spec.version_prefix):
+        url = url[: -len(spec.version_prefix)]
+    return url
