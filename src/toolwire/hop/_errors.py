@@ -19,9 +19,18 @@ from toolwire.ir.base import Format
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import ErrorInfo
 
-__all__ = ["decode_http_error", "translate_error"]
+__all__ = ["STATUS_FOR_CLIENT", "decode_http_error", "translate_error"]
 
 _MAX_MESSAGE = 500
+
+STATUS_FOR_CLIENT: dict[str, dict[int, int]] = {
+    # 529 (overloaded) is Anthropic's own: other clients get the standard 503 they retry on.
+    "openai-chat": {529: 503},
+    "openai-responses": {529: 503},
+    "gemini": {529: 503},
+    "anthropic": {},
+}
+"""Upstream status -> the status a client format's own servers use for the same condition."""
 
 
 def _fallback(status: int, text: str) -> ErrorInfo:
@@ -70,6 +79,9 @@ def translate_error(
 
     text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
     info, _ = decode_http_error(upstream, status, text)
+    client_status = STATUS_FOR_CLIENT[client].get(status)
+    if client_status is not None:
+        info = msgspec.structs.replace(info, status=client_status)
     if restore is not None:
         param = restore(info.param) if info.param is not None else None
         info = msgspec.structs.replace(info, message=restore(info.message), param=param)
