@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -16,7 +17,8 @@ import pytest
 
 from tests.hop.cases import FORMATS, PAIRS
 from tests.streaming._oracles import sdk_view
-from tests.translate.test_opaque_loop import _calls, first_request
+from tests.translate.test_opaque_loop import _calls, echo, first_request
+from tests.translate.test_opaque_stream import _accumulated
 from toolwire import Exchange
 from toolwire.emulator import FAULT_HEADER, EmulatorConfig, create_app, serve
 from toolwire.hop import InboundRequest
@@ -24,6 +26,7 @@ from toolwire.streaming import KEEPALIVE, WireReader, check_stream
 
 MODEL = "gemini-3-pro-preview"
 TOOL = "weather.get/now"  # valid nowhere: sanitized for the upstream, restored for the client
+ERROR = "hop-error-status"  # _send's wrapper of an error answer
 PLAIN = "get_weather"  # a same-format hop passes names through, and the emulator checks them
 _PATHS = {
     "openai-chat": "/v1/chat/completions",
@@ -65,7 +68,7 @@ def _send(url: str, ex: Exchange, inbound: InboundRequest, headers: dict[str, st
         try:
             if reply.status_code != 200:
                 status, body = ex.error(reply.status_code, reply.read())
-                return json.dumps({"status": status, "body": body}).encode()
+                return json.dumps({ERROR: status, "body": body}).encode()
             if call.stream:
                 return b"".join(ex.translate_stream(reply.iter_bytes()))
             return json.dumps(ex.response(json.loads(reply.read()))).encode()
@@ -136,7 +139,7 @@ ERROR_KIND = {
 @pytest.mark.parametrize(("client", "upstream"), [p for p in PAIRS if p[0] != p[1]])
 def test_an_upstream_rate_limit_reaches_the_client_in_its_shape(url: str, client: str, upstream: str) -> None:
     out = json.loads(_send(url, Exchange(client, upstream), _inbound(client, False), {FAULT_HEADER: "429"}))
-    assert out["status"] == 429
+    assert out[ERROR] == 429
     kind = ERROR_KIND[client](out["body"])
     assert kind == {"anthropic": "rate_limit_error", "gemini": "RESOURCE_EXHAUSTED"}.get(
         client, "rate_limit_error"
@@ -157,3 +160,37 @@ def test_a_malformed_upstream_event_ends_the_clients_stream_with_its_error(
         assert last["type"] == "error"
     else:
         assert "error" in last
+
+
+@pytest.fixture(scope="module")
+def strict_url() -> Iterator[str]:
+    """An emulator enforcing the replay rules real providers enforce on history."""
+    with serve(config=EmulatorConfig(rules="provider"), log_level="critical") as base:
+        yield base
+
+
+def _body(inbound: InboundRequest) -> dict[str, Any]:
+    body: dict[str, Any] = json.loads(inbound.body)
+    return body
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["json", "stream"])
+@pytest.mark.parametrize(("client", "upstream"), PAIRS)
+def test_two_turns_through_the_http_hop_pass_the_providers_rules(
+    strict_url: str, client: str, upstream: str, stream: bool
+) -> None:
+    """Turn 2 echoes turn 1 as the client's SDK keeps it; each turn is a fresh Exchange."""
+    tool = _tool(client, upstream)
+    inbound = _inbound(client, stream, tool=tool)
+    for turn in range(2):
+        out = _send(strict_url, Exchange(client, upstream), inbound)
+        if stream:
+            events = _events(out)
+            assert check_stream(client, events) == []  # type: ignore[arg-type]
+            response = _accumulated(client, events)
+        else:
+            response = json.loads(out)
+        assert ERROR not in response, response  # an error answer, in the client's shape
+        if turn == 0:
+            body = echo(client, _body(inbound), response)
+            inbound = replace(inbound, body=json.dumps(body).encode())
