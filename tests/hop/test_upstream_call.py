@@ -140,3 +140,33 @@ def test_request_takes_the_stream_flag_and_model_as_arguments() -> None:
     assert (body["model"], body["stream"]) == ("from-url", True)
     call = ex.upstream_call(body)
     assert call.json()["stream_options"] == {"include_usage": True}
+
+
+def _responses_history(store: bool | None) -> InboundRequest:
+    body: dict[str, object] = {
+        "model": MODEL,
+        "input": [
+            {"type": "message", "role": "user", "content": "hi"},
+            {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": "{}"},
+            {"type": "function_call_output", "call_id": "call_1", "output": "ok"},
+        ],
+    }
+    if store is not None:
+        body["store"] = store
+    return InboundRequest("POST", "/v1/responses", "", {}, json.dumps(body).encode())
+
+
+@pytest.mark.parametrize(("store", "sent"), [(None, True), (True, True), (False, False)])
+def test_a_responses_client_keeps_its_store_and_item_ids_on_a_responses_upstream(
+    store: bool | None, sent: bool
+) -> None:
+    body = Exchange("openai-responses", "openai-responses").request_http(_responses_history(store)).json()
+    assert body["store"] is sent
+    assert ("id" in body["input"][1]) is sent  # stateless calls go without item ids
+
+
+def test_other_clients_go_stateless_to_a_responses_upstream() -> None:
+    body = (
+        Exchange("openai-chat", "openai-responses").request_http(inbound("openai-chat", stream=False)).json()
+    )
+    assert body["store"] is False

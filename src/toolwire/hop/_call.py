@@ -194,6 +194,10 @@ def upstream_call(
     opts = options if options is not None else HOP_OPTIONS[upstream]
     if inbound is not None and isinstance(opts, AnthropicOptions):
         opts = _anthropic_betas(opts, inbound.betas)
+    if inbound is not None and isinstance(opts, ResponsesOptions) and opts.store is None:
+        # The client speaks Responses: its own ``store`` (the API's default: true) is kept, and with
+        # it the item ids a stored conversation needs; the stateless default is for other clients.
+        opts = replace(opts, store=body.get("store", True) is not False)
     ctx = BuildContext(
         PROVIDERS[upstream], "", opts, stream, notes if notes is not None else Notes("drop"), model
     )
