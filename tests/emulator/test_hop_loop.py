@@ -15,29 +15,12 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.translate.hop_loop import Client, client_stream_body
-from toolwire.streaming import WireReader
+from tests.translate.hop_loop import Client, post_upstream, relay
 from toolwire.translate import Exchange
 from toolwire.validate import validate
 
-_PATHS = {
-    "openai-chat": "/v1/chat/completions",
-    "openai-responses": "/v1/responses",
-    "anthropic": "/v1/messages",
-}
 _CASES = [(c, u) for c in ("openai-responses", "openai-chat") for u in ("openai-chat", "anthropic", "gemini")]
 _CASES = [(c, u) for c, u in _CASES if c != u] + [("openai-chat", "openai-responses")]
-
-
-def _post(http: httpx.Client, url: str, upstream: str, body: dict[str, Any], stream: bool) -> httpx.Response:
-    if upstream == "gemini":
-        method = "streamGenerateContent?alt=sse" if stream else "generateContent"
-        target = f"{url}/v1beta/models/gemini-2.5-flash:{method}"
-    else:
-        target = url + _PATHS[upstream]
-        body = {**body, "stream": True} if stream else body
-    headers = {"anthropic-version": "2023-06-01"} if upstream == "anthropic" else {}
-    return http.post(target, json=body, headers=headers)
 
 
 def _hop(http: httpx.Client, url: str, client: Client, upstream: str, stream: bool) -> dict[str, Any]:
@@ -46,20 +29,13 @@ def _hop(http: httpx.Client, url: str, client: Client, upstream: str, stream: bo
     ex = Exchange(client.fmt, upstream, policy="strict", upstream_model=_MODELS[upstream])
     body = ex.request(client.request())
     assert validate(body, format=upstream) == []
-    answer = _post(http, url, upstream, body, stream)
+    answer = post_upstream(http, url, upstream, body, stream=stream, model=_MODELS[upstream])
     assert answer.status_code == 200, answer.text
     # The emulator's answers carry fields other formats have no place for (Anthropic `caller`,
     # `stop_details`, Responses `service_tier`): dropped with a note. Tool calls lose nothing.
     ex.policy = "drop"
     before = len(ex.notes)
-    if not stream:
-        out = ex.response(answer.json())
-    else:
-        reader = WireReader()
-        data = b"".join(ex.stream_frames(e) for e in reader.feed(answer.content) + reader.close())
-        client_reader = WireReader()
-        events = client_reader.feed(data + ex.stream_close_frames()) + client_reader.close()
-        out = client_stream_body(client.fmt, events)
+    out = relay(ex, client.fmt, answer, stream=stream)
     approximated = [n for n in ex.notes[before:] if n.kind == "approximated"]
     assert approximated == []  # e.g. a custom call's input is never guessed
     return out

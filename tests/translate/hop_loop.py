@@ -17,6 +17,8 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
+
 from toolwire._json import dumps
 from toolwire.formats._stream import WireEvent
 from toolwire.ir import CustomTool, Message, Notes, Response, TextPart, ToolCall, ToolResult, Usage
@@ -26,7 +28,17 @@ from toolwire.streaming import WireReader, check_stream, stream_decoder, stream_
 from toolwire.translate import Exchange, format_module
 from toolwire.validate import validate
 
-__all__ = ["Client", "Upstream", "client_stream_body", "run_loop"]
+__all__ = [
+    "REASONING",
+    "TOOLS",
+    "UPSTREAM_PATHS",
+    "Client",
+    "Upstream",
+    "client_stream_body",
+    "post_upstream",
+    "relay",
+    "run_loop",
+]
 
 _USAGE = Usage(input_tokens=20, output_tokens=10)
 _PARAMS = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
@@ -62,6 +74,26 @@ TOOLS: dict[str, list[dict[str, Any]]] = {
 }
 """The tools each client offers, in its own format."""
 
+REASONING: dict[str, dict[str, Any]] = {
+    "openai-responses": {
+        "max_output_tokens": 4096,
+        "reasoning": {"effort": "high", "summary": "auto"},
+        "include": ["reasoning.encrypted_content"],
+        "store": False,
+    },
+    "openai-chat": {"max_completion_tokens": 4096, "reasoning_effort": "high"},
+    "anthropic": {"max_tokens": 4096, "thinking": {"type": "enabled", "budget_tokens": 2048}},
+    "gemini": {
+        "generationConfig": {
+            "maxOutputTokens": 4096,
+            "thinkingConfig": {"includeThoughts": True, "thinkingLevel": "HIGH"},
+        }
+    },
+}
+"""What a client with reasoning on adds to each request, as its SDK sends it (Responses: the
+encrypted reasoning items asked for, as Codex does; room for a thinking budget below the output
+limit, which Anthropic requires)."""
+
 
 @dataclass
 class Client:
@@ -70,10 +102,14 @@ class Client:
     fmt: str
     history: list[dict[str, Any]] = field(default_factory=list)
     calls: list[ToolCall] = field(default_factory=list)
+    reasoning: bool = False
 
     def request(self) -> dict[str, Any]:
-        """The next request body, the whole history echoed."""
-        tools = TOOLS[self.fmt]
+        """The next request body, the whole history echoed (with :data:`REASONING` when on)."""
+        body = self._body(TOOLS[self.fmt])
+        return {**body, **REASONING[self.fmt]} if self.reasoning else body
+
+    def _body(self, tools: list[dict[str, Any]]) -> dict[str, Any]:
         if self.fmt == "openai-responses":
             return {"model": "m", "input": self.history, "tools": tools, "max_output_tokens": 900}
         if self.fmt == "openai-chat":
@@ -230,6 +266,41 @@ def client_stream_body(fmt: str, events: list[WireEvent]) -> dict[str, Any]:
     ir_events = [e for event in events for e in decoder.feed(event)] + decoder.close()
     body: dict[str, Any] = format_module(fmt).encode_response(accumulate(ir_events), Notes("drop"))
     return body
+
+
+UPSTREAM_PATHS = {
+    "openai-chat": "/v1/chat/completions",
+    "openai-responses": "/v1/responses",
+    "anthropic": "/v1/messages",
+}
+"""Where each format's requests go on the emulator (Gemini: the model is in the URL)."""
+
+
+def post_upstream(
+    http: httpx.Client, url: str, upstream: str, body: dict[str, Any], *, stream: bool, model: str
+) -> httpx.Response:
+    """POST ``body`` to the emulator at ``url`` as a client of ``upstream`` would."""
+    if upstream == "gemini":
+        method = "streamGenerateContent?alt=sse" if stream else "generateContent"
+        target = f"{url}/v1beta/models/{model}:{method}"
+    else:
+        target = url + UPSTREAM_PATHS[upstream]
+        body = {**body, "stream": True} if stream else body
+    headers = {"anthropic-version": "2023-06-01"} if upstream == "anthropic" else {}
+    return http.post(target, json=body, headers=headers)
+
+
+def relay(ex: Exchange, client_fmt: str, answer: httpx.Response, *, stream: bool) -> dict[str, Any]:
+    """The client's view of an upstream answer through ``ex``: a stream is relayed as bytes
+    with ``stream_frames``, then checked and accumulated as the client would."""
+    if not stream:
+        out: dict[str, Any] = ex.response(answer.json())
+        return out
+    reader = WireReader()
+    data = b"".join(ex.stream_frames(e) for e in reader.feed(answer.content) + reader.close())
+    client_reader = WireReader()
+    events = client_reader.feed(data + ex.stream_close_frames()) + client_reader.close()
+    return client_stream_body(client_fmt, events)
 
 
 def run_loop(client_fmt: str, upstream_fmt: str, *, streamed: bool = False, frames: bool = False) -> Client:
