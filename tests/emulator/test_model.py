@@ -82,6 +82,19 @@ def test_custom_tool_gets_free_text() -> None:
     assert plan.tool_calls[0].name == "shell" and plan.tool_calls[0].arguments == "input for shell"
 
 
+def test_a_namespaced_tool_is_called_in_its_namespace() -> None:
+    """Two namespaces with a tool of the same name: the call names the namespace it picked."""
+    read = Tool(name="read", parameters={"type": "object"})
+    tools = (Tool(name="read", namespace="mcp__alpha"), Tool(name="read", namespace="mcp__beta"), read)
+    request = Request(messages=ask("read both").messages, tools=tools)
+    plan = ScriptedModel().plan(request)
+    assert [(c.name, c.namespace) for c in plan.tool_calls] == [
+        ("read", "mcp__alpha"),
+        ("read", "mcp__beta"),
+        ("read", None),
+    ]
+
+
 def test_results_are_quoted_verbatim() -> None:
     call = ToolCall(name="get_weather", arguments='{"city":"Paris"}', id="c1")
     call2 = ToolCall(name="get_time", arguments="{}", id="c2")

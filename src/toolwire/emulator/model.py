@@ -204,5 +204,5 @@ def _wants_several(user: str) -> bool:
 
 def _call(tool: Tool | CustomTool, hints: list[str]) -> ScriptedCall:
     if isinstance(tool, CustomTool):
-        return ScriptedCall(tool.name, hints[0] if hints else f"input for {tool.name}")
-    return ScriptedCall(tool.name, dumps_str(example_arguments(tool.parameters, hints)))
+        return ScriptedCall(tool.name, hints[0] if hints else f"input for {tool.name}", tool.namespace)
+    return ScriptedCall(tool.name, dumps_str(example_arguments(tool.parameters, hints)), tool.namespace)

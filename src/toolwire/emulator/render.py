@@ -112,7 +112,11 @@ def _calls(plan: Plan, request: Request, fmt: Format, seed: bytes) -> list[ToolC
     for i, call in enumerate(plan.tool_calls):
         call_id = f"{prefix}{_digest(seed, f'call{i}')}" if fmt != "gemini" else None
         kind: ToolCallKind = "custom" if call.name in custom else "function"
-        out.append(ToolCall(name=call.name, arguments=call.arguments, id=call_id, kind=kind))
+        out.append(
+            ToolCall(
+                name=call.name, arguments=call.arguments, id=call_id, kind=kind, namespace=call.namespace
+            )
+        )
     return out
 
 

@@ -27,10 +27,12 @@ __all__ = ["Script", "ScriptedCall", "Turn", "load_script", "parse_script"]
 
 @dataclass(frozen=True, slots=True)
 class ScriptedCall:
-    """One tool call of a turn: the tool name and the raw argument text."""
+    """One tool call of a turn: the tool name, the raw argument text, and the namespace of a
+    Responses ``namespace`` tool (the model calls it by name within its namespace)."""
 
     name: str
     arguments: str
+    namespace: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
