@@ -300,9 +300,37 @@ def _attach(parts: list[Part], kind: str, ordinal: int, signature: str) -> bool:
 _KIND_NAMES = {"c": "call", "t": "text"}
 
 
+def _recognized(part: Part | None) -> bool:
+    """Whether the Responses API recognizes ``part`` as the item a reasoning item preceded: a
+    call or reasoning item by its type, an assistant message only by its output message id."""
+    if isinstance(part, (ToolCall, ReasoningPart)):
+        return True
+    hint = part.extra.get("~msg") if part is not None else None
+    return isinstance(hint, dict) and isinstance(hint.get("id"), str)
+
+
+def _unpin(parts: list[Part], restored: set[int]) -> None:
+    """Restored Responses reasoning parts whose following item the client could not echo as
+    the API knows it (text comes back without its output message id) lose their item id.
+
+    The API refuses a reasoning item sent with its id but without its following item ("provided
+    without its required following item"); sent by its ``encrypted_content`` alone, as Codex
+    sends reasoning items, it is accepted. Parts without encrypted content keep their id (their
+    only reference to the stored item).
+    """
+    for i in restored:
+        part = parts[i]
+        if not isinstance(part, ReasoningPart) or part.origin != "openai-responses":
+            continue
+        following = parts[i + 1] if i + 1 < len(parts) else None
+        if part.id is not None and part.encrypted is not None and not _recognized(following):
+            parts[i] = msgspec.structs.replace(part, id=None)
+
+
 def _open_message(message: Message, notes: Notes, path: str) -> Message:
     out: list[Part] = []
     pending: list[tuple[str, int, str, str]] = []
+    restored: set[int] = set()
     for j, part in enumerate(message.parts):
         found = open_envelope(_slot_value(part)) if isinstance(part, ReasoningPart) else None
         if found is None:
@@ -311,6 +339,7 @@ def _open_message(message: Message, notes: Notes, path: str) -> Message:
         origin, content = found
         kind = "c" if "c" in content else "t" if "t" in content else None
         if "p" in content:
+            restored.add(len(out))
             out.append(msgspec.convert(content["p"], Part))
         elif origin == "gemini" and kind is not None:
             pending.append((kind, int(content[kind]), str(content["s"]), f"{path}.parts[{j}]"))
@@ -319,6 +348,7 @@ def _open_message(message: Message, notes: Notes, path: str) -> Message:
     for kind, ordinal, signature, where in pending:
         if not _attach(out, kind, ordinal, signature):
             notes.add(where, "dropped", f"a Gemini thought signature whose {_KIND_NAMES[kind]} is gone")
+    _unpin(out, restored)
     return msgspec.structs.replace(message, parts=tuple(out))
 
 

@@ -99,13 +99,15 @@ def _reasoning(part: ReasoningPart, ctx: Ctx, path: str) -> dict[str, Any] | Non
         if lost:
             ctx.notes.add(path, "dropped", f"opaque reasoning state ({', '.join(lost)}) of {part.origin}")
     item_id = part.id if own else None
-    if item_id is None:
-        if not ctx.output:
-            ctx.notes.add(path, "dropped", "reasoning item without id cannot be replayed")
-            return None
+    if item_id is None and ctx.output:
         item_id = ctx.item_id("rs")
+    if item_id is None and not (own and part.encrypted is not None):
+        ctx.notes.add(path, "dropped", "reasoning item without id cannot be replayed")
+        return None
     hints = part.extra if own else {}
-    item: dict[str, Any] = {"type": "reasoning", "id": item_id}
+    item: dict[str, Any] = {"type": "reasoning"}
+    if item_id is not None:  # else replayed by its encrypted content alone, as Codex sends them
+        item["id"] = item_id
     summary = hints.get("~summary")
     if summary is None:
         item["summary"] = [{"type": "summary_text", "text": text} for text in part.summary]
