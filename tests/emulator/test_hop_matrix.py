@@ -1,0 +1,200 @@
+"""Issue 12's matrix: every (client, upstream) pair through stateless hops, reasoning on, against
+the emulator in provider rules mode over loopback, answered whole and streamed.
+
+The client (:class:`tests.translate.hop_loop.Client`) speaks its own format, reasoning on as its
+SDK asks for it, offers the tool kinds its format has (Responses: a ``custom`` tool and two
+``namespace`` tools; Chat: a ``custom`` tool) and echoes its history exactly as received. Three
+user turns; in each the user asks for two tools at once, the model calls both in parallel, the
+client answers them in reverse order and the model reports. One fresh
+:class:`~toolwire.translate.Exchange` per request.
+
+The upstream is the emulator with ``rules="provider"``: a replayed thinking block must be
+signed byte for byte and start the tool loop's assistant turn, a Gemini 3 call turn must carry
+its ``thoughtSignature``, ``tool_use`` ids must be unique and every result must pair with its
+call; breaking one is the provider's own 400. Every upstream request also passes
+:func:`toolwire.validate` and gets a 200.
+
+A Chat client has no slot for opaque state: behind Anthropic the tool turn goes up without
+``thinking``, behind Gemini 3 with Google's placeholder signature, each noted (so ``strict``
+refuses). Nowhere is a tool's kind, namespace or call id lost.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.translate.hop_loop import Client, post_upstream, relay
+from toolwire.emulator import EmulatorConfig, serve
+from toolwire.errors import ConversionError
+from toolwire.ir import ToolCall
+from toolwire.ir.notes import Policy
+from toolwire.translate import Exchange
+from toolwire.validate import validate
+
+FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
+PAIRS = [(c, u) for c in FORMATS for u in FORMATS]
+MODELS = {
+    "openai-chat": "gpt-5",
+    "openai-responses": "gpt-5",
+    "anthropic": "claude-sonnet-4-5",
+    "gemini": "gemini-3-pro-preview",
+}
+"""The upstream model of each format (a Gemini 3 model, so its signatures are enforced)."""
+
+ASK = "Apply the patch and read it."
+"""Names two tools (``apply_patch``, ``read``): two parallel calls (the emulator allows two)."""
+
+FALLBACKS = {
+    ("openai-chat", "anthropic"): ("$.reasoning", "dropped", "thinking turned off for this turn"),
+    ("openai-chat", "gemini"): ("$.messages[", "approximated", "placeholder thought signature"),
+}
+"""Pairs whose client has no slot for the upstream's state: the loss note of the documented
+fallback (path prefix, kind, words of the message)."""
+
+FALLBACK_REQUESTS = {"anthropic": [1, 3, 5], "gemini": [1, 2, 3, 4, 5]}
+"""Which requests (0-based) take the fallback: Anthropic turns thinking off when the last
+assistant turn used tools (each report); Gemini's placeholder goes on every model turn with
+calls in the history."""
+
+TOOL_LOSS = ("custom", "namespace", "tool call", "tool result", "call id", "tool_use id")
+"""Words of a loss note about a tool's kind, namespace or call id."""
+
+STATE = {
+    "anthropic": '"signature"',
+    "openai-responses": '"encrypted_content"',
+    "gemini": '"thoughtSignature"',
+}
+"""The upstream's opaque reasoning state in its requests."""
+
+
+@pytest.fixture(scope="module")
+def upstream_url() -> Iterator[str]:
+    """The emulator, enforcing the providers' replay rules, calling two tools at most per turn."""
+    with serve(config=EmulatorConfig(rules="provider", max_parallel=2), log_level="critical") as base:
+        yield base
+
+
+@dataclass
+class Run:
+    """A conversation: the client, each upstream request, and each request's loss notes (the
+    notes ``warn`` logs: those ``strict`` refuses)."""
+
+    client: Client
+    log: list[logging.LogRecord]
+    sent: list[dict[str, Any]] = field(default_factory=list)
+    losses: list[list[str]] = field(default_factory=list)
+
+
+def hop(
+    http: httpx.Client, url: str, run: Run, upstream: str, stream: bool, policy: Policy
+) -> list[ToolCall]:
+    """One request through a fresh Exchange; the calls the client gets back (answered)."""
+    client = run.client
+    gemini_model = MODELS["gemini"] if client.fmt == "gemini" else None  # a Gemini client's URL model
+    ex = Exchange(
+        client.fmt, upstream, policy=policy, upstream_model=MODELS[upstream], client_model=gemini_model
+    )
+    start = len(run.log)
+    body = ex.request(client.request())
+    run.sent.append(body)
+    assert [str(p) for p in validate(body, format=upstream)] == []
+    answer = post_upstream(http, url, upstream, body, stream=stream, model=MODELS[upstream])
+    assert answer.status_code == 200, answer.text
+    out = relay(ex, client.fmt, answer, stream=stream)
+    run.losses.append([r.getMessage() for r in run.log[start:] if r.name == "toolwire.convert"])
+    calls = client.take(out)
+    if calls:
+        client.answer(calls)  # in reverse order
+    return calls
+
+
+def converse(url: str, client_fmt: str, upstream: str, stream: bool, log: list[logging.LogRecord]) -> Run:
+    """Three user turns: two parallel calls answered out of order, then the model's report."""
+    run = Run(Client(client_fmt, reasoning=True), log)
+    with httpx.Client(timeout=10) as http:
+        for turn in range(3):
+            run.client.say(ASK)
+            calls = hop(http, url, run, upstream, stream, "warn")
+            assert len(calls) == 2, f"turn {turn + 1}: two parallel calls"
+            assert hop(http, url, run, upstream, stream, "warn") == [], f"turn {turn + 1}: the report"
+    return run
+
+
+def _is_fallback(loss: str, pair: tuple[str, str]) -> bool:
+    path, kind, words = FALLBACKS[pair]
+    return loss.startswith(path) and f": {kind}: " in loss and words in loss
+
+
+def _check_calls(client_fmt: str, upstream: str, calls: list[ToolCall]) -> None:
+    """Calls of the kind the client offered, ids unique across the conversation."""
+    ids = [c.id for c in calls]
+    if client_fmt == upstream == "gemini":  # passed through: Gemini names no ids, pairs by position
+        assert ids == [None] * 6
+    else:
+        assert all(ids) and len(set(ids)) == len(ids), ids
+    if client_fmt == "anthropic":
+        assert all(re.fullmatch(r"[a-zA-Z0-9_-]+", i or "") for i in ids)
+    patch_kind = "custom" if client_fmt in ("openai-responses", "openai-chat") else "function"
+    read_space = "mcp__alpha" if client_fmt == "openai-responses" else None  # the first of two
+    kinds = {(c.name, c.kind, c.namespace) for c in calls}
+    assert kinds == {("apply_patch", patch_kind, None), ("read", "function", read_space)}
+    patches = [c.arguments for c in calls if c.name == "apply_patch"]
+    if patch_kind == "custom":  # the raw input, never the {"input": ...} of a function shim
+        assert not [a for a in patches if a.lstrip().startswith("{")], patches
+
+
+def _check_state(client_fmt: str, upstream: str, sent: list[dict[str, Any]]) -> None:
+    """The upstream's reasoning state of every earlier answer comes back, but to a Chat client
+    (no slot: only Gemini's placeholder on each call turn)."""
+    if upstream == "openai-chat":
+        return
+    counts = [json.dumps(body).count(STATE[upstream]) for body in sent]
+    if client_fmt != "openai-chat":
+        assert counts == list(range(6)), counts  # one signed part per answer, each replayed
+    elif upstream == "gemini":
+        assert counts == [0, 1, 1, 2, 2, 3], counts  # placeholders on the call turns
+    else:
+        assert counts == [0] * 6, counts
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
+@pytest.mark.parametrize(("client_fmt", "upstream"), PAIRS, ids=[f"{c}->{u}" for c, u in PAIRS])
+def test_matrix(
+    upstream_url: str, client_fmt: str, upstream: str, stream: bool, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="toolwire.convert")
+    run = converse(upstream_url, client_fmt, upstream, stream, caplog.records)
+    _check_calls(client_fmt, upstream, run.client.calls)
+    _check_state(client_fmt, upstream, run.sent)
+    pair = (client_fmt, upstream)
+    losses = [loss for request in run.losses for loss in request]
+    if pair in FALLBACKS:
+        taken = [
+            i for i, request in enumerate(run.losses) if any(_is_fallback(loss, pair) for loss in request)
+        ]
+        assert taken == FALLBACK_REQUESTS[upstream], run.losses
+        losses = [loss for loss in losses if not _is_fallback(loss, pair)]
+    else:
+        assert not [loss for loss in losses if "placeholder" in loss or "thinking turned off" in loss]
+    assert [loss for loss in losses if any(w in loss for w in TOOL_LOSS)] == []
+
+
+@pytest.mark.parametrize("upstream", ["anthropic", "gemini"])
+def test_strict_refuses_the_fallback(
+    upstream_url: str, upstream: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    run = Run(Client("openai-chat", reasoning=True), caplog.records)
+    run.client.say(ASK)
+    with httpx.Client(timeout=10) as http:
+        hop(http, upstream_url, run, upstream, False, "warn")
+        with pytest.raises(ConversionError) as info:
+            hop(http, upstream_url, run, upstream, False, "strict")
+    assert _is_fallback(str(info.value.notes[0]), ("openai-chat", upstream))
