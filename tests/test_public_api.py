@@ -53,9 +53,10 @@ PINNED: dict[str, set[str]] = {
         "decode_http_error", "read_inbound", "relay_stream", "translate_error", "upstream_call",
     },
     "toolwire.opaque": {
-        "ENVELOPE_PREFIX", "FALLBACKS", "GEMINI_PLACEHOLDER", "ORIGIN_CODES", "apply_fallbacks", "carrier",
-        "has_state", "open_envelope", "open_request", "ordinal_kind", "seal", "seal_parts", "seal_response",
-        "sealed_reasoning", "signed_envelope", "slotted",
+        "ENCRYPTED_INCLUDE", "ENVELOPE_PREFIX", "FALLBACKS", "GEMINI_PLACEHOLDER", "ORIGIN_CODES",
+        "apply_fallbacks", "ask_for_state", "carrier", "has_state", "open_envelope", "open_request",
+        "ordinal_kind", "seal", "seal_parts", "seal_response", "sealed_reasoning", "signed_envelope",
+        "slotted",
     },
     "toolwire.partial_json": {
         "complete_json", "parse_partial",

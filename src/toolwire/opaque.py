@@ -41,6 +41,11 @@ The JSON is one of:
 Positions are ordinals among the message's calls (or texts), so a client that moves its reasoning
 blocks (Anthropic puts thinking first) still restores each signature on the right part.
 
+A Responses upstream returns its state only when ``include`` asks for it: a request of another
+format that reasons asks (:func:`ask_for_state`). A restored Responses reasoning item whose
+following message came back without its output id goes by ``encrypted_content`` alone, without
+its own id (the API refuses an id whose following item is missing).
+
 Opening an envelope gives back a part of its **origin** format; the encoders replay opaque state
 only to its origin and drop it elsewhere with a note, so an envelope never reaches a provider that
 did not make it (nor does a client's native state of another format).
@@ -78,11 +83,13 @@ from toolwire.ir.request import ReasoningConfig, Request
 from toolwire.ir.response import Response
 
 __all__ = [
+    "ENCRYPTED_INCLUDE",
     "ENVELOPE_PREFIX",
     "FALLBACKS",
     "GEMINI_PLACEHOLDER",
     "ORIGIN_CODES",
     "apply_fallbacks",
+    "ask_for_state",
     "carrier",
     "has_state",
     "open_envelope",
@@ -436,6 +443,25 @@ def _gemini(req: Request, notes: Notes) -> Request:
     )
     changed = any(a is not b for a, b in zip(messages, req.messages, strict=True))
     return msgspec.structs.replace(req, messages=messages) if changed else req
+
+
+ENCRYPTED_INCLUDE = "reasoning.encrypted_content"
+"""The ``include`` value that makes a Responses upstream return its reasoning state."""
+
+
+def ask_for_state(body: dict[str, Any], req: Request, notes: Notes) -> None:
+    """Ask a Responses upstream for its reasoning state (``include``) when ``req`` reasons.
+
+    The API returns ``encrypted_content`` only when asked; without it, a stateless hop has no
+    state to seal into the client's slot and replay next turn. For a request of another format
+    (a Responses client asks for itself).
+    """
+    if not _thinking_on(req.reasoning):
+        return
+    include = body.setdefault("include", [])
+    if isinstance(include, list) and ENCRYPTED_INCLUDE not in include:
+        include.append(ENCRYPTED_INCLUDE)
+        notes.info("$.include", "synthesized", f"{ENCRYPTED_INCLUDE!r} asked for, to replay it next turn")
 
 
 FALLBACKS: dict[Format, Callable[[Request, Notes], Request]] = {"anthropic": _anthropic, "gemini": _gemini}

@@ -33,7 +33,7 @@ from toolwire.ir.request import Request
 from toolwire.ir.response import Response
 from toolwire.ir.tools import AnyTool, BuiltinTool, ToolChoice
 from toolwire.names import NameMap
-from toolwire.opaque import apply_fallbacks, open_request, seal_response
+from toolwire.opaque import apply_fallbacks, ask_for_state, open_request, seal_response
 
 if TYPE_CHECKING:
     from toolwire.formats._stream import WireEvent
@@ -205,6 +205,8 @@ class Exchange:
         ir = apply_fallbacks(ir, self.upstream, notes)  # type: ignore[arg-type]
         self.last_request = ir
         out: dict[str, Any] = format_module(self.upstream).encode_request(ir, notes)
+        if self.upstream == "openai-responses" and self.client != self.upstream:
+            ask_for_state(out, ir, notes)
         self.notes.extend(notes.items)
         return out
 

@@ -156,6 +156,8 @@ def _check_state(client_fmt: str, upstream: str, sent: list[dict[str, Any]]) -> 
     (no slot: only Gemini's placeholder on each call turn)."""
     if upstream == "openai-chat":
         return
+    if upstream == "openai-responses":  # the API returns the state only when asked
+        assert all("reasoning.encrypted_content" in body.get("include", []) for body in sent)
     counts = [json.dumps(body).count(STATE[upstream]) for body in sent]
     if client_fmt != "openai-chat":
         assert counts == list(range(6)), counts  # one signed part per answer, each replayed
