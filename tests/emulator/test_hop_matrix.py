@@ -6,7 +6,9 @@ SDK asks for it, offers the tool kinds its format has (Responses: a ``custom`` t
 ``namespace`` tools; Chat: a ``custom`` tool) and echoes its history exactly as received. Three
 user turns; in each the user asks for two tools at once, the model calls both in parallel, the
 client answers them in reverse order and the model reports. One fresh
-:class:`~toolwire.translate.Exchange` per request.
+:class:`~toolwire.translate.Exchange` per request (six per conversation). Each report request
+is where the rules bite: Anthropic wants the tool turn's signed thinking first, Gemini 3 the
+signature of the turn's first call; later turns replay every earlier state byte for byte.
 
 The upstream is the emulator with ``rules="provider"``: a replayed thinking block must be
 signed byte for byte and start the tool loop's assistant turn, a Gemini 3 call turn must carry
