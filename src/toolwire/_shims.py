@@ -33,6 +33,7 @@ import msgspec
 
 from toolwire._json import dumps, loads
 from toolwire.errors import PayloadError
+from toolwire.formats.openai_responses.tools import NAMESPACE
 from toolwire.ir.base import Format
 from toolwire.ir.content import Message, Part, ToolCall, ToolResult
 from toolwire.ir.notes import Notes
@@ -92,7 +93,7 @@ class ToolShims:
         Origin(name='read', namespace='mcp', custom=False)
     """
 
-    __slots__ = ("_flat", "_origins", "_plain", "custom", "flatten", "upstream")
+    __slots__ = ("_flat", "_ns_text", "_origins", "_plain", "custom", "flatten", "upstream")
 
     def __init__(self, upstream: Format) -> None:
         self.upstream: Format = upstream
@@ -101,6 +102,7 @@ class ToolShims:
         self._flat: dict[tuple[str, str], str] = {}
         self._origins: dict[str, Origin] = {}
         self._plain: set[str] = set()
+        self._ns_text: dict[str, str] = {}  # namespace -> its description, carried by its tools
 
     @property
     def active(self) -> bool:
@@ -136,8 +138,13 @@ class ToolShims:
     def register(self, tools: tuple[AnyTool, ...]) -> None:
         """Learn the plain names first, so that a flattened name never takes one."""
         for tool in tools:
-            if isinstance(tool, (Tool, CustomTool)) and (tool.namespace is None or not self.flatten):
+            if not isinstance(tool, (Tool, CustomTool)):
+                continue
+            if tool.namespace is None or not self.flatten:
                 self._plain.add(tool.name)
+            wrapper = tool.extra.get(NAMESPACE)
+            if isinstance(wrapper, dict) and isinstance(wrapper.get("description"), str) and tool.namespace:
+                self._ns_text[tool.namespace] = wrapper["description"]
 
     def request(self, ir: Request, notes: Notes) -> Request:
         """``ir`` with custom and namespaced tools, calls and results in the upstream's terms."""
@@ -161,8 +168,9 @@ class ToolShims:
         if name != tool.name:
             message = f"tool {tool.name!r} of namespace {tool.namespace!r} sent as {name!r}"
             notes.info(f"{path}.name", "renamed", message)
+        description = self._described(tool, notes, path)
         if not custom:
-            return msgspec.structs.replace(tool, name=name, namespace=None)
+            return msgspec.structs.replace(tool, name=name, namespace=None, description=description)
         assert isinstance(tool, CustomTool)
         fmt = tool.format or {}
         if fmt.get("type", "text") != "text":
@@ -174,7 +182,19 @@ class ToolShims:
             )
         message = f"custom tool {tool.name!r} sent as a function with one 'input' string"
         notes.info(path, "approximated", message)
-        return Tool(name=name, description=tool.description, parameters=INPUT_SCHEMA, extra=tool.extra)
+        return Tool(name=name, description=description, parameters=INPUT_SCHEMA, extra=tool.extra)
+
+    def _described(self, tool: Tool | CustomTool, notes: Notes, path: str) -> str | None:
+        """The description a flattened tool goes with: its namespace's description comes first, so
+        the model still reads it (a namespace has no place upstream); its other fields are a loss."""
+        _note_namespace_fields(tool, notes, path)
+        text = self._ns_text.get(tool.namespace or "") if self.flatten else None
+        if text is None:
+            return tool.description
+        notes.info(
+            f"{path}.description", "approximated", f"namespace {tool.namespace!r} description prepended"
+        )
+        return f"{text}\n\n{tool.description}" if tool.description else text
 
     def _message(self, message: Message, notes: Notes, path: str) -> Message:
         parts = tuple(self._part(p, notes, f"{path}.parts[{i}]") for i, p in enumerate(message.parts))
@@ -250,3 +270,13 @@ class ToolShims:
                 text = call.arguments
             changes.update(kind="custom", arguments=text)
         return msgspec.structs.replace(call, **changes)
+
+
+def _note_namespace_fields(tool: Tool | CustomTool, notes: Notes, path: str) -> None:
+    """A flattened namespace's own fields other than its name and description: a loss."""
+    wrapper = tool.extra.get(NAMESPACE)
+    if not isinstance(wrapper, dict):
+        return
+    for key in sorted(k for k in wrapper if k not in ("type", "name", "description")):
+        message = f"namespace {tool.namespace!r} field {key!r} has no equivalent once flattened"
+        notes.add(f"{path}.namespace.{key}", "dropped", message)

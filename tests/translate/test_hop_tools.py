@@ -540,3 +540,42 @@ def test_arguments_of_an_unusual_spelling_still_give_the_whole_input_at_the_end(
     assert check_stream("openai-responses", events) == []
     deltas = [e["delta"] for e in events if e["type"] == "response.custom_tool_call_input.delta"]  # type: ignore[index]
     assert deltas == [PATCH]
+
+
+def _namespaced(wrapper: dict[str, Any]) -> dict[str, Any]:
+    inner = {
+        "type": "function",
+        "name": "read",
+        "description": "Read a file.",
+        "parameters": {"type": "object"},
+    }
+    tools = [{**wrapper, "type": "namespace", "tools": [inner]}]
+    return {"model": "gpt-5", "input": "hi", "max_output_tokens": 1024, "tools": tools}
+
+
+def _descriptions(body: dict[str, Any], upstream: str) -> list[str]:
+    if upstream == "gemini":
+        return [d["description"] for t in body["tools"] for d in t["functionDeclarations"]]
+    if upstream == "openai-chat":
+        return [t["function"]["description"] for t in body["tools"]]
+    return [t["description"] for t in body["tools"]]
+
+
+@pytest.mark.parametrize("upstream", ["anthropic", "gemini", "openai-chat"])
+def test_a_flattened_namespace_description_goes_with_its_tools(upstream: str) -> None:
+    ex = Exchange("openai-responses", upstream, policy="strict")  # carried, not lost
+    body = ex.request(_namespaced({"name": "mcp", "description": "Files of the repo."}))
+    assert _descriptions(body, upstream) == ["Files of the repo.\n\nRead a file."]
+    assert ("$.tools[0].description", "approximated") in {(n.path, n.kind) for n in ex.notes}
+    plain = Exchange("openai-responses", upstream, policy="strict").request(_namespaced({"name": "mcp"}))
+    assert _descriptions(plain, upstream) == ["Read a file."]
+
+
+@pytest.mark.parametrize("upstream", ["anthropic", "gemini", "openai-chat"])
+def test_other_fields_of_a_flattened_namespace_are_a_loss(upstream: str) -> None:
+    wrapper = {"name": "mcp", "server_label": "files"}
+    warned = Exchange("openai-responses", upstream, policy="warn")
+    warned.request(_namespaced(wrapper))
+    assert [n.kind for n in warned.notes if n.path == "$.tools[0].namespace.server_label"] == ["dropped"]
+    with pytest.raises(ConversionError, match="namespace 'mcp' field 'server_label'"):
+        Exchange("openai-responses", upstream, policy="strict").request(_namespaced(wrapper))
