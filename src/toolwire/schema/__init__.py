@@ -6,7 +6,8 @@
   ``#/definitions/X``, any JSON pointer) with recursion detection.
 - Targets, each ``(schema, notes, path="$") -> schema`` recording every change in ``notes``:
   :func:`to_openai_strict` (plus :func:`can_be_strict`), :func:`to_gemini` (OpenAPI subset),
-  :func:`to_gemini_json_schema`, :func:`to_anthropic`.
+  :func:`to_gemini_json_schema`, :func:`to_anthropic`; and back from Gemini's OpenAPI subset:
+  :func:`from_gemini`.
 
 Keyword tables and their sources are in :mod:`toolwire.schema.keywords`. Notes follow one
 convention: ``dropped`` always loosens the schema (every instance valid before stays valid),
@@ -16,6 +17,7 @@ convention: ``dropped`` always loosens the schema (every instance valid before s
 from toolwire.schema._limits import DEFAULT_LIMITS, MAX_DEPTH_CEILING, Limits
 from toolwire.schema.anthropic import to_anthropic
 from toolwire.schema.gemini import to_gemini, to_gemini_json_schema
+from toolwire.schema.gemini_openapi import from_gemini
 from toolwire.schema.keywords import GEMINI_KEYWORDS, OPENAI_STRICT_FORMATS, OPENAI_STRICT_KEYWORDS
 from toolwire.schema.openai_strict import can_be_strict, make_nullable, to_openai_strict
 from toolwire.schema.refs import inline_refs, resolve_ref
@@ -41,6 +43,7 @@ __all__ = [
     "Loc",
     "Rule",
     "can_be_strict",
+    "from_gemini",
     "inline_refs",
     "iter_children",
     "make_nullable",

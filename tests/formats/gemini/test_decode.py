@@ -195,8 +195,8 @@ def test_generation_config_fields() -> None:
     assert (req.max_tokens, req.temperature, req.top_p, req.top_k, req.stop) == (64, 0, 0.5, 3, ("x",))
     assert req.response_format == ResponseFormat(
         type="json_schema",
-        schema=gc["responseSchema"],
-        extra={"~field": "responseSchema", "~mime": "text/x.enum"},
+        schema={"type": "string", "enum": ["a", "b"]},
+        extra={"~field": "responseSchema", "~mime": "text/x.enum", "~openapi": gc["responseSchema"]},
     )
     assert req.reasoning == ReasoningConfig(effort="low", include_thoughts=True)
     assert req.extra["generationConfig"] == {"seed": 1, "candidateCount": 1}

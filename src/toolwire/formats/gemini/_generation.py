@@ -65,14 +65,21 @@ def _stop(gc: dict[str, Any]) -> tuple[str, ...] | None:
 
 
 def _response_format(gc: dict[str, Any]) -> tuple[ResponseFormat | None, str | None]:
-    """The structured-output request and the schema field it used."""
+    """The structured-output request and the schema field it used (an OpenAPI-subset
+    ``responseSchema`` as JSON Schema, the original kept as ``~openapi``)."""
     mime = opt_str(gc, "responseMimeType", _PATH)
     field = next((k for k in ("responseJsonSchema", "responseSchema") if type(gc.get(k)) is dict), None)
     if field is not None:
         extra: dict[str, Any] = {"~field": field}
         if mime != _JSON:
             extra["~mime"] = mime
-        return ResponseFormat(type="json_schema", schema=gc[field], extra=extra), field
+        schema = gc[field]
+        if field == "responseSchema":
+            converted = _from_gemini(schema, child(_PATH, field))
+            if converted is not schema:
+                extra["~openapi"] = schema
+                schema = converted
+        return ResponseFormat(type="json_schema", schema=schema, extra=extra), field
     if mime == _JSON:
         return ResponseFormat(type="json_object"), None
     if mime is not None:
@@ -127,6 +134,14 @@ def decode_generation(raw: Any, extra: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _from_gemini(schema: dict[str, Any], path: str) -> dict[str, Any]:
+    """An OpenAPI-subset schema as JSON Schema. Every rewrite is lossless and the original is kept
+    for a Gemini target, so no note is recorded (a same-format round trip stays note-free)."""
+    module: Any = importlib.import_module("toolwire.schema.gemini_openapi")
+    converted: dict[str, Any] = module.from_gemini(schema, Notes("drop"), path)
+    return converted
+
+
 def _to_gemini(schema: dict[str, Any], notes: Notes, path: str) -> dict[str, Any]:
     module: Any = importlib.import_module("toolwire.schema")
     converted: dict[str, Any] = module.to_gemini(schema, notes, path)
@@ -146,7 +161,7 @@ def _encode_format(rf: ResponseFormat, gc: dict[str, Any], same: bool, notes: No
     if rf.type == "json_schema" and rf.schema is not None:
         field = extra.get("~field")
         if field is not None:
-            gc[field] = rf.schema
+            gc[field] = extra.get("~openapi", rf.schema) if field == "responseSchema" else rf.schema
         elif openapi:
             gc["responseSchema"] = _to_gemini(rf.schema, notes, child(_PATH, "responseSchema"))
         else:

@@ -1,7 +1,9 @@
 """Gemini tool definitions (``tools``) and tool choice (``toolConfig.functionCallingConfig``).
 
 Tools: every entry of each ``functionDeclarations`` array becomes a :class:`~toolwire.ir.Tool`
-(which field held the schema is remembered as ``~schema``; the tool object it came from as
+(which field held the schema is remembered as ``~schema``; an OpenAPI-subset ``parameters`` is
+converted to JSON Schema by :func:`toolwire.schema.gemini_openapi.from_gemini`, the original kept
+as ``~openapi`` for a Gemini target; the tool object it came from as
 ``~group`` when there were several function groups). Every other key of a tool object
 (``googleSearch``, ``codeExecution``, ``urlContext``, ``fileSearch``...) becomes a
 :class:`~toolwire.ir.BuiltinTool` (``wire_type`` = the camelCase key, ``payload`` = the
@@ -83,6 +85,11 @@ def _decode_declaration(raw: Any, notes: Notes, path: str, hints: dict[str, Any]
     extra = split(decl, frozenset({"name", "description", key or "parameters"}))
     if key is not None:
         extra["~schema"] = key
+    if key == "parameters" and type(parameters) is dict:
+        converted = _from_gemini(parameters, child(path, key))
+        if converted is not parameters:
+            extra["~openapi"] = parameters
+            parameters = converted
     if snake:
         extra["~snake"] = snake
     extra.update(hints)
@@ -125,6 +132,14 @@ def decode_tools(wire_tools: Any, notes: Notes, path: str = "$.tools") -> tuple[
 # ---------------------------------------------------------------- tool definitions: encode
 
 
+def _from_gemini(schema: dict[str, Any], path: str) -> dict[str, Any]:
+    """An OpenAPI-subset schema as JSON Schema. Every rewrite is lossless and the original is kept
+    for a Gemini target, so no note is recorded (a same-format round trip stays note-free)."""
+    module: Any = importlib.import_module("toolwire.schema.gemini_openapi")
+    converted: dict[str, Any] = module.from_gemini(schema, Notes("drop"), path)
+    return converted
+
+
 def _to_gemini(schema: dict[str, Any], notes: Notes, path: str) -> dict[str, Any]:
     module: Any = importlib.import_module("toolwire.schema")
     converted: dict[str, Any] = module.to_gemini(schema, notes, path)
@@ -133,6 +148,8 @@ def _to_gemini(schema: dict[str, Any], notes: Notes, path: str) -> dict[str, Any
 
 def _schema(tool: Tool, same: bool, mode: SchemaMode, notes: Notes, path: str) -> tuple[str, Any]:
     key = tool.extra.get("~schema") if same else None
+    if key == "parameters":
+        return key, tool.extra.get("~openapi", tool.parameters)
     if key is not None:
         return key, tool.parameters
     if mode == "openapi":

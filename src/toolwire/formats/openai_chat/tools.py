@@ -280,7 +280,11 @@ def encode_config(cfg: ToolConfig, notes: Notes, same: bool) -> dict[str, Any]:
     if legacy:
         out["functions"] = _encode_functions(cfg.tools, notes)  # type: ignore[arg-type]
     elif cfg.tools:
-        out["tools"] = _encode_tools(cfg.tools, notes, "$.tools", same)
+        wire = _encode_tools(cfg.tools, notes, "$.tools", same)
+        if wire:
+            out["tools"] = wire
+    if cfg.tools and not out:
+        return _without_tools(cfg, notes)
     if cfg.tool_choice is not None:
         choice = cfg.tool_choice
         as_legacy = same and choice.mode != "required" and bool(choice.extra.get("~legacy"))
@@ -289,6 +293,22 @@ def encode_config(cfg: ToolConfig, notes: Notes, same: bool) -> dict[str, Any]:
     if cfg.parallel_tool_calls is not None:
         out["parallel_tool_calls"] = cfg.parallel_tool_calls
     return out
+
+
+def _without_tools(cfg: ToolConfig, notes: Notes) -> dict[str, Any]:
+    """No tool survived the encoding: Chat answers 400 to ``tools: []`` and to ``tool_choice`` or
+    ``parallel_tool_calls`` without tools, so both go. ``auto``/``none`` mean nothing without tools;
+    a required or named choice is a loss."""
+    choice = cfg.tool_choice
+    if choice is not None:
+        message = f"tool_choice {choice.mode!r}: no tool of the request has a Chat equivalent"
+        if choice.mode in ("auto", "none"):
+            notes.info("$.tool_choice", "dropped", message)
+        else:
+            notes.add("$.tool_choice", "dropped", message)
+    if cfg.parallel_tool_calls is not None:
+        notes.info("$.parallel_tool_calls", "dropped", "parallel_tool_calls: no tool has a Chat equivalent")
+    return {}
 
 
 def encode_tool_config(cfg: ToolConfig, notes: Notes) -> dict[str, Any]:
