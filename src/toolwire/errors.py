@@ -102,7 +102,9 @@ class RequestRejectedError(PayloadError):
 
 
 class ConversionError(ToolwireError):
-    """A conversion under ``policy="strict"`` would drop or approximate something.
+    """A conversion under ``policy="strict"`` would drop or approximate something, or (under any
+    policy) cannot produce a payload the target accepts (e.g. a ``previous_response_id``
+    continuation for a stateless format).
 
     Attributes:
         notes: the notes that caused the refusal (usually one).

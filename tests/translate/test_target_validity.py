@@ -12,10 +12,13 @@ import pytest
 
 from tests.schema._util import Tracker
 from toolwire import FormatName, validate
+from toolwire.errors import ConversionError
 from toolwire.formats import ToolConfig
+from toolwire.formats.anthropic._generation import encode_thinking_cross
 from toolwire.formats.openai_chat.tools import encode_config
+from toolwire.ir.request import ReasoningConfig
 from toolwire.ir.tools import BuiltinTool, ToolChoice
-from toolwire.translate import translate_request
+from toolwire.translate import translate_request, translate_response
 
 GEMINI_TOOL = {
     "name": "pick",
@@ -116,3 +119,189 @@ def test_choice_without_surviving_tools_is_a_loss_only_when_forced(mode: str, lo
         [("$.tool_choice", "dropped")] if lossy else []
     )
     assert {n.path for n in notes.items} == {"$.tools[0]", "$.tool_choice", "$.parallel_tool_calls"}
+
+
+# ---------------------------------------------------------------- built-in turns (Responses -> Chat)
+
+
+def test_builtin_only_turn_leaves_no_empty_assistant_message() -> None:
+    request = {
+        "model": "gpt-5",
+        "input": [
+            {"role": "user", "content": "rate?"},
+            {
+                "type": "tool_search_call",
+                "call_id": "c1",
+                "arguments": {"queries": ["fx"]},
+                "status": "completed",
+            },
+            {"type": "tool_search_output", "call_id": "c1", "tools": [], "status": "completed"},
+            {"role": "user", "content": "and now?"},
+        ],
+    }
+    translation = translate_request(request, source="openai-responses", target="openai-chat")
+    assert translation.payload["messages"] == [
+        {"role": "user", "content": "rate?"},
+        {"role": "user", "content": "and now?"},
+    ]
+    _valid(translation.payload, "openai-chat")
+    kinds = {n.message.split(" has ")[0] for n in translation.notes if n.kind == "dropped"}
+    assert {"built-in tool call 'tool_search_call'", "built-in tool output 'tool_search_output'"} <= kinds
+
+
+# ---------------------------------------------------------------- server-side state: refused
+
+
+@pytest.mark.parametrize("target", ["openai-chat", "anthropic", "gemini"])
+@pytest.mark.parametrize(("field", "value"), [("previous_response_id", "resp_1"), ("conversation", "conv_1")])
+def test_stored_conversation_is_refused_for_stateless_targets(
+    target: FormatName, field: str, value: str
+) -> None:
+    request = {
+        "model": "gpt-5",
+        field: value,
+        "input": [{"type": "function_call_output", "call_id": "call_1", "output": "42"}],
+    }
+    with pytest.raises(ConversionError, match=f"{field} continues a conversation stored by OpenAI") as err:
+        translate_request(request, source="openai-responses", target=target, policy="drop", model="m")
+    assert err.value.path == f"$.{field}"
+
+
+def test_item_reference_is_refused_for_stateless_targets() -> None:
+    request = {
+        "model": "gpt-5",
+        "input": [{"role": "user", "content": "hi"}, {"type": "item_reference", "id": "msg_old"}],
+    }
+    with pytest.raises(ConversionError, match="item_reference 'msg_old' points at an item stored by OpenAI"):
+        translate_request(request, source="openai-responses", target="anthropic", policy="drop")
+
+
+@pytest.mark.parametrize("target", ["openai-chat", "openai-responses", "gemini"])
+def test_orphan_tool_result_is_refused(target: FormatName) -> None:
+    request = {
+        "model": "claude-x",
+        "max_tokens": 100,
+        "messages": [
+            {"role": "user", "content": "weather?"},
+            {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "sunny"}],
+            },
+        ],
+    }
+    with pytest.raises(ConversionError, match="tool result for call 'toolu_1' answers no tool call") as err:
+        translate_request(request, source="anthropic", target=target, policy="drop")
+    assert err.value.path == "$.messages[1]"
+
+
+def test_chat_with_only_a_system_message_is_refused_for_gemini() -> None:
+    request = {"model": "o3", "messages": [{"role": "system", "content": "You are a potato."}]}
+    with pytest.raises(ConversionError, match="Gemini needs at least one user or model turn"):
+        translate_request(request, source="openai-chat", target="gemini", policy="drop")
+
+
+# ---------------------------------------------------------------- ranges
+
+
+def _chat(**fields: Any) -> dict[str, Any]:
+    return {"model": "m", "messages": [{"role": "user", "content": "hi"}], **fields}
+
+
+@pytest.mark.parametrize(
+    ("fields", "target", "key", "sent"),
+    [
+        ({"max_completion_tokens": 1}, "openai-responses", "max_output_tokens", 16),
+        ({"temperature": 1.5}, "anthropic", "temperature", 1.0),
+        ({"temperature": -1.0}, "gemini", "generationConfig", {"temperature": 0.0}),
+        ({"top_p": 1.5}, "openai-responses", "top_p", 1.0),
+    ],
+)
+def test_out_of_range_values_move_to_the_bound_with_a_loss_note(
+    fields: dict[str, Any], target: FormatName, key: str, sent: Any
+) -> None:
+    translation = translate_request(_chat(**fields), source="openai-chat", target=target)
+    assert translation.payload[key] == sent
+    _valid(translation.payload, target)
+    assert any("outside" in n.message and n.kind == "approximated" for n in translation.notes)
+    with pytest.raises(ConversionError, match="outside"):
+        translate_request(_chat(**fields), source="openai-chat", target=target, policy="strict")
+
+
+def test_values_inside_the_range_are_untouched() -> None:
+    out = translate_request(
+        _chat(temperature=2.0, max_completion_tokens=16), source="openai-chat", target="openai-responses"
+    )
+    assert (out.payload["temperature"], out.payload["max_output_tokens"]) == (2.0, 16)
+    assert not [n for n in out.notes if "outside" in n.message]
+
+
+# ---------------------------------------------------------------- thinking
+
+
+def _gemini_thinking(config: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "contents": [{"role": "user", "parts": [{"text": "think"}]}],
+        "generationConfig": {"maxOutputTokens": 20000, "thinkingConfig": config},
+    }
+
+
+@pytest.mark.parametrize(
+    ("model", "thinking", "lossy"),
+    [
+        ("claude-opus-4-6", {"type": "adaptive"}, False),
+        ("claude-sonnet-4-6-20260101", {"type": "adaptive"}, False),
+        ("claude-sonnet-4-5", {"type": "enabled", "budget_tokens": 8192}, True),
+        ("gemini-2.5-flash", {"type": "enabled", "budget_tokens": 8192}, True),
+    ],
+)
+def test_dynamic_gemini_budget_becomes_adaptive_or_a_medium_budget(
+    model: str, thinking: dict[str, Any], lossy: bool
+) -> None:
+    translation = translate_request(
+        _gemini_thinking({"thinkingBudget": -1}), source="gemini", target="anthropic", model=model
+    )
+    assert translation.payload["thinking"] == thinking
+    _valid(translation.payload, "anthropic")
+    notes = Tracker()
+    assert encode_thinking_cross(ReasoningConfig(budget_tokens=-1), notes, model) == thinking
+    assert bool(notes.lossy) is lossy
+
+
+@pytest.mark.parametrize("target", ["openai-chat", "openai-responses"])
+def test_dynamic_gemini_budget_becomes_medium_effort(target: FormatName) -> None:
+    out = translate_request(
+        _gemini_thinking({"thinkingBudget": -1}), source="gemini", target=target, model="gpt-5"
+    ).payload
+    effort = out["reasoning_effort"] if target == "openai-chat" else out["reasoning"]["effort"]
+    assert effort == "medium"
+    _valid(out, target)
+
+
+def test_forced_tool_drops_enabled_thinking_for_anthropic() -> None:
+    request = {
+        "model": "gpt-5",
+        "input": [{"role": "user", "content": "compute"}],
+        "reasoning": {"effort": "low"},
+        "tool_choice": "required",
+        "tools": [{"type": "function", "name": "final_result", "parameters": {"type": "object"}}],
+    }
+    translation = translate_request(request, source="openai-responses", target="anthropic")
+    assert "thinking" not in translation.payload
+    assert translation.payload["tool_choice"] == {"type": "any"}
+    _valid(translation.payload, "anthropic")
+    assert ("$.reasoning", "dropped") in {(n.path, n.kind) for n in translation.notes}
+
+
+# ---------------------------------------------------------------- responses
+
+
+def test_gemini_response_without_id_or_model_gets_both_for_chat() -> None:
+    response = {
+        "candidates": [{"content": {"role": "model", "parts": [{"text": "hi"}]}, "finishReason": "STOP"}]
+    }
+    translation = translate_response(response, source="gemini", target="openai-chat", policy="strict")
+    out = translation.payload
+    assert out["id"].startswith("chatcmpl-") and len(out["id"]) == len("chatcmpl-") + 32
+    assert out["model"] == "unknown"
+    assert translate_response(response, source="gemini", target="openai-chat").payload["id"] == out["id"]
+    assert validate(out, format="openai-chat", kind="response") == []

@@ -7,7 +7,8 @@ top-level ``output_format``) a ``json_schema`` :class:`~toolwire.ir.ResponseForm
 
 Encode from another format: Anthropic thinking needs a token budget (>= 1024, below
 ``max_tokens``): a Gemini-style budget is used as is (raised to 1024 if lower, ``0`` means
-disabled), an OpenAI effort is turned into a budget (:data:`EFFORT_BUDGETS`, noted as
+disabled, the dynamic ``-1`` adaptive thinking on :data:`ADAPTIVE_MODELS` and the medium
+budget elsewhere), an OpenAI effort is turned into a budget (:data:`EFFORT_BUDGETS`, noted as
 synthesized); ``max_tokens`` is required and synthesized when missing
 (:data:`DEFAULT_MAX_TOKENS`, plus the thinking budget); with thinking on, ``temperature`` other
 than 1, ``top_p`` below 0.95 and ``top_k`` are dropped with a note (the API rejects them).
@@ -15,6 +16,7 @@ than 1, ``top_p`` below 0.95 and ``top_k`` are dropped with a note (the API reje
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from toolwire.formats._wire import as_dict, emit_extra, opt_int
@@ -24,6 +26,7 @@ from toolwire.ir.notes import Notes
 from toolwire.ir.request import ReasoningConfig, Request, ResponseFormat
 
 __all__ = [
+    "ADAPTIVE_MODELS",
     "DEFAULT_MAX_TOKENS",
     "EFFORT_BUDGETS",
     "MIN_BUDGET",
@@ -49,6 +52,10 @@ EFFORT_BUDGETS: dict[str, int] = {
     "max": 32768,
 }
 """Thinking budget standing in for an OpenAI reasoning effort."""
+
+ADAPTIVE_MODELS = re.compile(r"claude-(?:opus|sonnet)-(?:4-[6-9]|[5-9])(?:\b|[-.])")
+"""Models that take ``thinking: {"type": "adaptive"}`` (Opus and Sonnet 4.6 and later; recorded
+adaptive requests in the corpus: claude-opus-4-6 to claude-opus-5)."""
 
 _THINKING_KNOWN: dict[str, frozenset[str]] = {
     "enabled": frozenset({"type", "budget_tokens"}),
@@ -228,8 +235,23 @@ def _budget_cross(r: ReasoningConfig, notes: Notes) -> int | None:
     return guess
 
 
-def encode_thinking_cross(r: ReasoningConfig, notes: Notes) -> dict[str, Any] | None:
-    """``thinking`` for a reasoning config of another format."""
+def _dynamic(model: str | None, notes: Notes) -> dict[str, Any]:
+    """Gemini's dynamic budget (``-1``: the model decides): adaptive thinking where the model has
+    it, otherwise the medium effort budget."""
+    path = "$.reasoning.budget_tokens"
+    if model is not None and ADAPTIVE_MODELS.search(model):
+        notes.info(path, "approximated", "dynamic thinking budget sent as adaptive thinking")
+        return {"type": "adaptive"}
+    budget = EFFORT_BUDGETS["medium"]
+    notes.add(path, "approximated", f"dynamic thinking budget sent as a {budget}-token budget")
+    return {"type": "enabled", "budget_tokens": budget}
+
+
+def encode_thinking_cross(
+    r: ReasoningConfig, notes: Notes, model: str | None = None
+) -> dict[str, Any] | None:
+    """``thinking`` for a reasoning config of another format (``model``: the target model, which
+    decides whether a dynamic budget becomes adaptive thinking)."""
     if r.summary is not None:
         notes.add("$.reasoning.summary", "dropped", f"reasoning summary mode {r.summary!r}")
     if r.include_thoughts is False:
@@ -240,6 +262,8 @@ def encode_thinking_cross(r: ReasoningConfig, notes: Notes) -> dict[str, Any] | 
         emit_extra({}, r.extra, False, notes, "$.reasoning")
     if r.enabled is False:
         return {"type": "disabled"}
+    if r.budget_tokens is not None and r.budget_tokens < 0:
+        return _dynamic(model, notes)
     budget = _budget_cross(r, notes)
     if budget is None:
         return None

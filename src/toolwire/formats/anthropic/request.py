@@ -17,6 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire.formats import ToolConfig
+from toolwire.formats._history import refuse_unsendable_history
+from toolwire.formats._ranges import fit_request
 from toolwire.formats._wire import (
     as_dict,
     emit_extra,
@@ -196,6 +198,9 @@ def _sampling_same(req: Request, out: dict[str, Any]) -> None:
 def encode_request(req: Request, notes: Notes) -> dict[str, Any]:
     """Encode an IR request as an Anthropic Messages request body."""
     same = req.origin == "anthropic"
+    if not same:
+        refuse_unsendable_history(req, "anthropic")
+        req = fit_request(req, "anthropic", notes)
     system, messages = encode_messages(req.messages, notes, same)
     out: dict[str, Any] = {}
     if req.model is not None:
@@ -209,7 +214,9 @@ def encode_request(req: Request, notes: Notes) -> dict[str, Any]:
             out["max_tokens"] = req.max_tokens
         _sampling_same(req, out)
     else:
-        thinking = encode_thinking_cross(req.reasoning, notes) if req.reasoning is not None else None
+        thinking = (
+            encode_thinking_cross(req.reasoning, notes, req.model) if req.reasoning is not None else None
+        )
         out["max_tokens"], thinking = fit_max_tokens(req.max_tokens, thinking, notes)
         if thinking is not None:
             out["thinking"] = thinking
@@ -226,6 +233,21 @@ def encode_request(req: Request, notes: Notes) -> dict[str, Any]:
         tools=req.tools, tool_choice=req.tool_choice, parallel_tool_calls=req.parallel_tool_calls
     )
     out.update(encode_config(cfg, notes, same))
+    if not same:
+        _forced_tool_without_thinking(out, notes)
     if req.extra:
         emit_extra(out, req.extra, same, notes, "$")
     return out
+
+
+def _forced_tool_without_thinking(out: dict[str, Any], notes: Notes) -> None:
+    """Anthropic answers 400 to a forced tool choice (``any``/``tool``) with ``enabled`` thinking:
+    the forced tool wins (the caller's output depends on it), thinking is dropped."""
+    thinking, choice = out.get("thinking"), out.get("tool_choice")
+    if not (isinstance(thinking, dict) and thinking.get("type") == "enabled" and isinstance(choice, dict)):
+        return
+    if choice.get("type") in ("any", "tool"):
+        del out["thinking"]
+        notes.add(
+            "$.reasoning", "dropped", "thinking: Anthropic cannot think while a tool choice forces a tool"
+        )

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolwire.errors import ConversionError
 from toolwire.formats import ToolConfig
+from toolwire.formats._history import refuse_unsendable_history
+from toolwire.formats._ranges import fit_request
 from toolwire.formats._wire import as_dict
 from toolwire.formats.gemini._encode_parts import Ctx
 from toolwire.formats.gemini._generation import decode_generation, encode_generation
@@ -96,8 +99,17 @@ def encode_request(req: Request, notes: Notes, *, schema_mode: SchemaMode = "jso
     ``"openapi"`` as ``parameters`` / ``responseSchema`` converted to Gemini's OpenAPI subset.
     """
     same = req.origin == "gemini"
+    if not same:
+        refuse_unsendable_history(req, "gemini")
+        req = fit_request(req, "gemini", notes)
     extra = req.extra if same else {}
     system, contents = encode_messages(req.messages, Ctx(same, notes))
+    if not contents and not same:
+        raise ConversionError(
+            "Gemini needs at least one user or model turn in 'contents'; the request has only "
+            "system instructions",
+            path="$.messages",
+        )
     out: dict[str, Any] = {}
     if contents or extra.get("~contents", True):
         out["contents"] = contents[0] if extra.get("~single.contents") and len(contents) == 1 else contents

@@ -9,7 +9,10 @@ Rules enforced for payloads decoded from another format:
 * tool messages only take text: images, files and audio of a tool result move to a user
   message after the tool messages (noted);
 * missing call ids are synthesized deterministically and results without a call id are
-  paired with the id-less calls of the preceding assistant message by name, then order.
+  paired with the id-less calls of the preceding assistant message by name, then order;
+* built-in tool calls and their outputs have no Chat form: both are dropped (noted), and an
+  assistant turn left with no content, call or refusal is omitted (Chat answers 400 to
+  ``{"role": "assistant", "content": null}``).
 """
 
 from __future__ import annotations
@@ -240,6 +243,9 @@ def _assistant(message: Message, index: int, state: _State, path: str) -> None:
         out.update(_encode_calls(calls, index, state, path))
     if state.response and not state.same:
         out.setdefault("refusal", None)
+    elif not state.same and out.get("content") is None and out.keys() <= {"role", "content"}:
+        state.notes.info(path, "dropped", "assistant turn left empty by dropped parts omitted")
+        return
     _finish(out, message, state, path)
     state.out.append(out)
 
@@ -306,6 +312,9 @@ def _result_content(result: ToolResult, call_id: str, state: _State, path: str) 
 
 
 def _result(result: ToolResult, message: Message, state: _State, path: str) -> None:
+    if result.kind == "builtin" and not state.same:
+        state.notes.add(path, "dropped", f"built-in tool output {result.name!r} has no Chat equivalent")
+        return
     if state.same and message.extra.get("~role") == "function":
         out: dict[str, Any] = {"role": "function", "name": result.name}
         _set_content(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-__all__ = ["mistral_call_id", "synthesized_call_id"]
+__all__ = ["mistral_call_id", "synthesized_call_id", "synthesized_completion_id"]
 
 _ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _MISTRAL_ID = re.compile(r"[a-zA-Z0-9]{9}")
@@ -37,3 +37,9 @@ def mistral_call_id(original_id: str) -> str:
 def synthesized_call_id(message_index: int, call_index: int) -> str:
     """The call id made up for the ``call_index``-th id-less call of message ``message_index``."""
     return f"call_{message_index}_{call_index}"
+
+
+def synthesized_completion_id(seed: str) -> str:
+    """``chatcmpl-<32 hex digits>`` derived from ``seed`` (a response's content), for a response
+    of another format that has no id (the Chat schema requires one)."""
+    return "chatcmpl-" + hashlib.sha256(seed.encode()).hexdigest()[:32]

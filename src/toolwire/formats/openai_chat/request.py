@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire.formats import ToolConfig
+from toolwire.formats._history import refuse_unsendable_history
+from toolwire.formats._ranges import fit_request
 from toolwire.formats._wire import (
     as_dict,
     as_list,
@@ -259,6 +261,9 @@ def encode_request(req: Request, notes: Notes, *, dialect: str | None = None) ->
     if dialect is not None and dialect not in DIALECTS:
         raise ValueError(f"unknown Chat dialect {dialect!r}; expected one of {sorted(DIALECTS)}")
     same = req.origin == "openai-chat"
+    if not same:
+        refuse_unsendable_history(req, "openai-chat")
+        req = fit_request(req, "openai-chat", notes)
     out: dict[str, Any] = {}
     if req.model is not None:
         out["model"] = req.model

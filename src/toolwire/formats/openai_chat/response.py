@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from toolwire.formats._wire import as_dict, opt_dict, opt_int, opt_str, req_dict, req_list
 from toolwire.formats.openai_chat._decode_messages import decode_assistant
 from toolwire.formats.openai_chat._encode_messages import encode_assistant
 from toolwire.formats.openai_chat._extra import emit_fields, split_fields
+from toolwire.formats.openai_chat._ids import synthesized_completion_id
 from toolwire.ir.base import Extra
 from toolwire.ir.content import Message
 from toolwire.ir.notes import Notes
@@ -253,6 +256,9 @@ def encode_response(resp: Response, notes: Notes) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if resp.id is not None:
         out["id"] = resp.id
+    elif not same:  # required by the schema
+        out["id"] = synthesized_completion_id(f"{resp.model}\x00{msgspec.json.encode(resp.parts).decode()}")
+        notes.info("$.id", "synthesized", f"response without id; using {out['id']!r}")
     obj = top.get("~object", _OBJECT) if same else _OBJECT
     if obj != "absent":
         out["object"] = obj
@@ -263,6 +269,9 @@ def encode_response(resp: Response, notes: Notes) -> dict[str, Any]:
         notes.info("$.created", "synthesized", "creation time unknown; 0")
     if resp.model is not None:
         out["model"] = resp.model
+    elif not same:  # required by the schema
+        out["model"] = "unknown"
+        notes.info("$.model", "synthesized", "the response names no model; 'unknown'")
     choice: dict[str, Any] = {"index": choice_extra.get("~index", 0), "message": message}
     if choice["index"] == "absent":
         del choice["index"]

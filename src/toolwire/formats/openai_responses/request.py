@@ -18,6 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire.formats import ToolConfig
+from toolwire.formats._history import refuse_unsendable_history
+from toolwire.formats._ranges import fit_request
 from toolwire.formats._wire import as_dict, opt_bool, opt_dict, opt_float, opt_int, opt_str
 from toolwire.formats.openai_responses._encode_items import Ctx
 from toolwire.formats.openai_responses._extra import FORMAT, emit_fields, split_fields
@@ -188,6 +190,7 @@ def _encode_reasoning(cfg: ReasoningConfig, same: bool, notes: Notes) -> dict[st
         out["effort"] = cfg.effort
     elif not same and cfg.budget_tokens is not None and cfg.enabled is not False:
         effort = next((name for limit, name in _EFFORT_BY_BUDGET if cfg.budget_tokens <= limit), "high")
+        effort = "medium" if cfg.budget_tokens < 0 else effort  # Gemini's dynamic budget
         out["effort"] = effort
         notes.add(
             "$.reasoning.effort", "approximated", f"budget of {cfg.budget_tokens} tokens sent as {effort!r}"
@@ -232,6 +235,9 @@ def _encode_controls(req: Request, out: dict[str, Any], same: bool, notes: Notes
 def encode_request(req: Request, notes: Notes) -> dict[str, Any]:
     """Encode an IR request as a Responses request body."""
     same = req.origin == FORMAT
+    if not same:
+        refuse_unsendable_history(req, FORMAT)
+        req = fit_request(req, FORMAT, notes)
     ctx = Ctx(notes=notes, same=same)
     out: dict[str, Any] = {}
     if req.model is not None:

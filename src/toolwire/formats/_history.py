@@ -1,0 +1,90 @@
+"""Refusals for histories a target cannot take: state kept by the server, results without calls.
+
+A request encoded for another format must carry its whole conversation: Chat Completions,
+Messages and ``generateContent`` are stateless, and a Responses request without
+``previous_response_id`` is too. So, before encoding for another format:
+
+================================================  ===========================================
+the request has                                   what happens
+================================================  ===========================================
+``previous_response_id`` or ``conversation``      :class:`~toolwire.errors.ConversionError`:
+(Responses)                                       the earlier turns live on OpenAI's servers
+an ``item_reference`` input item                  ``ConversionError``: the item lives there too
+a tool result whose ``call_id`` answers no        ``ConversionError``: every target answers 400
+earlier tool call                                 to an orphan result
+================================================  ===========================================
+
+Refusals are not notes: no policy makes them pass, since the target would reject the payload.
+Results without an id (Gemini pairs by position) are not checked. For a Responses target stored
+state is no problem, and with an ``item_reference`` (which may hold the call) orphans are not
+checked either.
+"""
+
+from __future__ import annotations
+
+from toolwire.errors import ConversionError
+from toolwire.ir.content import ToolCall, ToolResult
+from toolwire.ir.request import Request
+
+__all__ = ["STATE_FIELDS", "refuse_unsendable_history"]
+
+STATE_FIELDS = ("previous_response_id", "conversation")
+"""Responses request fields that point at a history stored by OpenAI."""
+
+
+def _refuse(path: str, message: str) -> None:
+    raise ConversionError(message, path=path)
+
+
+def _stored_state(req: Request, target: str) -> None:
+    for field in STATE_FIELDS:
+        if req.extra.get(field) is not None:
+            _refuse(
+                f"$.{field}",
+                f"{field} continues a conversation stored by OpenAI; {target} needs the whole "
+                "history in the request (send the earlier turns, or keep a store)",
+            )
+    for index, message in enumerate(req.messages):
+        item = message.extra.get("~item")
+        if isinstance(item, dict) and not message.parts:
+            _refuse(
+                f"$.input[{index}]",
+                f"item_reference {item.get('id')!r} points at an item stored by OpenAI; {target} "
+                "needs the item itself",
+            )
+
+
+_HISTORY_KEYS = {"openai-responses": "input", "gemini": "contents"}
+"""Where a source format keeps its turns (``messages`` otherwise), for error paths."""
+
+
+def _orphans(req: Request, target: str) -> None:
+    called: set[str] = set()
+    key = _HISTORY_KEYS.get(req.origin or "", "messages")
+    for index, message in enumerate(req.messages):
+        for part in message.parts:
+            if isinstance(part, ToolCall) and part.id is not None:
+                called.add(part.id)
+            elif isinstance(part, ToolResult) and part.call_id is not None and part.call_id not in called:
+                _refuse(
+                    f"$.{key}[{index}]",
+                    f"tool result for call {part.call_id!r} answers no tool call earlier in the "
+                    f"history; {target} rejects a result without its call",
+                )
+
+
+def refuse_unsendable_history(req: Request, target: str) -> None:
+    """Raise when ``req`` (decoded from another format) cannot be sent to ``target`` as is.
+
+    Args:
+        req: the decoded request.
+        target: the target format name, for the message.
+
+    Raises:
+        ConversionError: a server-side history reference, or a tool result without its call.
+    """
+    if target != "openai-responses":
+        _stored_state(req, target)
+    elif any("~item" in message.extra for message in req.messages):
+        return  # an item_reference resolves on OpenAI's side and may hold the call
+    _orphans(req, target)
