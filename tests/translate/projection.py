@@ -253,10 +253,13 @@ def _thinking_budget(config: Data) -> int | None:
 
 def _anthropic_generation(data: Data) -> None:
     """Anthropic: thinking is an enabled budget (>= 1024, below ``max_tokens``, which is
-    required: 4096 plus the budget when missing) or disabled; with thinking on, ``temperature``
+    required: 4096 plus the budget when missing) or disabled, and no thinking when a tool
+    choice forces a tool; with thinking on, ``temperature``
     other than 1, ``top_p`` below 0.95 and ``top_k`` are not sent."""
     config = data.pop("reasoning", None)
     budget = _thinking_budget(config) if config is not None else None
+    if budget and (data.get("tool_choice") or {}).get("mode") in ("required", "named"):
+        budget = None  # Anthropic cannot think while a tool is forced: the forced tool wins
     max_tokens = data.get("max_tokens")
     if max_tokens is None:
         data["max_tokens"] = _ANTHROPIC_DEFAULT_MAX_TOKENS + (budget or 0)

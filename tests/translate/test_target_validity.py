@@ -305,3 +305,89 @@ def test_gemini_response_without_id_or_model_gets_both_for_chat() -> None:
     assert out["model"] == "unknown"
     assert translate_response(response, source="gemini", target="openai-chat").payload["id"] == out["id"]
     assert validate(out, format="openai-chat", kind="response") == []
+
+
+# ---------------------------------------------------------------- refusals, interleaving, Gemini thinking
+
+
+def test_chat_refusal_becomes_output_text_in_a_responses_input_message() -> None:
+    request = {
+        "model": "gpt-4o",
+        "messages": [
+            {"role": "user", "content": "do it"},
+            {"role": "assistant", "content": None, "refusal": "I can't help with that."},
+            {"role": "user", "content": "ok"},
+        ],
+    }
+    translation = translate_request(request, source="openai-chat", target="openai-responses")
+    assert translation.payload["input"][1] == {"role": "assistant", "content": "I can't help with that."}
+    _valid(translation.payload, "openai-responses")
+    assert any(n.kind == "approximated" and "refusal" in n.message for n in translation.notes)
+
+
+def test_anthropic_text_between_tool_calls_is_a_loss_for_chat() -> None:
+    request = {
+        "model": "claude-x",
+        "max_tokens": 10,
+        "messages": [
+            {"role": "user", "content": "x"},
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "text", "text": "a"},
+                    {"type": "tool_use", "id": "t1", "name": "f", "input": {}},
+                    {"type": "text", "text": "b"},
+                    {"type": "tool_use", "id": "t2", "name": "f", "input": {}},
+                ],
+            },
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "t1", "content": "1"},
+                    {"type": "tool_result", "tool_use_id": "t2", "content": "2"},
+                ],
+            },
+        ],
+        "tools": [{"name": "f", "input_schema": {"type": "object"}}],
+    }
+    translation = translate_request(request, source="anthropic", target="openai-chat")
+    assert translation.payload["messages"][1]["content"] == [
+        {"type": "text", "text": "a"},
+        {"type": "text", "text": "b"},
+    ]
+    _valid(translation.payload, "openai-chat")
+    assert ("$.messages[1]", "approximated") in {(n.path, n.kind) for n in translation.notes}
+    with pytest.raises(ConversionError, match="text between tool calls"):
+        translate_request(request, source="anthropic", target="openai-chat", policy="strict")
+    request["messages"][1]["content"] = request["messages"][1]["content"][:2]  # text, then one call
+    request["messages"][2]["content"] = request["messages"][2]["content"][:1]
+    plain = translate_request(request, source="anthropic", target="openai-chat")
+    assert not [n for n in plain.notes if "between tool calls" in n.message]
+
+
+@pytest.mark.parametrize(
+    ("model", "config", "lossy"),
+    [
+        ("gemini-2.5-flash", {"thinkingBudget": 1024}, True),
+        ("models/gemini-2.0-flash-thinking", {"thinkingBudget": 1024}, True),
+        ("gemini-3-pro-preview", {"thinkingLevel": "LOW"}, False),
+    ],
+)
+def test_openai_effort_goes_to_gemini_as_the_model_generation_takes_it(
+    model: str, config: dict[str, Any], lossy: bool
+) -> None:
+    request = {"model": model, "messages": [{"role": "user", "content": "x"}], "reasoning_effort": "low"}
+    translation = translate_request(request, source="openai-chat", target="gemini")
+    assert translation.payload["generationConfig"]["thinkingConfig"] == config
+    _valid(translation.payload, "gemini")
+    assert any("thinkingBudget" in n.message for n in translation.notes) is lossy
+
+
+def test_medium_effort_on_gemini_2_5_is_the_dynamic_budget() -> None:
+    request = {
+        "model": "gemini-2.5-pro",
+        "messages": [{"role": "user", "content": "x"}],
+        "reasoning_effort": "medium",
+    }
+    out = translate_request(request, source="openai-chat", target="gemini").payload
+    assert out["generationConfig"]["thinkingConfig"] == {"thinkingBudget": -1}

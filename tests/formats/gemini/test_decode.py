@@ -7,7 +7,13 @@ from typing import Any
 import pytest
 
 from tests.corpus import samples
-from toolwire.errors import AuthenticationError, InvalidRequestError, OverloadedError, RateLimitError
+from toolwire.errors import (
+    AuthenticationError,
+    ConversionError,
+    InvalidRequestError,
+    OverloadedError,
+    RateLimitError,
+)
 from toolwire.formats import gemini
 from toolwire.ir import (
     ImagePart,
@@ -202,8 +208,11 @@ def test_generation_config_fields() -> None:
     assert req.extra["generationConfig"] == {"seed": 1, "candidateCount": 1}
     assert gemini.encode_request(req, Notes("strict")) == {"contents": [], "generationConfig": gc}
     notes = Notes("warn")
-    other = gemini.encode_request(req.__class__(messages=(Message(role="user"),), extra=req.extra), notes)
-    assert other == {"contents": []}
+    hi = Message(role="user", parts=(TextPart(text="hi"),))
+    other = gemini.encode_request(req.__class__(messages=(hi,), extra=req.extra), notes)
+    assert other == {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+    with pytest.raises(ConversionError, match="Gemini needs at least one user or model turn"):
+        gemini.encode_request(req.__class__(messages=(Message(role="user"),), extra=req.extra), Notes("drop"))
     assert [(n.path, n.kind) for n in notes] == [("$.generationConfig", "dropped")]
 
 

@@ -194,7 +194,15 @@ def test_cross_format_stop_reasons_and_refusals() -> None:
     out = chat.encode_response(ir, notes)
     assert out["choices"][0]["finish_reason"] == "content_filter"
     assert out["choices"][0]["message"] == {"role": "assistant", "content": "x", "refusal": None}
-    assert [k for _, k in _kinds(notes)] == ["dropped", "synthesized", "approximated"]
+    assert [k for _, k in _kinds(notes)] == [
+        "dropped",
+        "synthesized",
+        "synthesized",
+        "synthesized",
+        "approximated",
+    ]
+    assert [p for p, k in _kinds(notes) if k == "synthesized"] == ["$.id", "$.created", "$.model"]
+    assert out["id"].startswith("chatcmpl-") and out["model"] == "unknown"
     refusal = Response(origin="openai-responses", parts=(RefusalPart(text="no"),), stop_reason="end_turn")
     message = chat.encode_response(refusal, Notes("strict"))["choices"][0]["message"]
     assert message == {"role": "assistant", "content": None, "refusal": "no"}

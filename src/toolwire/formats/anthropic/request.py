@@ -166,6 +166,18 @@ def _encode_metadata(req: Request, same: bool, notes: Notes) -> dict[str, Any] |
     return out if out or same else None
 
 
+def _unless_tool_forced(thinking: dict[str, Any] | None, req: Request, notes: Notes) -> dict[str, Any] | None:
+    """Anthropic answers 400 to a forced tool choice (``any``/``tool``) with ``enabled`` thinking:
+    the forced tool wins (the caller's output depends on it), thinking is dropped."""
+    choice = req.tool_choice
+    if thinking is None or thinking["type"] != "enabled" or choice is None or not req.tools:
+        return thinking
+    if choice.mode not in ("required", "named"):
+        return thinking
+    notes.add("$.reasoning", "dropped", "thinking: Anthropic cannot think while a tool is forced")
+    return None
+
+
 def _sampling_cross(req: Request, thinking: dict[str, Any] | None, out: dict[str, Any], notes: Notes) -> None:
     """Sampling fields for another format's request; those thinking forbids are dropped."""
     thinking_on = thinking is not None and thinking["type"] != "disabled"
@@ -217,6 +229,7 @@ def encode_request(req: Request, notes: Notes) -> dict[str, Any]:
         thinking = (
             encode_thinking_cross(req.reasoning, notes, req.model) if req.reasoning is not None else None
         )
+        thinking = _unless_tool_forced(thinking, req, notes)
         out["max_tokens"], thinking = fit_max_tokens(req.max_tokens, thinking, notes)
         if thinking is not None:
             out["thinking"] = thinking
@@ -233,21 +246,6 @@ def encode_request(req: Request, notes: Notes) -> dict[str, Any]:
         tools=req.tools, tool_choice=req.tool_choice, parallel_tool_calls=req.parallel_tool_calls
     )
     out.update(encode_config(cfg, notes, same))
-    if not same:
-        _forced_tool_without_thinking(out, notes)
     if req.extra:
         emit_extra(out, req.extra, same, notes, "$")
     return out
-
-
-def _forced_tool_without_thinking(out: dict[str, Any], notes: Notes) -> None:
-    """Anthropic answers 400 to a forced tool choice (``any``/``tool``) with ``enabled`` thinking:
-    the forced tool wins (the caller's output depends on it), thinking is dropped."""
-    thinking, choice = out.get("thinking"), out.get("tool_choice")
-    if not (isinstance(thinking, dict) and thinking.get("type") == "enabled" and isinstance(choice, dict)):
-        return
-    if choice.get("type") in ("any", "tool"):
-        del out["thinking"]
-        notes.add(
-            "$.reasoning", "dropped", "thinking: Anthropic cannot think while a tool choice forces a tool"
-        )

@@ -12,6 +12,8 @@ or ``responseJsonSchema``                  field and MIME type remembered; a bar
 ``thinkingConfig``                         ``reasoning`` (``thinkingBudget`` ->
                                            ``budget_tokens``, 0 also ``enabled=False``;
                                            ``thinkingLevel`` -> lower-case ``effort``;
+                                           an effort of another format goes to a Gemini
+                                           2.5 model as a budget (:data:`EFFORT_BUDGETS`);
                                            ``includeThoughts`` -> ``include_thoughts``)
 anything else (``candidateCount``,         ``Request.extra["generationConfig"]`` (merged back
 ``seed``, ``responseModalities``...)       into the object for Gemini, noted elsewhere)
@@ -21,7 +23,10 @@ anything else (``candidateCount``,         ``Request.extra["generationConfig"]``
 from __future__ import annotations
 
 import importlib
+import re
 from typing import Any
+
+import msgspec
 
 from toolwire.formats._wire import as_dict, child, fail, json_type, opt_bool, opt_float, opt_int, opt_str
 from toolwire.formats.gemini._keys import camel, emit, respell, split
@@ -50,6 +55,14 @@ _SCHEMA_FIELDS = frozenset({"responseSchema", "responseJsonSchema"})
 _THINKING_KNOWN = frozenset({"includeThoughts", "thinkingBudget", "thinkingLevel"})
 _JSON = "application/json"
 _LEVELS = {"minimal": "MINIMAL", "low": "LOW", "medium": "MEDIUM", "high": "HIGH"}
+
+BUDGET_ONLY_MODELS = re.compile(r"gemini-(?:1|2)\.")
+"""Models that take ``thinkingBudget`` but not ``thinkingLevel`` (Gemini 2.5 and earlier;
+``thinkingLevel`` came with Gemini 3, which still accepts a budget)."""
+
+EFFORT_BUDGETS = {"minimal": 512, "low": 1024, "medium": -1, "high": 24576}
+"""``thinkingBudget`` standing in for an OpenAI effort on :data:`BUDGET_ONLY_MODELS` (medium:
+the dynamic budget; 24576 is the largest budget every 2.5 model takes)."""
 
 
 def _stop(gc: dict[str, Any]) -> tuple[str, ...] | None:
@@ -174,8 +187,23 @@ def _encode_format(rf: ResponseFormat, gc: dict[str, Any], same: bool, notes: No
         emit({}, rf.extra, False, notes, path)
 
 
-def _encode_thinking(r: ReasoningConfig, same: bool, notes: Notes) -> dict[str, Any]:
+def _budget_only(r: ReasoningConfig, same: bool, model: str | None) -> bool:
+    """Whether an effort of another format must go as a budget (a Gemini 2.5 or older model)."""
+    if same or r.budget_tokens is not None or r.effort in (None, "none"):
+        return False
+    return model is not None and BUDGET_ONLY_MODELS.search(model) is not None
+
+
+def _effort_budget(effort: str, notes: Notes) -> int:
+    budget = EFFORT_BUDGETS.get(effort, EFFORT_BUDGETS["high"])
+    notes.add(_THINKING_PATH, "approximated", f"reasoning effort {effort!r} sent as thinkingBudget {budget}")
+    return budget
+
+
+def _encode_thinking(r: ReasoningConfig, same: bool, notes: Notes, model: str | None) -> dict[str, Any]:
     path = _THINKING_PATH
+    if _budget_only(r, same, model):
+        r = msgspec.structs.replace(r, budget_tokens=_effort_budget(r.effort or "", notes), effort=None)
     config: dict[str, Any] = {}
     if r.budget_tokens is not None:
         config["thinkingBudget"] = r.budget_tokens
@@ -215,7 +243,7 @@ def encode_generation(req: Request, same: bool, notes: Notes, openapi: bool) -> 
     if req.response_format is not None:
         _encode_format(req.response_format, gc, same, notes, openapi)
     if req.reasoning is not None:
-        gc["thinkingConfig"] = _encode_thinking(req.reasoning, same, notes)
+        gc["thinkingConfig"] = _encode_thinking(req.reasoning, same, notes, req.model)
     if not same:
         return gc or None
     extra = req.extra

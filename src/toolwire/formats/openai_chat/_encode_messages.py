@@ -10,6 +10,8 @@ Rules enforced for payloads decoded from another format:
   message after the tool messages (noted);
 * missing call ids are synthesized deterministically and results without a call id are
   paired with the id-less calls of the preceding assistant message by name, then order;
+* text after a tool call in one turn (Anthropic ``[text, tool_use, text, tool_use]``) goes
+  before all the calls, noted: Chat holds one content, then the calls;
 * built-in tool calls and their outputs have no Chat form: both are dropped (noted), and an
   assistant turn left with no content, call or refusal is omitted (Chat answers 400 to
   ``{"role": "assistant", "content": null}``).
@@ -235,6 +237,8 @@ def _assistant(message: Message, index: int, state: _State, path: str) -> None:
                 path, "dropped", f"{type(part).__name__} cannot appear in a Chat assistant message"
             )
     _set_content(out, _assistant_content(content, message, state, bool(calls or refusals), path))
+    if not state.same and _interleaved(message.parts):
+        state.notes.add(path, "approximated", "text between tool calls moved before all of them")
     if refusals:
         if len(refusals) > 1:
             state.notes.add(path, "approximated", "several refusals joined into one")
@@ -248,6 +252,17 @@ def _assistant(message: Message, index: int, state: _State, path: str) -> None:
         return
     _finish(out, message, state, path)
     state.out.append(out)
+
+
+def _interleaved(parts: Sequence[Part]) -> bool:
+    """Whether text follows a tool call (Chat holds one content, then the calls)."""
+    seen_call = False
+    for part in parts:
+        if isinstance(part, ToolCall):
+            seen_call = True
+        elif seen_call and isinstance(part, (TextPart, RefusalPart)):
+            return True
+    return False
 
 
 def _reasoning(part: ReasoningPart, out: dict[str, Any], state: _State, path: str) -> None:

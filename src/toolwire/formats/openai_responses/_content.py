@@ -202,7 +202,11 @@ def encode_part(
         if role != "assistant" and not same:
             notes.add(path, "dropped", f"refusal in a {role} message")
             return None
-        wire = {"type": "refusal", "refusal": part.text}
+        if same or output:
+            wire = {"type": "refusal", "refusal": part.text}
+        else:  # the spec lists refusal only in an output message (which needs an id and status)
+            wire = {"type": "output_text", "text": part.text, "annotations": []}
+            notes.add(path, "approximated", "refusal sent as output_text (input messages have no refusal)")
     elif type(part) is ImagePart:
         wire = _encode_image(part, same, notes, path)
     elif type(part) is FilePart:
