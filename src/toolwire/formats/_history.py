@@ -11,13 +11,17 @@ the request has                                   what happens
 (Responses)                                       the earlier turns live on OpenAI's servers
 an ``item_reference`` input item                  ``ConversionError``: the item lives there too
 a tool result whose ``call_id`` answers no        ``ConversionError``: every target answers 400
-earlier tool call                                 to an orphan result
+earlier tool call, or a tool call (not built-in)  to an orphan result or call, or to a
+with no result, a call id used twice, or two      repeated call id or result
+results for one call
+no message (Chat), no user or assistant turn      ``ConversionError``: the target requires one
+(Anthropic, Gemini)
 ================================================  ===========================================
 
 Refusals are not notes: no policy makes them pass, since the target would reject the payload.
-Results without an id (Gemini pairs by position) are not checked. For a Responses target stored
-state is no problem, and with an ``item_reference`` (which may hold the call) orphans are not
-checked either.
+Results without an id (Gemini pairs by position) only need as many id-less calls before them.
+For a Responses target stored state is no problem, and with an ``item_reference`` (which may
+hold the call) orphans are not checked either.
 """
 
 from __future__ import annotations
@@ -58,19 +62,65 @@ _HISTORY_KEYS = {"openai-responses": "input", "gemini": "contents"}
 """Where a source format keeps its turns (``messages`` otherwise), for error paths."""
 
 
+def _positional_orphans(req: Request, target: str, key: str) -> None:
+    """Results without an id (Gemini pairs by position) need as many id-less calls before them."""
+    calls = results = 0
+    for index, message in enumerate(req.messages):
+        for part in message.parts:
+            if isinstance(part, ToolCall) and part.id is None and part.kind != "builtin":
+                calls += 1
+            elif isinstance(part, ToolResult) and part.call_id is None:
+                results += 1
+                if results > calls:
+                    _refuse(
+                        f"$.{key}[{index}]",
+                        f"a tool result without id answers no earlier tool call; {target} rejects it",
+                    )
+
+
 def _orphans(req: Request, target: str) -> None:
-    called: set[str] = set()
+    called: dict[str, int] = {}
+    answered: set[str] = set()
     key = _HISTORY_KEYS.get(req.origin or "", "messages")
     for index, message in enumerate(req.messages):
         for part in message.parts:
-            if isinstance(part, ToolCall) and part.id is not None:
-                called.add(part.id)
+            if isinstance(part, ToolResult) and part.call_id is not None:
+                if part.call_id in answered:
+                    _refuse(
+                        f"$.{key}[{index}]", f"tool call {part.call_id!r} has two results; {target} takes one"
+                    )
+                answered.add(part.call_id)
+            if isinstance(part, ToolCall) and part.id is not None and part.kind != "builtin":
+                if part.id in called:
+                    _refuse(
+                        f"$.{key}[{index}]",
+                        f"tool call id {part.id!r} is used twice; {target} needs unique ids",
+                    )
+                called[part.id] = index
             elif isinstance(part, ToolResult) and part.call_id is not None and part.call_id not in called:
                 _refuse(
                     f"$.{key}[{index}]",
                     f"tool result for call {part.call_id!r} answers no tool call earlier in the "
                     f"history; {target} rejects a result without its call",
                 )
+    _positional_orphans(req, target, key)
+    for call_id, index in called.items():
+        if call_id not in answered:
+            _refuse(
+                f"$.{key}[{index}]",
+                f"tool call {call_id!r} has no result in the history; {target} rejects a call "
+                "without its result",
+            )
+
+
+_SYSTEM_ROLES = frozenset({"system", "developer"})
+
+
+def _no_turns(req: Request, target: str) -> None:
+    if target == "openai-chat" and not req.messages:
+        _refuse("$", "the request has no messages; Chat Completions requires at least one")
+    if target in ("anthropic", "gemini") and all(m.role in _SYSTEM_ROLES for m in req.messages):
+        _refuse("$", f"the request has no user or assistant turn; {target} requires at least one")
 
 
 def refuse_unsendable_history(req: Request, target: str) -> None:
@@ -81,8 +131,10 @@ def refuse_unsendable_history(req: Request, target: str) -> None:
         target: the target format name, for the message.
 
     Raises:
-        ConversionError: a server-side history reference, or a tool result without its call.
+        ConversionError: a server-side history reference, a tool result without its call, or
+            no turn at all.
     """
+    _no_turns(req, target)
     if target != "openai-responses":
         _stored_state(req, target)
     elif any("~item" in message.extra for message in req.messages):

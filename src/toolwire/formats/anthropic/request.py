@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire.formats import ToolConfig
+from toolwire.formats._choice import fit_tool_choice
 from toolwire.formats._history import refuse_unsendable_history
 from toolwire.formats._ranges import fit_request
 from toolwire.formats._wire import (
@@ -166,6 +167,18 @@ def _encode_metadata(req: Request, same: bool, notes: Notes) -> dict[str, Any] |
     return out if out or same else None
 
 
+def _strip_prefill(messages: list[dict[str, Any]], notes: Notes) -> None:
+    """Anthropic answers 400 to a final assistant message (a prefill) ending in whitespace."""
+    last = messages[-1] if messages else None
+    content = last.get("content") if last is not None and last.get("role") == "assistant" else None
+    block = content[-1] if isinstance(content, list) and content else None
+    if isinstance(block, dict) and block.get("type") == "text" and block["text"] != block["text"].rstrip():
+        content[-1] = {**block, "text": block["text"].rstrip()}  # type: ignore[index]
+        notes.add(
+            f"$.messages[{len(messages) - 1}]", "approximated", "trailing whitespace of the prefill removed"
+        )
+
+
 def _unless_tool_forced(thinking: dict[str, Any] | None, req: Request, notes: Notes) -> dict[str, Any] | None:
     """Anthropic answers 400 to a forced tool choice (``any``/``tool``) with ``enabled`` thinking:
     the forced tool wins (the caller's output depends on it), thinking is dropped."""
@@ -213,7 +226,10 @@ def encode_request(req: Request, notes: Notes) -> dict[str, Any]:
     if not same:
         refuse_unsendable_history(req, "anthropic")
         req = fit_request(req, "anthropic", notes)
+        req = fit_tool_choice(req, notes)
     system, messages = encode_messages(req.messages, notes, same)
+    if not same:
+        _strip_prefill(messages, notes)
     out: dict[str, Any] = {}
     if req.model is not None:
         out["model"] = req.model

@@ -15,6 +15,7 @@ from typing import Any
 
 from toolwire.errors import ConversionError
 from toolwire.formats import ToolConfig
+from toolwire.formats._choice import fit_tool_choice
 from toolwire.formats._history import refuse_unsendable_history
 from toolwire.formats._ranges import fit_request
 from toolwire.formats._wire import as_dict
@@ -91,6 +92,29 @@ def _note_unsupported(req: Request, notes: Notes) -> None:
         notes.add("$.metadata", "dropped", "request metadata")
 
 
+def _check_turn_order(contents: list[dict[str, Any]]) -> None:
+    """Gemini answers 400 to no turn at all, and to a function call turn that does not follow a
+    user turn (a prompt or function responses)."""
+    if not contents:
+        raise ConversionError(
+            "Gemini needs at least one user or model turn in 'contents'; the request has only "
+            "system instructions",
+            path="$.messages",
+        )
+    for index, content in enumerate(contents):
+        calls = any("functionCall" in part for part in content.get("parts", ()))
+        if (
+            calls
+            and content.get("role") == "model"
+            and (index == 0 or contents[index - 1].get("role") != "user")
+        ):
+            raise ConversionError(
+                "Gemini needs a function call turn right after a user turn; this history has a "
+                "model turn with calls first or after another model turn",
+                path=f"$.contents[{index}]",
+            )
+
+
 def encode_request(req: Request, notes: Notes, *, schema_mode: SchemaMode = "json") -> dict[str, Any]:
     """Encode an IR request as a ``generateContent`` body (no ``model``: it belongs in the URL).
 
@@ -102,14 +126,11 @@ def encode_request(req: Request, notes: Notes, *, schema_mode: SchemaMode = "jso
     if not same:
         refuse_unsendable_history(req, "gemini")
         req = fit_request(req, "gemini", notes)
+        req = fit_tool_choice(req, notes)
     extra = req.extra if same else {}
     system, contents = encode_messages(req.messages, Ctx(same, notes))
-    if not contents and not same:
-        raise ConversionError(
-            "Gemini needs at least one user or model turn in 'contents'; the request has only "
-            "system instructions",
-            path="$.messages",
-        )
+    if not same:
+        _check_turn_order(contents)
     out: dict[str, Any] = {}
     if contents or extra.get("~contents", True):
         out["contents"] = contents[0] if extra.get("~single.contents") and len(contents) == 1 else contents

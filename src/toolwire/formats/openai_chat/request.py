@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolwire.errors import ConversionError
 from toolwire.formats import ToolConfig
+from toolwire.formats._choice import fit_tool_choice
 from toolwire.formats._history import refuse_unsendable_history
 from toolwire.formats._ranges import fit_request
 from toolwire.formats._wire import (
@@ -264,10 +266,13 @@ def encode_request(req: Request, notes: Notes, *, dialect: str | None = None) ->
     if not same:
         refuse_unsendable_history(req, "openai-chat")
         req = fit_request(req, "openai-chat", notes)
+        req = fit_tool_choice(req, notes)
     out: dict[str, Any] = {}
     if req.model is not None:
         out["model"] = req.model
     out["messages"] = encode_messages(req.messages, notes, same=same, dialect=dialect)
+    if not out["messages"] and not same:
+        raise ConversionError("no message of the request has a Chat form; Chat requires one", path="$")
     config = ToolConfig(
         tools=req.tools, tool_choice=req.tool_choice, parallel_tool_calls=req.parallel_tool_calls
     )

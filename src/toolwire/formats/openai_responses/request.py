@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire.formats import ToolConfig
+from toolwire.formats._choice import fit_tool_choice
 from toolwire.formats._history import refuse_unsendable_history
 from toolwire.formats._ranges import fit_request
 from toolwire.formats._wire import as_dict, opt_bool, opt_dict, opt_float, opt_int, opt_str
@@ -238,6 +239,7 @@ def encode_request(req: Request, notes: Notes) -> dict[str, Any]:
     if not same:
         refuse_unsendable_history(req, FORMAT)
         req = fit_request(req, FORMAT, notes)
+        req = fit_tool_choice(req, notes)
     ctx = Ctx(notes=notes, same=same)
     out: dict[str, Any] = {}
     if req.model is not None:
