@@ -196,7 +196,7 @@ def test_orphan_tool_result_is_refused(target: FormatName) -> None:
 
 def test_chat_with_only_a_system_message_is_refused_for_gemini() -> None:
     request = {"model": "o3", "messages": [{"role": "system", "content": "You are a potato."}]}
-    with pytest.raises(ConversionError, match="Gemini needs at least one user or model turn"):
+    with pytest.raises(ConversionError, match="the request has no user or assistant turn; gemini requires"):
         translate_request(request, source="openai-chat", target="gemini", policy="drop")
 
 
@@ -391,3 +391,103 @@ def test_medium_effort_on_gemini_2_5_is_the_dynamic_budget() -> None:
     }
     out = translate_request(request, source="openai-chat", target="gemini").payload
     assert out["generationConfig"]["thinkingConfig"] == {"thinkingBudget": -1}
+
+
+# ---------------------------------------------------------------- histories no target takes
+
+
+def _anthropic(messages: list[Any], **fields: Any) -> dict[str, Any]:
+    tools = [{"name": "f", "input_schema": {"type": "object"}}]
+    return {"model": "claude-x", "max_tokens": 100, "messages": messages, "tools": tools, **fields}
+
+
+_CALL = {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "f", "input": {}}]}
+_RESULT = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "1"}]}
+_ASK = {"role": "user", "content": "go"}
+
+
+@pytest.mark.parametrize(
+    ("messages", "error"),
+    [
+        ([_ASK, _CALL], "tool call 't1' has no result in the history"),
+        ([_ASK, _CALL, _RESULT, _CALL, _RESULT], "tool call id 't1' is used twice"),
+        ([_ASK, _CALL, _RESULT, _RESULT], "tool call 't1' has two results"),
+        ([_ASK, _CALL, _ASK, _RESULT], "the result of tool call 't1' does not follow its call's turn"),
+    ],
+)
+@pytest.mark.parametrize("target", ["openai-chat", "gemini"])
+def test_histories_no_stateless_target_takes_are_refused(
+    messages: list[Any], error: str, target: FormatName
+) -> None:
+    with pytest.raises(ConversionError, match=error):
+        translate_request(_anthropic(messages), source="anthropic", target=target, policy="drop")
+
+
+def test_a_late_result_is_fine_for_responses() -> None:
+    out = translate_request(
+        _anthropic([_ASK, _CALL, _ASK, _RESULT]), source="anthropic", target="openai-responses"
+    )
+    assert [item.get("type") for item in out.payload["input"]] == [
+        None,
+        "function_call",
+        None,
+        "function_call_output",
+    ]
+
+
+def test_gemini_call_turn_first_is_refused() -> None:
+    chat = {
+        "model": "m",
+        "messages": [
+            {
+                "role": "assistant",
+                "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+                ],
+            },
+            {"role": "tool", "tool_call_id": "c1", "content": "1"},
+        ],
+        "tools": [{"type": "function", "function": {"name": "f"}}],
+    }
+    with pytest.raises(ConversionError, match="function call turn right after a user turn"):
+        translate_request(chat, source="openai-chat", target="gemini", policy="drop")
+
+
+@pytest.mark.parametrize(
+    ("fields", "error"),
+    [
+        ({"tool_choice": {"type": "tool", "name": "g"}}, "tool_choice names 'g', which is not among"),
+        (
+            {"tools": [{"name": "f", "input_schema": {}}, {"name": "f", "input_schema": {}}]},
+            "tool 'f' is defined twice",
+        ),
+    ],
+)
+def test_tool_lists_no_target_takes_are_refused(fields: dict[str, Any], error: str) -> None:
+    with pytest.raises(ConversionError, match=error):
+        translate_request(
+            _anthropic([_ASK], **fields), source="anthropic", target="openai-chat", policy="drop"
+        )
+
+
+def test_choice_without_tools_is_dropped() -> None:
+    request = {
+        "model": "m",
+        "messages": [{"role": "user", "content": "hi"}],
+        "tool_choice": "auto",
+        "parallel_tool_calls": True,
+    }
+    translation = translate_request(request, source="openai-chat", target="openai-responses", policy="strict")
+    assert "tool_choice" not in translation.payload and "parallel_tool_calls" not in translation.payload
+    _valid(translation.payload, "openai-responses")
+
+
+def test_prefill_whitespace_is_stripped_for_anthropic() -> None:
+    request = {
+        "model": "m",
+        "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "Sure: "}],
+    }
+    translation = translate_request(request, source="openai-chat", target="anthropic")
+    assert translation.payload["messages"][-1]["content"] == [{"type": "text", "text": "Sure:"}]
+    _valid(translation.payload, "anthropic")
+    assert any("trailing whitespace" in n.message for n in translation.notes)

@@ -16,13 +16,15 @@ Every target answers 400 to a tool choice without tools (or naming a missing too
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from toolwire.errors import ConversionError
 from toolwire.ir.notes import Notes
 from toolwire.ir.request import Request
 
-__all__ = ["fit_tool_choice"]
+__all__ = ["drop_choice_without_tools", "fit_tool_choice"]
 
 
 def _unique_names(req: Request) -> set[str | None]:
@@ -64,3 +66,20 @@ def fit_tool_choice(req: Request, notes: Notes) -> Request:
     if req.parallel_tool_calls is not None:
         notes.info("$.parallel_tool_calls", "dropped", "parallel_tool_calls: the request has no tools")
     return msgspec.structs.replace(req, tool_choice=None, parallel_tool_calls=None)
+
+
+def drop_choice_without_tools(out: dict[str, Any], req: Request, notes: Notes) -> None:
+    """No tool of ``req`` survived the encoding of ``out`` (all built-ins of another format):
+    ``tools: []``, ``tool_choice`` and ``parallel_tool_calls`` go (a forced choice is a loss)."""
+    if out.get("tools"):
+        return
+    out.pop("tools", None)
+    choice = req.tool_choice
+    if out.pop("tool_choice", None) is not None and choice is not None:
+        message = f"tool_choice {choice.mode!r}: no tool of the request has an equivalent"
+        if choice.mode in ("auto", "none"):
+            notes.info("$.tool_choice", "dropped", message)
+        else:
+            notes.add("$.tool_choice", "dropped", message)
+    if out.pop("parallel_tool_calls", None) is not None:
+        notes.info("$.parallel_tool_calls", "dropped", "parallel_tool_calls: no tool has an equivalent")

@@ -14,12 +14,15 @@ a tool result whose ``call_id`` answers no        ``ConversionError``: every tar
 earlier tool call, or a tool call (not built-in)  to an orphan result or call, or to a
 with no result, a call id used twice, or two      repeated call id or result
 results for one call
+a result after other turns than results (not      ``ConversionError``: results must follow
+for Responses)                                    their call's turn
 no message (Chat), no user or assistant turn      ``ConversionError``: the target requires one
 (Anthropic, Gemini)
 ================================================  ===========================================
 
 Refusals are not notes: no policy makes them pass, since the target would reject the payload.
-Results without an id (Gemini pairs by position) only need as many id-less calls before them.
+Results without an id (Gemini pairs by position) are counted: as many id-less calls before them,
+and as many results as calls in the end.
 For a Responses target stored state is no problem, and with an ``item_reference`` (which may
 hold the call) orphans are not checked either.
 """
@@ -27,7 +30,7 @@ hold the call) orphans are not checked either.
 from __future__ import annotations
 
 from toolwire.errors import ConversionError
-from toolwire.ir.content import ToolCall, ToolResult
+from toolwire.ir.content import Message, ToolCall, ToolResult
 from toolwire.ir.request import Request
 
 __all__ = ["STATE_FIELDS", "refuse_unsendable_history"]
@@ -76,6 +79,42 @@ def _positional_orphans(req: Request, target: str, key: str) -> None:
                         f"$.{key}[{index}]",
                         f"a tool result without id answers no earlier tool call; {target} rejects it",
                     )
+    if calls > results:
+        _refuse(
+            f"$.{key}", f"{calls - results} tool call(s) without id have no result; {target} rejects them"
+        )
+
+
+def _answered(part: object) -> str | None:
+    """The call id a function or custom result answers (``None``: no id, or a built-in output,
+    which goes with its call)."""
+    if isinstance(part, ToolResult) and part.kind != "builtin":
+        return part.call_id
+    return None
+
+
+def _only_results(message: Message) -> bool:
+    return bool(message.parts) and all(isinstance(part, ToolResult) for part in message.parts)
+
+
+def _late_results(req: Request, target: str, key: str) -> None:
+    """Stateless targets take a call's result right after the call's turn: only messages of
+    results may come between."""
+    open_calls: dict[str, int] = {}
+    for index, message in enumerate(req.messages):
+        for part in message.parts:
+            answered = _answered(part)
+            if answered is not None and answered in open_calls:
+                start = open_calls.pop(answered)
+                if not all(_only_results(m) for m in req.messages[start + 1 : index]):
+                    _refuse(
+                        f"$.{key}[{index}]",
+                        f"the result of tool call {answered!r} does not follow its call's turn; "
+                        f"{target} needs results right after the calls",
+                    )
+        for part in message.parts:
+            if isinstance(part, ToolCall) and part.id is not None and part.kind != "builtin":
+                open_calls[part.id] = index
 
 
 def _orphans(req: Request, target: str) -> None:
@@ -84,12 +123,11 @@ def _orphans(req: Request, target: str) -> None:
     key = _HISTORY_KEYS.get(req.origin or "", "messages")
     for index, message in enumerate(req.messages):
         for part in message.parts:
-            if isinstance(part, ToolResult) and part.call_id is not None:
-                if part.call_id in answered:
-                    _refuse(
-                        f"$.{key}[{index}]", f"tool call {part.call_id!r} has two results; {target} takes one"
-                    )
-                answered.add(part.call_id)
+            call_id = _answered(part)
+            if call_id is not None:
+                if call_id in answered:
+                    _refuse(f"$.{key}[{index}]", f"tool call {call_id!r} has two results; {target} takes one")
+                answered.add(call_id)
             if isinstance(part, ToolCall) and part.id is not None and part.kind != "builtin":
                 if part.id in called:
                     _refuse(
@@ -97,13 +135,15 @@ def _orphans(req: Request, target: str) -> None:
                         f"tool call id {part.id!r} is used twice; {target} needs unique ids",
                     )
                 called[part.id] = index
-            elif isinstance(part, ToolResult) and part.call_id is not None and part.call_id not in called:
+            elif call_id is not None and call_id not in called:
                 _refuse(
                     f"$.{key}[{index}]",
-                    f"tool result for call {part.call_id!r} answers no tool call earlier in the "
+                    f"tool result for call {call_id!r} answers no tool call earlier in the "
                     f"history; {target} rejects a result without its call",
                 )
     _positional_orphans(req, target, key)
+    if target != "openai-responses":
+        _late_results(req, target, key)
     for call_id, index in called.items():
         if call_id not in answered:
             _refuse(

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire.formats import ToolConfig
-from toolwire.formats._choice import fit_tool_choice
+from toolwire.formats._choice import drop_choice_without_tools, fit_tool_choice
 from toolwire.formats._history import refuse_unsendable_history
 from toolwire.formats._ranges import fit_request
 from toolwire.formats._wire import as_dict, opt_bool, opt_dict, opt_float, opt_int, opt_str
@@ -256,6 +256,8 @@ def encode_request(req: Request, notes: Notes) -> dict[str, Any]:
         tools=req.tools, tool_choice=req.tool_choice, parallel_tool_calls=req.parallel_tool_calls
     )
     out.update(encode_config(cfg, notes, same))
+    if not same and req.tools:
+        drop_choice_without_tools(out, req, notes)
     _encode_controls(req, out, same, notes)
     if req.extra:
         emit_fields(out, req.extra, same, notes, "$")
