@@ -12,12 +12,11 @@ the request has                                   what happens
 an ``item_reference`` input item                  ``ConversionError``: the item lives there too
 a tool result whose ``call_id`` answers no        ``ConversionError``: every target answers 400
 earlier tool call, or a tool call (not built-in)  to an orphan result or call, or to a
-with no result, a call id used twice, or two      repeated call id or result
-results for one call
+with no result before the last turn, a call id    repeated call id or result (Gemini pairs
+used twice, or two results for one call           by position: repeated ids pass)
 a result after other turns than results (not      ``ConversionError``: results must follow
 for Responses)                                    their call's turn
-no message (Chat), no user or assistant turn      ``ConversionError``: the target requires one
-(Anthropic, Gemini)
+only system messages (Gemini)                     ``ConversionError``: Gemini requires a turn
 ================================================  ===========================================
 
 Refusals are not notes: no policy makes them pass, since the target would reject the payload.
@@ -93,8 +92,11 @@ def _answered(part: object) -> str | None:
     return None
 
 
-def _only_results(message: Message) -> bool:
-    return bool(message.parts) and all(isinstance(part, ToolResult) for part in message.parts)
+def _between_ok(message: Message) -> bool:
+    """Results, or another assistant message (encoders merge consecutive assistant turns)."""
+    return message.role == "assistant" or (
+        bool(message.parts) and all(isinstance(part, ToolResult) for part in message.parts)
+    )
 
 
 def _late_results(req: Request, target: str, key: str) -> None:
@@ -106,7 +108,7 @@ def _late_results(req: Request, target: str, key: str) -> None:
             answered = _answered(part)
             if answered is not None and answered in open_calls:
                 start = open_calls.pop(answered)
-                if not all(_only_results(m) for m in req.messages[start + 1 : index]):
+                if not all(_between_ok(m) for m in req.messages[start + 1 : index]):
                     _refuse(
                         f"$.{key}[{index}]",
                         f"the result of tool call {answered!r} does not follow its call's turn; "
@@ -125,11 +127,11 @@ def _orphans(req: Request, target: str) -> None:
         for part in message.parts:
             call_id = _answered(part)
             if call_id is not None:
-                if call_id in answered:
+                if call_id in answered and target != "gemini":
                     _refuse(f"$.{key}[{index}]", f"tool call {call_id!r} has two results; {target} takes one")
                 answered.add(call_id)
             if isinstance(part, ToolCall) and part.id is not None and part.kind != "builtin":
-                if part.id in called:
+                if part.id in called and target != "gemini":  # Gemini pairs by position
                     _refuse(
                         f"$.{key}[{index}]",
                         f"tool call id {part.id!r} is used twice; {target} needs unique ids",
@@ -144,8 +146,9 @@ def _orphans(req: Request, target: str) -> None:
     _positional_orphans(req, target, key)
     if target != "openai-responses":
         _late_results(req, target, key)
+    last = _last_turn(req)
     for call_id, index in called.items():
-        if call_id not in answered:
+        if call_id not in answered and index < last:
             _refuse(
                 f"$.{key}[{index}]",
                 f"tool call {call_id!r} has no result in the history; {target} rejects a call "
@@ -153,13 +156,21 @@ def _orphans(req: Request, target: str) -> None:
             )
 
 
+def _last_turn(req: Request) -> int:
+    """Index of the last message that is not only results: calls of that turn (or later) are
+    the turn being answered now, left to the caller."""
+    for index in range(len(req.messages) - 1, -1, -1):
+        message = req.messages[index]
+        if not message.parts or not all(isinstance(part, ToolResult) for part in message.parts):
+            return index
+    return 0
+
+
 _SYSTEM_ROLES = frozenset({"system", "developer"})
 
 
 def _no_turns(req: Request, target: str) -> None:
-    if target == "openai-chat" and not req.messages:
-        _refuse("$", "the request has no messages; Chat Completions requires at least one")
-    if target in ("anthropic", "gemini") and all(m.role in _SYSTEM_ROLES for m in req.messages):
+    if target == "gemini" and req.messages and all(m.role in _SYSTEM_ROLES for m in req.messages):
         _refuse("$", f"the request has no user or assistant turn; {target} requires at least one")
 
 

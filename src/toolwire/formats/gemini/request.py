@@ -93,26 +93,13 @@ def _note_unsupported(req: Request, notes: Notes) -> None:
 
 
 def _check_turn_order(contents: list[dict[str, Any]]) -> None:
-    """Gemini answers 400 to no turn at all, and to a function call turn that does not follow a
-    user turn (a prompt or function responses)."""
+    """Gemini answers 400 to a request without any turn."""
     if not contents:
         raise ConversionError(
             "Gemini needs at least one user or model turn in 'contents'; the request has only "
             "system instructions",
             path="$.messages",
         )
-    for index, content in enumerate(contents):
-        calls = any("functionCall" in part for part in content.get("parts", ()))
-        if (
-            calls
-            and content.get("role") == "model"
-            and (index == 0 or contents[index - 1].get("role") != "user")
-        ):
-            raise ConversionError(
-                "Gemini needs a function call turn right after a user turn; this history has a "
-                "model turn with calls first or after another model turn",
-                path=f"$.contents[{index}]",
-            )
 
 
 def encode_request(req: Request, notes: Notes, *, schema_mode: SchemaMode = "json") -> dict[str, Any]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire.errors import ConversionError
 from toolwire.formats import ToolConfig
 from toolwire.formats._choice import fit_tool_choice
 from toolwire.formats._history import refuse_unsendable_history
@@ -271,8 +270,6 @@ def encode_request(req: Request, notes: Notes, *, dialect: str | None = None) ->
     if req.model is not None:
         out["model"] = req.model
     out["messages"] = encode_messages(req.messages, notes, same=same, dialect=dialect)
-    if not out["messages"] and not same:
-        raise ConversionError("no message of the request has a Chat form; Chat requires one", path="$")
     config = ToolConfig(
         tools=req.tools, tool_choice=req.tool_choice, parallel_tool_calls=req.parallel_tool_calls
     )
