@@ -5,7 +5,8 @@ the request has                        what is sent
 =====================================  ==========================================================
 ``auto``/``none`` and no tools         no ``tool_choice`` (it means nothing without tools; info)
 a forced choice and no tools           no ``tool_choice``, noted ``dropped`` (a loss)
-a named choice of a tool it lacks      :class:`~toolwire.errors.ConversionError`
+a choice naming a tool it lacks        :class:`~toolwire.errors.ConversionError`
+(named, or in an allowed list)
 two tools of one name                  ``ConversionError``
 ``parallel_tool_calls`` and no tools   no ``parallel_tool_calls`` (info)
 =====================================  ==========================================================
@@ -49,9 +50,12 @@ def fit_tool_choice(req: Request, notes: Notes) -> Request:
     choice = req.tool_choice
     if req.tools:
         names = _unique_names(req)
-        if choice is not None and choice.mode == "named" and choice.name not in names:
+        wanted = [choice.name] if choice is not None and choice.mode == "named" else []
+        wanted += list(choice.allowed or ()) if choice is not None else []
+        missing = [name for name in wanted if name not in names]
+        if missing:
             raise ConversionError(
-                f"tool_choice names {choice.name!r}, which is not among the request's tools",
+                f"tool_choice names {missing[0]!r}, which is not among the request's tools",
                 path="$.tool_choice",
             )
         return req
