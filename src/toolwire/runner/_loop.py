@@ -17,6 +17,7 @@ from toolwire.ir.base import FormatName
 from toolwire.ir.content import Message, ToolCall, ToolResult
 from toolwire.ir.request import Request
 from toolwire.ir.response import Response, Usage
+from toolwire.runner._calls import not_run_result
 from toolwire.runner._toolbox import Toolbox
 from toolwire.usage import Prices, total_usage
 
@@ -131,7 +132,12 @@ class RunState:
         return request
 
     def take_response(self, response: Response) -> list[ToolCall]:
-        """Record a model answer; the tool calls to run (empty when the run is over)."""
+        """Record a model answer; the tool calls to run (empty when the run is over).
+
+        When the turn limit stops the run on a turn with tool calls, each call is answered with
+        an error result ("not run: max_turns reached"), so the conversation stays a valid request
+        to continue (``result.native(fmt)`` plus a user turn).
+        """
         self.turns += 1
         if self.hooks.after_response is not None:
             response = self.hooks.after_response(self.turns, response) or response
@@ -143,6 +149,8 @@ class RunState:
             self.stop = "completed"
         elif self.turns >= self.max_turns:
             self.stop = "max_turns"
+            unanswered = tuple(not_run_result(c, "max_turns reached") for c in calls)
+            self.messages.append(Message(role="tool", parts=unanswered))
             return []
         return calls
 
