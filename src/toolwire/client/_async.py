@@ -11,6 +11,7 @@ from typing import Any
 import anyio
 import httpx
 
+from toolwire.client._bodies import MAX_ERROR_BODY, aread_body, deadline_after
 from toolwire.client._core import Call, ClientCore
 from toolwire.client._options import Options, Timeouts
 from toolwire.client._providers import ProviderName
@@ -142,9 +143,10 @@ class AsyncClient:
         with self.core.observing(call):
             async for attempt in async_retrying(self.core.retry, self._sleep, self._rng):
                 with attempt:
-                    response = await self._send(call)
+                    deadline = deadline_after(self.core.timeouts.total)
+                    response = await self._send(call, deadline)
                     try:
-                        body = await response.aread()
+                        body = await aread_body(response.aiter_bytes(), deadline=deadline)
                     except httpx.HTTPError as exc:
                         raise transport_error(exc, self.core.secrets) from None
                     finally:
@@ -169,7 +171,7 @@ class AsyncClient:
         raise AssertionError("unreachable: tenacity re-raises the last error")  # pragma: no cover
 
     async def _open_stream(self, call: Call) -> AsyncStream:
-        response = await self._send(call)
+        response = await self._send(call, deadline_after(self.core.timeouts.total))
         try:
             session = self.core.session(call, response.headers)
             chunks = response.aiter_bytes()
@@ -195,7 +197,7 @@ class AsyncClient:
                 await response.aclose()
             raise
 
-    async def _send(self, call: Call) -> httpx.Response:
+    async def _send(self, call: Call, deadline: float | None = None) -> httpx.Response:
         """One attempt: send, refresh credentials once on 401, raise typed errors for non-2xx."""
         call.attempts += 1
         response = await self._send_once(call)
@@ -207,7 +209,7 @@ class AsyncClient:
             response = await self._send_once(call)
         if response.status_code >= 300:
             try:
-                body = await response.aread()
+                body = await aread_body(response.aiter_bytes(), limit=MAX_ERROR_BODY, deadline=deadline)
             except httpx.HTTPError:
                 body = b""
             finally:

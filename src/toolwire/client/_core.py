@@ -21,7 +21,14 @@ from toolwire.client._build import BuildContext, HTTPRequest, auth_headers, buil
 from toolwire.client._errors import map_http_error, redact, request_id
 from toolwire.client._options import DEFAULT_OPTIONS, Options, ResponsesOptions, Timeouts
 from toolwire.client._preflight import preflight
-from toolwire.client._providers import ProviderName, ProviderSpec, get_spec, resolve_base_url, resolve_key
+from toolwire.client._providers import (
+    ProviderName,
+    ProviderSpec,
+    check_key,
+    get_spec,
+    resolve_base_url,
+    resolve_key,
+)
 from toolwire.client._result import Result
 from toolwire.client._retry import RetryPolicy
 from toolwire.client._session import StreamSession
@@ -91,7 +98,12 @@ class ClientCore:
         return (self.api_key,) if self.api_key else ()
 
     def set_api_key(self, key: str | None) -> None:
-        """Replace the API key (after an auth refresh)."""
+        """Replace the API key (after an auth refresh); checked like a key given at construction.
+
+        Raises:
+            ToolwireError: the key holds a control or non-ASCII character.
+        """
+        key = check_key(key, "the refreshed API key")
         if key:
             self.api_key = key
 
@@ -229,4 +241,11 @@ class ClientCore:
         """A :class:`StreamSession` for a streamed answer with these headers."""
         content_type = headers.get("content-type", "")
         json_array = self.format == "gemini" and "event-stream" not in content_type
-        return StreamSession(self.format, call.notes, headers, json_array=json_array, exchange=call.exchange)
+        return StreamSession(
+            self.format,
+            call.notes,
+            headers,
+            json_array=json_array,
+            exchange=call.exchange,
+            secrets=self.secrets,
+        )

@@ -10,8 +10,13 @@ Secrets are removed from the body before anything is decoded, so no message can 
 from __future__ import annotations
 
 import email.utils
+import math
+import re
 import time
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import msgspec
 
 from toolwire.errors import (
     AuthenticationError,
@@ -43,6 +48,7 @@ __all__ = [
     "map_stream_error",
     "parse_retry_after",
     "redact",
+    "redact_tree",
     "request_id",
 ]
 
@@ -67,12 +73,41 @@ _BY_STATUS: dict[int, type[ProviderError]] = {
 }
 
 
+_U_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
+
+
+def _unescape(match: re.Match[str]) -> str:
+    char = chr(int(match.group(1), 16))
+    return char if " " <= char <= "~" and char not in '"\\' else match.group(0)
+
+
 def redact(text: str, secrets: Iterable[str]) -> str:
-    """``text`` with every secret (of at least :data:`MIN_SECRET` characters) replaced by ``[REDACTED]``."""
+    """``text`` with every secret (of at least :data:`MIN_SECRET` characters) replaced by ``[REDACTED]``.
+
+    A secret written with JSON ``\\uXXXX`` escapes (``\\u0073k-...``) is found too: when the text
+    holds a secret only in that form, printable ASCII escapes (quote and backslash excepted, so
+    JSON stays JSON) are decoded before redacting.
+    """
+    secrets = [s for s in secrets if len(s) >= MIN_SECRET]
+    if secrets and "\\u" in text:
+        unescaped = _U_ESCAPE.sub(_unescape, text)
+        if any(secret in unescaped for secret in secrets):
+            text = unescaped
     for secret in secrets:
-        if len(secret) >= MIN_SECRET:
-            text = text.replace(secret, REDACTED)
+        text = text.replace(secret, REDACTED)
     return text
+
+
+def redact_tree(value: Any, secrets: Iterable[str]) -> Any:
+    """A decoded JSON value with :func:`redact` applied to every string (keys included)."""
+    secrets = tuple(secrets)
+    if isinstance(value, str):
+        return redact(value, secrets)
+    if isinstance(value, list):
+        return [redact_tree(item, secrets) for item in value]
+    if isinstance(value, dict):
+        return {redact(k, secrets): redact_tree(v, secrets) for k, v in value.items()}
+    return value
 
 
 def request_id(headers: Mapping[str, str]) -> str | None:
@@ -84,21 +119,29 @@ def request_id(headers: Mapping[str, str]) -> str | None:
     return None
 
 
+def _seconds(value: str | None) -> float | None:
+    """A finite, non-negative number of seconds from a header value; ``None`` for anything else."""
+    try:
+        number = float(value) if value is not None else math.nan
+    except ValueError:
+        return None
+    return max(number, 0.0) if math.isfinite(number) else None
+
+
 def parse_retry_after(headers: Mapping[str, str], now: Callable[[], float] = time.time) -> float | None:
-    """The server's retry hint in seconds: ``retry-after-ms``, else ``Retry-After`` (seconds or date)."""
-    millis = headers.get("retry-after-ms")
+    """The server's retry hint in seconds: ``retry-after-ms``, else ``Retry-After`` (seconds or date).
+
+    Invalid values (``nan``, ``inf``, garbage) are ignored: the client's own backoff applies.
+    """
+    millis = _seconds(headers.get("retry-after-ms"))
     if millis is not None:
-        try:
-            return max(float(millis) / 1000.0, 0.0)
-        except ValueError:
-            pass
+        return millis / 1000.0
     value = headers.get("retry-after")
     if value is None:
         return None
-    try:
-        return max(float(value), 0.0)
-    except ValueError:
-        pass
+    seconds = _seconds(value)
+    if seconds is not None:
+        return seconds
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):
@@ -122,17 +165,32 @@ def map_http_error(
     The exception carries ``status``, ``type``, ``code``, ``param``, ``request_id``, ``body`` (the
     decoded JSON, secrets removed) and ``retry_after`` (seconds, or ``None``).
     """
+    secrets = tuple(secrets)
     text = redact(body.decode("utf-8", "replace"), secrets)
     info, decoded = decode_http_error(fmt, status, text)
-    exc = _exception(fmt, info)
+    exc = _exception(fmt, _redact_info(info, secrets))
     exc.request_id = request_id(headers)
-    exc.body = decoded
+    exc.body = redact_tree(decoded, secrets)
     exc.retry_after = parse_retry_after(headers)  # type: ignore[attr-defined]
     return exc
 
 
-def map_stream_error(fmt: Format, info: ErrorInfo, headers: Mapping[str, str]) -> ToolwireError:
-    """The typed error for an error event inside a stream (or a broken stream)."""
+def _redact_info(info: ErrorInfo, secrets: tuple[str, ...]) -> ErrorInfo:
+    if not secrets:
+        return info
+    fields = (info.message, info.type, info.code, info.param)
+    shown = [None if f is None else redact(f, secrets) for f in fields]
+    if shown == list(fields):
+        return info
+    message, type_, code, param = shown
+    return msgspec.structs.replace(info, message=message or "", type=type_, code=code, param=param)
+
+
+def map_stream_error(
+    fmt: Format, info: ErrorInfo, headers: Mapping[str, str], secrets: Iterable[str] = ()
+) -> ToolwireError:
+    """The typed error for an error event inside a stream (or a broken stream); secrets removed."""
+    info = _redact_info(info, tuple(secrets))
     if info.status is None and info.code == "incomplete_stream":
         return ConnectionFailedError(f"stream ended early: {info.message}")
     if info.status is None and info.code == "malformed_event":

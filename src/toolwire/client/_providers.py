@@ -4,9 +4,18 @@ from toolwire.hop._providers import (
     PROVIDERS,
     ProviderName,
     ProviderSpec,
+    check_key,
     get_spec,
     resolve_base_url,
     resolve_key,
 )
 
-__all__ = ["PROVIDERS", "ProviderName", "ProviderSpec", "get_spec", "resolve_base_url", "resolve_key"]
+__all__ = [
+    "PROVIDERS",
+    "ProviderName",
+    "ProviderSpec",
+    "check_key",
+    "get_spec",
+    "resolve_base_url",
+    "resolve_key",
+]

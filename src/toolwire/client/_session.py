@@ -81,8 +81,10 @@ class StreamSession:
         *,
         json_array: bool = False,
         exchange: Exchange | None = None,
+        secrets: tuple[str, ...] = (),
     ) -> None:
         self.format: Format = fmt
+        self.secrets = secrets
         self.notes = notes
         self.headers = dict(headers)
         self.exchange = exchange
@@ -149,7 +151,7 @@ class StreamSession:
         out: list[StreamEvent] = []
         for event in events:
             if isinstance(event, StreamErrorEvent):
-                raise map_stream_error(self.format, event.error, self.headers)
+                raise map_stream_error(self.format, event.error, self.headers, self.secrets)
             event = self._restore(event)
             self._acc.feed(event)
             out.append(event)

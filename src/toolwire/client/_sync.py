@@ -11,6 +11,7 @@ from typing import Any, Generic, TypeVar
 
 import httpx
 
+from toolwire.client._bodies import MAX_ERROR_BODY, deadline_after, read_body
 from toolwire.client._core import Call, ClientCore
 from toolwire.client._errors import redact
 from toolwire.client._options import Options, Timeouts
@@ -235,9 +236,10 @@ class Client:
         with self.core.observing(call):
             for attempt in retrying(self.core.retry, self._sleep, self._rng):
                 with attempt:
-                    response = self._send(call)
+                    deadline = deadline_after(self.core.timeouts.total)
+                    response = self._send(call, deadline)
                     try:
-                        body = response.read()
+                        body = read_body(response.iter_bytes(), deadline=deadline)
                     except httpx.HTTPError as exc:
                         raise transport_error(exc, self.core.secrets) from None
                     finally:
@@ -262,7 +264,7 @@ class Client:
         raise AssertionError("unreachable: tenacity re-raises the last error")  # pragma: no cover
 
     def _open_stream(self, call: Call) -> Stream:
-        response = self._send(call)
+        response = self._send(call, deadline_after(self.core.timeouts.total))
         try:
             session = self.core.session(call, response.headers)
             chunks = response.iter_bytes()
@@ -285,7 +287,7 @@ class Client:
             response.close()
             raise
 
-    def _send(self, call: Call) -> httpx.Response:
+    def _send(self, call: Call, deadline: float | None = None) -> httpx.Response:
         """One attempt: send, refresh credentials once on 401, raise typed errors for non-2xx."""
         call.attempts += 1
         response = self._send_once(call)
@@ -296,7 +298,7 @@ class Client:
             response = self._send_once(call)
         if response.status_code >= 300:
             try:
-                body = response.read()
+                body = read_body(response.iter_bytes(), limit=MAX_ERROR_BODY, deadline=deadline)
             except httpx.HTTPError:
                 body = b""
             finally:

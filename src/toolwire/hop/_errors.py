@@ -49,7 +49,7 @@ def decode_http_error(fmt: Format, status: int, text: str) -> tuple[ErrorInfo, A
     try:
         decoded = json.loads(text) if text.strip() else None
         info: ErrorInfo = format_module(fmt).decode_error(decoded, status, Notes("drop"))
-    except (ValueError, PayloadError):
+    except (ValueError, PayloadError, RecursionError):
         info = _fallback(status, text)
     if info.status != status:
         info = msgspec.structs.replace(info, status=status)

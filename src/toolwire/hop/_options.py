@@ -25,6 +25,8 @@ class Timeouts:
         write: sending the request body.
         pool: waiting for a free connection from the pool.
         idle: the longest gap between two events of a stream (keep-alive pings do not count).
+        total: the whole answer of a non-streamed call, headers and body, per attempt (a body
+            dripping a byte at a time would otherwise outlive ``read``).
     """
 
     connect: float | None = 10.0
@@ -32,6 +34,7 @@ class Timeouts:
     write: float | None = 30.0
     pool: float | None = 10.0
     idle: float | None = 300.0
+    total: float | None = 900.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,15 @@ from toolwire._choices import unknown_choice
 from toolwire.errors import ToolwireError
 from toolwire.ir.base import Format
 
-__all__ = ["PROVIDERS", "ProviderName", "ProviderSpec", "get_spec", "resolve_base_url", "resolve_key"]
+__all__ = [
+    "PROVIDERS",
+    "ProviderName",
+    "ProviderSpec",
+    "check_key",
+    "get_spec",
+    "resolve_base_url",
+    "resolve_key",
+]
 
 ProviderName = Literal["openai-responses", "openai-chat", "anthropic", "gemini", "azure-openai"]
 """A provider the client can call (a key of :data:`PROVIDERS`)."""
@@ -115,15 +123,48 @@ def get_spec(provider: str) -> ProviderSpec:
     return spec
 
 
+_ASCII_SPACE = " \t\r\n\x0b\x0c"
+"""Stripped from both ends of a key (other whitespace is refused, not guessed at)."""
+
+
+def check_key(key: str | None, source: str = "the API key") -> str | None:
+    """``key`` without surrounding ASCII whitespace (``None`` when nothing is left).
+
+    A key goes into an HTTP header, so it must be printable ASCII; a stray newline would end up
+    in the HTTP library's error message and debug log, a non-ASCII character in an untyped
+    ``UnicodeEncodeError``. The error names the position, never the key (nor chains an exception
+    that would).
+
+    Raises:
+        ToolwireError: the key holds a control or non-ASCII character.
+    """
+    if key is None:
+        return None
+    if not isinstance(key, str):
+        raise ToolwireError(f"{source} must be a string, not {type(key).__name__}")
+    key = key.strip(_ASCII_SPACE)
+    for index, char in enumerate(key):
+        if not " " <= char <= "~":
+            kind = "a control character" if char < " " or char == "\x7f" else "a non-ASCII character"
+            raise ToolwireError(f"{source} contains {kind} at index {index} (keys are printable ASCII)")
+    return key or None
+
+
 def resolve_key(spec: ProviderSpec, api_key: str | None, env: Mapping[str, str] | None = None) -> str | None:
-    """The API key: ``api_key`` when given, else the first of the provider's variables that is set."""
+    """The API key: ``api_key`` when given, else the first of the provider's variables that is set.
+
+    Surrounding whitespace is stripped (see :func:`check_key`).
+
+    Raises:
+        ToolwireError: the key holds a control or non-ASCII character.
+    """
     if api_key is not None:
-        return api_key
+        return check_key(api_key)
     environ = os.environ if env is None else env
     for name in spec.key_env:
         value = environ.get(name)
         if value:
-            return value
+            return check_key(value, f"the API key in ${name}")
     return None
 
 
