@@ -63,13 +63,17 @@ class Faults:
         )
 
 
+MAX_SECONDS = 3600.0
+"""The longest latency or ``Retry-After`` a fault may ask for."""
+
+
 def _number(value: str, item: str) -> float:
     try:
         number = float(value)
     except ValueError:
         raise PayloadError(f"fault {item!r}: expected a number") from None
-    if number < 0:
-        raise PayloadError(f"fault {item!r}: expected a non-negative number")
+    if not 0 <= number <= MAX_SECONDS:  # also refuses nan; inf would park the request forever
+        raise PayloadError(f"fault {item!r}: expected a number of seconds from 0 to {MAX_SECONDS:g}")
     return number
 
 
