@@ -30,18 +30,27 @@ def loads(data: bytes | str, *, path: str = "$") -> Any:
         raise LimitError("JSON nested too deeply", path=path) from None
     except UnicodeDecodeError as exc:  # msgspec reports invalid UTF-8 in bytes this way
         raise PayloadError(f"invalid JSON: not UTF-8 ({exc.reason} at byte {exc.start})", path=path) from None
+    except UnicodeEncodeError as exc:  # a str holding lone surrogates
+        raise PayloadError(f"invalid JSON: {_unicode(exc)}", path=path) from None
+
+
+def _unicode(exc: UnicodeEncodeError) -> str:
+    return f"text is not valid Unicode ({exc.reason} at index {exc.start})"
 
 
 def dumps(value: Any, *, path: str = "$") -> bytes:
     """Serialize to compact JSON bytes (UTF-8, no ASCII escaping).
 
     A value nested too deeply to serialize (only possible for in-memory input, never
-    for parsed JSON) raises :class:`LimitError` at ``path``.
+    for parsed JSON) raises :class:`LimitError` at ``path``; text with lone surrogates
+    (not valid Unicode, so not encodable as UTF-8) raises :class:`PayloadError` there.
     """
     try:
         return _encoder.encode(value)
     except RecursionError:
         raise LimitError("value nested too deeply to serialize", path=path) from None
+    except UnicodeEncodeError as exc:
+        raise PayloadError(f"value cannot be serialized: {_unicode(exc)}", path=path) from None
 
 
 dumps_leaf = _encoder.encode

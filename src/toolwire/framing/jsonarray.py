@@ -180,6 +180,8 @@ class JSONArrayDecoder:
             return size
         except msgspec.DecodeError as exc:
             message = str(exc)
+        except RecursionError:
+            raise self._too_deep() from None
         if message.startswith(_TRUNCATED):
             return -1
         trailing = _TRAILING.search(message)
@@ -190,7 +192,12 @@ class JSONArrayDecoder:
             self._value = _decoder.decode(buf[:end])
         except msgspec.DecodeError:
             return None
+        except RecursionError:
+            raise self._too_deep() from None
         return end
+
+    def _too_deep(self) -> LimitError:
+        return LimitError("JSON array element nested too deeply", path=f"$[{self.count}]")
 
     def _end_by_scan(self, buf: bytearray, pos: int) -> int:
         """Resumable scan: jump over text and strings from bracket to bracket."""

@@ -187,7 +187,7 @@ class _Strict:
     def string_rules(self, node: dict[str, Any], loc: Loc) -> dict[str, Any]:
         drop = []
         fmt = node.get("format")
-        if fmt is not None and fmt not in OPENAI_STRICT_FORMATS:
+        if fmt is not None and (type(fmt) is not str or fmt not in OPENAI_STRICT_FORMATS):
             drop.append("format")
             self.notes.add(
                 render_path((loc, "format")), "dropped", f"format {fmt!r} is not supported by {_TARGET}"

@@ -172,6 +172,9 @@ def _check_message_delta(st: _State, event: dict[str, Any], at: str) -> None:
     if type(usage) is not dict or type(usage.get("output_tokens")) is not int:
         st.add(f"{at}.usage", "malformed_event", "message_delta without usage.output_tokens")
     reason = delta.get("stop_reason") if type(delta) is dict else None
+    if reason is not None and type(reason) is not str:
+        st.add(f"{at}.delta.stop_reason", "malformed_event", "stop_reason is not a string")
+        reason = None
     if reason in _CUT_SHORT:
         st.bad_input = None  # the output was cut: the last tool input may be truncated
     st.flush()

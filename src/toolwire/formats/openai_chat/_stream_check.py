@@ -137,6 +137,9 @@ class _Checker:
             self.add(f"{path}.index", "tool_call_index", "tool call fragment has no integer index")
             return
         kind = fragment.get("type") or "function"
+        if type(kind) is not str:
+            self.add(f"{path}.type", "malformed_event", "tool call type is not a string")
+            kind = "function"
         inner = fragment.get(kind)
         inner = inner if type(inner) is dict else {}
         args = inner.get("input" if kind == "custom" else "arguments")

@@ -26,6 +26,7 @@ from typing import Any, cast
 import msgspec
 
 from toolwire._json import dumps_leaf
+from toolwire.errors import PayloadError
 from toolwire.formats._stream import HOLE, INT_HOLE, DeltaFraming, WireEvent, delta_text, frame_template
 from toolwire.formats.openai_responses._content import encode_part
 from toolwire.formats.openai_responses._encode_items import Ctx, encode_assistant
@@ -506,6 +507,10 @@ class StreamEncoder(DeltaFraming):
         return [self._item_done(msg.output_index, msg.id, items[0])]
 
     def _wire_part(self, part: Part, index: int, *, empty: bool) -> dict[str, Any] | None:
+        if not isinstance(part, CONTENT):  # a message item whose content could not be decoded
+            raise PayloadError(
+                f"message content part decoded as a {type(part).__name__}", path=f"$.parts[{index}]"
+            )
         if isinstance(part, MEDIA) and not self._same:
             return None  # dropped from assistant output, as encode_response does
         if empty and isinstance(part, (TextPart, RefusalPart)):
