@@ -515,7 +515,7 @@ class StreamEncoder(DeltaFraming):
             return None  # dropped from assistant output, as encode_response does
         if empty and isinstance(part, (TextPart, RefusalPart)):
             part = msgspec.structs.replace(part, text="")
-        wire = encode_part(part, "assistant", self._same, self._scratch, f"$.parts[{index}]", output=True)  # type: ignore[arg-type]
+        wire = encode_part(part, "assistant", self._same, self._scratch, f"$.parts[{index}]", output=True)
         self._scratch.items.clear()
         return wire
 
