@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 import subprocess
 import sys
 import textwrap
@@ -267,15 +268,34 @@ def test_max_turns_answers_the_open_calls(fmt: str, url: str) -> None:
     assert validate(follow_up, format=fmt, kind="request") == []
 
 
-def test_remote_ref_in_a_registered_schema_is_refused_without_fetching() -> None:
-    """Already fixed on main; pinned here on the runner path: nothing is fetched, ever."""
+@pytest.mark.parametrize(
+    "prop",
+    [
+        {"$ref": "{url}/evil.json"},
+        {"$ref": "b.json"},  # relative to the root's $id
+        {"$dynamicRef": "{url}/meta#node"},
+        {"$ref": "#/$defs/missing"},
+    ],
+)
+def test_remote_or_unresolvable_refs_are_refused_at_registration_without_fetching(
+    prop: dict[str, str],
+) -> None:
+    """Already fixed on main; pinned here on the runner path: refused up front, nothing fetched."""
     from toolwire.errors import SchemaError
 
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.5)
+    url = f"http://127.0.0.1:{listener.getsockname()[1]}"
+    schema = {
+        "$id": f"{url}/root.json",
+        "type": "object",
+        "properties": {"x": {k: v.replace("{url}", url) for k, v in prop.items()}},
+    }
     box = Toolbox()
-    with pytest.raises(SchemaError):
-        box.register_schema(
-            "remote",
-            {"type": "object", "properties": {"x": {"$ref": "http://127.0.0.1:9/evil.json"}}},
-            lambda x: x,
-        )
+    with listener:
+        with pytest.raises(SchemaError) as info:
+            box.register_schema("remote", schema, lambda x: x)
+        with pytest.raises(TimeoutError):
+            listener.accept()  # nobody connected
+    assert info.value.path is not None and info.value.path.startswith("$.properties.x")
     assert "remote" not in box
