@@ -388,10 +388,7 @@ class StreamTranslator:
         closing = self._decoder.close()
         if self._sealer is not None:
             closing = self._sealer.feed(closing)
-        hook = self._hook
-        if hook is not None:
-            closing = [restored for ir_event in closing for restored in hook.event(ir_event)]
-        out = self._encode(closing)
+        out = self._hooked(closing) if self._hook is not None else self._encode(closing)
         out.extend(self._encoder.close())
         return out
 

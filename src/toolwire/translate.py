@@ -198,8 +198,8 @@ class Exchange:
         ir = open_request(ir, notes)
         if self.client != self.upstream:
             ir = self._hop_request(ir, notes)
-        if self._names is not None and self.client != self.upstream:
-            ir = _rename_request(ir, self._names.to_target, notes)
+            if self._names is not None:
+                ir = _rename_request(ir, self._names.to_target, notes)
         if self.upstream_model is not None:
             ir = _replace(ir, model=self.upstream_model)
         ir = apply_fallbacks(ir, self.upstream, notes)  # type: ignore[arg-type]
@@ -379,10 +379,8 @@ class Exchange:
                 (Gemini) get one derived from the response id, or from a hash of ``payload``.
             notes: where restoring notes go (a silent collector when ``None``).
         """
-        if self.client != self.upstream:
+        if self.client != self.upstream:  # a same-format hop renames nothing (see request)
             ir = self._restorer().response(ir, payload, notes if notes is not None else Notes("drop"))
-        elif self._names is not None and self._names.renamed:
-            ir = _replace(ir, parts=_rename_parts(ir.parts, self._names.to_original))
         if self.client_model is not None and self.upstream_model is not None:
             ir = _replace(ir, model=self.client_model)
         return ir
