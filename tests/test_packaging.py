@@ -29,6 +29,7 @@ AREAS: dict[str, str] = {
     "client/": "client",
     "emulator/": "server",
     "cli/": "cli",
+    "gateway/": "cli",  # the gateway: httpx (client) to upstreams, uvicorn (server) to serve
     "pytools/_errors.py": "models",
     "pytools/_function.py": "models",
     "pytools/_model.py": "models",

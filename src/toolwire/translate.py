@@ -157,6 +157,7 @@ class Exchange:
     notes: list[Note] = field(default_factory=list)
     state: MutableMapping[str, str] | None = None
     last_request: Request | None = None
+    last_response: Response | None = None
     clock: Callable[[], float] = time.time
     client_stream: bool = False
     client_json_array: bool = False
@@ -219,6 +220,7 @@ class Exchange:
         notes = Notes(self.policy)
         ir: Response = format_module(self.upstream).decode_response(payload, notes)
         ir = self.restore_response(ir, payload, notes)
+        self.last_response = ir
         if ir.created is None:
             ir = _replace(ir, created=int(self.clock()))
         out: dict[str, Any] = format_module(self.client).encode_response(
@@ -288,6 +290,13 @@ class Exchange:
         from toolwire.hop._call import read_inbound
 
         payload, call = read_inbound(self.client, inbound)  # type: ignore[arg-type]
+        return self.request_read(payload, call, options=options)
+
+    def request_read(
+        self, payload: dict[str, Any], call: ClientCall, *, options: Options | None = None
+    ) -> UpstreamCall:
+        """:meth:`request_http` for a request already read (``toolwire.hop.read_inbound``):
+        the client's body, and what its URL and headers add."""
         self._inbound = call
         self.client_json_array = call.json_array
         body = self.request(payload, stream=call.stream, model=call.model)

@@ -89,6 +89,7 @@ def test_zsh_script_is_valid_and_completes(tmp_path: Path) -> None:
         "replay:translate a recorded stream (SSE or Gemini JSON array)",
         "run:run a tool-calling conversation with Python tools",
         "emulate:serve the OpenAI, Anthropic and Gemini APIs with a deterministic scripted model",
+        "serve:run the gateway: OpenAI, Anthropic and Gemini clients in front of any upstream",
         "demo:one tool-calling conversation through every format, offline",
         "completion:print a shell completion script (bash, zsh or fish)",
     ]

@@ -36,7 +36,7 @@ def _commands() -> list[tuple[str, ...]]:
 
 
 def test_every_command_is_covered() -> None:
-    top = ["completion", "convert", "demo", "emulate", "replay", "run", "schema", "tools", "validate"]
+    top = ["completion", "convert", "demo", "emulate", "replay", "run", "schema", "serve", "tools", "validate"]
     assert _commands() == sorted([(), *[(name,) for name in top], ("tools", "convert")])
 
 
@@ -56,6 +56,7 @@ def test_help_of_every_command_works_without_extras(words: tuple[str, ...], tmp_
         (["run", "hi"], "client"),
         (["run", "--tools", "some_module", "hi"], "cli"),  # Python tools need pydantic too
         (["emulate"], "server"),
+        (["serve"], "cli"),  # the gateway: httpx (client) and uvicorn (server)
         (["demo"], "cli"),
     ],
 )

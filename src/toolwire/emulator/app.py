@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 from starlette.applications import Starlette
@@ -39,7 +39,6 @@ from toolwire._json import dumps
 from toolwire.emulator.auth import api_key
 from toolwire.emulator.config import EmulatorConfig
 from toolwire.emulator.faults import FAULT_HEADER, Faults, parse_faults
-from toolwire.emulator.models import list_models
 from toolwire.emulator.service import Emulator, Failure, Success
 from toolwire.emulator.streaming import (
     MALFORMED,
@@ -49,24 +48,13 @@ from toolwire.emulator.streaming import (
 )
 from toolwire.emulator.wording import auth_error, error_body, fault_error, not_found
 from toolwire.errors import ToolwireError
+from toolwire.hop._models import COUNT_BODIES, list_models
 from toolwire.ir import Format
 
 __all__ = ["COUNT_BODIES", "create_app"]
 
 _JSON = "application/json"
 _SSE_HEADERS = {"cache-control": "no-cache", "x-accel-buffering": "no"}
-
-
-COUNT_BODIES: dict[str, Callable[[int, bool], dict[str, Any]]] = {
-    "openai-responses": lambda n, beta: {"object": "response.input_tokens", "input_tokens": n},
-    "anthropic": lambda n, beta: {"input_tokens": n, **({"context_management": None} if beta else {})},
-    "gemini": lambda n, beta: {
-        "totalTokens": n,
-        "promptTokensDetails": [{"modality": "TEXT", "tokenCount": n}],
-    },
-}
-"""Token-count answer per format (``beta``: Anthropic's beta surface, whose answer also carries
-``context_management``), as the official specs define them."""
 
 
 def _json(status: int, body: Any, headers: dict[str, str] | None = None) -> HTTPResponse:

@@ -1,10 +1,11 @@
-"""Model-list bodies in each provider's shape."""
+"""Answers that are not generations, in each provider's shape: model lists, token counts."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["list_models"]
+__all__ = ["COUNT_BODIES", "list_models"]
 
 _CREATED = 1_700_000_000
 
@@ -38,3 +39,15 @@ _SHAPES = {"openai": _openai, "anthropic": _anthropic, "gemini": _gemini}
 def list_models(names: tuple[str, ...], flavour: str) -> dict[str, Any]:
     """The model list of ``flavour`` (``openai``, ``anthropic`` or ``gemini``)."""
     return _SHAPES[flavour](names)
+
+
+COUNT_BODIES: dict[str, Callable[[int, bool], dict[str, Any]]] = {
+    "openai-responses": lambda n, beta: {"object": "response.input_tokens", "input_tokens": n},
+    "anthropic": lambda n, beta: {"input_tokens": n, **({"context_management": None} if beta else {})},
+    "gemini": lambda n, beta: {
+        "totalTokens": n,
+        "promptTokensDetails": [{"modality": "TEXT", "tokenCount": n}],
+    },
+}
+"""Token-count answer per format (``beta``: Anthropic's beta surface, whose answer also carries
+``context_management``), as the official specs define them."""

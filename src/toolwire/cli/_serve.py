@@ -1,0 +1,145 @@
+"""``toolwire serve``: the gateway (any client format in front of any provider) with uvicorn.
+
+With neither ``--config`` nor ``--upstream-url`` it fronts the built-in emulator, offline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from typing import Any
+
+from toolwire._extras import require
+from toolwire.cli._exit import UsageError
+from toolwire.errors import ToolwireError
+
+__all__ = ["add_parser", "config_from_args"]
+
+_FORMATS = ["openai-chat", "openai-responses", "anthropic", "gemini", "chat", "responses"]
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``serve``."""
+    parser = sub.add_parser(
+        "serve",
+        help="run the gateway: OpenAI, Anthropic and Gemini clients in front of any upstream",
+        description="Run the gateway. With no --config and no --upstream-url it fronts the built-in "
+        "emulator (offline). One upstream: --upstream-format/--upstream-url/--upstream-key-env; "
+        "several, routes and gateway keys: --config FILE (TOML or YAML).",
+    )
+    parser.add_argument("--config", metavar="FILE", help="routing config, TOML or YAML")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8080, help="TCP port (default 8080)")
+    parser.add_argument(
+        "--upstream-format",
+        choices=_FORMATS,
+        default=None,
+        help="the upstream's wire format (default anthropic)",
+    )
+    parser.add_argument(
+        "--upstream-url",
+        metavar="URL",
+        help="the upstream's base URL as its SDK takes it (e.g. .../v1 for OpenAI)",
+    )
+    parser.add_argument(
+        "--upstream-key-env", metavar="VAR", help="environment variable holding the upstream key"
+    )
+    parser.add_argument(
+        "--model-map",
+        action="append",
+        default=[],
+        metavar="PATTERN=MODEL",
+        help="send models matching PATTERN (a glob) as MODEL, e.g. 'gpt-*=claude-sonnet-4-5' (repeatable)",
+    )
+    parser.add_argument(
+        "--policy", choices=["warn", "strict", "drop"], default=None, help="conversion policy (default warn)"
+    )
+    parser.add_argument(
+        "--graceful-timeout", type=float, default=30.0, help="seconds open streams get at shutdown"
+    )
+    parser.add_argument("--no-access-log", action="store_true", help="do not write the JSON access log")
+    parser.add_argument(
+        "--log-level",
+        default="info",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="server log level (default: info)",
+    )
+    parser.set_defaults(handler=_run)
+
+
+def config_from_args(args: argparse.Namespace) -> Any:
+    """The :class:`~toolwire.gateway.HopConfig` the arguments describe (``None``: the embedded
+    emulator).
+
+    Raises:
+        UsageError: conflicting or incomplete options.
+    """
+    from dataclasses import replace
+
+    from toolwire.hop._config import HopConfig, parse_model_map
+
+    if args.config and (args.upstream_url or args.upstream_format or args.model_map):
+        raise UsageError("--config and the --upstream-*/--model-map options are alternatives; use one")
+    if args.config:
+        from toolwire.gateway import load_config
+
+        config = load_config(args.config)
+    elif args.upstream_url:
+        routes = tuple(parse_model_map(text) for text in args.model_map)
+        config = HopConfig.single(
+            args.upstream_format or "anthropic",
+            args.upstream_url,
+            key_env=args.upstream_key_env,
+            model_map=routes,
+        )
+    else:
+        if args.upstream_key_env or args.model_map:
+            raise UsageError("--upstream-key-env and --model-map need --upstream-url")
+        return None
+    return replace(config, policy=args.policy) if args.policy else config
+
+
+def _access_logging(enabled: bool) -> None:
+    logger = logging.getLogger("toolwire.gateway.access")
+    logger.propagate = False
+    if enabled:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+
+
+def _run(args: argparse.Namespace) -> int:
+    require("'toolwire serve'", "httpx", "uvicorn", "starlette")
+    import uvicorn
+
+    from toolwire.gateway import create_app
+    from toolwire.gateway._embedded import EmbeddedEmulator
+
+    try:
+        config = config_from_args(args)
+    except ToolwireError:
+        raise
+    embedded = None
+    if config is None:
+        embedded = EmbeddedEmulator(args.upstream_format or "anthropic", None)
+        config = embedded.config
+        where = f"the built-in emulator ({config.upstreams['upstream'].format})"
+    else:
+        where = ", ".join(f"{u.name} ({u.format})" for u in config.upstreams.values())
+    _access_logging(not args.no_access_log)
+    print(f"toolwire gateway on http://{args.host}:{args.port} -> {where}", file=sys.stderr, flush=True)
+    try:
+        uvicorn.run(
+            create_app(config),
+            host=args.host,
+            port=args.port,
+            log_level=args.log_level,
+            access_log=False,
+            timeout_graceful_shutdown=args.graceful_timeout,
+        )
+    finally:
+        if embedded is not None:
+            embedded.close()
+    return 0

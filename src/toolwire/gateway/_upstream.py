@@ -1,0 +1,140 @@
+"""The shells' one place that talks httpx: perform a hop's :class:`~toolwire.hop.core.Send`.
+
+httpx's exceptions become toolwire's here and nowhere else (a timeout is
+:class:`~toolwire.errors.RequestTimeoutError`, anything else that broke the exchange
+:class:`~toolwire.errors.ConnectionFailedError`); the messages never hold headers, so never a key.
+:func:`drive` and :func:`adrive` run a hop's steps to its answer, the sync and async twins
+differing only in ``await``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+
+from toolwire.errors import ConnectionFailedError, RequestTimeoutError, TransportError
+from toolwire.hop._call import InboundRequest
+from toolwire.hop.core import Hop, Received, Reply, ReplyStream, Send
+
+__all__ = ["adrive", "arelay_chunks", "asend", "drive", "map_httpx_errors", "relay_chunks", "send"]
+
+Answer = tuple[Reply | ReplyStream, httpx.Response | None]
+"""A hop's answer, and the upstream response a :class:`ReplyStream` reads (open), else ``None``."""
+
+
+@contextmanager
+def map_httpx_errors(upstream: str) -> Iterator[None]:
+    """httpx errors inside the block as toolwire :class:`TransportError`\\ s (no URL, no headers)."""
+    try:
+        yield
+    except httpx.TimeoutException as exc:
+        raise RequestTimeoutError(f"upstream {upstream!r}: {type(exc).__name__}") from None
+    except (httpx.TransportError, httpx.StreamError) as exc:
+        raise ConnectionFailedError(f"upstream {upstream!r}: {type(exc).__name__}") from None
+
+
+def _request(client: httpx.Client | httpx.AsyncClient, step: Send) -> httpx.Request:
+    timeout = httpx.Timeout(step.timeout, connect=min(step.timeout, 30.0))
+    return client.build_request(
+        step.method, step.url, headers=step.headers, content=step.body, timeout=timeout
+    )
+
+
+def send(client: httpx.Client, step: Send) -> tuple[Received, httpx.Response | None]:
+    """Perform ``step``; a 2xx stream is returned open (read it, then close it)."""
+    with map_httpx_errors(step.upstream):
+        response = client.send(_request(client, step), stream=True)
+        try:
+            if step.stream and response.status_code < 300:
+                return Received(response.status_code, response.headers), response
+            body = response.read()
+        finally:
+            if not (step.stream and response.status_code < 300):
+                response.close()
+    return Received(response.status_code, response.headers, body), None
+
+
+async def asend(client: httpx.AsyncClient, step: Send) -> tuple[Received, httpx.Response | None]:
+    """:func:`send`, async."""
+    with map_httpx_errors(step.upstream):
+        response = await client.send(_request(client, step), stream=True)
+        try:
+            if step.stream and response.status_code < 300:
+                return Received(response.status_code, response.headers), response
+            body = await response.aread()
+        finally:
+            if not (step.stream and response.status_code < 300):
+                await response.aclose()
+    return Received(response.status_code, response.headers, body), None
+
+
+def drive(hop: Hop, inbound: InboundRequest, client: httpx.Client) -> Answer:
+    """Run ``hop`` on ``inbound``, performing its upstream calls with ``client``."""
+    steps = hop.steps(inbound)
+    opened: httpx.Response | None = None
+    try:
+        step = next(steps)
+        while True:
+            try:
+                received, opened = send(client, step)
+            except TransportError as exc:
+                step = steps.throw(exc)
+                continue
+            step = steps.send(received)
+    except StopIteration as stop:
+        return _answer(stop.value, opened)
+
+
+async def adrive(hop: Hop, inbound: InboundRequest, client: httpx.AsyncClient) -> Answer:
+    """:func:`drive`, async."""
+    steps = hop.steps(inbound)
+    opened: httpx.Response | None = None
+    try:
+        step = next(steps)
+        while True:
+            try:
+                received, opened = await asend(client, step)
+            except TransportError as exc:
+                step = steps.throw(exc)
+                continue
+            step = steps.send(received)
+    except StopIteration as stop:
+        return _answer(stop.value, opened)
+
+
+def _answer(value: Any, opened: httpx.Response | None) -> Answer:
+    return value, opened if isinstance(value, ReplyStream) else None
+
+
+def relay_chunks(stream: ReplyStream, response: httpx.Response) -> Iterator[bytes]:
+    """The client's bytes for an open upstream stream (closed at the end). A read that fails or
+    outlasts the idle limit (the read timeout) ends the stream with the client's error event."""
+    relay = stream.relay
+    try:
+        for chunk in response.iter_bytes():
+            out = relay.feed(chunk)
+            if out:
+                yield out
+    except (httpx.TransportError, httpx.StreamError):
+        pass
+    finally:
+        response.close()
+    yield relay.close()
+
+
+async def arelay_chunks(stream: ReplyStream, response: httpx.Response) -> AsyncIterator[bytes]:
+    """:func:`relay_chunks`, async."""
+    relay = stream.relay
+    try:
+        async for chunk in response.aiter_bytes():
+            out = relay.feed(chunk)
+            if out:
+                yield out
+    except (httpx.TransportError, httpx.StreamError):
+        pass
+    finally:
+        await response.aclose()
+    yield relay.close()

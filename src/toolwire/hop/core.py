@@ -1,0 +1,450 @@
+"""One inbound call as a sequence of steps, built on :class:`~toolwire.translate.Exchange` (no I/O).
+
+:meth:`Hop.steps` is a generator, driven like httpx's ``auth_flow``: it yields a :class:`Send`
+for each upstream call; the shell performs it and sends back a :class:`Received` (or throws the
+:class:`~toolwire.errors.TransportError` it got); the generator's return value is the answer,
+a :class:`Reply` (bytes) or a :class:`ReplyStream` (a :class:`~toolwire.hop.StreamRelay` the
+shell pumps the upstream's body through). Every failure is a :class:`Reply` in the client's own
+error shape and status. Clock, request ids and the environment (upstream keys) are passed in.
+
+=====================================  =======================================================
+failure                                client answer
+=====================================  =======================================================
+no route for the method and path       404 (405 with ``allow`` when the path exists)
+gateway key missing or wrong           401, the client family's wording; the key never shown
+key not allowed the model              403
+no route for the model                 404 ``model_not_found``
+body larger than ``max_body_bytes``    413
+body not JSON, or not decodable        400 with the JSON path
+translation refused (``strict``)       400 with the reason
+upstream error answer                  its error in the client's shape (529 -> 503 for OpenAI
+                                       and Gemini clients), rate-limit headers mapped
+upstream unreachable / reset           502
+upstream timeout                       504
+upstream body not JSON                 502
+=====================================  =======================================================
+"""
+
+from __future__ import annotations
+
+import hmac
+import time
+import uuid
+from collections.abc import Callable, Generator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolwire._json import dumps, loads
+from toolwire.errors import (
+    ConversionError,
+    PayloadError,
+    RequestTimeoutError,
+    ToolwireError,
+    TransportError,
+)
+from toolwire.hop._build import auth_headers
+from toolwire.hop._call import InboundRequest, read_inbound
+from toolwire.hop._config import FORMAT_PROVIDER, GatewayKey, HopConfig, Route, Upstream
+from toolwire.hop._count import count_call, count_reply, estimate_reply
+from toolwire.hop._headers import map_response_headers
+from toolwire.hop._models import list_models
+from toolwire.hop._providers import PROVIDERS, resolve_base_url
+from toolwire.hop._relay import StreamRelay
+from toolwire.hop._routes import Endpoint, allowed_methods, match_inbound
+from toolwire.ir.base import Format
+from toolwire.ir.notes import Notes
+from toolwire.ir.response import ErrorInfo
+
+__all__ = ["Hop", "HopRecord", "Received", "Reply", "ReplyStream", "Send", "client_error"]
+
+_JSON = {"content-type": "application/json"}
+MAX_TOKENS_FIELD: dict[str, tuple[str, ...]] = {
+    "openai-chat": ("max_completion_tokens", "max_tokens"),
+    "openai-responses": ("max_output_tokens",),
+    "anthropic": ("max_tokens",),
+    "gemini": ("generationConfig", "maxOutputTokens"),
+}
+"""Where each client format puts its output limit (Chat: either name; Gemini: nested)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Call the upstream. ``headers`` hold its credentials: never log them.
+
+    Attributes:
+        method: HTTP method.
+        url: absolute URL.
+        headers: request headers, credentials included.
+        body: body bytes.
+        stream: whether the answer is a stream (read it incrementally).
+        timeout: connect and read timeout, seconds.
+        upstream: the upstream's config name.
+    """
+
+    method: str
+    url: str
+    headers: dict[str, str]
+    body: bytes
+    stream: bool
+    timeout: float
+    upstream: str
+
+    def __repr__(self) -> str:  # credentials stay out of reprs, logs and tracebacks
+        return f"Send({self.method} {self.url}, stream={self.stream}, upstream={self.upstream!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    """The upstream's answer to a :class:`Send`.
+
+    Attributes:
+        status: HTTP status.
+        headers: response headers.
+        body: the whole body; for a 2xx answer to a streaming :class:`Send`, ``b""`` (the shell
+            keeps the body open and pumps it through the :class:`ReplyStream`).
+    """
+
+    status: int
+    headers: Mapping[str, str]
+    body: bytes = b""
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A whole answer for the client."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyStream:
+    """A streamed answer: feed the upstream's body chunks to ``relay`` and send what it returns.
+
+    Attributes:
+        status: HTTP status (200).
+        headers: response headers (``content-type`` included).
+        relay: the stream relay (``feed(chunk)``, ``close()``). The :class:`Send` of a stream
+            has the idle limit as its read timeout; when a read fails or times out, the shell
+            sends ``relay.close()``, which ends the stream with the client's error event.
+    """
+
+    status: int
+    headers: dict[str, str]
+    relay: StreamRelay
+
+
+@dataclass(slots=True)
+class HopRecord:
+    """What an access log line reports of one call (no keys, no bodies)."""
+
+    request_id: str
+    method: str
+    path: str
+    client: str | None = None
+    operation: str | None = None
+    upstream: str | None = None
+    upstream_format: str | None = None
+    client_model: str | None = None
+    upstream_model: str | None = None
+    stream: bool = False
+    status: int = 0
+    notes: int = 0
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    error: str | None = None
+    started: float = field(default_factory=time.monotonic)
+
+
+def client_error(
+    fmt: Format,
+    status: int,
+    message: str,
+    *,
+    type: str | None = None,
+    code: str | None = None,
+    param: str | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> Reply:
+    """An error answer in the client format's own shape."""
+    from toolwire.translate import format_module
+
+    info = ErrorInfo(message=message, status=status, type=type, code=code, param=param)
+    out_status, body = format_module(fmt).encode_error(info, Notes("drop"))
+    return Reply(out_status, {**_JSON, **(headers or {})}, dumps(body))
+
+
+_Steps = Generator[Send, Received, Reply | ReplyStream]
+
+
+def _presented_key(headers: Mapping[str, str], query: str) -> str | None:
+    auth = headers.get("authorization", "")
+    if auth[:7].lower() == "bearer ":
+        return auth[7:].strip() or None
+    for name in ("x-api-key", "x-goog-api-key"):
+        if headers.get(name):
+            return headers[name].strip()
+    for pair in query.split("&"):
+        name, _, value = pair.partition("=")
+        if name == "key" and value:
+            return value
+    return None
+
+
+def _set_default_max_tokens(payload: dict[str, Any], fmt: Format, value: int) -> None:
+    path = MAX_TOKENS_FIELD[fmt]
+    if fmt == "gemini":
+        config = payload.get("generationConfig")
+        if config is None:
+            payload["generationConfig"] = config = {}
+        if isinstance(config, dict) and config.get(path[1]) is None:
+            config[path[1]] = value
+        return
+    if all(payload.get(name) is None for name in path):
+        payload[path[0]] = value
+
+
+class Hop:
+    """The gateway's decisions for one inbound call, as steps (see the module docstring).
+
+    Args:
+        config: the routing config.
+        env: where upstream keys are read (default: the process environment).
+        clock: the current time, unix seconds.
+        request_id: the gateway's id of this call (default: a random one).
+    """
+
+    def __init__(
+        self,
+        config: HopConfig,
+        *,
+        env: Mapping[str, str] | None = None,
+        clock: Callable[[], float] = time.time,
+        request_id: str | None = None,
+    ) -> None:
+        self.config = config
+        self._env = env
+        self._clock = clock
+        self.record = HopRecord(request_id or f"req_{uuid.uuid4().hex}", "", "")
+        self._key: GatewayKey | None = None
+
+    def steps(self, inbound: InboundRequest) -> _Steps:
+        """The steps of ``inbound``: yields :class:`Send`, returns the answer."""
+        rec = self.record
+        rec.method, rec.path = inbound.method, inbound.path
+        headers = {name.lower(): value for name, value in inbound.headers.items()}
+        endpoint = match_inbound(inbound.method, inbound.path, headers)
+        if endpoint is None:
+            return self._finish(self._no_route(inbound))
+        rec.client, rec.operation = endpoint.format, endpoint.operation
+        refused = self._gate(endpoint, headers, inbound)
+        if refused is not None:
+            return self._finish(refused)
+        handler = _OPERATIONS.get(endpoint.operation, Hop._unsupported)
+        try:
+            answer = yield from handler(self, endpoint, inbound)
+        except (PayloadError, ConversionError) as exc:
+            answer = self._bad_request(endpoint.format, exc)
+        return self._finish(answer)
+
+    # -- checks ---------------------------------------------------------------------------------
+
+    def _no_route(self, inbound: InboundRequest) -> Reply:
+        methods = allowed_methods(inbound.path)
+        if methods:
+            reply = client_error("openai-chat", 405, f"Method {inbound.method} not allowed on {inbound.path}")
+            return Reply(405, {**reply.headers, "allow": ", ".join(methods)}, reply.body)
+        return client_error(
+            "openai-chat", 404, f"Unknown path {inbound.method} {inbound.path}", code="not_found"
+        )
+
+    def _gate(self, endpoint: Endpoint, headers: Mapping[str, str], inbound: InboundRequest) -> Reply | None:
+        if len(inbound.body) > self.config.limits.max_body_bytes:
+            limit = self.config.limits.max_body_bytes
+            return client_error(
+                endpoint.format, 413, f"Request body is larger than the limit of {limit} bytes"
+            )
+        if not self.config.keys:
+            return None
+        given = _presented_key(headers, inbound.query)
+        if given is None:
+            return client_error(endpoint.format, 401, "Missing gateway key", type="authentication_error")
+        for key in self.config.keys:
+            if hmac.compare_digest(key.key.encode(), given.encode()):
+                self._key = key
+                return None
+        return client_error(endpoint.format, 401, "Invalid gateway key", type="authentication_error")
+
+    def _allowed(self, fmt: Format, model: str | None) -> Reply | None:
+        key = self._key
+        if key is None or key.allows(model):
+            return None
+        return client_error(
+            fmt, 403, f"This gateway key may not use the model {model!r}", type="permission_error"
+        )
+
+    def _route(self, fmt: Format, model: str | None) -> tuple[Route, Upstream] | Reply:
+        refused = self._allowed(fmt, model)
+        if refused is not None:
+            return refused
+        route = self.config.route(model)
+        if route is None:
+            return client_error(
+                fmt, 404, f"The model {model!r} does not exist or has no route", code="model_not_found"
+            )
+        self.record.client_model = model
+        self.record.upstream = route.upstream
+        self.record.upstream_model = route.model or model
+        upstream = self.config.upstream(route)
+        self.record.upstream_format = upstream.format
+        return route, upstream
+
+    def _bad_request(self, fmt: Format, exc: ToolwireError) -> Reply:
+        path = getattr(exc, "path", None)
+        message = exc.message if hasattr(exc, "message") else str(exc)
+        self.record.error = type(exc).__name__
+        return client_error(fmt, 400, message, type="invalid_request_error", param=path)
+
+    # -- upstream calls -------------------------------------------------------------------------
+
+    def _send(
+        self, upstream: Upstream, path: str, headers: Mapping[str, str], body: bytes, stream: bool
+    ) -> Send:
+        spec = PROVIDERS[FORMAT_PROVIDER[upstream.format]]
+        base = resolve_base_url(spec, upstream.base_url, env={})
+        sent = {**headers, **upstream.headers, **auth_headers(spec, upstream.key(self._env))}
+        timeout = (
+            min(upstream.timeout, self.config.limits.stream_idle_timeout) if stream else upstream.timeout
+        )
+        return Send("POST", base + path, sent, body, stream, timeout, upstream.name)
+
+    def _exchange(self, fmt: Format, route: Route, upstream: Upstream) -> Any:
+        from toolwire.translate import Exchange
+
+        return Exchange(fmt, upstream.format, policy=self.config.policy, upstream_model=route.model)  # type: ignore[arg-type]
+
+    def _transport_failed(self, fmt: Format, exc: TransportError) -> Reply:
+        self.record.error = type(exc).__name__
+        if isinstance(exc, RequestTimeoutError):
+            return client_error(fmt, 504, "The upstream did not answer in time", type="timeout_error")
+        return client_error(fmt, 502, "The upstream could not be reached", type="api_error")
+
+    def _call(self, fmt: Format, send: Send) -> Generator[Send, Received, Received | Reply]:
+        try:
+            received = yield send
+        except TransportError as exc:
+            return self._transport_failed(fmt, exc)
+        return received
+
+    def _headers(self, upstream: Format, fmt: Format, received: Received) -> dict[str, str]:
+        return map_response_headers(
+            upstream, fmt, received.headers, clock=self._clock, request_id=self.record.request_id
+        )
+
+    def _generate(self, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
+        fmt = endpoint.format
+        payload, call = read_inbound(fmt, inbound)
+        model = call.model if call.model is not None else payload.get("model")
+        routed = self._route(fmt, model if isinstance(model, str) else None)
+        if isinstance(routed, Reply):
+            return routed
+        route, upstream = routed
+        if route.max_tokens is not None:
+            _set_default_max_tokens(payload, fmt, route.max_tokens)
+        ex = self._exchange(fmt, route, upstream)
+        up = ex.request_read(payload, call)
+        self.record.stream = up.stream
+        self.record.notes = len(ex.notes)
+        received = yield from self._call(fmt, self._send(upstream, up.path, up.headers, up.body, up.stream))
+        if isinstance(received, Reply):
+            return received
+        headers = self._headers(upstream.format, fmt, received)
+        if received.status >= 400:
+            status, body = ex.error(received.status, received.body)
+            self.record.error = f"upstream {received.status}"
+            return Reply(status, {**_JSON, **headers}, dumps(body))
+        if up.stream:
+            relay = StreamRelay(ex)
+            headers = {"content-type": relay.content_type, "cache-control": "no-cache", **headers}
+            return ReplyStream(200, headers, relay)
+        return self._whole(ex, fmt, received, headers)
+
+    def _whole(self, ex: Any, fmt: Format, received: Received, headers: dict[str, str]) -> Reply:
+        try:
+            body = loads(received.body)
+        except PayloadError:
+            self.record.error = "malformed upstream body"
+            return client_error(
+                fmt, 502, "The upstream answered with a body that is not JSON", type="api_error"
+            )
+        out = ex.response(body)
+        self.record.notes = len(ex.notes)
+        usage = ex.last_response.usage if ex.last_response is not None else None
+        if usage is not None:
+            self.record.input_tokens, self.record.output_tokens = usage.input_tokens, usage.output_tokens
+        return Reply(200, {**_JSON, **headers}, dumps(out))
+
+    def _count(self, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
+        fmt = endpoint.format
+        payload, call = read_inbound(fmt, inbound)
+        model = endpoint.model if endpoint.model is not None else payload.get("model")
+        routed = self._route(fmt, model if isinstance(model, str) else None)
+        if isinstance(routed, Reply):
+            return routed
+        route, upstream = routed
+        ex = self._exchange(fmt, route, upstream)
+        counted = count_call(ex, payload, call)
+        if counted.path is None:  # the upstream has no count endpoint: the documented estimate
+            return Reply(200, dict(_JSON), dumps(estimate_reply(fmt, counted.body, inbound)))
+        send = self._send(upstream, counted.path, counted.headers, counted.body, False)
+        received = yield from self._call(fmt, send)
+        if isinstance(received, Reply):
+            return received
+        headers = self._headers(upstream.format, fmt, received)
+        if received.status >= 400:
+            status, body = ex.error(received.status, received.body)
+            return Reply(status, {**_JSON, **headers}, dumps(body))
+        try:
+            answer = count_reply(upstream.format, fmt, received.body, inbound)
+        except PayloadError:
+            self.record.error = "malformed upstream body"
+            return client_error(fmt, 502, "The upstream's count answer has no token count", type="api_error")
+        return Reply(200, {**_JSON, **headers}, dumps(answer))
+
+    def _models(self, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
+        names = self.config.models() or [r.model for r in (self.config.default,) if r and r.model]
+        flavour = "openai" if endpoint.format.startswith("openai") else endpoint.format
+        listing = list_models(tuple(names), flavour)
+        if endpoint.model is None:
+            return Reply(200, dict(_JSON), dumps(listing))
+        items = listing.get("data", listing.get("models", []))
+        wanted = endpoint.model.removeprefix("models/")
+        for item in items:
+            if str(item.get("id", item.get("name", ""))).removeprefix("models/") == wanted:
+                return Reply(200, dict(_JSON), dumps(item))
+        return client_error(
+            endpoint.format, 404, f"The model {wanted!r} does not exist", code="model_not_found"
+        )
+        yield  # a generator, like every operation
+
+    def _unsupported(self, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
+        return client_error(
+            endpoint.format,
+            404,
+            f"{inbound.method} {inbound.path} needs the gateway's response store",
+            code="not_found",
+        )
+        yield  # a generator, like every operation
+
+    def _finish(self, answer: Reply | ReplyStream) -> Reply | ReplyStream:
+        self.record.status = answer.status
+        return answer
+
+
+_OPERATIONS: dict[str, Callable[[Hop, Endpoint, InboundRequest], _Steps]] = {
+    "generate": Hop._generate,
+    "count": Hop._count,
+    "models": Hop._models,
+}
+"""Operation -> handler; the stored-response operations come with the store."""
