@@ -13,7 +13,7 @@ setup: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 
 demo: setup
-	$(BIN)/toolwire demo
+	$(BIN)/toolwire demo --gateway
 
 lint: setup
 	$(BIN)/ruff check src tests benchmarks

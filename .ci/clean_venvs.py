@@ -13,7 +13,8 @@ repository (so only the installed wheel can be imported):
   Chat request to Anthropic, validate the result, ``tools convert``, ``schema`` of a tool module,
   ``replay`` of a short Anthropic SSE recording; the core library (a schema tool validates its
   arguments); ``toolwire emulate`` answers ``/v1/models``; ``toolwire run`` against it;
-  ``toolwire demo``;
+  ``toolwire demo``; ``toolwire serve`` (the gateway on its embedded emulator) answers a Chat
+  completion;
 * in the ``all`` venv, every ```` ```python ```` snippet of README.md, except one preceded by the line
   ``<!-- snippet: skip -->``.
 
@@ -51,7 +52,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 EXTRAS = ("none", "client", "server", "models", "cli", "otel", "all")
 """The installs checked; ``none`` is the wheel without extras."""
-COMMANDS = ("convert", "tools", "schema", "validate", "replay", "emulate", "run", "demo")
+COMMANDS = ("convert", "tools", "schema", "validate", "replay", "emulate", "serve", "run", "demo")
 """Every ``toolwire`` subcommand (``tools`` also has ``tools convert``)."""
 SKIP_MARK = "<!-- snippet: skip -->"
 HINT = re.compile(r"pip install '?toolwire\[([a-z]+)\]'?")
@@ -312,6 +313,41 @@ def _check_emulate_and_run(venv_: Venv) -> None:
             server.wait()
 
 
+def _check_serve(venv_: Venv) -> None:
+    """``toolwire serve`` (no config: the embedded emulator) answers a Chat completion (or exits 6)."""
+    port = _free_port()
+    argv = [str(venv_.bin / "toolwire"), "serve", "--port", str(port), "--no-access-log"]
+    needs = frozenset({"client", "server"})
+    if not needs <= venv_.has:
+        venv_.outcomes["serve"] = judge(venv_, needs, _run(venv_, argv, 60), "")
+        return
+    server = subprocess.Popen(
+        argv, cwd=venv_.work, env=_env(venv_), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        if not _wait_for(f"http://127.0.0.1:{port}/healthz"):
+            venv_.outcomes["serve"] = Outcome(False, "no answer on /healthz", "FAIL")
+            return
+        body = json.dumps({"model": "gpt-5", "messages": [{"role": "user", "content": "ping"}]}).encode()
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/v1/chat/completions", body, {"content-type": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            answer = json.loads(response.read())
+        text = answer["choices"][0]["message"]["content"]
+        ok = "ping" in text
+        venv_.outcomes["serve"] = Outcome(True) if ok else Outcome(False, f"answer {text!r}", "FAIL")
+    except (OSError, KeyError, ValueError) as exc:
+        venv_.outcomes["serve"] = Outcome(False, f"{type(exc).__name__}: {exc}", "FAIL")
+    finally:
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
 def readme_snippets(text: str) -> list[tuple[int, str, bool]]:
     """``(line, code, skipped)`` for each ```` ```python ```` block of README.md."""
     out = []
@@ -384,7 +420,7 @@ def _install_and_check(venv_: Venv, wheel: Path) -> None:
         venv_.outcomes["install"] = Outcome(False, proc.stderr.strip()[-800:], "FAIL")
         return
     venv_.outcomes["install"] = Outcome(True, mark=f"{time.monotonic() - started:.0f}s")
-    steps: list[Callable[[Venv], None]] = [_check_commands_listed, _check_emulate_and_run]
+    steps: list[Callable[[Venv], None]] = [_check_commands_listed, _check_emulate_and_run, _check_serve]
     for check in CHECKS:
         venv_.outcomes[check.name] = _check(venv_, check)
     for step in steps:

@@ -36,7 +36,18 @@ def _commands() -> list[tuple[str, ...]]:
 
 
 def test_every_command_is_covered() -> None:
-    top = ["completion", "convert", "demo", "emulate", "replay", "run", "schema", "serve", "tools", "validate"]
+    top = [
+        "completion",
+        "convert",
+        "demo",
+        "emulate",
+        "replay",
+        "run",
+        "schema",
+        "serve",
+        "tools",
+        "validate",
+    ]
     assert _commands() == sorted([(), *[(name,) for name in top], ("tools", "convert")])
 
 

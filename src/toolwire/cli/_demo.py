@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from toolwire._extras import require
+from toolwire.cli._exit import ExitCode
+from toolwire.cli._parser import error_line
 from toolwire.ir import FORMATS, Format, Message, Request, TextPart
 
 __all__ = ["add_parser", "demo_request", "demo_toolbox"]
@@ -28,6 +30,11 @@ def add_parser(sub: Any) -> None:
     """Register ``demo``."""
     parser = sub.add_parser("demo", help="one tool-calling conversation through every format, offline")
     parser.add_argument("--quiet", action="store_true", help="print only the summary table")
+    parser.add_argument(
+        "--gateway",
+        action="store_true",
+        help="instead: the official openai SDK through the gateway to an Anthropic upstream (needs openai)",
+    )
     parser.set_defaults(handler=_run)
 
 
@@ -148,8 +155,23 @@ def _translated(url: str, out: TextIO, quiet: bool) -> tuple[str, int, int, int,
     return "chat -> anthropic", 1, calls, len(json.dumps(upstream)), len(json.dumps(answer)), elapsed
 
 
+def _gateway() -> int:
+    try:
+        import openai  # noqa: F401
+    except ImportError:
+        hint = "'toolwire demo --gateway' drives the official OpenAI SDK: pip install openai"
+        sys.stderr.write(error_line(hint) + "\n")
+        return ExitCode.MISSING_EXTRA
+    from toolwire.cli._demo_gateway import run_gateway_demo
+
+    run_gateway_demo(sys.stdout)
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
     require("'toolwire demo'", "httpx", "tenacity", "starlette", "uvicorn", "pydantic")
+    if args.gateway:
+        return _gateway()
     from toolwire.emulator import EmulatorConfig, create_app, serve
 
     out = sys.stdout
