@@ -58,6 +58,7 @@ from toolwire.ir.response import ErrorInfo
 __all__ = ["Hop", "HopRecord", "Received", "Reply", "ReplyStream", "Send", "client_error"]
 
 _JSON = {"content-type": "application/json"}
+_MODEL_LIST_HEADERS = {"anthropic": {"accept": "application/json", "anthropic-version": "2023-06-01"}}
 MAX_TOKENS_FIELD: dict[str, tuple[str, ...]] = {
     "openai-chat": ("max_completion_tokens", "max_tokens"),
     "openai-responses": ("max_output_tokens",),
@@ -309,7 +310,14 @@ class Hop:
     # -- upstream calls -------------------------------------------------------------------------
 
     def _send(
-        self, upstream: Upstream, path: str, headers: Mapping[str, str], body: bytes, stream: bool
+        self,
+        upstream: Upstream,
+        path: str,
+        headers: Mapping[str, str],
+        body: bytes,
+        stream: bool,
+        *,
+        method: str = "POST",
     ) -> Send:
         spec = PROVIDERS[FORMAT_PROVIDER[upstream.format]]
         base = resolve_base_url(spec, upstream.base_url, env={})
@@ -317,7 +325,7 @@ class Hop:
         timeout = (
             min(upstream.timeout, self.config.limits.stream_idle_timeout) if stream else upstream.timeout
         )
-        return Send("POST", base + path, sent, body, stream, timeout, upstream.name)
+        return Send(method, base + path, sent, body, stream, timeout, upstream.name)
 
     def _exchange(self, fmt: Format, route: Route, upstream: Upstream) -> Any:
         from toolwire.translate import Exchange
@@ -414,6 +422,10 @@ class Hop:
 
     def _models(self, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
         names = self.config.models() or [r.model for r in (self.config.default,) if r and r.model]
+        if not names and self.config.default is not None:  # ask the upstream what it has
+            names = yield from self._upstream_models(
+                endpoint.format, self.config.upstream(self.config.default)
+            )
         flavour = "openai" if endpoint.format.startswith("openai") else endpoint.format
         listing = list_models(tuple(names), flavour)
         if endpoint.model is None:
@@ -426,7 +438,22 @@ class Hop:
         return client_error(
             endpoint.format, 404, f"The model {wanted!r} does not exist", code="model_not_found"
         )
-        yield  # a generator, like every operation
+
+    def _upstream_models(self, fmt: Format, upstream: Upstream) -> Generator[Send, Received, list[str]]:
+        """The model names the upstream lists (none when it cannot say)."""
+        headers = dict(_MODEL_LIST_HEADERS.get(upstream.format, _JSON))
+        path = "/v1beta/models" if upstream.format == "gemini" else "/v1/models"
+        send = self._send(upstream, path, headers, b"", False, method="GET")
+        received = yield from self._call(fmt, send)
+        if isinstance(received, Reply) or received.status >= 300:
+            return []
+        try:
+            body = loads(received.body)
+        except PayloadError:
+            return []
+        rows = (body.get("data") or body.get("models") or []) if isinstance(body, dict) else []
+        names = [row.get("id") or row.get("name") for row in rows if isinstance(row, dict)]
+        return [str(name).removeprefix("models/") for name in names if isinstance(name, str)]
 
     def _unsupported(self, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
         return client_error(
