@@ -9,15 +9,20 @@ differing only in ``await``.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import httpx
 
-from toolwire.errors import ConnectionFailedError, RequestTimeoutError, TransportError
+from toolwire.errors import ConnectionFailedError, RequestTimeoutError, ToolwireError
+from toolwire.gateway._store import STORE_ERROR_EVENT, AsyncStoreHandle, SyncStoreHandle
 from toolwire.hop._call import InboundRequest
+from toolwire.hop._stateful import StoreCall
 from toolwire.hop.core import Hop, Received, Reply, ReplyStream, Send
+
+log = logging.getLogger("toolwire.gateway")
 
 __all__ = ["adrive", "arelay_chunks", "asend", "drive", "map_httpx_errors", "relay_chunks", "send"]
 
@@ -71,24 +76,30 @@ async def asend(client: httpx.AsyncClient, step: Send) -> tuple[Received, httpx.
     return Received(response.status_code, response.headers, body), None
 
 
-def drive(hop: Hop, inbound: InboundRequest, client: httpx.Client) -> Answer:
-    """Run ``hop`` on ``inbound``, performing its upstream calls with ``client``."""
+def drive(hop: Hop, inbound: InboundRequest, client: httpx.Client, store: SyncStoreHandle) -> Answer:
+    """Run ``hop`` on ``inbound``, performing its upstream calls with ``client`` and its store
+    calls with ``store``."""
     steps = hop.steps(inbound)
     opened: httpx.Response | None = None
     try:
         step = next(steps)
         while True:
             try:
-                received, opened = send(client, step)
-            except TransportError as exc:
+                if isinstance(step, StoreCall):
+                    result: Any = store.call(step)
+                else:
+                    result, opened = send(client, step)
+            except ToolwireError as exc:  # TransportError, StoreError: the hop words the answer
                 step = steps.throw(exc)
                 continue
-            step = steps.send(received)
+            step = steps.send(result)
     except StopIteration as stop:
         return _answer(stop.value, opened)
 
 
-async def adrive(hop: Hop, inbound: InboundRequest, client: httpx.AsyncClient) -> Answer:
+async def adrive(
+    hop: Hop, inbound: InboundRequest, client: httpx.AsyncClient, store: AsyncStoreHandle
+) -> Answer:
     """:func:`drive`, async."""
     steps = hop.steps(inbound)
     opened: httpx.Response | None = None
@@ -96,11 +107,14 @@ async def adrive(hop: Hop, inbound: InboundRequest, client: httpx.AsyncClient) -
         step = next(steps)
         while True:
             try:
-                received, opened = await asend(client, step)
-            except TransportError as exc:
+                if isinstance(step, StoreCall):
+                    result: Any = await store.call(step)
+                else:
+                    result, opened = await asend(client, step)
+            except ToolwireError as exc:  # TransportError, StoreError: the hop words the answer
                 step = steps.throw(exc)
                 continue
-            step = steps.send(received)
+            step = steps.send(result)
     except StopIteration as stop:
         return _answer(stop.value, opened)
 
@@ -109,32 +123,61 @@ def _answer(value: Any, opened: httpx.Response | None) -> Answer:
     return value, opened if isinstance(value, ReplyStream) else None
 
 
-def relay_chunks(stream: ReplyStream, response: httpx.Response) -> Iterator[bytes]:
+def relay_chunks(stream: ReplyStream, response: httpx.Response, store: SyncStoreHandle) -> Iterator[bytes]:
     """The client's bytes for an open upstream stream (closed at the end). A read that fails or
-    outlasts the idle limit (the read timeout) ends the stream with the client's error event."""
+    outlasts the idle limit (the read timeout) ends the stream with the client's error event.
+    The stream's tap, if any, sees each chunk, and its store calls run before the chunk is sent."""
     relay = stream.relay
     try:
         for chunk in response.iter_bytes():
             out = relay.feed(chunk)
             if out:
-                yield out
+                yield _tapped(stream, out, store)
     except (httpx.TransportError, httpx.StreamError):
         pass
     finally:
         response.close()
-    yield relay.close()
+    yield _tapped(stream, relay.close(), store)
 
 
-async def arelay_chunks(stream: ReplyStream, response: httpx.Response) -> AsyncIterator[bytes]:
+def _tapped(stream: ReplyStream, out: bytes, store: SyncStoreHandle) -> bytes:
+    if stream.tap is None or not out:
+        return out
+    out, calls = stream.tap(out)
+    try:
+        for call in calls:
+            store.call(call)
+    except ToolwireError:
+        log.exception("could not keep a streamed response")
+        return STORE_ERROR_EVENT
+    return out
+
+
+async def arelay_chunks(
+    stream: ReplyStream, response: httpx.Response, store: AsyncStoreHandle
+) -> AsyncIterator[bytes]:
     """:func:`relay_chunks`, async."""
     relay = stream.relay
     try:
         async for chunk in response.aiter_bytes():
             out = relay.feed(chunk)
             if out:
-                yield out
+                yield await _atapped(stream, out, store)
     except (httpx.TransportError, httpx.StreamError):
         pass
     finally:
         await response.aclose()
-    yield relay.close()
+    yield await _atapped(stream, relay.close(), store)
+
+
+async def _atapped(stream: ReplyStream, out: bytes, store: AsyncStoreHandle) -> bytes:
+    if stream.tap is None or not out:
+        return out
+    out, calls = stream.tap(out)
+    try:
+        for call in calls:
+            await store.call(call)
+    except ToolwireError:
+        log.exception("could not keep a streamed response")
+        return STORE_ERROR_EVENT
+    return out

@@ -26,6 +26,7 @@ import httpx
 from toolwire._json import dumps_str
 from toolwire.gateway._embedded import EmbeddedEmulator
 from toolwire.gateway._metrics import Metrics
+from toolwire.gateway._store import AsyncStoreHandle
 from toolwire.gateway._upstream import adrive, arelay_chunks
 from toolwire.hop._call import InboundRequest
 from toolwire.hop._config import HopConfig
@@ -76,6 +77,7 @@ class GatewayApp:
         self._clock = clock
         self._client: httpx.AsyncClient | None = None
         self._slots: asyncio.Semaphore | None = None
+        self.store = AsyncStoreHandle(self.config.store)
         self.metrics = Metrics()
 
     # -- lifespan -------------------------------------------------------------------------------
@@ -92,6 +94,7 @@ class GatewayApp:
         if self._client is not None:
             await self._client.aclose()
             self._client = None
+        await self.store.aclose()
         if self._embedded is not None:
             self._embedded.close()
 
@@ -175,7 +178,7 @@ class GatewayApp:
         query = scope.get("query_string", b"").decode("latin-1")
         inbound = InboundRequest(scope["method"], scope["path"], query, headers, body)
         try:
-            answer, opened = await adrive(hop, inbound, client)
+            answer, opened = await adrive(hop, inbound, client, self.store)
         except Exception:  # the error guard: a bug must not send a traceback or hang the client
             log.exception(
                 "gateway error on %s %s (request %s)", scope["method"], scope["path"], hop.record.request_id
@@ -197,7 +200,7 @@ class GatewayApp:
             await send(
                 {"type": "http.response.start", "status": answer.status, "headers": _raw(answer.headers)}
             )
-            pump = asyncio.ensure_future(_pump(answer, opened, send))
+            pump = asyncio.ensure_future(_pump(answer, opened, send, self.store))
             watch = asyncio.ensure_future(_wait_disconnect(receive))
             done, _ = await asyncio.wait({pump, watch}, return_when=asyncio.FIRST_COMPLETED)
             if pump in done:
@@ -280,8 +283,8 @@ async def _read_body(receive: Receive, limit: int) -> bytes:
             return b"".join(chunks)
 
 
-async def _pump(answer: ReplyStream, opened: httpx.Response, send: Send) -> None:
-    async for chunk in arelay_chunks(answer, opened):
+async def _pump(answer: ReplyStream, opened: httpx.Response, send: Send, store: AsyncStoreHandle) -> None:
+    async for chunk in arelay_chunks(answer, opened, store):
         if chunk:
             await send({"type": "http.response.body", "body": chunk, "more_body": True})
 

@@ -21,6 +21,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 import httpx
 
 from toolwire.gateway._embedded import EmbeddedEmulator
+from toolwire.gateway._store import AsyncStoreHandle, SyncStoreHandle
 from toolwire.gateway._upstream import adrive, arelay_chunks, drive, relay_chunks
 from toolwire.hop._call import InboundRequest
 from toolwire.hop._config import HopConfig
@@ -86,6 +87,8 @@ class Transport(httpx.BaseTransport, httpx.AsyncBaseTransport):
         self._clock = clock
         self._sync: httpx.Client | None = None
         self._async: httpx.AsyncClient | None = None
+        self._sync_store = SyncStoreHandle(self.config.store)
+        self._async_store = AsyncStoreHandle(self.config.store)
 
     def _hop(self) -> Hop:
         return Hop(self.config, env=self._env, clock=self._clock)
@@ -104,21 +107,25 @@ class Transport(httpx.BaseTransport, httpx.AsyncBaseTransport):
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         """Answer one request of a sync client."""
-        answer, opened = drive(self._hop(), _inbound(request, request.read()), self._sync_client())
+        answer, opened = drive(
+            self._hop(), _inbound(request, request.read()), self._sync_client(), self._sync_store
+        )
         if isinstance(answer, Reply):
             return httpx.Response(answer.status, headers=answer.headers, content=answer.body)
         assert isinstance(answer, ReplyStream) and opened is not None
-        stream = _Stream(relay_chunks(answer, opened), opened)
+        stream = _Stream(relay_chunks(answer, opened, self._sync_store), opened)
         return httpx.Response(answer.status, headers=answer.headers, stream=stream)
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         """Answer one request of an async client."""
         body = await request.aread()
-        answer, opened = await adrive(self._hop(), _inbound(request, body), self._async_client())
+        answer, opened = await adrive(
+            self._hop(), _inbound(request, body), self._async_client(), self._async_store
+        )
         if isinstance(answer, Reply):
             return httpx.Response(answer.status, headers=answer.headers, content=answer.body)
         assert isinstance(answer, ReplyStream) and opened is not None
-        stream = _AsyncStream(arelay_chunks(answer, opened), opened)
+        stream = _AsyncStream(arelay_chunks(answer, opened, self._async_store), opened)
         return httpx.Response(answer.status, headers=answer.headers, stream=stream)
 
     def close(self) -> None:
@@ -126,6 +133,7 @@ class Transport(httpx.BaseTransport, httpx.AsyncBaseTransport):
         if self._sync is not None:
             self._sync.close()
             self._sync = None
+        self._sync_store.close()
         if self._embedded is not None:
             self._embedded.close()
 
@@ -134,5 +142,6 @@ class Transport(httpx.BaseTransport, httpx.AsyncBaseTransport):
         if self._async is not None:
             await self._async.aclose()
             self._async = None
+        await self._async_store.aclose()
         if self._embedded is not None:
             self._embedded.close()

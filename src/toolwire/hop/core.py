@@ -51,6 +51,8 @@ from toolwire.hop._models import list_models
 from toolwire.hop._providers import PROVIDERS, resolve_base_url
 from toolwire.hop._relay import StreamRelay
 from toolwire.hop._routes import Endpoint, allowed_methods, match_inbound
+from toolwire.hop._stateful import ResponsesFacade, StoreCall, is_stateful
+from toolwire.hop._stored import STORED_OPERATIONS, open_facade, save_calls
 from toolwire.ir.base import Format
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import ErrorInfo
@@ -126,6 +128,9 @@ class ReplyStream:
     Attributes:
         status: HTTP status (200).
         headers: response headers (``content-type`` included).
+        tap: when set, each chunk the relay gives goes through it before it is sent: it returns
+            the chunk to send and the :class:`StoreCall`\\ s to perform first (a Responses
+            client's state, :mod:`toolwire.hop._stateful`).
         relay: the stream relay (``feed(chunk)``, ``close()``). The :class:`Send` of a stream
             has the idle limit as its read timeout; when a read fails or times out, the shell
             sends ``relay.close()``, which ends the stream with the client's error event.
@@ -134,6 +139,7 @@ class ReplyStream:
     status: int
     headers: dict[str, str]
     relay: StreamRelay
+    tap: Callable[[bytes], tuple[bytes, list[StoreCall]]] | None = None
 
 
 @dataclass(slots=True)
@@ -176,7 +182,9 @@ def client_error(
     return Reply(out_status, {**_JSON, **(headers or {})}, dumps(body))
 
 
-_Steps = Generator[Send, Received, Reply | ReplyStream]
+Step = Send | StoreCall
+"""What the hop asks its shell to perform."""
+_Steps = Generator[Step, Any, Reply | ReplyStream]
 
 
 def _presented_key(headers: Mapping[str, str], query: str) -> str | None:
@@ -360,6 +368,12 @@ class Hop:
         route, upstream = routed
         if route.max_tokens is not None:
             _set_default_max_tokens(payload, fmt, route.max_tokens)
+        facade: ResponsesFacade | None = None
+        if is_stateful(fmt, upstream.format):
+            opened = yield from open_facade(fmt, payload)
+            if isinstance(opened, Reply):
+                return opened
+            facade, payload = opened, opened.body
         ex = self._exchange(fmt, route, upstream)
         up = ex.request_read(payload, call)
         self.record.stream = up.stream
@@ -375,10 +389,15 @@ class Hop:
         if up.stream:
             relay = StreamRelay(ex)
             headers = {"content-type": relay.content_type, "cache-control": "no-cache", **headers}
-            return ReplyStream(200, headers, relay)
-        return self._whole(ex, fmt, received, headers)
+            return ReplyStream(200, headers, relay, facade.frames if facade is not None else None)
+        out = self._whole(ex, fmt, received)
+        if isinstance(out, Reply) or facade is None:
+            return out if isinstance(out, Reply) else Reply(200, {**_JSON, **headers}, dumps(out))
+        out = facade.finish(out)
+        saved = yield from save_calls(fmt, facade.save(out))
+        return saved if saved is not None else Reply(200, {**_JSON, **headers}, dumps(out))
 
-    def _whole(self, ex: Any, fmt: Format, received: Received, headers: dict[str, str]) -> Reply:
+    def _whole(self, ex: Any, fmt: Format, received: Received) -> dict[str, Any] | Reply:
         try:
             body = loads(received.body)
         except PayloadError:
@@ -386,12 +405,12 @@ class Hop:
             return client_error(
                 fmt, 502, "The upstream answered with a body that is not JSON", type="api_error"
             )
-        out = ex.response(body)
+        out: dict[str, Any] = ex.response(body)
         self.record.notes = len(ex.notes)
         usage = ex.last_response.usage if ex.last_response is not None else None
         if usage is not None:
             self.record.input_tokens, self.record.output_tokens = usage.input_tokens, usage.output_tokens
-        return Reply(200, {**_JSON, **headers}, dumps(out))
+        return out
 
     def _count(self, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
         fmt = endpoint.format
@@ -473,5 +492,6 @@ _OPERATIONS: dict[str, Callable[[Hop, Endpoint, InboundRequest], _Steps]] = {
     "generate": Hop._generate,
     "count": Hop._count,
     "models": Hop._models,
+    **STORED_OPERATIONS,
 }
 """Operation -> handler; the stored-response operations come with the store."""
