@@ -177,8 +177,33 @@ class GatewayApp:
             return
         query = scope.get("query_string", b"").decode("latin-1")
         inbound = InboundRequest(scope["method"], scope["path"], query, headers, body)
+        watch = asyncio.ensure_future(_wait_disconnect(receive))
         try:
-            answer, opened = await adrive(hop, inbound, client, self.store)
+            await self._answer(scope, send, headers, hop, client, inbound, watch)
+        finally:
+            watch.cancel()
+
+    async def _answer(
+        self,
+        scope: Scope,
+        send: Send,
+        headers: dict[str, str],
+        hop: Hop,
+        client: httpx.AsyncClient,
+        inbound: InboundRequest,
+        watch: asyncio.Future[None],
+    ) -> None:
+        """The hop raced against the client's disconnect, which cancels the upstream call."""
+        work = asyncio.ensure_future(adrive(hop, inbound, client, self.store))
+        racing: list[asyncio.Future[Any]] = [work, watch]
+        await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
+        if not work.done():
+            work.cancel()
+            await asyncio.gather(work, return_exceptions=True)
+            hop.record.status, hop.record.error = 499, "client disconnected"
+            return
+        try:
+            answer, opened = work.result()
         except Exception:  # the error guard: a bug must not send a traceback or hang the client
             log.exception(
                 "gateway error on %s %s (request %s)", scope["method"], scope["path"], hop.record.request_id
@@ -190,10 +215,15 @@ class GatewayApp:
             await _send_whole(send, answer)
             return
         assert opened is not None
-        await self._stream(answer, opened, receive, send, hop.record)
+        await self._stream(answer, opened, watch, send, hop.record)
 
     async def _stream(
-        self, answer: ReplyStream, opened: httpx.Response, receive: Receive, send: Send, record: HopRecord
+        self,
+        answer: ReplyStream,
+        opened: httpx.Response,
+        watch: asyncio.Future[None],
+        send: Send,
+        record: HopRecord,
     ) -> None:
         self.metrics.open_streams += 1
         try:
@@ -201,10 +231,9 @@ class GatewayApp:
                 {"type": "http.response.start", "status": answer.status, "headers": _raw(answer.headers)}
             )
             pump = asyncio.ensure_future(_pump(answer, opened, send, self.store))
-            watch = asyncio.ensure_future(_wait_disconnect(receive))
-            done, _ = await asyncio.wait({pump, watch}, return_when=asyncio.FIRST_COMPLETED)
-            if pump in done:
-                watch.cancel()
+            racing: list[asyncio.Future[Any]] = [pump, watch]
+            await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
+            if pump.done():
                 pump.result()
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
             else:  # the client went away: stop reading upstream, close its connection
