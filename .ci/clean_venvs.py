@@ -50,9 +50,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-EXTRAS = ("none", "client", "server", "models", "cli", "otel", "all")
+EXTRAS = ("none", "client", "server", "models", "cli", "otel", "redis", "all")
 """The installs checked; ``none`` is the wheel without extras."""
-COMMANDS = ("convert", "tools", "schema", "validate", "replay", "emulate", "serve", "run", "demo")
+COMMANDS = ("convert", "tools", "schema", "validate", "replay", "emulate", "serve", "run", "demo", "store")
 """Every ``toolwire`` subcommand (``tools`` also has ``tools convert``)."""
 SKIP_MARK = "<!-- snippet: skip -->"
 HINT = re.compile(r"pip install '?toolwire\[([a-z]+)\]'?")
