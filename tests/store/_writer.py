@@ -2,7 +2,8 @@
 
 ``python -m tests.store._writer URL MODE NAME COUNT``: ``append`` appends ``COUNT`` items to
 conversation ``conv_shared`` one call at a time; ``forever`` stores responses and appends to
-``conv_<NAME>`` until killed. Writing starts at a line on standard input. Each acknowledged write is printed (flushed) once its call returned.
+``conv_<NAME>`` until killed. Writing starts at a line on standard input. Each acknowledged
+write is printed (flushed) once its call returned.
 """
 
 from __future__ import annotations

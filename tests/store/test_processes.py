@@ -10,8 +10,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.store.conftest import Backend, RedisServer, need_redis_server
 from tests.store.records import conversation, item, response
 from toolwire.store import Store, open_store
