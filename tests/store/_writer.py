@@ -27,6 +27,8 @@ async def main(url: str, mode: str, name: str, count: int) -> None:
         conv = "conv_shared" if mode == "append" else f"conv_{name}"
         await store.append_items(conv, [item(n, name)])
         print(f"msg_{name}_{n}", flush=True)
+        if mode == "append":
+            await asyncio.sleep(0.005)  # writers started together overlap for sure
         n += 1
     await store.aclose()
 

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.store.conftest import Backend, RedisServer, need_redis_server
+from tests.redis_server import RedisServer, need_redis_server
+from tests.store.conftest import Backend
 from tests.store.records import conversation, item, response
 from toolwire.store import Store, open_store
 

@@ -21,7 +21,15 @@ Example:
 
 from __future__ import annotations
 
-from toolwire.store._open import DEFAULT_STORE, STORES, StoreSpec, default_sqlite_path, open_store, redact
+from toolwire.store._open import (
+    DEFAULT_STORE,
+    STORES,
+    StoreSpec,
+    default_sqlite_path,
+    open_store,
+    redact,
+    store_spec,
+)
 from toolwire.store.base import (
     DEFAULT_MAX_RECORD_BYTES,
     RECORD_VERSION,
@@ -68,4 +76,5 @@ __all__ = [
     "open_store",
     "page_query",
     "redact",
+    "store_spec",
 ]

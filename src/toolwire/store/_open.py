@@ -27,7 +27,15 @@ from toolwire._extras import require
 from toolwire.store.base import Store, StoreLimits, StoreURLError
 from toolwire.store.memory import MemoryStore
 
-__all__ = ["DEFAULT_STORE", "STORES", "StoreSpec", "default_sqlite_path", "open_store", "redact"]
+__all__ = [
+    "DEFAULT_STORE",
+    "STORES",
+    "StoreSpec",
+    "default_sqlite_path",
+    "open_store",
+    "redact",
+    "store_spec",
+]
 
 DEFAULT_STORE = "sqlite://"
 """The store the gateway uses when given none: SQLite in the user's data directory."""
@@ -107,6 +115,16 @@ async def open_store(url: str = DEFAULT_STORE, limits: StoreLimits | None = None
         StoreError: the backend cannot be opened (file not writable, server unreachable).
         MissingDependencyError: a Redis URL without the ``redis`` extra.
     """
+    spec, parts = store_spec(url)
+    return await spec.open(parts, limits or StoreLimits())
+
+
+def store_spec(url: str) -> tuple[StoreSpec, SplitResult]:
+    """The backend ``url`` names and the parsed URL (no I/O: for checking a URL early).
+
+    Raises:
+        StoreURLError: the URL names no backend.
+    """
     try:
         parts = urlsplit(url.strip())
         scheme = parts.scheme.lower()
@@ -117,4 +135,4 @@ async def open_store(url: str = DEFAULT_STORE, limits: StoreLimits | None = None
     if spec is None:
         choices = ", ".join(s.example for s in STORES.values())
         raise StoreURLError(f"unknown store URL {redact(url)!r}; choose one of: {choices}")
-    return await spec.open(parts, limits or StoreLimits())
+    return spec, parts
