@@ -24,7 +24,7 @@ from pathlib import Path
 from urllib.parse import SplitResult, urlsplit
 
 from toolwire._extras import require
-from toolwire.store.base import Store, StoreLimits, StoreURLError
+from toolwire.store.base import Store, StoreLimits, StoreNotFoundError, StoreURLError
 from toolwire.store.memory import MemoryStore
 
 __all__ = [
@@ -46,7 +46,7 @@ class StoreSpec:
     """One backend: its URL form (for messages) and how it opens."""
 
     example: str
-    open: Callable[[SplitResult, StoreLimits], Awaitable[Store]]
+    open: Callable[[SplitResult, StoreLimits, bool], Awaitable[Store]]
 
 
 def default_sqlite_path() -> Path:
@@ -56,22 +56,24 @@ def default_sqlite_path() -> Path:
     return root / "toolwire" / "store.db"
 
 
-async def _memory(url: SplitResult, limits: StoreLimits) -> Store:
+async def _memory(url: SplitResult, limits: StoreLimits, create: bool) -> Store:
     if url.netloc or url.path.strip("/") or url.query:
         raise StoreURLError(f"memory:// takes no host, path or options, got {redact(url)!r}")
     return MemoryStore(limits)
 
 
-async def _sqlite(url: SplitResult, limits: StoreLimits) -> Store:
+async def _sqlite(url: SplitResult, limits: StoreLimits, create: bool) -> Store:
     from toolwire.store.sqlite import SQLiteStore
 
     if url.netloc or url.query:
         raise StoreURLError(f"a sqlite URL names a file (sqlite:///path/to/store.db), got {redact(url)!r}")
     path = Path(os.path.expanduser(url.path)) if url.path else default_sqlite_path()
+    if not create and not path.is_file():
+        raise StoreNotFoundError(f"no store at {path}")
     return await SQLiteStore.open(path, limits)
 
 
-async def _redis(url: SplitResult, limits: StoreLimits) -> Store:
+async def _redis(url: SplitResult, limits: StoreLimits, create: bool) -> Store:
     require("the redis store", "redis")
     from toolwire.store.redis import RedisStore
 
@@ -102,13 +104,17 @@ def redact(url: SplitResult | str) -> str:
     return parts._replace(netloc="***@" + parts.netloc.rpartition("@")[2]).geturl()
 
 
-async def open_store(url: str = DEFAULT_STORE, limits: StoreLimits | None = None) -> Store:
+async def open_store(
+    url: str = DEFAULT_STORE, limits: StoreLimits | None = None, *, create: bool = True
+) -> Store:
     """Open the store ``url`` names (see the module docstring).
 
     Args:
         url: ``sqlite:///path.db``, ``sqlite://`` (the default file), ``redis://host:port/db``
             or ``memory://``.
         limits: size limit and clock for every backend.
+        create: create a SQLite file that does not exist (``False``: raise
+            :class:`~toolwire.store.StoreNotFoundError`, for commands that only inspect).
 
     Raises:
         StoreURLError: the URL names no backend, or one that cannot use it.
@@ -116,7 +122,7 @@ async def open_store(url: str = DEFAULT_STORE, limits: StoreLimits | None = None
         MissingDependencyError: a Redis URL without the ``redis`` extra.
     """
     spec, parts = store_spec(url)
-    return await spec.open(parts, limits or StoreLimits())
+    return await spec.open(parts, limits or StoreLimits(), create)
 
 
 def store_spec(url: str) -> tuple[StoreSpec, SplitResult]:
