@@ -50,18 +50,18 @@ from toolwire.store.memory import MemoryStore
 from toolwire.store.pages import MAX_LIMIT, PageQuery, list_object, list_page, page_query
 
 __all__ = [
+    "ConversationRecord",
     "DEFAULT_MAX_RECORD_BYTES",
     "DEFAULT_STORE",
-    "MAX_LIMIT",
-    "RECORD_VERSION",
-    "STATUSES",
-    "STORES",
-    "ConversationRecord",
     "ItemPage",
+    "MAX_LIMIT",
     "MemoryStore",
     "Order",
     "PageQuery",
+    "RECORD_VERSION",
     "ResponseRecord",
+    "STATUSES",
+    "STORES",
     "Status",
     "Store",
     "StoreError",

@@ -35,13 +35,13 @@ import msgspec
 from toolwire.errors import LimitError, ToolwireError
 
 __all__ = [
-    "DEFAULT_MAX_RECORD_BYTES",
-    "RECORD_VERSION",
-    "STATUSES",
     "ConversationRecord",
+    "DEFAULT_MAX_RECORD_BYTES",
     "ItemPage",
     "Order",
+    "RECORD_VERSION",
     "ResponseRecord",
+    "STATUSES",
     "Status",
     "Store",
     "StoreError",
