@@ -22,6 +22,7 @@ answer alike. Items are JSON objects with a string ``id``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +35,7 @@ __all__ = ["MAX_LIMIT", "PageQuery", "list_object", "list_page", "page_of", "pag
 MAX_LIMIT = 100
 """The most items one page holds."""
 _ORDERS: tuple[Order, ...] = ("asc", "desc")
+_INTEGER = re.compile(r"-?[0-9]{1,9}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +58,7 @@ def page_query(query: Mapping[str, str], *, order: Order = "desc") -> PageQuery:
     if chosen not in _ORDERS:
         raise PayloadError(f"Invalid 'order': expected 'asc' or 'desc', got {chosen!r}.", path="order")
     text = query.get("limit", "20")
-    limit = int(text) if text.strip().lstrip("-").isdigit() else None
+    limit = int(text) if _INTEGER.fullmatch(text) else None
     if limit is None or not 1 <= limit <= MAX_LIMIT:
         raise PayloadError(
             f"Invalid 'limit': expected an integer from 1 to {MAX_LIMIT}, got {text!r}.", path="limit"
