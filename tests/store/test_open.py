@@ -107,7 +107,7 @@ def test_redis_unreachable_is_a_store_error_without_the_password() -> None:
 def test_a_file_that_is_not_a_database(tmp_path: Path) -> None:
     path = tmp_path / "junk.db"
     path.write_bytes(b"not sqlite " * 200)
-    with pytest.raises(StoreError, match="sqlite store junk.db: file is not a database"):
+    with pytest.raises(StoreError, match=r"sqlite store junk\.db: file is not a database"):
         opened(f"sqlite://{path}")
 
 
@@ -124,7 +124,7 @@ def test_a_closed_sqlite_store_says_so(tmp_path: Path) -> None:
         await store.aclose()
         await store.put_response(response())
 
-    with pytest.raises(StoreError, match="sqlite store s.db is closed"):
+    with pytest.raises(StoreError, match=r"sqlite store s\.db is closed"):
         asyncio.run(go())
 
 
