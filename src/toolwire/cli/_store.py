@@ -12,8 +12,8 @@ command                         does
                                 (exit 3) after the others are deleted
 ==============================  ==================================================================
 
-``--store`` defaults to the gateway's default store (SQLite in the user's data directory); a
-SQLite file that does not exist is reported, not created. A Redis URL needs the ``redis`` extra.
+``--store`` defaults to ``sqlite://`` (the default store: a SQLite file in the user's data
+directory); a SQLite file that does not exist is reported, not created. A Redis URL needs the ``redis`` extra.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from toolwire.store import DEFAULT_STORE, ResponseRecord, Store, StoreNotFoundEr
 __all__ = ["add_parser", "summary"]
 
 _T = TypeVar("_T")
-_STORE_HELP = "store URL: sqlite:///path.db, redis://host:port/db (default: the gateway's SQLite file)"
+_STORE_HELP = "store URL: sqlite:///path.db, redis://host:port/db (default: sqlite://, the user data file)"
 
 
 def add_parser(sub: Any) -> None:

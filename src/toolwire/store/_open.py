@@ -38,7 +38,8 @@ __all__ = [
 ]
 
 DEFAULT_STORE = "sqlite://"
-"""The store the gateway uses when given none: SQLite in the user's data directory."""
+"""The store to use when given none (the gateway's default, per issue 15): SQLite in the user's
+data directory."""
 
 
 @dataclass(frozen=True, slots=True)
