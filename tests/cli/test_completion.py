@@ -42,7 +42,7 @@ def _run(argv: list[str]) -> str:
 
 BASH_CASES = [
     (["toolwire", "co"], "convert completion"),
-    (["toolwire", "s"], "schema store"),
+    (["toolwire", "s"], "schema serve store"),
     (["toolwire", "tools", ""], "convert"),
     (["toolwire", "convert", "--from", ""], f"auto {FORMATS}"),
     (["toolwire", "convert", "--to", "gem"], "gemini"),
