@@ -12,9 +12,10 @@ repository (so only the installed wheel can be imported):
 * the pure commands on small files written into the temporary folder (:data:`CHECKS`): convert a
   Chat request to Anthropic, validate the result, ``tools convert``, ``schema`` of a tool module,
   ``replay`` of a short Anthropic SSE recording; the core library (a schema tool validates its
-  arguments); ``toolwire emulate`` answers ``/v1/models``; ``toolwire run`` against it;
-  ``toolwire demo``; ``toolwire serve`` (the gateway on its embedded emulator) answers a Chat
-  completion;
+  arguments); a response kept in a SQLite store and listed by ``toolwire store ls``; the Redis
+  store's client (the ``redis`` extra); ``toolwire emulate`` answers ``/v1/models``; ``toolwire
+  run`` against it; ``toolwire demo``; ``toolwire serve`` (the gateway on its embedded emulator)
+  answers a Chat completion;
 * in the ``all`` venv, every ```` ```python ```` snippet of README.md, except one preceded by the line
   ``<!-- snippet: skip -->``.
 
@@ -50,9 +51,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-EXTRAS = ("none", "client", "server", "models", "cli", "otel", "all")
+EXTRAS = ("none", "client", "server", "models", "cli", "otel", "redis", "all")
 """The installs checked; ``none`` is the wheel without extras."""
-COMMANDS = ("convert", "tools", "schema", "validate", "replay", "emulate", "serve", "run", "demo")
+COMMANDS = ("convert", "tools", "schema", "validate", "replay", "emulate", "serve", "run", "demo", "store")
 """Every ``toolwire`` subcommand (``tools`` also has ``tools convert``)."""
 SKIP_MARK = "<!-- snippet: skip -->"
 HINT = re.compile(r"pip install '?toolwire\[([a-z]+)\]'?")
@@ -120,12 +121,37 @@ assert good.content[0].text == "2", good
 assert bad.is_error and "$.a" in bad.content[0].text, bad
 print("ok")
 """
+STORE_LIBRARY = """
+import asyncio
+from toolwire.store import ResponseRecord, open_store
+async def main():
+    store = await open_store("sqlite:store.db")
+    await store.put_response(ResponseRecord(id="resp_clean", created_at=0, output_items=[{"id": "msg_1"}]))
+    await store.aclose()
+asyncio.run(main())
+print("ok")
+"""
+REDIS_STORE = """
+import sys
+from toolwire.errors import MissingDependencyError
+try:
+    from toolwire.store import open_store
+    import asyncio
+    asyncio.run(open_store("redis://127.0.0.1:1/0"))
+except MissingDependencyError as exc:
+    print(f"toolwire: error: {exc}", file=sys.stderr)
+    sys.exit(6)
+except Exception as exc:  # the redis client is installed: no server on port 1, a StoreError
+    print("ok" if type(exc).__name__ == "StoreError" else repr(exc))
+"""
 FILES = {
     "chat.json": json.dumps(CHAT_REQUEST),
     "tools.json": json.dumps(CHAT_REQUEST["tools"]),
     "tw_tools.py": TOOLS_MODULE,
     "stream.sse": SSE,
     "core_library.py": CORE_LIBRARY,
+    "store_library.py": STORE_LIBRARY,
+    "redis_store.py": REDIS_STORE,
 }
 """Inputs written into each venv's work folder."""
 
@@ -170,6 +196,9 @@ CHECKS: list[Check] = [
         output="[DONE]",
     ),
     Check("demo", ("demo",), frozenset({"client", "server", "models"}), "chat -> anthropic"),
+    Check("store: keep a response", ("store_library.py",), output="ok", python=True),
+    Check("store ls", ("store", "ls", "--store", "sqlite:store.db"), output="resp_clean"),
+    Check("store: redis client", ("redis_store.py",), frozenset({"redis"}), "ok", python=True),
 ]
 """The command checks, in table order; ``emulate`` and ``run`` are :func:`_check_emulate_and_run`."""
 
@@ -215,7 +244,7 @@ def shells(pyproject: dict[str, object]) -> dict[str, frozenset[str]]:
 
 
 SHELLS = shells(tomllib.loads((ROOT / "pyproject.toml").read_text()))
-"""Extra -> the single-shell extras (client, server, models, otel) it installs."""
+"""Extra -> the single-shell extras (client, server, models, otel, redis) it installs."""
 
 
 def _env(venv_: Venv) -> dict[str, str]:

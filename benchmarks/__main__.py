@@ -8,6 +8,7 @@ from benchmarks import (
     bench_arguments,
     bench_convert,
     bench_emulator,
+    bench_store,
     bench_stream,
     bench_tools,
     bench_validate,
@@ -26,6 +27,7 @@ def main() -> None:
         bench_validate,
         bench_validators,
         bench_emulator,
+        bench_store,
     ):
         print()
         module.run()

@@ -34,7 +34,8 @@ def test_extras_are_read_from_pyproject() -> None:
         "models": frozenset({"models"}),
         "otel": frozenset({"otel"}),
         "cli": frozenset({"client", "server", "models"}),
-        "all": frozenset({"client", "server", "models", "otel"}),
+        "redis": frozenset({"redis"}),
+        "all": frozenset({"client", "server", "models", "otel", "redis"}),
     }
     assert set(clean_venvs.EXTRAS) == set(clean_venvs.SHELLS)
 

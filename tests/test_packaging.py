@@ -22,7 +22,7 @@ from toolwire._extras import EXTRAS
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "toolwire"
 
-SHELLS = ("client", "server", "models", "otel")
+SHELLS = ("client", "server", "models", "otel", "redis")
 """The extras that each bring one shell's third-party packages."""
 
 AREAS: dict[str, str] = {
@@ -30,6 +30,7 @@ AREAS: dict[str, str] = {
     "emulator/": "server",
     "cli/": "cli",
     "gateway/": "cli",  # the gateway: httpx (client) to upstreams, uvicorn (server) to serve
+    "store/redis.py": "redis",
     "pytools/_errors.py": "models",
     "pytools/_function.py": "models",
     "pytools/_model.py": "models",

@@ -125,6 +125,13 @@ PINNED: dict[str, set[str]] = {
     "toolwire.otel": {
         "OpenTelemetryObserver", "SYSTEMS",
     },
+    "toolwire.store": {
+        "ConversationRecord", "DEFAULT_MAX_RECORD_BYTES", "DEFAULT_STORE", "ItemPage", "MAX_LIMIT",
+        "MemoryStore", "Order", "PageQuery", "RECORD_VERSION", "ResponseRecord", "STATUSES", "STORES",
+        "Status", "Store", "StoreError", "StoreLimitError", "StoreLimits", "StoreNotFoundError", "StoreSpec",
+        "StoreURLError", "default_sqlite_path", "list_object", "list_page", "open_store", "page_query",
+        "redact", "store_spec",
+    },
 }  # fmt: skip
 
 

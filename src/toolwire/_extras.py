@@ -11,6 +11,7 @@ client     httpx, anyio, tenacity                  ``toolwire.client``, ``toolwi
 server     starlette, uvicorn, yaml                ``toolwire.emulator``, ``toolwire emulate``
 models     pydantic                                tools from Python functions and models
 otel       opentelemetry                           tracing
+redis      redis                                   the Redis store (``redis://`` store URLs)
 cli        client + server + models                every ``toolwire`` command
 all        everything above                        everything
 =========  ======================================  ==========================================
@@ -40,12 +41,13 @@ EXTRAS: dict[str, str] = {
     "yaml": "server",
     "pydantic": "models",
     "opentelemetry": "otel",
+    "redis": "redis",
 }
 """Import name -> the extra that installs it."""
 
 BUNDLES: dict[str, frozenset[str]] = {
     "cli": frozenset({"client", "server", "models"}),
-    "all": frozenset({"client", "server", "models", "otel"}),
+    "all": frozenset({"client", "server", "models", "otel", "redis"}),
 }
 """Extras that install other extras, smallest first: name -> the extras it includes."""
 

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-BLOCKED = ("httpx", "pydantic", "pydantic_core", "starlette", "uvicorn", "tenacity")
+BLOCKED = ("httpx", "pydantic", "pydantic_core", "starlette", "uvicorn", "tenacity", "redis")
 """Every third-party package of an extra: blocked, the CLI sees a core-only install."""
 
 _BLOCKER = '''

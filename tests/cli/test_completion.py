@@ -42,6 +42,7 @@ def _run(argv: list[str]) -> str:
 
 BASH_CASES = [
     (["toolwire", "co"], "convert completion"),
+    (["toolwire", "s"], "schema serve store"),
     (["toolwire", "tools", ""], "convert"),
     (["toolwire", "convert", "--from", ""], f"auto {FORMATS}"),
     (["toolwire", "convert", "--to", "gem"], "gemini"),
@@ -49,6 +50,8 @@ BASH_CASES = [
     (["toolwire", "convert", "--p"], "--policy"),
     (["toolwire", "convert", "--policy", ""], "strict warn drop"),
     (["toolwire", "completion", ""], "bash zsh fish"),
+    (["toolwire", "store", ""], "ls show rm"),
+    (["toolwire", "store", "rm", "--s"], "--store"),
     (["toolwire", "--v"], "--version"),
     (["toolwire", "convert", "-o", ""], ""),  # a file name: bash's default completion
 ]
@@ -91,6 +94,7 @@ def test_zsh_script_is_valid_and_completes(tmp_path: Path) -> None:
         "emulate:serve the OpenAI, Anthropic and Gemini APIs with a deterministic scripted model",
         "serve:run the gateway: OpenAI, Anthropic and Gemini clients in front of any upstream",
         "demo:one tool-calling conversation through every format, offline",
+        "store:list, show or delete the responses a gateway kept",
         "completion:print a shell completion script (bash, zsh or fish)",
     ]
     cases = [

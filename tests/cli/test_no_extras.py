@@ -45,10 +45,12 @@ def test_every_command_is_covered() -> None:
         "run",
         "schema",
         "serve",
+        "store",
         "tools",
         "validate",
     ]
-    assert _commands() == sorted([(), *[(name,) for name in top], ("tools", "convert")])
+    store = [("store", "ls"), ("store", "rm"), ("store", "show")]
+    assert _commands() == sorted([(), *[(name,) for name in top], ("tools", "convert"), *store])
 
 
 @pytest.mark.parametrize("words", _commands(), ids=lambda w: " ".join(w) or "toolwire")

@@ -6,7 +6,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.redis_server import redis_server
 from toolwire.emulator import EmulatorConfig, create_app, serve
+
+__all__ = ["API_KEY", "keyed_url", "redis_server", "url"]
 
 API_KEY = "sk-test-emulator-key"
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,7 +12,8 @@ import pytest
 
 from tests.emulator.tools import responses_tools, result_for
 from toolwire.emulator import EmulatorConfig, serve
-from toolwire.emulator.store import ResponseStore
+from toolwire.emulator.store import history
+from toolwire.store import MemoryStore, ResponseRecord
 
 
 @pytest.fixture(scope="module")
@@ -123,13 +125,18 @@ def test_provider_rules_pair_over_the_stored_conversation(c: openai.OpenAI) -> N
     assert unanswered.value.message.endswith(f"No tool output found for function call {call.call_id}.")
 
 
-def test_store_is_bounded() -> None:
-    store = ResponseStore(2)
-    for n in range(3):
-        store.put({"id": f"resp_{n}", "output": []}, [{"role": "user", "content": str(n)}])
-    assert store.get("resp_0") is None
-    kept = store.get("resp_2")
-    assert kept is not None and kept.conversation() == [{"role": "user", "content": "2"}]
-    assert store.get("resp_1") is not None and not store.delete("resp_0") and store.delete("resp_1")
-    ResponseStore(0).put({"id": "resp_x"}, [])
-    assert ResponseStore(0).get("resp_x") is None
+def test_the_memory_store_is_bounded() -> None:
+    async def go() -> list[Any]:
+        store = MemoryStore(max_responses=2)
+        for n in range(3):
+            items = [{"role": "user", "content": str(n)}]
+            await store.put_response(ResponseRecord(id=f"resp_{n}", created_at=0, input_items=items))
+        kept = await store.get_response("resp_2")
+        out: list[Any] = [await store.get_response("resp_0"), kept and history(kept)]
+        out += [await store.get_response("resp_1") is not None, await store.delete_response("resp_0")]
+        out.append(await store.delete_response("resp_1"))
+        none = MemoryStore(max_responses=0)
+        await none.put_response(ResponseRecord(id="resp_x", created_at=0))
+        return [*out, await none.get_response("resp_x")]
+
+    assert asyncio.run(go()) == [None, [{"role": "user", "content": "2"}], True, False, True, None]

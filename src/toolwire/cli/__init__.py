@@ -1,7 +1,8 @@
 """The ``toolwire`` command line.
 
 Commands: ``convert``, ``tools convert``, ``schema``, ``validate``, ``replay`` (pure: they need
-only the core), ``run`` (the ``client`` extra), ``emulate`` and ``serve`` (``server``), ``demo`` (``cli``) and
+only the core), ``run`` (the ``client`` extra), ``emulate`` and ``serve`` (``server``), ``demo``
+(``cli``), ``store ls|show|rm`` (a gateway's store; a Redis store needs ``redis``) and
 ``completion``. A command's optional dependencies are imported when it runs, never when the
 parser is built, so ``--help`` works with any set of extras. Errors are one line on standard
 error, ``toolwire: error: <message>``; exit codes are listed in :class:`ExitCode`.
@@ -14,7 +15,18 @@ import os
 import sys
 from collections.abc import Sequence
 
-from toolwire.cli import _completion, _convert, _demo, _emulate, _replay, _run, _schema, _serve, _validate
+from toolwire.cli import (
+    _completion,
+    _convert,
+    _demo,
+    _emulate,
+    _replay,
+    _run,
+    _schema,
+    _serve,
+    _store,
+    _validate,
+)
 from toolwire.cli._exit import ExitCode, exit_code_for
 from toolwire.cli._parser import Parser, error_line
 from toolwire.errors import ProviderError, ToolwireError
@@ -42,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     _emulate.add_parser(sub)
     _serve.add_parser(sub)
     _demo.add_parser(sub)
+    _store.add_parser(sub)
     _completion.add_parser(sub)
     return parser
 

@@ -9,6 +9,7 @@ from typing import Any
 from toolwire._extras import require
 from toolwire.cli._exit import UsageError
 from toolwire.errors import PayloadError
+from toolwire.store import StoreURLError, store_spec
 
 __all__ = ["add_parser", "config_from_args"]
 
@@ -33,6 +34,12 @@ def add_parser(sub: Any) -> None:
         help="'provider': enforce the replay rules real providers enforce on history (default: lenient)",
     )
     parser.add_argument(
+        "--store",
+        default="memory://",
+        metavar="URL",
+        help="where Responses are kept: memory:// (default), sqlite:///path.db, redis://host:port/db",
+    )
+    parser.add_argument(
         "--log-level",
         default="info",
         choices=["critical", "error", "warning", "info", "debug"],
@@ -53,7 +60,13 @@ def config_from_args(args: argparse.Namespace) -> Any:
         script = load_script(args.script) if args.script else None
     except OSError as exc:
         raise PayloadError(f"cannot read {args.script!r}: {exc.strerror or exc}") from None
-    return EmulatorConfig(api_keys=tuple(args.api_key), script=script, faults=args.faults, rules=args.rules)
+    try:
+        store_spec(args.store)
+    except StoreURLError as exc:
+        raise UsageError(f"--store: {exc.message}") from None
+    return EmulatorConfig(
+        api_keys=tuple(args.api_key), script=script, faults=args.faults, rules=args.rules, store=args.store
+    )
 
 
 def _run(args: argparse.Namespace) -> int:

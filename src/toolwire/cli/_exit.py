@@ -8,7 +8,8 @@ code    name                 when
                              ``replay --check`` (event order), ``run`` (stopped before the
                              model answered, e.g. ``--max-turns``)
 2       USAGE                bad command line: unknown command or option, missing or
-                             invalid argument (also a ``MODULE:NAME`` that cannot be loaded)
+                             invalid argument (also a ``MODULE:NAME`` that cannot be loaded,
+                             a store URL that names no backend)
 3       INPUT                bad input: missing or unreadable file, a directory, not JSON,
                              not the declared format, malformed payload; output not writable
 4       CONVERSION_REFUSED   ``--policy strict`` refused a lossy conversion, or the target
@@ -34,6 +35,7 @@ from toolwire.errors import (
     TransportError,
     UnsupportedError,
 )
+from toolwire.store.base import StoreURLError
 
 __all__ = ["EXIT_CODES", "ExitCode", "UsageError", "exit_code_for"]
 
@@ -62,6 +64,7 @@ EXIT_CODES: tuple[tuple[type[BaseException], ExitCode], ...] = (
     (ProviderError, ExitCode.PROVIDER),
     (TransportError, ExitCode.PROVIDER),
     (UsageError, ExitCode.USAGE),
+    (StoreURLError, ExitCode.USAGE),
     (ToolDefinitionError, ExitCode.USAGE),
     (ToolNameError, ExitCode.USAGE),
     (ToolwireError, ExitCode.INPUT),

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from starlette.applications import Starlette
@@ -47,9 +48,10 @@ from toolwire.emulator.streaming import (
     streamed_response,
 )
 from toolwire.emulator.wording import auth_error, error_body, fault_error, not_found
-from toolwire.errors import ToolwireError
+from toolwire.errors import PayloadError, ToolwireError
 from toolwire.hop._models import COUNT_BODIES, list_models
 from toolwire.ir import Format
+from toolwire.store import MemoryStore, ResponseRecord, Store, list_page, open_store, page_query
 
 __all__ = ["COUNT_BODIES", "create_app"]
 
@@ -79,6 +81,27 @@ class _Handler:
         self.config = config
         self.core = Emulator(config)
         self.base_faults = parse_faults(config.faults)
+        memory = config.store.strip().lower() == "memory://"
+        self._store: Store | None = MemoryStore(max_responses=config.store_size) if memory else None
+        self._opening = asyncio.Lock()
+
+    async def store(self) -> Store:
+        """The Responses store, opened on first use (see :mod:`toolwire.emulator.store`)."""
+        async with self._opening:
+            if self._store is None:
+                self._store = await open_store(self.config.store)
+        return self._store
+
+    async def close(self) -> None:
+        """Close the store (the app's lifespan ends)."""
+        if self._store is not None:
+            await self._store.aclose()
+            self._store = None
+
+    async def previous(self, fmt: Format, body: bytes) -> ResponseRecord | None:
+        """The kept record a Responses body's ``previous_response_id`` names, or ``None``."""
+        key = self.core.previous_id(fmt, body)
+        return await (await self.store()).get_response(key) if key is not None else None
 
     def faults(self, req: HTTPRequest) -> Faults:
         spec = req.headers.get(FAULT_HEADER)
@@ -116,9 +139,13 @@ class _Handler:
         if early is not None:
             return early
         beta = req.query_params.get("beta") == "true"
-        outcome = self.core.handle(fmt, await req.body(), model=model, beta=beta)
+        body = await req.body()
+        previous = await self.previous(fmt, body)
+        outcome = self.core.handle(fmt, body, model=model, beta=beta, previous=previous)
         if isinstance(outcome, Failure):
             return _json(outcome.status, outcome.body, outcome.headers)
+        if outcome.record is not None:
+            await (await self.store()).put_response(outcome.record)
         streaming = outcome.stream if stream is None else stream
         if not streaming:
             if faults.disconnect:
@@ -134,7 +161,9 @@ class _Handler:
         if early is not None:
             return early
         beta = req.query_params.get("beta") == "true"
-        result = self.core.count_tokens(fmt, await req.body(), model=model, beta=beta)
+        body = await req.body()
+        previous = await self.previous(fmt, body)
+        result = self.core.count_tokens(fmt, body, model=model, beta=beta, previous=previous)
         if isinstance(result, Failure):
             return _json(result.status, result.body)
         return _json(200, COUNT_BODIES[fmt](result, beta))
@@ -145,19 +174,22 @@ class _Handler:
         if early is not None:
             return early
         key, listing = req.path_params["response_id"], req.url.path.endswith("/input_items")
-        store = self.core.store
-        if store.get(key) is None:
+        store = await self.store()
+        record = await store.get_response(key)
+        if record is None:
             return _json(*not_found(f"Response with id '{key}' not found."))
         if listing:
-            query = req.query_params
-            limit = int(query["limit"]) if query.get("limit", "").isdigit() else 20
-            page = store.page(key, order=query.get("order", "desc"), limit=limit, after=query.get("after"))
+            try:
+                query = page_query(req.query_params)
+            except PayloadError as exc:
+                return _json(*error_body("openai-responses", 400, exc.message, param=exc.path))
+            page = list_page(record.input_items, after=query.after, limit=query.limit, order=query.order)
             return _json(200, page)
+        if req.method == "DELETE" and not await store.delete_response(key):
+            return _json(*not_found(f"Response with id '{key}' not found."))
         if req.method == "DELETE":
-            store.delete(key)
             return _json(200, {"id": key, "object": "response.deleted", "deleted": True})
-        stored = store.get(key)
-        return _json(200, stored.response if stored is not None else {})
+        return _json(200, record.response)
 
     def _stream(self, fmt: Format, outcome: Success, faults: Faults, *, sse: bool) -> HTTPResponse:
         response = streamed_response(fmt, outcome.request, outcome.response)
@@ -250,4 +282,14 @@ class _RequestIds:
 def create_app(config: EmulatorConfig | None = None) -> Starlette:
     """The emulator as an ASGI app (serve it with uvicorn, or in-process with :func:`serve`)."""
     cfg = config or EmulatorConfig()
-    return Starlette(routes=_routes(_Handler(cfg), cfg), middleware=[Middleware(_RequestIds)])
+    handler = _Handler(cfg)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await handler.store()  # a store that cannot be opened stops the server at startup
+        try:
+            yield
+        finally:
+            await handler.close()
+
+    return Starlette(routes=_routes(handler, cfg), middleware=[Middleware(_RequestIds)], lifespan=lifespan)

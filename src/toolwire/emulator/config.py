@@ -39,7 +39,9 @@ class EmulatorConfig:
         rules: ``provider`` enforces the providers' replay rules on history
             (:mod:`toolwire.emulator.rules`); ``lenient`` does not.
         store_size: the most Responses kept for ``previous_response_id`` and
-            ``GET /v1/responses/{id}`` (the oldest is dropped first).
+            ``GET /v1/responses/{id}`` in memory (the oldest is dropped first).
+        store: where Responses are kept: ``memory://`` (default, bounded by ``store_size``),
+            ``sqlite:///path.db`` or ``redis://host:port/db`` (:func:`toolwire.store.open_store`).
     """
 
     api_keys: tuple[str, ...] = ()
@@ -52,3 +54,4 @@ class EmulatorConfig:
     validate: bool = True
     rules: RuleMode = "lenient"
     store_size: int = 1000
+    store: str = "memory://"

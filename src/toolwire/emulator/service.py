@@ -1,18 +1,20 @@
 """The emulator's request handling without HTTP: a body in, an error or a response out.
 
-:class:`Emulator` resolves a Responses ``previous_response_id`` against its store
-(:mod:`toolwire.emulator.store`), decodes the body with the format's codec (after the validator,
-when one is installed), checks the reasoning state (and, with ``rules="provider"``, the replay
-rules of :mod:`toolwire.emulator.rules`), asks the scripted model, renders its answer in the
-format and keeps a Responses answer unless ``store`` is false. The ASGI layer
-(:mod:`toolwire.emulator.app`) only moves bytes.
+The shell loads the record a Responses ``previous_response_id`` names
+(:meth:`Emulator.previous_id`, :mod:`toolwire.emulator.store`); :class:`Emulator` resolves the
+request against it, decodes the body with the format's codec (after the validator, when one is
+installed), checks the reasoning state (and, with ``rules="provider"``, the replay rules of
+:mod:`toolwire.emulator.rules`), asks the scripted model, renders its answer in the format and,
+unless ``store`` is false, returns the record that keeps a Responses answer
+(:attr:`Success.record`). The ASGI layer (:mod:`toolwire.emulator.app`) moves bytes and performs
+the store's reads and writes.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toolwire._json import loads
@@ -22,10 +24,11 @@ from toolwire.emulator.model import ScriptedModel
 from toolwire.emulator.reasoning import check_reasoning
 from toolwire.emulator.render import input_tokens, render_response
 from toolwire.emulator.rules import check_replay
-from toolwire.emulator.store import ResponseStore, input_items
+from toolwire.emulator.store import history, input_items, response_record
 from toolwire.emulator.wording import error_body, reasoning_error
 from toolwire.errors import ToolwireError
 from toolwire.ir import Format, Notes, Request, Response
+from toolwire.store import ResponseRecord
 from toolwire.translate import format_module
 
 __all__ = ["Emulator", "Failure", "Success"]
@@ -53,7 +56,8 @@ class Success:
     """A model answer: the decoded request, the canonical response and its wire payload.
 
     ``body`` is the request's wire payload (the streamed answer echoes it, see
-    :mod:`toolwire.emulator.complete`).
+    :mod:`toolwire.emulator.complete`); ``record`` is what the store keeps of a Responses answer
+    (``None``: nothing to keep).
     """
 
     request: Request
@@ -61,6 +65,7 @@ class Success:
     payload: dict[str, Any]
     stream: bool
     body: dict[str, Any] = field(default_factory=dict)
+    record: ResponseRecord | None = None
 
 
 def _problem_path(path: str | None) -> str | None:
@@ -75,22 +80,32 @@ class Emulator:
     def __init__(self, config: EmulatorConfig | None = None) -> None:
         self.config = config or EmulatorConfig()
         self.model = ScriptedModel(self.config.script, max_parallel=self.config.max_parallel)
-        self.store = ResponseStore(self.config.store_size)
 
-    def resolve(self, fmt: Format, payload: dict[str, Any]) -> dict[str, Any] | Failure:
-        """A Responses payload with the stored conversation of ``previous_response_id`` put before
-        its input (see :mod:`toolwire.emulator.store`); other formats unchanged."""
-        previous = payload.get("previous_response_id") if fmt == "openai-responses" else None
-        if previous is None:
+    def previous_id(self, fmt: Format, body: bytes) -> str | None:
+        """The ``previous_response_id`` of a Responses request body: the record the shell
+        loads from the store and passes to :meth:`handle` (``None``: nothing to load)."""
+        if fmt != "openai-responses":
+            return None
+        payload = self.parse(fmt, body)
+        key = payload.get("previous_response_id") if isinstance(payload, dict) else None
+        return key if isinstance(key, str) else None
+
+    def resolve(
+        self, fmt: Format, payload: dict[str, Any], previous: ResponseRecord | None = None
+    ) -> dict[str, Any] | Failure:
+        """A Responses payload with the history of ``previous`` (the record its
+        ``previous_response_id`` names, if kept) put before its input (see
+        :mod:`toolwire.emulator.store`); other formats unchanged."""
+        key = payload.get("previous_response_id") if fmt == "openai-responses" else None
+        if key is None:
             return payload
-        stored = self.store.get(previous) if isinstance(previous, str) else None
-        if stored is None:
-            message = f"Previous response with id '{previous}' not found."
+        if previous is None or previous.id != key:
+            message = f"Previous response with id '{key}' not found."
             code = "previous_response_not_found"  # a 400, as real answers show (store docstring)
             kind = "invalid_request_error"
             return Failure(*error_body(fmt, 400, message, type=kind, param="previous_response_id", code=code))
         resolved = {k: v for k, v in payload.items() if k != "previous_response_id"}
-        resolved["input"] = [*stored.conversation(), *input_items(payload.get("input"))]
+        resolved["input"] = [*history(previous), *input_items(payload.get("input"))]
         return resolved
 
     def parse(self, fmt: Format, body: bytes) -> dict[str, Any] | Failure:
@@ -162,13 +177,20 @@ class Emulator:
         return Success(request, response, payload, bool(request.stream), wire)
 
     def handle(
-        self, fmt: Format, body: bytes, *, model: str | None = None, beta: bool = False
+        self,
+        fmt: Format,
+        body: bytes,
+        *,
+        model: str | None = None,
+        beta: bool = False,
+        previous: ResponseRecord | None = None,
     ) -> Success | Failure:
-        """Parse, decode, check and answer one request body."""
+        """Parse, decode, check and answer one request body (``previous``: the kept record its
+        ``previous_response_id`` names, see :meth:`previous_id`)."""
         payload = self.parse(fmt, body)
         if isinstance(payload, Failure):
             return payload
-        resolved = self.resolve(fmt, payload)
+        resolved = self.resolve(fmt, payload, previous)
         if isinstance(resolved, Failure):
             return resolved
         request = self.decode(fmt, resolved, model=model, beta=beta)
@@ -176,12 +198,18 @@ class Emulator:
             return request
         success = self.respond(fmt, request, seed=body, model=model, body=payload)
         if fmt == "openai-responses" and payload.get("store") is not False:
-            previous = payload.get("previous_response_id")
-            self.store.put(success.payload, input_items(resolved.get("input")), previous)
+            record = response_record(success.payload, payload, previous)
+            return replace(success, record=record)
         return success
 
     def count_tokens(
-        self, fmt: Format, body: bytes, *, model: str | None = None, beta: bool = False
+        self,
+        fmt: Format,
+        body: bytes,
+        *,
+        model: str | None = None,
+        beta: bool = False,
+        previous: ResponseRecord | None = None,
     ) -> int | Failure:
         """Input tokens of a request body (Responses ``input_tokens``, Anthropic ``count_tokens``,
         Gemini ``countTokens``): :func:`~toolwire.emulator.render.input_tokens` of the request a
@@ -190,7 +218,7 @@ class Emulator:
         if isinstance(payload, Failure):
             return payload
         payload = _COUNTED[fmt](payload) if fmt in _COUNTED else payload
-        resolved = self.resolve(fmt, payload)
+        resolved = self.resolve(fmt, payload, previous)
         if isinstance(resolved, Failure):
             return resolved
         request = self.decode(fmt, resolved, model=model, beta=beta)

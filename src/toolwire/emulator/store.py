@@ -1,12 +1,15 @@
-"""An in-memory Responses store: ``store``, ``previous_response_id`` and ``/v1/responses/{id}``.
+"""The emulator's Responses state: ``store``, ``previous_response_id``, ``/v1/responses/{id}``.
 
-A bounded dict keyed by response id, one per app (the oldest response is dropped first once
-``EmulatorConfig.store_size`` are kept). A response is kept when its request does not set
-``store: false`` (``true`` is the API's default), with its input resolved: the stored
-conversation it continued, then its own input items. A later request with
-``previous_response_id`` continues ``resolved input + output`` of that response; its
-``instructions`` are not carried over, as the API documents. (The gateway's persistent store is
-another component; this one lives as long as the emulator.)
+Kept in a :class:`toolwire.store.Store` (``EmulatorConfig.store``): by default a
+:class:`~toolwire.store.MemoryStore` per app holding at most ``EmulatorConfig.store_size``
+responses (the oldest dropped first); ``toolwire emulate --store sqlite:///path.db`` (or
+``redis://...``) keeps them across restarts and processes. A response is kept when its request
+does not set ``store: false`` (``true`` is the API's default) as a
+:class:`~toolwire.store.ResponseRecord` whose ``input_items`` are the resolved input as
+``input_items`` lists it: the history of the response it continued, then its own input items
+(typed, with ids derived from the response id and position when the request gave none). A later
+request with ``previous_response_id`` continues ``input_items + output_items`` of that record;
+its ``instructions`` are not carried over, as the API documents.
 
 =============================================  ============================================
 route                                          answer
@@ -15,8 +18,9 @@ route                                          answer
 ``DELETE /v1/responses/{id}``                  ``{"id", "object": "response.deleted",
                                                "deleted": true}``
 ``GET /v1/responses/{id}/input_items``         the resolved input items with ids, a list
-                                               page (``order`` default ``desc``, ``limit``
-                                               default 20, ``after``)
+                                               page (:mod:`toolwire.store.pages`: ``order``
+                                               default ``desc``, ``limit`` 1..100, default
+                                               20, ``after``)
 unknown id                                     404 ``Response with id '…' not found.``;
                                                as ``previous_response_id``: 400, code
                                                ``previous_response_not_found``, param
@@ -28,31 +32,17 @@ unknown id                                     404 ``Response with id '…' not 
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ResponseStore", "Stored", "input_items", "listed_item"]
+from toolwire.store import STATUSES, ResponseRecord
+
+__all__ = ["history", "input_items", "listed_item", "response_record"]
 
 _STATUS = frozenset(
     {"message", "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output"}
 )
 """Listed item types whose ``status`` the API always returns (``completed`` for given input)."""
 _ID_PREFIX = {"message": "msg_", "function_call_output": "fco_", "custom_tool_call_output": "ctco_"}
-
-
-@dataclass(frozen=True, slots=True)
-class Stored:
-    """One kept response: the answered object, its resolved input items (as sent), and the same
-    items as ``input_items`` lists them (ids given once, by the response that first took them)."""
-
-    response: dict[str, Any]
-    items: tuple[Any, ...]
-    listed: tuple[dict[str, Any], ...] = ()
-
-    def conversation(self) -> list[Any]:
-        """What a request continuing this response prepends: its input items, then its output."""
-        return [*self.items, *self.response.get("output", [])]
 
 
 def input_items(value: Any) -> list[Any]:
@@ -85,54 +75,30 @@ def listed_item(item: Any, owner: str, index: int) -> dict[str, Any]:
     return out
 
 
-class ResponseStore:
-    """Responses by id, at most ``size`` (the oldest dropped first).
+def history(record: ResponseRecord) -> list[dict[str, Any]]:
+    """What a request continuing ``record`` prepends: its input items, then its output."""
+    return [*record.input_items, *record.output_items]
 
-    Args:
-        size: the most responses kept (``0`` keeps none).
-    """
 
-    def __init__(self, size: int) -> None:
-        self.size = max(0, size)
-        self._kept: OrderedDict[str, Stored] = OrderedDict()
-
-    def put(self, response: dict[str, Any], items: list[Any], previous: str | None = None) -> None:
-        """Keep ``response``, answered to the resolved input ``items`` (which start with the
-        conversation of the kept response ``previous``, when given)."""
-        key = response.get("id")
-        if not isinstance(key, str) or self.size == 0:
-            return
-        base = self._kept.get(previous) if previous is not None else None
-        head = [*base.listed, *base.response.get("output", [])] if base is not None else []
-        own = [listed_item(item, key, i) for i, item in enumerate(items[len(head) :])]
-        self._kept.pop(key, None)
-        self._kept[key] = Stored(response, tuple(items), (*head, *own))
-        while len(self._kept) > self.size:
-            self._kept.popitem(last=False)
-
-    def get(self, key: str) -> Stored | None:
-        """The kept response ``key``, or ``None``."""
-        return self._kept.get(key)
-
-    def delete(self, key: str) -> bool:
-        """Forget ``key``; whether it was kept."""
-        return self._kept.pop(key, None) is not None
-
-    def page(
-        self, key: str, *, order: str = "desc", limit: int = 20, after: str | None = None
-    ) -> dict[str, Any]:
-        """The ``input_items`` list page of kept response ``key`` (which must be kept)."""
-        items = list(self._kept[key].listed)
-        if order != "asc":
-            items.reverse()
-        if after is not None:
-            ids = [i["id"] for i in items]
-            items = items[ids.index(after) + 1 :] if after in ids else []
-        data = items[: max(1, min(limit, 100))]
-        return {
-            "object": "list",
-            "data": data,
-            "first_id": data[0]["id"] if data else None,
-            "last_id": data[-1]["id"] if data else None,
-            "has_more": len(items) > len(data),
-        }
+def response_record(
+    response: dict[str, Any], request: dict[str, Any], previous: ResponseRecord | None
+) -> ResponseRecord | None:
+    """The record that keeps ``response``, answered to the wire ``request`` (which continued
+    ``previous``, when given); ``None`` when the response has no id."""
+    key = response.get("id")
+    if not isinstance(key, str):
+        return None
+    own = [listed_item(item, key, n) for n, item in enumerate(input_items(request.get("input")))]
+    created = response.get("created_at")
+    status = response.get("status")
+    output = response.get("output")
+    return ResponseRecord(
+        id=key,
+        created_at=created if isinstance(created, int) else 0,
+        status=status if status in STATUSES else "completed",
+        request={k: v for k, v in request.items() if k != "input"},
+        input_items=[*(history(previous) if previous is not None else []), *own],
+        output_items=[o for o in output if isinstance(o, dict)] if isinstance(output, list) else [],
+        response=response,
+        previous_response_id=previous.id if previous is not None else None,
+    )

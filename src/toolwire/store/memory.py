@@ -1,0 +1,152 @@
+"""The in-memory store (``memory://``): for tests, libraries and the emulator.
+
+Records are kept encoded, as the other backends keep them, so a caller changing a dict after
+``put_response`` changes nothing stored, size limits apply alike and a read returns a fresh
+copy. Everything lives as long as the object; one process only. ``max_responses`` bounds the
+responses kept (the one stored first is dropped first), as the emulator's ``store_size`` asks.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from toolwire.store.base import (
+    ConversationRecord,
+    ItemPage,
+    Order,
+    ResponseRecord,
+    StoreError,
+    StoreLimits,
+    StoreNotFoundError,
+    decode_record,
+    encode_record,
+    item_ids,
+)
+from toolwire.store.pages import page_of
+
+__all__ = ["MemoryStore"]
+
+_ITEMS = msgspec.json.Encoder()
+_ITEM = msgspec.json.Decoder(dict[str, Any])
+
+
+class _Conversation:
+    __slots__ = ("ids", "items", "record")
+
+    def __init__(self, record: bytes) -> None:
+        self.record = record
+        self.items: list[bytes] = []
+        self.ids: set[str] = set()
+
+
+class MemoryStore:
+    """A :class:`~toolwire.store.Store` in this process's memory.
+
+    Args:
+        limits: size limit and clock.
+        max_responses: the most responses kept (``None``: no bound; ``0`` keeps none).
+    """
+
+    def __init__(self, limits: StoreLimits | None = None, *, max_responses: int | None = None) -> None:
+        self.limits = limits or StoreLimits()
+        self.max_responses = max_responses
+        self._responses: OrderedDict[str, tuple[int | None, bytes]] = OrderedDict()
+        self._conversations: dict[str, _Conversation] = {}
+        self._state: dict[str, tuple[float | None, bytes]] = {}
+
+    def _live(self, expires_at: float | None) -> bool:
+        return expires_at is None or expires_at > self.limits.clock()
+
+    async def put_response(self, record: ResponseRecord) -> None:
+        data = encode_record(record, self.limits)
+        if self.max_responses == 0:
+            return
+        if record.id in self._responses:
+            self._responses[record.id] = (record.expires_at, data)
+            return
+        self._responses[record.id] = (record.expires_at, data)
+        while self.max_responses is not None and len(self._responses) > self.max_responses:
+            self._responses.popitem(last=False)
+
+    async def get_response(self, response_id: str) -> ResponseRecord | None:
+        kept = self._responses.get(response_id)
+        if kept is None or not self._live(kept[0]):
+            return None
+        return decode_record(kept[1], ResponseRecord)
+
+    async def delete_response(self, response_id: str) -> bool:
+        kept = self._responses.pop(response_id, None)
+        return kept is not None and self._live(kept[0])
+
+    async def list_responses(self, *, limit: int = 20, after: str | None = None) -> list[ResponseRecord]:
+        ids = [key for key, (expires, _) in reversed(self._responses.items()) if self._live(expires)]
+        if after is not None:
+            ids = ids[ids.index(after) + 1 :] if after in ids else []
+        return [decode_record(self._responses[key][1], ResponseRecord) for key in ids[: max(1, limit)]]
+
+    async def create_conversation(
+        self, record: ConversationRecord, items: Sequence[dict[str, Any]] = ()
+    ) -> None:
+        data = encode_record(record, self.limits)
+        if record.id in self._conversations:
+            raise StoreError(f"conversation {record.id!r} already exists")
+        encoded = self._encode_items(items, lambda _: False)
+        conversation = _Conversation(data)
+        self._extend(conversation, items, encoded)
+        self._conversations[record.id] = conversation
+
+    def _encode_items(self, items: Sequence[dict[str, Any]], known: Any) -> list[bytes]:
+        item_ids(items, known)
+        return [self.limits.check(_ITEMS.encode(item), "item", f"$[{n}]") for n, item in enumerate(items)]
+
+    @staticmethod
+    def _extend(conversation: _Conversation, items: Sequence[dict[str, Any]], encoded: list[bytes]) -> None:
+        conversation.items.extend(encoded)
+        conversation.ids.update(item["id"] for item in items)
+
+    async def get_conversation(self, conversation_id: str) -> ConversationRecord | None:
+        kept = self._conversations.get(conversation_id)
+        return decode_record(kept.record, ConversationRecord) if kept is not None else None
+
+    async def append_items(self, conversation_id: str, items: Sequence[dict[str, Any]]) -> int:
+        conversation = self._conversation(conversation_id)
+        encoded = self._encode_items(items, conversation.ids.__contains__)
+        self._extend(conversation, items, encoded)
+        return len(conversation.items)
+
+    def _conversation(self, conversation_id: str) -> _Conversation:
+        conversation = self._conversations.get(conversation_id)
+        if conversation is None:
+            raise StoreNotFoundError(f"no conversation {conversation_id!r}")
+        return conversation
+
+    async def list_items(
+        self, conversation_id: str, *, after: str | None = None, limit: int = 20, order: Order = "asc"
+    ) -> ItemPage:
+        conversation = self._conversation(conversation_id)
+        items = [_ITEM.decode(data) for data in conversation.items]
+        return page_of(items, after=after, limit=limit, order=order)
+
+    async def delete_conversation(self, conversation_id: str) -> bool:
+        return self._conversations.pop(conversation_id, None) is not None
+
+    async def put_state(self, key: str, value: bytes, ttl: float | None = None) -> None:
+        self.limits.check(value, f"state {key!r}")
+        self._state[key] = (None if ttl is None else self.limits.clock() + ttl, bytes(value))
+
+    async def get_state(self, key: str) -> bytes | None:
+        kept = self._state.get(key)
+        return kept[1] if kept is not None and self._live(kept[0]) else None
+
+    async def delete_state(self, key: str) -> bool:
+        kept = self._state.pop(key, None)
+        return kept is not None and self._live(kept[0])
+
+    async def aclose(self) -> None:
+        self._responses.clear()
+        self._conversations.clear()
+        self._state.clear()
