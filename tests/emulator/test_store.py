@@ -12,8 +12,8 @@ import pytest
 
 from tests.emulator.tools import responses_tools, result_for
 from toolwire.emulator import EmulatorConfig, serve
-from toolwire.emulator.store import history
 from toolwire.store import MemoryStore, ResponseRecord
+from toolwire.store.responses import history
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from dataclasses import replace
 from typing import Any
 
 from toolwire._extras import require
@@ -56,6 +57,12 @@ def add_parser(sub: Any) -> None:
         "--policy", choices=["warn", "strict", "drop"], default=None, help="conversion policy (default warn)"
     )
     parser.add_argument(
+        "--store",
+        metavar="URL",
+        help="where Responses state is kept for non-Responses upstreams: sqlite:///path.db (default: "
+        "a file in the user's data directory), redis://host:port/db, memory://",
+    )
+    parser.add_argument(
         "--graceful-timeout", type=float, default=30.0, help="seconds open streams get at shutdown"
     )
     parser.add_argument("--no-access-log", action="store_true", help="do not write the JSON access log")
@@ -75,10 +82,15 @@ def config_from_args(args: argparse.Namespace) -> Any:
     Raises:
         UsageError: conflicting or incomplete options.
     """
-    from dataclasses import replace
-
     from toolwire.hop._config import HopConfig, parse_model_map
 
+    if args.store:
+        from toolwire.store import StoreURLError, store_spec
+
+        try:
+            store_spec(args.store)  # a bad URL is a usage error before anything starts
+        except StoreURLError as exc:
+            raise UsageError(f"--store: {exc.message}") from None
     if args.config and (args.upstream_url or args.upstream_format or args.model_map):
         raise UsageError("--config and the --upstream-*/--model-map options are alternatives; use one")
     if args.config:
@@ -97,7 +109,9 @@ def config_from_args(args: argparse.Namespace) -> Any:
         if args.upstream_key_env or args.model_map:
             raise UsageError("--upstream-key-env and --model-map need --upstream-url")
         return None
-    return replace(config, policy=args.policy) if args.policy else config
+    if args.policy:
+        config = replace(config, policy=args.policy)
+    return replace(config, store=args.store) if args.store else config
 
 
 def _access_logging(enabled: bool) -> None:
@@ -124,7 +138,7 @@ def _run(args: argparse.Namespace) -> int:
     embedded = None
     if config is None:
         embedded = EmbeddedEmulator(args.upstream_format or "anthropic", None)
-        config = embedded.config
+        config = embedded.config if not args.store else replace(embedded.config, store=args.store)
         where = f"the built-in emulator ({config.upstreams['upstream'].format})"
     else:
         where = ", ".join(f"{u.name} ({u.format})" for u in config.upstreams.values())

@@ -9,7 +9,7 @@ Faults (latency, error statuses, broken streams) are injected per request with t
 ``x-toolwire-fault`` header or for all requests by :class:`EmulatorConfig`, whose
 ``rules="provider"`` enforces the replay rules real providers enforce on history
 (:mod:`toolwire.emulator.rules`). Responses are kept in a bounded in-memory store for
-``previous_response_id`` (:mod:`toolwire.emulator.store`); token counts share the usage estimate.
+``previous_response_id`` (:mod:`toolwire.store.responses`); token counts share the usage estimate.
 
 Example:
     >>> from toolwire.emulator import serve

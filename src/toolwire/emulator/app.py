@@ -7,7 +7,7 @@ route                                                      format
 ``POST /v1/responses``                                     ``openai-responses``
 ``POST /v1/responses/input_tokens``                        ``openai-responses``
 ``GET``/``DELETE /v1/responses/{id}``,                     ``openai-responses`` (the store,
-``GET /v1/responses/{id}/input_items``                     :mod:`toolwire.emulator.store`)
+``GET /v1/responses/{id}/input_items``                     :mod:`toolwire.store.responses`)
 ``POST /v1/messages`` (also ``?beta=true``)                ``anthropic``
 ``POST /v1/messages/count_tokens``                         ``anthropic``
 ``POST /v1beta/models/{model}:generateContent``            ``gemini``
@@ -86,7 +86,7 @@ class _Handler:
         self._opening = asyncio.Lock()
 
     async def store(self) -> Store:
-        """The Responses store, opened on first use (see :mod:`toolwire.emulator.store`)."""
+        """The Responses store, opened on first use (see :mod:`toolwire.store.responses`)."""
         async with self._opening:
             if self._store is None:
                 self._store = await open_store(self.config.store)

@@ -1,7 +1,7 @@
 """The emulator's request handling without HTTP: a body in, an error or a response out.
 
 The shell loads the record a Responses ``previous_response_id`` names
-(:meth:`Emulator.previous_id`, :mod:`toolwire.emulator.store`); :class:`Emulator` resolves the
+(:meth:`Emulator.previous_id`, :mod:`toolwire.store.responses`); :class:`Emulator` resolves the
 request against it, decodes the body with the format's codec (after the validator, when one is
 installed), checks the reasoning state (and, with ``rules="provider"``, the replay rules of
 :mod:`toolwire.emulator.rules`), asks the scripted model, renders its answer in the format and,
@@ -24,11 +24,11 @@ from toolwire.emulator.model import ScriptedModel
 from toolwire.emulator.reasoning import check_reasoning
 from toolwire.emulator.render import input_tokens, render_response
 from toolwire.emulator.rules import check_replay
-from toolwire.emulator.store import history, input_items, response_record
 from toolwire.emulator.wording import error_body, reasoning_error
 from toolwire.errors import ToolwireError
 from toolwire.ir import Format, Notes, Request, Response
 from toolwire.store import ResponseRecord
+from toolwire.store.responses import history, input_items, response_record
 from toolwire.translate import format_module
 
 __all__ = ["Emulator", "Failure", "Success"]
@@ -95,7 +95,7 @@ class Emulator:
     ) -> dict[str, Any] | Failure:
         """A Responses payload with the history of ``previous`` (the record its
         ``previous_response_id`` names, if kept) put before its input (see
-        :mod:`toolwire.emulator.store`); other formats unchanged."""
+        :mod:`toolwire.store.responses`); other formats unchanged."""
         key = payload.get("previous_response_id") if fmt == "openai-responses" else None
         if key is None:
             return payload

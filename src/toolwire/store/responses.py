@@ -1,6 +1,8 @@
-"""The emulator's Responses state: ``store``, ``previous_response_id``, ``/v1/responses/{id}``.
+"""Responses state as the API keeps it: ``store``, ``previous_response_id``, ``/v1/responses/{id}``.
 
-Kept in a :class:`toolwire.store.Store` (``EmulatorConfig.store``): by default a
+Pure record building, shared by the emulator and the gateway (:mod:`toolwire.hop._stored`),
+which keep the records in a :class:`toolwire.store.Store`. The emulator's
+(``EmulatorConfig.store``) is by default a
 :class:`~toolwire.store.MemoryStore` per app holding at most ``EmulatorConfig.store_size``
 responses (the oldest dropped first); ``toolwire emulate --store sqlite:///path.db`` (or
 ``redis://...``) keeps them across restarts and processes. A response is kept when its request
@@ -34,7 +36,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from toolwire.store import STATUSES, ResponseRecord
+from toolwire.store.base import STATUSES, ResponseRecord
 
 __all__ = ["history", "input_items", "listed_item", "response_record"]
 
