@@ -44,3 +44,15 @@ def test_demo_gateway_flag_through_the_cli(capsys: pytest.CaptureFixture[str]) -
     printed = capsys.readouterr().out
     assert "=== turn 2: openai-chat client -> gateway -> anthropic upstream ===" in printed
     assert printed.rstrip().splitlines()[-1].startswith("answer: Results: get_weather -> ")
+
+
+def test_demo_gateway_without_the_openai_sdk_exits_6_with_its_install_hint(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "openai", None)  # `import openai` now raises ImportError
+    assert main(["demo", "--gateway"]) == 6
+    assert capsys.readouterr().err == (
+        "toolwire: error: 'toolwire demo --gateway' drives the official OpenAI SDK: pip install openai\n"
+    )
