@@ -11,8 +11,8 @@ run's temporary directories become ``$WORKDIR``/``$HOME`` and the server's addre
 ``127.0.0.1:PORT``, so nothing machine-specific is kept. The clients' own prose (system prompts,
 instructions, tool and schema descriptions, reminders: any string over :data:`PROSE_LIMIT`
 characters under a key of :data:`PROSE_KEYS`) is not ours to copy: it becomes
-``<client prose: N chars>``, which keeps every structure the validator looks at. ``tests/validate/test_real_client_corpus.py``
-checks that every request validates clean.
+``<client prose: N chars>``, which keeps every structure the validator looks at.
+``tests/validate/test_real_client_corpus.py`` checks that every request validates clean.
 """
 
 from __future__ import annotations

@@ -14,14 +14,19 @@ import pytest
 from tests.e2e._clients import _run
 from tests.e2e._egress import outside_addresses, proxy_env, sinkhole
 
-TRACE = """\
-101 connect(3, {sa_family=AF_UNIX, sun_path="/var/run/nscd/socket"}, 110) = -1 ENOENT
-101 connect(5, {sa_family=AF_INET, sin_port=htons(8123), sin_addr=inet_addr("127.0.0.1")}, 16) = 0
-102 connect(7, {sa_family=AF_INET6, sin6_port=htons(443), sin6_flowinfo=htonl(0), inet_pton(AF_INET6, "2606:4700::1", &sin6_addr), sin6_scope_id=0}, 28) = -1 ENETUNREACH
-102 connect(8, {sa_family=AF_INET6, sin6_port=htons(9000), sin6_flowinfo=htonl(0), inet_pton(AF_INET6, "::1", &sin6_addr), sin6_scope_id=0}, 28) = 0
-103 sendto(9, "\\x12\\x34", 2, MSG_NOSIGNAL, {sa_family=AF_INET, sin_port=htons(53), sin_addr=inet_addr("10.0.0.2")}, 16) = 2
-103 sendto(9, "abc", 3, 0, NULL, 0) = 3
-"""
+TRACE = "\n".join(
+    [
+        '101 connect(3, {sa_family=AF_UNIX, sun_path="/var/run/nscd/socket"}, 110) = -1 ENOENT',
+        '101 connect(5, {sa_family=AF_INET, sin_port=htons(8123), sin_addr=inet_addr("127.0.0.1")}, 16) = 0',
+        "102 connect(7, {sa_family=AF_INET6, sin6_port=htons(443), sin6_flowinfo=htonl(0),"
+        ' inet_pton(AF_INET6, "2606:4700::1", &sin6_addr), sin6_scope_id=0}, 28) = -1 ENETUNREACH',
+        "102 connect(8, {sa_family=AF_INET6, sin6_port=htons(9000), sin6_flowinfo=htonl(0),"
+        ' inet_pton(AF_INET6, "::1", &sin6_addr), sin6_scope_id=0}, 28) = 0',
+        '103 sendto(9, "\\x12", 1, MSG_NOSIGNAL, {sa_family=AF_INET, sin_port=htons(53),'
+        ' sin_addr=inet_addr("10.0.0.2")}, 16) = 1',
+        '103 sendto(9, "abc", 3, 0, NULL, 0) = 3',
+    ]
+)
 
 
 def test_outside_addresses_lists_only_non_loopback_inet_endpoints() -> None:
