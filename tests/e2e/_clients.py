@@ -2,7 +2,9 @@
 
 The CLIs come from ``e2e/package.json`` (``make e2e`` installs them with ``npm ci``). Each run gets
 its own HOME and config directory under ``home``, a dummy key, the CLIs' update checks, telemetry
-and non-essential traffic turned off, every proxy variable pointed at a loopback
+and non-essential traffic turned off, no retries (Codex ``request_max_retries``/``stream_max_retries``
+0, ``CLAUDE_CODE_MAX_RETRIES=0``: an error shows at once; Codex still waits and reconnects on a
+refused connection, until ``timeout``), every proxy variable pointed at a loopback
 :class:`~tests.e2e._egress.Sinkhole`, and (unless ``trace=False``) a trace of every
 ``connect``/``sendto``/``sendmsg`` (see :mod:`tests.e2e._egress`). The caller asserts on the
 :class:`ClientRun` (``check_ok`` adds the egress checks and the full output to the message).
@@ -292,6 +294,7 @@ def run_claude(
             "DISABLE_AUTOUPDATER": "1",
             "DISABLE_TELEMETRY": "1",
             "DISABLE_ERROR_REPORTING": "1",
+            "CLAUDE_CODE_MAX_RETRIES": "0",
             **_thinking_env(thinking),
         }
     )

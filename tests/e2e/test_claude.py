@@ -1,9 +1,8 @@
 """Claude Code finishes real tool loops against the emulator (``Write`` then ``Bash``), with
 thinking off, with a thinking budget, and with the adaptive thinking of 4.6 models.
 
-The model's tool calls are scripted; the CLI runs them in a temporary workdir; the emulator's
-default answer after tool results quotes them, so the final ``result`` can only hold
-``answer=42`` if Bash really ran ``echo answer=$((6*7))`` and the result came back.
+The scenario (:mod:`tests.e2e._scenarios`) scripts the model's tool calls; the CLI runs them in
+a temporary workdir; the final ``result`` quotes Bash's output.
 """
 
 from __future__ import annotations
@@ -17,19 +16,17 @@ import pytest
 from tests.e2e._clients import check_ok, client_version, run_claude
 from tests.e2e._corpus import model_requests, problems, record
 from tests.e2e._egress import Sinkhole
+from tests.e2e._scenarios import check_outcome, claude_write_bash
 from tests.e2e.conftest import require
 
 pytestmark = pytest.mark.e2e
 
-SHOW = "cat note.txt; echo answer=$((6*7))"
-PROMPT = "Write note.txt saying hello, then print it."
-
-SCENARIOS: dict[str, tuple[bool | None, str, dict[str, Any] | None]] = {
+MODES: dict[str, tuple[bool | None, str, dict[str, Any]]] = {
     "no-thinking": (False, "claude-sonnet-4-5", {"type": "disabled"}),
     "thinking": (True, "claude-sonnet-4-5", {"type": "enabled", "budget_tokens": 4096}),
     "adaptive-thinking": (None, "claude-sonnet-4-6", {"type": "adaptive"}),
 }
-"""Scenario -> (``thinking`` argument, model, the ``thinking`` keys every request must carry)."""
+"""Thinking mode -> (``thinking`` argument, model, the ``thinking`` keys every request must carry)."""
 
 
 def _blocks(message: dict[str, Any]) -> list[str]:
@@ -37,34 +34,25 @@ def _blocks(message: dict[str, Any]) -> list[str]:
     return [b["type"] for b in content] if isinstance(content, list) else ["text"]
 
 
-@pytest.mark.parametrize("scenario", list(SCENARIOS))
+@pytest.mark.parametrize("mode", list(MODES))
 def test_claude_code_write_then_bash(
-    scenario: str, emulator: Callable[..., Any], hole: Sinkhole, dirs: tuple[Path, Path]
+    mode: str, emulator: Callable[..., Any], hole: Sinkhole, dirs: tuple[Path, Path]
 ) -> None:
     require("claude-code")
-    thinking, model, expected = SCENARIOS[scenario]
+    thinking, model, expected = MODES[mode]
     work, home = dirs
-    turns = [
-        {
-            "tool_calls": [
-                {
-                    "name": "Write",
-                    "arguments": {"file_path": str(work / "note.txt"), "content": "hello from toolwire\n"},
-                }
-            ]
-        },
-        {"tool_calls": [{"name": "Bash", "arguments": {"command": SHOW, "description": "Print the note"}}]},
-    ]
-    with emulator(turns) as up:
-        run = run_claude(up.url, work, PROMPT, home=home, sinkhole=hole, thinking=thinking, model=model)
+    scenario = claude_write_bash(work)
+    with emulator(scenario.turns) as up:
+        run = run_claude(
+            up.url, work, scenario.prompt, home=home, sinkhole=hole, thinking=thinking, model=model
+        )
     check_ok(run)
-    assert (work / "note.txt").read_text(encoding="utf-8") == "hello from toolwire\n"
-    assert run.final_text is not None and "hello from toolwire\nanswer=42" in run.final_text, run.describe()
+    check_outcome(run, scenario)
 
     calls = model_requests(up.recorder.requests)
     assert [(c.path, c.query, c.status) for c in calls] == [("/v1/messages", "beta=true", 200)] * 3
     for call in calls:
-        assert expected is not None and {k: call.body["thinking"].get(k) for k in expected} == expected
+        assert {k: call.body["thinking"].get(k) for k in expected} == expected
         assert problems(call) == [], call.path
     history = calls[2].body["messages"]
     assistant = [_blocks(m) for m in history if m["role"] == "assistant"]
@@ -82,6 +70,6 @@ def test_claude_code_write_then_bash(
         up.recorder.requests,
         "claude-code",
         client_version("claude-code"),
-        scenario,
+        mode,
         {str(work): "$WORKDIR", str(home): "$HOME", up.url.removeprefix("http://"): "127.0.0.1:PORT"},
     )

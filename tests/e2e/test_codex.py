@@ -1,9 +1,8 @@
 """Codex CLI finishes real tool loops against the emulator: Responses (current Codex: its
 ``apply_patch`` custom tool and its ``exec_command`` shell) and Chat (0.94.0: ``shell_command``).
 
-Each test scripts the model's tool calls; the CLI runs them for real in a temporary workdir; the
-emulator's default answer after tool results quotes them, so the final message can only hold
-``answer=42`` if the shell really ran ``echo answer=$((6*7))`` and the result came back.
+The scenarios (:mod:`tests.e2e._scenarios`) script the model's tool calls; the CLI runs them for
+real in a temporary workdir; the final message quotes the shell's output.
 """
 
 from __future__ import annotations
@@ -17,13 +16,10 @@ import pytest
 from tests.e2e._clients import check_ok, client_version, run_codex
 from tests.e2e._corpus import model_requests, problems, record
 from tests.e2e._egress import Sinkhole
+from tests.e2e._scenarios import check_outcome, codex_chat_shell, codex_patch_shell
 from tests.e2e.conftest import require
 
 pytestmark = pytest.mark.e2e
-
-PATCH = "*** Begin Patch\n*** Add File: hello.txt\n+hello from toolwire\n*** End Patch\n"
-SHOW = "cat hello.txt; echo answer=$((6*7))"
-PROMPT = "Create hello.txt saying hello, then print it."
 
 
 def _items(body: dict[str, Any], kind: str) -> list[dict[str, Any]]:
@@ -39,15 +35,11 @@ def test_codex_responses_apply_patch_then_shell(
 ) -> None:
     require("codex")
     work, home = dirs
-    turns = [
-        {"tool_calls": [{"name": "apply_patch", "arguments": PATCH}]},
-        {"tool_calls": [{"name": "exec_command", "arguments": {"cmd": SHOW}}]},
-    ]
-    with emulator(turns) as up:
-        run = run_codex(up.url, "responses", work, PROMPT, home=home, sinkhole=hole)
+    scenario = codex_patch_shell()
+    with emulator(scenario.turns) as up:
+        run = run_codex(up.url, "responses", work, scenario.prompt, home=home, sinkhole=hole)
     check_ok(run)
-    assert (work / "hello.txt").read_text(encoding="utf-8") == "hello from toolwire\n"
-    assert run.final_text is not None and "hello from toolwire\nanswer=42" in run.final_text, run.describe()
+    check_outcome(run, scenario)
 
     calls = model_requests(up.recorder.requests)
     assert [(c.path, c.status) for c in calls] == [("/v1/responses", 200)] * 3, run.describe()
@@ -61,13 +53,8 @@ def test_codex_responses_apply_patch_then_shell(
     assert len(echoed) == 2 and all(r.get("encrypted_content") for r in echoed)
     for call in calls:
         assert problems(call) == [], call.path
-    record(
-        up.recorder.requests,
-        "codex",
-        client_version("codex"),
-        "responses-tool-loop",
-        _replacements(work, home, up.url),
-    )
+    version = client_version("codex")
+    record(up.recorder.requests, "codex", version, "responses-tool-loop", _replacements(work, home, up.url))
 
 
 def test_codex_chat_mode_shell_loop(
@@ -75,22 +62,11 @@ def test_codex_chat_mode_shell_loop(
 ) -> None:
     require("codex-chat")
     work, home = dirs
-    turns = [
-        {
-            "tool_calls": [
-                {
-                    "name": "shell_command",
-                    "arguments": {"command": "printf 'hello from toolwire\\n' > hello.txt"},
-                }
-            ]
-        },
-        {"tool_calls": [{"name": "shell_command", "arguments": {"command": SHOW}}]},
-    ]
-    with emulator(turns) as up:
-        run = run_codex(up.url, "chat", work, PROMPT, home=home, sinkhole=hole)
+    scenario = codex_chat_shell()
+    with emulator(scenario.turns) as up:
+        run = run_codex(up.url, "chat", work, scenario.prompt, home=home, sinkhole=hole)
     check_ok(run)
-    assert (work / "hello.txt").read_text(encoding="utf-8") == "hello from toolwire\n"
-    assert run.final_text is not None and "hello from toolwire\nanswer=42" in run.final_text, run.describe()
+    check_outcome(run, scenario)
 
     calls = model_requests(up.recorder.requests)
     assert [(c.path, c.status) for c in calls] == [("/v1/chat/completions", 200)] * 3, run.describe()
@@ -101,10 +77,5 @@ def test_codex_chat_mode_shell_loop(
     assert "answer=42" in str(results[-1]["content"])
     for call in calls:
         assert problems(call) == [], call.path
-    record(
-        up.recorder.requests,
-        "codex-chat",
-        client_version("codex-chat"),
-        "chat-tool-loop",
-        _replacements(work, home, up.url),
-    )
+    version = client_version("codex-chat")
+    record(up.recorder.requests, "codex-chat", version, "chat-tool-loop", _replacements(work, home, up.url))
