@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+import pytest
+
 from tests.e2e._egress import Sinkhole, outside_addresses, proxy_env
 
 __all__ = [
@@ -47,6 +49,7 @@ __all__ = [
     "check_ok",
     "client_version",
     "installed",
+    "require",
     "run_claude",
     "run_codex",
 ]
@@ -78,6 +81,12 @@ def installed(client: str) -> bool:
     """Whether ``make e2e`` (``npm ci --prefix e2e``) installed ``client``."""
     package, entry = CLIENT_PACKAGES[client]
     return (E2E_DIR / "node_modules" / package / entry).is_file()
+
+
+def require(client: str) -> None:
+    """Fail (not skip) when the pinned CLI is missing: the ``e2e`` marker asked for it."""
+    if not installed(client):
+        pytest.fail(f"{client} is not installed: run `make e2e` (npm ci --prefix e2e)")
 
 
 def client_version(client: str) -> str:

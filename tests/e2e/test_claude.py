@@ -13,11 +13,10 @@ from typing import Any
 
 import pytest
 
-from tests.e2e._clients import check_ok, client_version, run_claude
+from tests.e2e._clients import check_ok, client_version, require, run_claude
 from tests.e2e._corpus import model_requests, problems, record
 from tests.e2e._egress import Sinkhole
 from tests.e2e._scenarios import check_outcome, claude_write_bash
-from tests.e2e.conftest import require
 
 pytestmark = pytest.mark.e2e
 

@@ -13,11 +13,10 @@ from typing import Any
 
 import pytest
 
-from tests.e2e._clients import check_ok, client_version, run_codex
+from tests.e2e._clients import check_ok, client_version, require, run_codex
 from tests.e2e._corpus import model_requests, problems, record
 from tests.e2e._egress import Sinkhole
 from tests.e2e._scenarios import check_outcome, codex_chat_shell, codex_patch_shell
-from tests.e2e.conftest import require
 
 pytestmark = pytest.mark.e2e
 
