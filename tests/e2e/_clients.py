@@ -37,7 +37,7 @@ from typing import Any, Literal
 
 import pytest
 
-from tests.e2e._egress import Sinkhole, outside_addresses, proxy_env
+from tests.e2e._egress import Sinkhole, endpoints, outside, proxy_env
 
 __all__ = [
     "CLIENT_PACKAGES",
@@ -110,7 +110,12 @@ class ClientRun:
     workdir: Path
     timed_out: bool = False
     proxied: list[str] = field(default_factory=list)
-    outside: list[str] | None = None
+    reached: list[str] | None = None
+
+    @property
+    def outside(self) -> list[str] | None:
+        """The endpoints outside loopback the client connected or sent to (None: not traced)."""
+        return None if self.reached is None else outside(self.reached)
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -143,14 +148,20 @@ class ClientRun:
         return (
             f"{self.client} {self.version}: exit {self.returncode}"
             f"{' (timed out)' if self.timed_out else ''} after {self.seconds:.1f}s\n"
-            f"argv: {self.argv}\nproxied: {self.proxied}\noutside loopback: {self.outside}\n"
+            f"argv: {self.argv}\nproxied: {self.proxied}\nreached: {self.reached}\n"
             f"--- stdout ---\n{self.stdout}\n--- stderr ---\n{self.stderr}"
         )
 
 
-def check_ok(run: ClientRun) -> None:
-    """Assert the run exited 0 in time and reached nothing outside loopback."""
+def check_ok(run: ClientRun, base_url: str | None = None) -> None:
+    """Assert the run exited 0 in time and reached nothing outside loopback; with ``base_url``,
+    also that the trace saw the client connect to it (so the audit watched the client's sockets)."""
     assert not run.timed_out and run.returncode == 0, run.describe()
+    if base_url is not None and run.reached is not None:
+        port = base_url.rstrip("/").rsplit(":", 1)[1]
+        assert any(e.endswith(f":{port}") for e in run.reached), (
+            f"the trace missed {base_url}\n{run.describe()}"
+        )
     assert run.proxied == [], f"non-loopback requests sent to the proxy sinkhole\n{run.describe()}"
     assert not run.outside, f"connections outside loopback\n{run.describe()}"
 
@@ -375,5 +386,5 @@ def _run(
         proxied=list(sinkhole.attempts),
     )
     if strace:
-        run.outside = outside_addresses(trace_file.read_text(encoding="utf-8", errors="replace"))
+        run.reached = endpoints(trace_file.read_text(encoding="utf-8", errors="replace"))
     return run

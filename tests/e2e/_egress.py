@@ -24,7 +24,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-__all__ = ["PROXY_VARIABLES", "Sinkhole", "outside_addresses", "proxy_env", "sinkhole"]
+__all__ = [
+    "PROXY_VARIABLES",
+    "Sinkhole",
+    "endpoints",
+    "outside",
+    "outside_addresses",
+    "proxy_env",
+    "sinkhole",
+]
 
 PROXY_VARIABLES: tuple[str, ...] = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY")
 """Proxy variables pointed at the sinkhole (each also set in lowercase)."""
@@ -103,17 +111,24 @@ def _is_loopback(address: str) -> bool:
     return address.startswith("::ffff:127.")
 
 
-def outside_addresses(trace: str) -> list[str]:
-    """Every ``address:port`` an ``strace -e trace=connect,sendto,sendmsg`` log reached outside
-    loopback, in order, one entry per syscall line."""
+def endpoints(trace: str) -> list[str]:
+    """Every IPv4/IPv6 ``address:port`` in an ``strace -e trace=connect,sendto,sendmsg`` log, in
+    order, one entry per syscall line naming one (AF_UNIX and unaddressed sends name none)."""
     out: list[str] = []
     for line in trace.splitlines():
         found = _INET.search(line)
         if found is None:
             continue
-        address = found.group(1) or found.group(2)
-        if _is_loopback(address):
-            continue
         port = _PORT.search(line)
-        out.append(f"{address}:{port.group(1) if port else '?'}")
+        out.append(f"{found.group(1) or found.group(2)}:{port.group(1) if port else '?'}")
     return out
+
+
+def outside(reached: list[str]) -> list[str]:
+    """The ``address:port`` endpoints of ``reached`` outside loopback."""
+    return [e for e in reached if not _is_loopback(e.rsplit(":", 1)[0])]
+
+
+def outside_addresses(trace: str) -> list[str]:
+    """The :func:`endpoints` of an strace log outside loopback."""
+    return outside(endpoints(trace))

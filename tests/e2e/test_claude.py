@@ -45,7 +45,7 @@ def test_claude_code_write_then_bash(
         run = run_claude(
             up.url, work, scenario.prompt, home=home, sinkhole=hole, thinking=thinking, model=model
         )
-    check_ok(run)
+    check_ok(run, up.url)
     check_outcome(run, scenario)
 
     calls = model_requests(up.recorder.requests)

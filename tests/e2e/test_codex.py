@@ -37,7 +37,7 @@ def test_codex_responses_apply_patch_then_shell(
     scenario = codex_patch_shell()
     with emulator(scenario.turns) as up:
         run = run_codex(up.url, "responses", work, scenario.prompt, home=home, sinkhole=hole)
-    check_ok(run)
+    check_ok(run, up.url)
     check_outcome(run, scenario)
 
     calls = model_requests(up.recorder.requests)
@@ -64,7 +64,7 @@ def test_codex_chat_mode_shell_loop(
     scenario = codex_chat_shell()
     with emulator(scenario.turns) as up:
         run = run_codex(up.url, "chat", work, scenario.prompt, home=home, sinkhole=hole)
-    check_ok(run)
+    check_ok(run, up.url)
     check_outcome(run, scenario)
 
     calls = model_requests(up.recorder.requests)

@@ -57,5 +57,6 @@ def test_audit_sees_a_direct_connection_that_ignores_the_proxy(tmp_path: Path) -
     with sinkhole() as hole:
         run = _run("codex", [sys.executable, "-c", code], {}, tmp_path, tmp_path, hole, 30.0, True)
     assert run.returncode == 0, run.describe()
+    assert run.reached == ["192.0.2.1:443"]
     assert run.outside == ["192.0.2.1:443"]
     assert run.proxied == []
