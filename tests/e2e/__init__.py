@@ -16,6 +16,9 @@ front of an emulator speaking another format)::
     check_outcome(run, scenario)    # the file is written, the final answer quotes the tool output
     up.recorder.requests            # what reached the emulator (method, path, headers, body, status)
 
+Tests: ``test_codex``/``test_claude`` (the emulator directly, recording the corpus),
+``test_gateway`` (through the gateway app to each other format), ``test_egress`` (the guard).
+
 Modules: ``_clients`` (run the CLIs), ``_egress`` (proxy sinkhole and strace audit), ``_emulator``
 (scripted recording upstream), ``_capture`` (the recording ASGI middleware), ``_scenarios`` (the
 loops as data), ``_corpus`` (``tests/data/real_clients``, written by ``make e2e-record``).

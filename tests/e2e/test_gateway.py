@@ -18,7 +18,7 @@ import pytest
 from tests.e2e._clients import check_ok, require, run_claude, run_codex
 from tests.e2e._egress import Sinkhole
 from tests.e2e._emulator import Upstream, scripted_emulator
-from tests.e2e._scenarios import check_outcome, claude_write_bash, codex_patch_shell
+from tests.e2e._scenarios import check_outcome, claude_write_bash, codex_chat_shell, codex_patch_shell
 from toolwire.emulator import serve
 from toolwire.gateway import HopConfig, create_app
 
@@ -87,3 +87,18 @@ def test_claude_code_through_gateway(
     check_ok(run, url)
     _check_upstream(up, upstream)
     check_outcome(run, scenario)
+
+
+@pytest.mark.parametrize("upstream", ["openai-responses", "anthropic", "gemini"])
+def test_codex_chat_mode_through_gateway(upstream: str, hole: Sinkhole, dirs: tuple[Path, Path]) -> None:
+    require("codex-chat")
+    work, home = dirs
+    scenario = codex_chat_shell(upstream)
+    with scripted_emulator(scenario.turns) as up, gateway(upstream, up) as url:
+        run = run_codex(url, "chat", work, scenario.prompt, home=home, sinkhole=hole)
+    check_ok(run, url)
+    check_outcome(run, scenario)
+    model_calls = [r for r in up.recorder.requests if r.method == "POST"]
+    assert [(r.path.endswith(UPSTREAM_PATHS[upstream][1]), r.status) for r in model_calls] == [
+        (True, 200)
+    ] * 3
