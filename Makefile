@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test lint typecheck bench clean-venvs
+.PHONY: setup demo test lint typecheck bench clean-venvs e2e e2e-record
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,3 +31,19 @@ bench: setup
 # The wheel installed with each extra into fresh venvs (network: PyPI), checked as a user would.
 clean-venvs: setup
 	$(BIN)/python .ci/clean_venvs.py
+
+# Real agent CLIs (e2e/package.json: Codex, Codex 0.94.0 for Chat mode, Claude Code) through tool loops
+# against the emulator, on loopback only (tests/e2e). npm ci runs only when the lockfile changed.
+E2E_STAMP := e2e/node_modules/.toolwire-installed
+
+$(E2E_STAMP): e2e/package.json e2e/package-lock.json
+	npm ci --prefix e2e --no-audit --no-fund --loglevel=error
+	touch $@
+
+e2e: setup $(E2E_STAMP)
+	@command -v strace >/dev/null || { echo "make e2e needs strace for its egress audit (apt-get install strace)"; exit 1; }
+	$(BIN)/python -m pytest -m e2e tests/e2e
+
+# Re-record tests/data/real_clients from the pinned CLIs (after changing e2e/package.json).
+e2e-record: setup $(E2E_STAMP)
+	TOOLWIRE_E2E_RECORD=1 $(BIN)/python -m pytest -m e2e tests/e2e
