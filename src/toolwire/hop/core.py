@@ -55,7 +55,17 @@ from toolwire.ir.base import Format
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import ErrorInfo
 
-__all__ = ["Hop", "HopRecord", "Received", "Reply", "ReplyStream", "Send", "client_error"]
+__all__ = [
+    "BASE_HOLDS_VERSION",
+    "Hop",
+    "HopRecord",
+    "Received",
+    "Reply",
+    "ReplyStream",
+    "Send",
+    "client_error",
+    "upstream_url",
+]
 
 _JSON = {"content-type": "application/json"}
 _MODEL_LIST_HEADERS = {"anthropic": {"accept": "application/json", "anthropic-version": "2023-06-01"}}
@@ -177,6 +187,23 @@ def client_error(
 
 
 _Steps = Generator[Send, Received, Reply | ReplyStream]
+
+
+BASE_HOLDS_VERSION: dict[str, str] = {"openai-chat": "/v1", "openai-responses": "/v1"}
+"""Upstream formats whose SDK takes a base URL that holds the API version (``.../v1``, or
+another server's own, ``.../v1beta/openai``) and appends the endpoint to it: the version prefix
+of a path is replaced by the base URL. Other SDKs take the server root (a base URL ending in the
+version segment is trimmed, see :func:`~toolwire.hop._providers.resolve_base_url`)."""
+
+
+def upstream_url(upstream: Upstream, path: str) -> str:
+    """The absolute URL of ``path`` (from the server root, ``/v1/messages``) on ``upstream``,
+    joined as the upstream's official SDK joins its base URL."""
+    prefix = BASE_HOLDS_VERSION.get(upstream.format)
+    if prefix is not None and path.startswith(prefix + "/"):
+        return upstream.base_url.rstrip("/") + path[len(prefix) :]
+    spec = PROVIDERS[FORMAT_PROVIDER[upstream.format]]
+    return resolve_base_url(spec, upstream.base_url, env={}) + path
 
 
 def _presented_key(headers: Mapping[str, str], query: str) -> str | None:
@@ -320,12 +347,11 @@ class Hop:
         method: str = "POST",
     ) -> Send:
         spec = PROVIDERS[FORMAT_PROVIDER[upstream.format]]
-        base = resolve_base_url(spec, upstream.base_url, env={})
         sent = {**headers, **upstream.headers, **auth_headers(spec, upstream.key(self._env))}
         timeout = (
             min(upstream.timeout, self.config.limits.stream_idle_timeout) if stream else upstream.timeout
         )
-        return Send(method, base + path, sent, body, stream, timeout, upstream.name)
+        return Send(method, upstream_url(upstream, path), sent, body, stream, timeout, upstream.name)
 
     def _exchange(self, fmt: Format, route: Route, upstream: Upstream) -> Any:
         from toolwire.translate import Exchange
