@@ -356,7 +356,13 @@ class Hop:
     def _exchange(self, fmt: Format, route: Route, upstream: Upstream) -> Any:
         from toolwire.translate import Exchange
 
-        return Exchange(fmt, upstream.format, policy=self.config.policy, upstream_model=route.model)  # type: ignore[arg-type]
+        return Exchange(
+            fmt,
+            upstream.format,  # type: ignore[arg-type]
+            policy=self.config.policy,  # type: ignore[arg-type]
+            upstream_model=route.model,
+            clock=self._clock,
+        )
 
     def _transport_failed(self, fmt: Format, exc: TransportError) -> Reply:
         self.record.error = type(exc).__name__
