@@ -33,6 +33,7 @@ import uuid
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qsl
 
 from toolwire._json import dumps, loads
 from toolwire.errors import (
@@ -213,10 +214,9 @@ def _presented_key(headers: Mapping[str, str], query: str) -> str | None:
     for name in ("x-api-key", "x-goog-api-key"):
         if headers.get(name):
             return headers[name].strip()
-    for pair in query.split("&"):
-        name, _, value = pair.partition("=")
-        if name == "key" and value:
-            return value
+    for name, value in parse_qsl(query):  # Google's ?key=, URL-encoded like any query value
+        if name == "key" and value.strip():
+            return value.strip()
     return None
 
 
