@@ -29,11 +29,21 @@ def asgi_shell(config: HopConfig) -> Iterator[Shell]:
         yield shell
 
 
-@pytest.fixture(params=SHELLS)
-def shell(request: pytest.FixtureRequest, config: HopConfig) -> Iterator[Shell]:
-    """Each shell in turn (the ASGI server is shared by the session)."""
+def _shell(request: pytest.FixtureRequest, config: HopConfig) -> Iterator[Shell]:
     if request.param == "asgi":
         yield request.getfixturevalue("asgi_shell")
         return
     with open_shell(request.param, config) as shell:
         yield shell
+
+
+@pytest.fixture(params=SHELLS)
+def shell(request: pytest.FixtureRequest, config: HopConfig) -> Iterator[Shell]:
+    """Each shell in turn (the ASGI server is shared by the session)."""
+    yield from _shell(request, config)
+
+
+@pytest.fixture(params=SHELLS[:2])
+def sync_shell(request: pytest.FixtureRequest, config: HopConfig) -> Iterator[Shell]:
+    """The ASGI app and the Transport, for clients that are sync (an SDK's own client)."""
+    yield from _shell(request, config)

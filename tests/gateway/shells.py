@@ -15,6 +15,7 @@ import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 import httpx
@@ -81,7 +82,8 @@ class Shell:
     name: str
     base_url: str
 
-    def http_client(self) -> httpx.Client:
+    def http_client(self, package: ModuleType = httpx) -> httpx.Client:
+        """A client of ``package`` (``httpx``, or ``httpx2`` for the ``anthropic`` SDK)."""
         raise NotImplementedError
 
     def async_http_client(self) -> httpx.AsyncClient:
@@ -109,8 +111,9 @@ class AsgiShell(Shell):
     def __init__(self, url: str) -> None:
         self.name, self.base_url = "asgi", url
 
-    def http_client(self) -> httpx.Client:
-        return httpx.Client(timeout=30)
+    def http_client(self, package: ModuleType = httpx) -> httpx.Client:
+        client: httpx.Client = package.Client(timeout=30)
+        return client
 
     def async_http_client(self) -> httpx.AsyncClient:
         return httpx.AsyncClient(timeout=30)
@@ -123,8 +126,9 @@ class TransportShell(Shell):
     def __init__(self, config: HopConfig, name: str) -> None:
         self.name, self.base_url, self._config = name, "http://gateway.invalid", config
 
-    def http_client(self) -> httpx.Client:
-        return httpx.Client(transport=Transport(self._config, env=ENV), timeout=30)
+    def http_client(self, package: ModuleType = httpx) -> httpx.Client:
+        client: httpx.Client = package.Client(transport=Transport(self._config, env=ENV), timeout=30)
+        return client
 
     def async_http_client(self) -> httpx.AsyncClient:
         return httpx.AsyncClient(transport=Transport(self._config, env=ENV), timeout=30)
