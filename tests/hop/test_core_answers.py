@@ -113,6 +113,7 @@ def test_a_stream_reaches_the_client_the_same_however_it_is_cut(client: str, ups
         assert (answer.status, answer.headers["content-type"]) == (200, "text/event-stream")
         assert answer.headers["cache-control"] == "no-cache"
         outputs[feed] = pump(answer, frames, feed)
+        assert answer.relay.usage == (31, 7)  # what the access log reports
     assert outputs["per-event"] == outputs["whole"]
     assert outputs["per-byte"] == outputs["whole"]
     events = _client_events(outputs["whole"])
