@@ -90,7 +90,13 @@ class Shell:
         raise NotImplementedError
 
     def call(
-        self, method: str, path: str, *, query: str = "", headers: dict[str, str] | None = None, body: bytes = b""
+        self,
+        method: str,
+        path: str,
+        *,
+        query: str = "",
+        headers: dict[str, str] | None = None,
+        body: bytes = b"",
     ) -> Answer:
         url = self.base_url + path + (f"?{query}" if query else "")
         if self.name == "transport-async":

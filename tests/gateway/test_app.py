@@ -83,11 +83,19 @@ def test_a_refused_request_is_logged_with_its_status(url: str, caplog: pytest.Lo
 def test_metrics_count_requests_and_tokens(url: str) -> None:
     body = {"model": "to-gemini", "messages": [ASK], "tools": TOOLS}
     for _ in range(2):
-        assert httpx.post(f"{url}/v1/chat/completions", json=body, headers=client_headers("openai-chat")).status_code == 200
+        assert (
+            httpx.post(
+                f"{url}/v1/chat/completions", json=body, headers=client_headers("openai-chat")
+            ).status_code
+            == 200
+        )
     text = httpx.get(f"{url}/metrics").text
     counts = [
-        line for line in text.splitlines()
-        if line.startswith("toolwire_gateway_requests_total{") and 'upstream="gemini"' in line and 'status="200"' in line
+        line
+        for line in text.splitlines()
+        if line.startswith("toolwire_gateway_requests_total{")
+        and 'upstream="gemini"' in line
+        and 'status="200"' in line
     ]
     assert len(counts) == 1 and float(counts[0].rsplit(" ", 1)[1]) >= 2
     assert "toolwire_gateway_open_streams 0" in text

@@ -75,7 +75,12 @@ limits: {max_body_bytes: 1000, stream_idle_timeout: 5}
 EXPECTED = HopConfig(
     upstreams={
         "claude": Upstream(
-            "claude", "anthropic", "https://api.anthropic.com", "ANTHROPIC_API_KEY", {"anthropic-beta": "x-1"}, 60.0
+            "claude",
+            "anthropic",
+            "https://api.anthropic.com",
+            "ANTHROPIC_API_KEY",
+            {"anthropic-beta": "x-1"},
+            60.0,
         ),
         "oai": Upstream("oai", "openai-chat", "https://api.openai.com/v1"),
     },
@@ -116,12 +121,30 @@ ERRORS = [
     ({"upstreams": []}, "$.upstreams: expected a table, got list"),
     ({"upstreams": {"u": "x"}}, "upstreams.u: expected a table, got str"),
     ({"upstreams": {"u": {"format": "anthropic"}}}, "upstreams.u: an upstream needs 'format' and 'base_url'"),
-    ({"upstreams": {"u": {"format": "cohere", "base_url": "x"}}}, "upstreams.u.format: unknown format 'cohere'"),
-    ({"upstreams": {"u": {"format": "gemini", "base_url": 3}}}, "upstreams.u.base_url: expected str, got int"),
-    ({"upstreams": {"u": {"format": "gemini", "base_url": "x", "timeout": 0}}}, "upstreams.u.timeout: must be positive"),
-    ({"upstreams": {"u": {"format": "gemini", "base_url": "x", "timeout": True}}}, "upstreams.u.timeout: expected int or float, got bool"),
-    ({"upstreams": {"u": {"format": "gemini", "base_url": "x", "headers": {"a": 1}}}}, "upstreams.u.headers.a: expected a string"),
-    ({"upstreams": {"u": {"format": "gemini", "base_url": "x", "keyenv": "K"}}}, "upstreams.u: unknown key 'keyenv'"),
+    (
+        {"upstreams": {"u": {"format": "cohere", "base_url": "x"}}},
+        "upstreams.u.format: unknown format 'cohere'",
+    ),
+    (
+        {"upstreams": {"u": {"format": "gemini", "base_url": 3}}},
+        "upstreams.u.base_url: expected str, got int",
+    ),
+    (
+        {"upstreams": {"u": {"format": "gemini", "base_url": "x", "timeout": 0}}},
+        "upstreams.u.timeout: must be positive",
+    ),
+    (
+        {"upstreams": {"u": {"format": "gemini", "base_url": "x", "timeout": True}}},
+        "upstreams.u.timeout: expected int or float, got bool",
+    ),
+    (
+        {"upstreams": {"u": {"format": "gemini", "base_url": "x", "headers": {"a": 1}}}},
+        "upstreams.u.headers.a: expected a string",
+    ),
+    (
+        {"upstreams": {"u": {"format": "gemini", "base_url": "x", "keyenv": "K"}}},
+        "upstreams.u: unknown key 'keyenv'",
+    ),
     ({**BASE, "routes": {"match": "x"}}, "$.routes: expected list, got dict"),
     ({**BASE, "routes": [{"match": "x"}, {"upstream": "u"}]}, "routes[1]: a route needs 'match'"),
     ({**BASE, "routes": [{"match": "x", "upstream": "v"}]}, "routes[0].upstream: unknown upstream 'v'"),
@@ -131,8 +154,14 @@ ERRORS = [
     ({**BASE, "default": {"upstream": "nope"}}, "default.upstream: unknown upstream 'nope'"),
     ({**BASE, "keys": [{"models": ["a"]}]}, "keys[0]: a gateway key needs 'key_env'"),
     ({**BASE, "keys": [{"key_env": "UNSET_VAR"}]}, "keys[0].key_env: $UNSET_VAR is not set"),
-    ({**BASE, "keys": [{"key_env": "GW_KEY_B", "models": "gpt-*"}]}, "keys[0].models: expected list, got str"),
-    ({**BASE, "keys": [{"key_env": "GW_KEY_B", "models": [1]}]}, "keys[0].models: expected a list of model names"),
+    (
+        {**BASE, "keys": [{"key_env": "GW_KEY_B", "models": "gpt-*"}]},
+        "keys[0].models: expected list, got str",
+    ),
+    (
+        {**BASE, "keys": [{"key_env": "GW_KEY_B", "models": [1]}]},
+        "keys[0].models: expected a list of model names",
+    ),
     ({**BASE, "limits": {"max_body_bytes": -1}}, "limits.max_body_bytes: must be positive"),
     ({**BASE, "limits": {"max_streams": 3}}, "limits: unknown key 'max_streams'"),
     ({**BASE, "policy": "lenient"}, "policy: unknown policy 'lenient'"),
@@ -158,12 +187,18 @@ FILE_ERRORS = [
     ("gw.toml", "[upstreams.u]\nformat = ", "not valid TOML"),
     ("gw.yaml", "upstreams: [unclosed", "not valid YAML"),
     ("gw.toml", '[upstreams.u]\nformat = "x"\nbase_url = "y"\n', "upstreams.u.format: unknown format 'x'"),
-    ("gw.yaml", "routes: 3\nupstreams: {u: {format: gemini, base_url: y}}\n", "$.routes: expected list, got int"),
+    (
+        "gw.yaml",
+        "routes: 3\nupstreams: {u: {format: gemini, base_url: y}}\n",
+        "$.routes: expected list, got int",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("name", "text", "words"), FILE_ERRORS)
-def test_a_bad_file_is_one_line_naming_the_file_and_the_path(tmp_path: Path, name: str, text: str, words: str) -> None:
+def test_a_bad_file_is_one_line_naming_the_file_and_the_path(
+    tmp_path: Path, name: str, text: str, words: str
+) -> None:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     with pytest.raises(ConfigError) as info:
@@ -183,7 +218,10 @@ def test_a_missing_or_binary_file_is_a_config_error(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("text", "route"),
-    [("gpt-*=claude-sonnet-4-5", Route("gpt-*", "upstream", "claude-sonnet-4-5")), (" a = b ", Route("a", "upstream", "b"))],
+    [
+        ("gpt-*=claude-sonnet-4-5", Route("gpt-*", "upstream", "claude-sonnet-4-5")),
+        (" a = b ", Route("a", "upstream", "b")),
+    ],
 )
 def test_a_model_map(text: str, route: Route) -> None:
     assert parse_model_map(text) == route

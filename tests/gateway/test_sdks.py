@@ -52,7 +52,11 @@ def chat_loop(shell: Shell, model: str, stream: bool) -> tuple[list[tuple[str, A
 
     def turn() -> Any:
         if not stream:
-            return client.chat.completions.create(model=model, messages=messages, tools=chat_tools()).choices[0].message  # type: ignore[arg-type]
+            return (
+                client.chat.completions.create(model=model, messages=messages, tools=chat_tools())
+                .choices[0]
+                .message
+            )  # type: ignore[arg-type]
         with client.chat.completions.stream(model=model, messages=messages, tools=chat_tools()) as s:  # type: ignore[arg-type]
             for _ in s:
                 pass
@@ -61,7 +65,9 @@ def chat_loop(shell: Shell, model: str, stream: bool) -> tuple[list[tuple[str, A
     first = turn()
     calls = first.tool_calls or []
     messages.append({"role": "assistant", "content": None, "tool_calls": [c.model_dump() for c in calls]})
-    messages += [{"role": "tool", "tool_call_id": c.id, "content": result_for(c.function.name)} for c in calls]
+    messages += [
+        {"role": "tool", "tool_call_id": c.id, "content": result_for(c.function.name)} for c in calls
+    ]
     final = turn()
     assert not final.tool_calls
     return [(c.function.name, json.loads(c.function.arguments)) for c in calls], final.content or ""
@@ -82,7 +88,9 @@ def responses_loop(shell: Shell, model: str, stream: bool) -> tuple[list[tuple[s
     first = turn()
     calls = [item for item in first.output if item.type == "function_call"]
     items += [item.model_dump(exclude_none=True) for item in first.output]
-    items += [{"type": "function_call_output", "call_id": c.call_id, "output": result_for(c.name)} for c in calls]
+    items += [
+        {"type": "function_call_output", "call_id": c.call_id, "output": result_for(c.name)} for c in calls
+    ]
     final = turn()
     assert not [item for item in final.output if item.type == "function_call"]
     return [(c.name, json.loads(c.arguments)) for c in calls], final.output_text
@@ -95,7 +103,12 @@ def anthropic_loop(shell: Shell, model: str, stream: bool) -> tuple[list[tuple[s
     messages: list[Any] = [{"role": "user", "content": USER}]
 
     def turn() -> Any:
-        args: dict[str, Any] = {"model": model, "max_tokens": 1024, "messages": messages, "tools": anthropic_tools()}
+        args: dict[str, Any] = {
+            "model": model,
+            "max_tokens": 1024,
+            "messages": messages,
+            "tools": anthropic_tools(),
+        }
         if not stream:
             return client.messages.create(**args)
         with client.messages.stream(**args) as s:
@@ -106,7 +119,9 @@ def anthropic_loop(shell: Shell, model: str, stream: bool) -> tuple[list[tuple[s
     first = turn()
     assert first.stop_reason == "tool_use"
     uses = [b for b in first.content if b.type == "tool_use"]
-    messages.append({"role": "assistant", "content": [b.model_dump(exclude_none=True) for b in first.content]})
+    messages.append(
+        {"role": "assistant", "content": [b.model_dump(exclude_none=True) for b in first.content]}
+    )
     results = [{"type": "tool_result", "tool_use_id": b.id, "content": result_for(b.name)} for b in uses]
     messages.append({"role": "user", "content": results})
     final = turn()
@@ -148,7 +163,9 @@ def gemini_loop(shell: Shell, model: str, stream: bool) -> tuple[list[tuple[str,
     contents += [first, types.Content(role="user", parts=answers)]
     final = turn()
     assert not [p for p in final.parts or [] if p.function_call]
-    return [(c.name, c.args) for c in calls], "".join(p.text or "" for p in final.parts or [] if not p.thought)
+    return [(c.name, c.args) for c in calls], "".join(
+        p.text or "" for p in final.parts or [] if not p.thought
+    )
 
 
 LOOPS: dict[str, Loop] = {
@@ -178,12 +195,19 @@ def test_the_async_sdks_through_the_async_transport(config: HopConfig) -> None:
 
     async def chat(stream: bool) -> list[str]:
         async with openai.AsyncOpenAI(
-            base_url=f"{shell.base_url}/v1", api_key=GATEWAY_KEY, max_retries=0, http_client=shell.async_http_client()
+            base_url=f"{shell.base_url}/v1",
+            api_key=GATEWAY_KEY,
+            max_retries=0,
+            http_client=shell.async_http_client(),
         ) as client:
             if not stream:
-                done = await client.chat.completions.create(model="to-anthropic", messages=ask, tools=chat_tools())  # type: ignore[arg-type]
+                done = await client.chat.completions.create(
+                    model="to-anthropic", messages=ask, tools=chat_tools()
+                )  # type: ignore[arg-type]
             else:
-                async with client.chat.completions.stream(model="to-gemini", messages=ask, tools=chat_tools()) as s:  # type: ignore[arg-type]
+                async with client.chat.completions.stream(
+                    model="to-gemini", messages=ask, tools=chat_tools()
+                ) as s:  # type: ignore[arg-type]
                     async for _ in s:
                         pass
                     done = await s.get_final_completion()
@@ -194,7 +218,12 @@ def test_the_async_sdks_through_the_async_transport(config: HopConfig) -> None:
         async with anthropic.AsyncAnthropic(
             base_url=shell.base_url, api_key=GATEWAY_KEY, max_retries=0, http_client=http
         ) as client:
-            args: dict[str, Any] = {"model": "to-responses", "max_tokens": 100, "messages": ask, "tools": anthropic_tools()}
+            args: dict[str, Any] = {
+                "model": "to-responses",
+                "max_tokens": 100,
+                "messages": ask,
+                "tools": anthropic_tools(),
+            }
             if not stream:
                 done = await client.messages.create(**args)
             else:

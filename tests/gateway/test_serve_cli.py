@@ -20,8 +20,14 @@ from toolwire.gateway import Transport
 from toolwire.gateway._embedded import EmbeddedEmulator
 
 CONFLICTS = [
-    (["--config", "gw.toml", "--upstream-url", "http://x"], "--config and the --upstream-*/--model-map options"),
-    (["--config", "gw.toml", "--upstream-format", "gemini"], "--config and the --upstream-*/--model-map options"),
+    (
+        ["--config", "gw.toml", "--upstream-url", "http://x"],
+        "--config and the --upstream-*/--model-map options",
+    ),
+    (
+        ["--config", "gw.toml", "--upstream-format", "gemini"],
+        "--config and the --upstream-*/--model-map options",
+    ),
     (["--config", "gw.toml", "--upstream-key-env", "K"], "--config and the --upstream-*/--model-map options"),
     (["--config", "gw.toml", "--model-map", "a=b"], "--config and the --upstream-*/--model-map options"),
     (["--upstream-key-env", "K"], "need --upstream-url"),
@@ -42,8 +48,16 @@ def test_conflicting_or_bad_options_exit_2(
 
 
 BAD_CONFIGS = [
-    ("gw.toml", '[upstreams.u]\nformat = "anthropic"\nbase_url = "x"\n[[routes]]\nmatch = "a"\nupstream = "v"\n', "routes[0].upstream: unknown upstream 'v'"),
-    ("gw.yaml", "upstreams:\n  u: {format: gemini}\n", "upstreams.u: an upstream needs 'format' and 'base_url'"),
+    (
+        "gw.toml",
+        '[upstreams.u]\nformat = "anthropic"\nbase_url = "x"\n[[routes]]\nmatch = "a"\nupstream = "v"\n',
+        "routes[0].upstream: unknown upstream 'v'",
+    ),
+    (
+        "gw.yaml",
+        "upstreams:\n  u: {format: gemini}\n",
+        "upstreams.u: an upstream needs 'format' and 'base_url'",
+    ),
     ("gw.toml", "upstreams = 3", "$.upstreams: expected a table, got int"),
     ("missing.toml", None, "cannot read the config"),
 ]
@@ -82,7 +96,15 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], seconds: float = 30) 
 
 
 ASK = {"role": "user", "content": "What is the weather in Paris?"}
-TOOLS = [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}]
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+        },
+    }
+]
 
 
 def test_serve_with_no_config_fronts_the_embedded_emulator() -> None:
@@ -97,7 +119,11 @@ def test_serve_with_no_config_fronts_the_embedded_emulator() -> None:
     )
     try:
         _wait_healthy(url, proc)
-        chat = httpx.post(f"{url}/v1/chat/completions", json={"model": "gpt-5", "messages": [ASK], "tools": TOOLS}, timeout=10)
+        chat = httpx.post(
+            f"{url}/v1/chat/completions",
+            json={"model": "gpt-5", "messages": [ASK], "tools": TOOLS},
+            timeout=10,
+        )
         messages = httpx.post(
             f"{url}/v1/messages",
             json={"model": "claude-x", "max_tokens": 50, "messages": [{"role": "user", "content": "hello"}]},
@@ -133,6 +159,8 @@ def test_serve_with_no_config_fronts_the_embedded_emulator() -> None:
 @pytest.mark.parametrize("fmt", ["chat", "openai-responses", "anthropic", "gemini"])
 def test_the_embedded_emulator_answers_in_each_upstream_format(fmt: str) -> None:
     with EmbeddedEmulator(fmt) as embedded, httpx.Client(transport=Transport(embedded.config)) as http:
-        reply = http.post("http://gw/v1/chat/completions", json={"model": "m", "messages": [ASK], "tools": TOOLS})
+        reply = http.post(
+            "http://gw/v1/chat/completions", json={"model": "m", "messages": [ASK], "tools": TOOLS}
+        )
     assert reply.status_code == 200, reply.text
     assert reply.json()["choices"][0]["message"]["tool_calls"][0]["function"]["name"] == "get_weather"

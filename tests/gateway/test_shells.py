@@ -61,8 +61,12 @@ def _generated(client: str, upstream: str, stream: bool, sse: bool) -> Callable[
         if stream and not sse:  # a Gemini client's JSON array
             assert answer.headers["content-type"] == "application/json"
             chunks = json.loads(answer.body)
-            parts = [p for c in chunks for p in c.get("candidates", [{}])[0].get("content", {}).get("parts", [])]
-            calls = [(p["functionCall"]["name"], p["functionCall"]["args"]) for p in parts if "functionCall" in p]
+            parts = [
+                p for c in chunks for p in c.get("candidates", [{}])[0].get("content", {}).get("parts", [])
+            ]
+            calls = [
+                (p["functionCall"]["name"], p["functionCall"]["args"]) for p in parts if "functionCall" in p
+            ]
         elif stream:
             assert answer.headers["content-type"].startswith("text/event-stream")
             reader = WireReader(keepalives=True)
@@ -103,9 +107,9 @@ def _generation_row(client: str, upstream: str, stream: bool, sse: bool = True) 
     )
 
 
-GENERATION_ROWS = [
-    _generation_row(c, u, s) for c in FORMATS for u in FORMATS for s in (False, True)
-] + [_generation_row("gemini", u, True, sse=False) for u in FORMATS]
+GENERATION_ROWS = [_generation_row(c, u, s) for c in FORMATS for u in FORMATS for s in (False, True)] + [
+    _generation_row("gemini", u, True, sse=False) for u in FORMATS
+]
 
 
 def _error(status: int, family: str, kind: str, words: str) -> Callable[[Answer], None]:
@@ -169,22 +173,125 @@ GEMINI_BODY = json.dumps({"contents": [{"role": "user", "parts": [{"text": "coun
 BEARER = {"authorization": f"Bearer {GATEWAY_KEY}"}
 
 OTHER_ROWS = [
-    Row("no-key-openai", "POST", "/v1/chat/completions", _error(401, "openai", "authentication_error", "Missing gateway key"), body=_chat()),
-    Row("wrong-key-anthropic", "POST", "/v1/messages", _error(401, "anthropic", "authentication_error", "Invalid gateway key"), headers={"x-api-key": "wrong-key"}, body=COUNT_BODY),
-    Row("no-key-gemini", "POST", "/v1beta/models/to-gemini:generateContent", _error(401, "gemini", "UNAUTHENTICATED", "Missing gateway key"), body=GEMINI_BODY),
-    Row("query-key-gemini", "POST", "/v1beta/models/to-gemini:countTokens", _count("totalTokens"), query=f"key={GATEWAY_KEY}", body=GEMINI_BODY),
-    Row("limited-key-403", "POST", "/v1/chat/completions", _error(403, "openai", "permission_error", "'to-anthropic'"), headers={"authorization": f"Bearer {LIMITED_KEY}"}, body=_chat()),
-    Row("unknown-path-404", "POST", "/v1/embeddings", _error(404, "openai", "not_found", "/v1/embeddings"), headers=BEARER, body=b"{}"),
-    Row("wrong-method-405", "GET", "/v1/messages", lambda a: (a.status, a.headers["allow"]) == (405, "POST") or pytest.fail(str(a)), headers=BEARER),
+    Row(
+        "no-key-openai",
+        "POST",
+        "/v1/chat/completions",
+        _error(401, "openai", "authentication_error", "Missing gateway key"),
+        body=_chat(),
+    ),
+    Row(
+        "wrong-key-anthropic",
+        "POST",
+        "/v1/messages",
+        _error(401, "anthropic", "authentication_error", "Invalid gateway key"),
+        headers={"x-api-key": "wrong-key"},
+        body=COUNT_BODY,
+    ),
+    Row(
+        "no-key-gemini",
+        "POST",
+        "/v1beta/models/to-gemini:generateContent",
+        _error(401, "gemini", "UNAUTHENTICATED", "Missing gateway key"),
+        body=GEMINI_BODY,
+    ),
+    Row(
+        "query-key-gemini",
+        "POST",
+        "/v1beta/models/to-gemini:countTokens",
+        _count("totalTokens"),
+        query=f"key={GATEWAY_KEY}",
+        body=GEMINI_BODY,
+    ),
+    Row(
+        "limited-key-403",
+        "POST",
+        "/v1/chat/completions",
+        _error(403, "openai", "permission_error", "'to-anthropic'"),
+        headers={"authorization": f"Bearer {LIMITED_KEY}"},
+        body=_chat(),
+    ),
+    Row(
+        "unknown-path-404",
+        "POST",
+        "/v1/embeddings",
+        _error(404, "openai", "not_found", "/v1/embeddings"),
+        headers=BEARER,
+        body=b"{}",
+    ),
+    Row(
+        "wrong-method-405",
+        "GET",
+        "/v1/messages",
+        lambda a: (a.status, a.headers["allow"]) == (405, "POST") or pytest.fail(str(a)),
+        headers=BEARER,
+    ),
     Row("models-openai", "GET", "/v1/models", _models("openai", LISTED), headers=BEARER),
-    Row("models-anthropic", "GET", "/v1/models", _models("anthropic", LISTED), headers={"x-api-key": GATEWAY_KEY, "anthropic-version": "2023-06-01"}),
-    Row("models-gemini", "GET", "/v1beta/models", _models("gemini", LISTED), headers={"x-goog-api-key": GATEWAY_KEY}),
-    Row("count-anthropic->anthropic", "POST", "/v1/messages/count_tokens", _count("input_tokens"), headers=client_headers("anthropic"), body=COUNT_BODY),
-    Row("count-gemini->responses", "POST", "/v1beta/models/to-responses:countTokens", _count("totalTokens"), headers=client_headers("gemini"), body=GEMINI_BODY),
-    Row("count-responses->chat", "POST", "/v1/responses/input_tokens", _count("input_tokens"), headers=BEARER, body=json.dumps({"model": "to-chat", "input": "count me"}).encode()),
-    Row("429-openai", "POST", "/v1/chat/completions", _rate_limited("openai"), headers=BEARER, body=_chat(FAULTY_MODEL)),
-    Row("429-anthropic", "POST", "/v1/messages", _rate_limited("anthropic"), headers=client_headers("anthropic"), body=json.dumps({"model": FAULTY_MODEL, "max_tokens": 10, "messages": [{"role": "user", "content": "hi"}]}).encode()),
-    Row("429-gemini-stream", "POST", f"/v1beta/models/{FAULTY_MODEL}:streamGenerateContent", _rate_limited("gemini"), query="alt=sse", headers=client_headers("gemini"), body=GEMINI_BODY),
+    Row(
+        "models-anthropic",
+        "GET",
+        "/v1/models",
+        _models("anthropic", LISTED),
+        headers={"x-api-key": GATEWAY_KEY, "anthropic-version": "2023-06-01"},
+    ),
+    Row(
+        "models-gemini",
+        "GET",
+        "/v1beta/models",
+        _models("gemini", LISTED),
+        headers={"x-goog-api-key": GATEWAY_KEY},
+    ),
+    Row(
+        "count-anthropic->anthropic",
+        "POST",
+        "/v1/messages/count_tokens",
+        _count("input_tokens"),
+        headers=client_headers("anthropic"),
+        body=COUNT_BODY,
+    ),
+    Row(
+        "count-gemini->responses",
+        "POST",
+        "/v1beta/models/to-responses:countTokens",
+        _count("totalTokens"),
+        headers=client_headers("gemini"),
+        body=GEMINI_BODY,
+    ),
+    Row(
+        "count-responses->chat",
+        "POST",
+        "/v1/responses/input_tokens",
+        _count("input_tokens"),
+        headers=BEARER,
+        body=json.dumps({"model": "to-chat", "input": "count me"}).encode(),
+    ),
+    Row(
+        "429-openai",
+        "POST",
+        "/v1/chat/completions",
+        _rate_limited("openai"),
+        headers=BEARER,
+        body=_chat(FAULTY_MODEL),
+    ),
+    Row(
+        "429-anthropic",
+        "POST",
+        "/v1/messages",
+        _rate_limited("anthropic"),
+        headers=client_headers("anthropic"),
+        body=json.dumps(
+            {"model": FAULTY_MODEL, "max_tokens": 10, "messages": [{"role": "user", "content": "hi"}]}
+        ).encode(),
+    ),
+    Row(
+        "429-gemini-stream",
+        "POST",
+        f"/v1beta/models/{FAULTY_MODEL}:streamGenerateContent",
+        _rate_limited("gemini"),
+        query="alt=sse",
+        headers=client_headers("gemini"),
+        body=GEMINI_BODY,
+    ),
 ]
 
 ROWS = GENERATION_ROWS + OTHER_ROWS

@@ -14,8 +14,8 @@ from typing import Any
 from toolwire.errors import TransportError
 from toolwire.formats._stream import WireEvent, encode_wire_event
 from toolwire.hop import InboundRequest
-from toolwire.hop.core import Hop, Received, Reply, ReplyStream, Send
 from toolwire.hop._config import HopConfig
+from toolwire.hop.core import Hop, Received, Reply, ReplyStream, Send
 
 CLOCK = 1_800_000_000.0
 """The hops' fixed clock (unix seconds)."""

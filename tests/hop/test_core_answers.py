@@ -228,7 +228,9 @@ FAILURES = [
 
 
 @pytest.mark.parametrize("client", FORMATS)
-@pytest.mark.parametrize(("answer", "status", "words"), FAILURES, ids=["html-error", "html-200", "reset", "timeout"])
+@pytest.mark.parametrize(
+    ("answer", "status", "words"), FAILURES, ids=["html-error", "html-200", "reset", "timeout"]
+)
 def test_an_upstream_that_fails_to_answer_is_the_clients_error(
     client: str, answer: Any, status: int, words: str
 ) -> None:

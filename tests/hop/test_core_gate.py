@@ -33,14 +33,20 @@ def _message(client: str, body: dict[str, Any]) -> str:
 
 AUTH_SHAPES = {
     # client -> (checks of a 401 body, of a 403 body)
-    "openai-chat": lambda b, status: b["error"]["type"]
-    == {401: "authentication_error", 403: "permission_error"}[status],
-    "openai-responses": lambda b, status: b["error"]["type"]
-    == {401: "authentication_error", 403: "permission_error"}[status],
-    "anthropic": lambda b, status: b["type"] == "error"
-    and b["error"]["type"] == {401: "authentication_error", 403: "permission_error"}[status],
-    "gemini": lambda b, status: b["error"]["status"] == {401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED"}[status]
-    and b["error"]["code"] == status,
+    "openai-chat": lambda b, status: (
+        b["error"]["type"] == {401: "authentication_error", 403: "permission_error"}[status]
+    ),
+    "openai-responses": lambda b, status: (
+        b["error"]["type"] == {401: "authentication_error", 403: "permission_error"}[status]
+    ),
+    "anthropic": lambda b, status: (
+        b["type"] == "error"
+        and b["error"]["type"] == {401: "authentication_error", 403: "permission_error"}[status]
+    ),
+    "gemini": lambda b, status: (
+        b["error"]["status"] == {401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED"}[status]
+        and b["error"]["code"] == status
+    ),
 }
 
 PRESENTED = [
@@ -61,7 +67,7 @@ def test_each_way_of_presenting_the_gateway_key_is_accepted(
 ) -> None:
     request = inbound(client, stream=False, headers=headers)
     request = replace(request, query="&".join(q for q in (request.query, query) if q))
-    sends, reply = drive(make_hop(KEYED), request, [Received(500, {}, b"{}")])
+    sends, _ = drive(make_hop(KEYED), request, [Received(500, {}, b"{}")])
     assert len(sends) == 1  # let through to the upstream
     assert KEY not in json.dumps(sends[0].headers) and KEY not in sends[0].url
 
@@ -96,7 +102,9 @@ ALLOWED = [("claude-sonnet-4-5", True), ("exact-model", True), ("exact-model-2",
 
 @pytest.mark.parametrize("client", FORMATS)
 @pytest.mark.parametrize(("model", "allowed"), ALLOWED)
-def test_a_key_limited_to_some_models_gets_a_403_for_the_others(client: str, model: str, allowed: bool) -> None:
+def test_a_key_limited_to_some_models_gets_a_403_for_the_others(
+    client: str, model: str, allowed: bool
+) -> None:
     request = inbound(client, stream=False, headers={"authorization": f"Bearer {OTHER}"})
     if client == "gemini":
         request = replace(request, path=request.path.replace(MODEL, model))
@@ -160,7 +168,9 @@ BODY_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("body", "status", "param"), BODY_CASES, ids=["not-json", "array", "bad-field", "large"])
+@pytest.mark.parametrize(
+    ("body", "status", "param"), BODY_CASES, ids=["not-json", "array", "bad-field", "large"]
+)
 def test_a_bad_body_is_the_clients_error_with_its_path(body: bytes, status: int, param: str | None) -> None:
     sends, reply = drive(make_hop(OPEN), InboundRequest("POST", "/v1/chat/completions", "", {}, body))
     assert sends == [] and isinstance(reply, Reply) and reply.status == status
@@ -199,7 +209,11 @@ UPSTREAM_COUNT = {
     "gemini": ("https://up.example/v1beta/models/up-model:countTokens", "totalTokens"),
 }
 """Each upstream's count endpoint and the field of its answer."""
-BASES = {"openai-responses": "https://up.example/v1", "anthropic": "https://up.example", "gemini": "https://up.example"}
+BASES = {
+    "openai-responses": "https://up.example/v1",
+    "anthropic": "https://up.example",
+    "gemini": "https://up.example",
+}
 
 
 def _count_request(client: str, extra: str = "") -> InboundRequest:
@@ -260,9 +274,13 @@ def test_the_anthropic_beta_count_answer_names_context_management() -> None:
     assert set(body) == {"input_tokens", "context_management"}
 
 
-@pytest.mark.parametrize(("answer", "status"), [(Received(200, {}, b'{"tokens": 3}'), 502), (Received(400, {}, b"{}"), 400)])
+@pytest.mark.parametrize(
+    ("answer", "status"), [(Received(200, {}, b'{"tokens": 3}'), 502), (Received(400, {}, b"{}"), 400)]
+)
 def test_a_count_the_upstream_fails_is_the_clients_error(answer: Received, status: int) -> None:
-    _, reply = drive(make_hop(HopConfig.single("anthropic", "https://up.example")), _count_request("gemini"), [answer])
+    _, reply = drive(
+        make_hop(HopConfig.single("anthropic", "https://up.example")), _count_request("gemini"), [answer]
+    )
     assert isinstance(reply, Reply) and reply.status == status
     assert json_body(reply)["error"]["code"] == status
 
@@ -271,7 +289,12 @@ def test_a_count_the_upstream_fails_is_the_clients_error(answer: Received, statu
 
 LISTED = HopConfig(
     {"up": UPSTREAM},
-    routes=(Route("gpt-5", "up"), Route("claude-*", "up"), Route("gemini-2.5-pro", "up"), Route("gpt-5", "up")),
+    routes=(
+        Route("gpt-5", "up"),
+        Route("claude-*", "up"),
+        Route("gemini-2.5-pro", "up"),
+        Route("gpt-5", "up"),
+    ),
     default=Route("*", "up"),
 )
 

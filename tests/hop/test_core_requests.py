@@ -153,7 +153,7 @@ def test_send(case: UrlCase, client: str, stream: bool) -> None:
     assert send.headers["x-extra"] == "yes"
     for name, value in REQUIRED_HEADERS[case.upstream].items():
         assert send.headers[name] == value
-    if stream and not (case.upstream == "gemini"):
+    if stream and case.upstream != "gemini":
         assert send.headers["accept"] == "text/event-stream"
     body = json.loads(send.body)
     assert validate(body, format=case.upstream) == []  # type: ignore[arg-type]

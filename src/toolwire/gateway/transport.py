@@ -83,7 +83,9 @@ def _answer(request: httpx.Request, answer: Reply) -> httpx.Response:
 
 
 def _streamed(request: httpx.Request, answer: ReplyStream, stream: Any) -> httpx.Response:
-    response: httpx.Response = _package(request).Response(answer.status, headers=answer.headers, stream=stream)
+    response: httpx.Response = _package(request).Response(
+        answer.status, headers=answer.headers, stream=stream
+    )
     return response
 
 

@@ -358,7 +358,7 @@ class Hop:
 
         return Exchange(
             fmt,
-            upstream.format,  # type: ignore[arg-type]
+            upstream.format,
             policy=self.config.policy,  # type: ignore[arg-type]
             upstream_model=route.model,
             clock=self._clock,
