@@ -245,9 +245,10 @@ def test_a_count_goes_to_the_upstreams_count_endpoint(client: str, upstream: str
     sent = json.loads(sends[0].body)
     if upstream == "gemini":
         inner = sent["generateContentRequest"]
-        assert inner["model"] == "models/up-model" and inner["contents"]
+        assert inner["model"] == "models/up-model" and inner["contents"] and inner["tools"]
     else:
         assert sent["model"] == "up-model" and "stream" not in sent and "max_tokens" not in sent
+        assert sent["tools"] and (sent.get("messages") or sent.get("input"))
     if client != upstream:  # translated: the upstream's tool name
         assert DOTTED not in sends[0].body.decode()
     assert isinstance(reply, Reply) and reply.status == 200
