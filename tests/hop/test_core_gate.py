@@ -132,25 +132,36 @@ def test_the_full_key_may_use_every_model() -> None:
 OPEN = HopConfig({"up": UPSTREAM}, default=Route("*", "up"), limits=Limits(max_body_bytes=2000))
 
 PATH_CASES = [
-    ("POST", "/v1/nope", 404, None),
-    ("GET", "/", 404, None),
-    ("POST", "/v2/chat/completions", 404, None),
-    ("GET", "/v1/chat/completions", 405, "POST"),
-    ("PUT", "/v1/messages", 405, "POST"),
-    ("DELETE", "/v1/messages/count_tokens/", 405, "POST"),
-    ("POST", "/v1/models", 405, "GET"),
-    ("PATCH", "/v1/responses/resp_1", 405, "GET, DELETE"),
+    # method, path, status, allow, the family whose shape answers
+    ("POST", "/v1/nope", 404, None, "openai"),
+    ("GET", "/", 404, None, "openai"),
+    ("POST", "/v2/chat/completions", 404, None, "openai"),
+    ("GET", "/v1/chat/completions", 405, "POST", "openai"),
+    ("PUT", "/v1/messages", 405, "POST", "anthropic"),
+    ("DELETE", "/v1/messages/count_tokens/", 405, "POST", "anthropic"),
+    ("GET", "/v1beta/models/gemini-2.5-pro:generateContent", 405, "POST", "gemini"),
+    ("POST", "/v1/models", 405, "GET", "openai"),
+    ("PATCH", "/v1/responses/resp_1", 405, "GET, DELETE", "openai"),
 ]
 
 
-@pytest.mark.parametrize(("method", "path", "status", "allow"), PATH_CASES)
-def test_unknown_paths_and_methods(method: str, path: str, status: int, allow: str | None) -> None:
+@pytest.mark.parametrize(("method", "path", "status", "allow", "family"), PATH_CASES)
+def test_unknown_paths_and_methods(
+    method: str, path: str, status: int, allow: str | None, family: str
+) -> None:
     hop = make_hop(OPEN)
     sends, reply = drive(hop, InboundRequest(method, path, "", {}, b"{}"))
     assert sends == [] and isinstance(reply, Reply) and reply.status == status
     assert reply.headers.get("allow") == allow
-    message = json_body(reply)["error"]["message"]
+    body = json_body(reply)
+    message = body["error"]["message"]
     assert method in message and path in message
+    if family == "anthropic":
+        assert body["type"] == "error"
+    elif family == "gemini":
+        assert body["error"]["code"] == status
+    else:
+        assert "type" in body["error"] and "code" in body["error"]
     assert hop.record.status == status
 
 

@@ -264,7 +264,7 @@ class Hop:
         headers = {name.lower(): value for name, value in inbound.headers.items()}
         endpoint = match_inbound(inbound.method, inbound.path, headers)
         if endpoint is None:
-            return self._finish(self._no_route(inbound))
+            return self._finish(self._no_route(inbound, headers))
         rec.client, rec.operation = endpoint.format, endpoint.operation
         refused = self._gate(endpoint, headers, inbound)
         if refused is not None:
@@ -278,10 +278,12 @@ class Hop:
 
     # -- checks ---------------------------------------------------------------------------------
 
-    def _no_route(self, inbound: InboundRequest) -> Reply:
+    def _no_route(self, inbound: InboundRequest, headers: Mapping[str, str]) -> Reply:
         methods = allowed_methods(inbound.path)
-        if methods:
-            reply = client_error("openai-chat", 405, f"Method {inbound.method} not allowed on {inbound.path}")
+        if methods:  # the path's own family answers (an Anthropic client on /v1/messages)
+            endpoint = match_inbound(methods[0], inbound.path, headers)
+            fmt: Format = endpoint.format if endpoint is not None else "openai-chat"
+            reply = client_error(fmt, 405, f"Method {inbound.method} not allowed on {inbound.path}")
             return Reply(405, {**reply.headers, "allow": ", ".join(methods)}, reply.body)
         return client_error(
             "openai-chat", 404, f"Unknown path {inbound.method} {inbound.path}", code="not_found"
