@@ -37,11 +37,12 @@ from toolwire.framing import JSONArrayDecoder, SSEDecoder, SSEEvent
 from toolwire.ir.base import Format, FormatName
 from toolwire.ir.content import ToolCall
 from toolwire.ir.notes import Note, Notes, Policy
-from toolwire.ir.response import ErrorInfo
+from toolwire.ir.response import ErrorInfo, Usage
 from toolwire.ir.stream import (
     PartEnd,
     PartStart,
     ReasoningDelta,
+    ResponseEnd,
     ResponseStart,
     StreamErrorEvent,
     StreamEvent,
@@ -303,6 +304,8 @@ class StreamTranslator:
         self._hook: StreamRestore | None = restore.stream(self.notes) if restore is not None else None
         self._custom = self._hook.custom if self._hook is not None else None  # see _diverted
         self._closed = False
+        self.usage: Usage | None = None
+        """The usage the source stream reported at its end (``None`` until then)."""
         upstream = resolve_format(source)
         self._sealer = StreamSealer(self._target) if seal and seals(upstream, self._target) else None
 
@@ -369,9 +372,15 @@ class StreamTranslator:
             delta: Any = ir_events[0]
             if not (self._custom and self._diverted(type(delta), delta.index)):
                 return self._encode_one(delta)
+        self._note_usage(ir_events)
         if self._hook is not None:
             return self._hooked(ir_events, event)
         return self._encode(ir_events)
+
+    def _note_usage(self, ir_events: list[StreamEvent]) -> None:
+        for ir_event in ir_events:
+            if type(ir_event) is ResponseEnd and ir_event.usage is not None:
+                self.usage = ir_event.usage
 
     def _decode_safe(self, event: WireEvent) -> list[StreamEvent]:
         try:
@@ -388,6 +397,7 @@ class StreamTranslator:
         closing = self._decoder.close()
         if self._sealer is not None:
             closing = self._sealer.feed(closing)
+        self._note_usage(closing)
         out = self._hooked(closing) if self._hook is not None else self._encode(closing)
         out.extend(self._encoder.close())
         return out

@@ -16,6 +16,11 @@ its ``thoughtSignature``, ``tool_use`` ids must be unique and every result must 
 call; breaking one is the provider's own 400. Every upstream request also passes
 :func:`toolwire.validate` and gets a 200.
 
+Each cross-format pair also runs through the gateway's two shells (the ``shell`` dimension): the
+client's request goes to the ASGI app over loopback, or through the httpx Transport, whose hop
+routes it to the same emulator; the upstream requests are read off a recording transport under
+the gateway. ``direct`` is the Exchange driven by hand, as before.
+
 A Chat client has no slot for opaque state: behind Anthropic the tool turn goes up without
 ``thinking``, behind Gemini 3 with Google's placeholder signature, each noted (so ``strict``
 refuses). Nowhere is a tool's kind, namespace or call id lost.
@@ -33,11 +38,13 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.translate.hop_loop import Client, post_upstream, relay
+from tests.translate.hop_loop import Client, client_stream_body, post_upstream, relay
 from toolwire.emulator import EmulatorConfig, serve
 from toolwire.errors import ConversionError
+from toolwire.gateway import HopConfig, Route, Transport, Upstream, create_app
 from toolwire.ir import ToolCall
 from toolwire.ir.notes import Policy
+from toolwire.streaming import KEEPALIVE, WireReader
 from toolwire.translate import Exchange
 from toolwire.validate import validate
 
@@ -84,6 +91,81 @@ def upstream_url() -> Iterator[str]:
         yield base
 
 
+class _Recorder(httpx.HTTPTransport, httpx.AsyncHTTPTransport):
+    """The gateway's upstream transport: keeps each request body it sends (JSON)."""
+
+    def __init__(self, sent: list[dict[str, Any]]) -> None:
+        httpx.HTTPTransport.__init__(self)
+        self._async = httpx.AsyncHTTPTransport()
+        self.sent = sent
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        self.sent.append(json.loads(request.read()))
+        return httpx.HTTPTransport.handle_request(self, request)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.sent.append(json.loads(await request.aread()))
+        return await self._async.handle_async_request(request)
+
+
+@dataclass
+class Gateway:
+    """The gateway in front of the emulator: an HTTP client per shell (``asgi``: the app over
+    loopback; ``transport``: the Transport in-process), and every upstream request body sent."""
+
+    clients: dict[str, httpx.Client]
+    sent: list[dict[str, Any]]
+
+
+def _gateway_config(url: str) -> HopConfig:
+    """An upstream per format, all the emulator; the client's model ``to-<format>`` picks it."""
+    upstreams = {f: Upstream(f, f, url + ("/v1" if f.startswith("openai") else "")) for f in FORMATS}  # type: ignore[arg-type]
+    return HopConfig(upstreams, tuple(Route(f"to-{f}", f, MODELS[f]) for f in FORMATS))
+
+
+@pytest.fixture(scope="module")
+def gateway(upstream_url: str) -> Iterator[Gateway]:
+    sent: list[dict[str, Any]] = []
+    config = _gateway_config(upstream_url)
+    app = create_app(config, transport=_Recorder(sent))
+    with serve(app=app, log_level="critical") as url:
+        transport = httpx.Client(transport=Transport(config, inner=_Recorder(sent)), timeout=10)
+        served = httpx.Client(base_url=url, timeout=10)
+        transport.base_url = httpx.URL("http://gateway.invalid")
+        yield Gateway({"asgi": served, "transport": transport}, sent)
+        transport.close()
+        served.close()
+
+
+_CLIENT_PATHS = {
+    "openai-chat": "/v1/chat/completions",
+    "openai-responses": "/v1/responses",
+    "anthropic": "/v1/messages",
+}
+
+
+def _through_gateway(
+    gateway: Gateway, shell: str, client: Client, upstream: str, stream: bool
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One request through a gateway shell: the upstream body it sent, the client's body."""
+    body = client.request()
+    route = f"to-{upstream}"
+    if client.fmt == "gemini":  # the model is in the URL
+        path = f"/v1beta/models/{route}:" + ("streamGenerateContent?alt=sse" if stream else "generateContent")
+    else:
+        path = _CLIENT_PATHS[client.fmt]
+        body = {**body, "model": route, "stream": stream}
+    start = len(gateway.sent)
+    answer = gateway.clients[shell].post(path, json=body)
+    assert answer.status_code == 200, answer.text
+    assert len(gateway.sent) == start + 1
+    if not stream:
+        return gateway.sent[-1], answer.json()
+    reader = WireReader(keepalives=True)
+    events = [e for e in [*reader.feed(answer.content), *reader.close()] if e is not KEEPALIVE]
+    return gateway.sent[-1], client_stream_body(client.fmt, events)
+
+
 @dataclass
 class Run:
     """A conversation: the client, each upstream request, and each request's loss notes (the
@@ -96,21 +178,33 @@ class Run:
 
 
 def hop(
-    http: httpx.Client, url: str, run: Run, upstream: str, stream: bool, policy: Policy
+    http: httpx.Client,
+    url: str,
+    run: Run,
+    upstream: str,
+    stream: bool,
+    policy: Policy,
+    via: tuple[str, Gateway | None] = ("direct", None),
 ) -> list[ToolCall]:
-    """One request through a fresh Exchange; the calls the client gets back (answered)."""
+    """One request through a fresh Exchange (``direct``) or through a gateway shell; the calls
+    the client gets back (answered)."""
     client = run.client
-    gemini_model = MODELS["gemini"] if client.fmt == "gemini" else None  # a Gemini client's URL model
-    ex = Exchange(
-        client.fmt, upstream, policy=policy, upstream_model=MODELS[upstream], client_model=gemini_model
-    )
     start = len(run.log)
-    body = ex.request(client.request())
+    shell, gateway = via
+    if gateway is not None:
+        body, out = _through_gateway(gateway, shell, client, upstream, stream)
+    else:
+        gemini_model = MODELS["gemini"] if client.fmt == "gemini" else None  # a Gemini client's URL model
+        ex = Exchange(
+            client.fmt, upstream, policy=policy, upstream_model=MODELS[upstream], client_model=gemini_model
+        )
+        body = ex.request(client.request())
     run.sent.append(body)
     assert [str(p) for p in validate(body, format=upstream)] == []
-    answer = post_upstream(http, url, upstream, body, stream=stream, model=MODELS[upstream])
-    assert answer.status_code == 200, answer.text
-    out = relay(ex, client.fmt, answer, stream=stream)
+    if gateway is None:
+        answer = post_upstream(http, url, upstream, body, stream=stream, model=MODELS[upstream])
+        assert answer.status_code == 200, answer.text
+        out = relay(ex, client.fmt, answer, stream=stream)
     run.losses.append([r.getMessage() for r in run.log[start:] if r.name == "toolwire.convert"])
     calls = client.take(out)
     if calls:
@@ -118,15 +212,22 @@ def hop(
     return calls
 
 
-def converse(url: str, client_fmt: str, upstream: str, stream: bool, log: list[logging.LogRecord]) -> Run:
+def converse(
+    url: str,
+    client_fmt: str,
+    upstream: str,
+    stream: bool,
+    log: list[logging.LogRecord],
+    via: tuple[str, Gateway | None] = ("direct", None),
+) -> Run:
     """Three user turns: two parallel calls answered out of order, then the model's report."""
     run = Run(Client(client_fmt, reasoning=True), log)
     with httpx.Client(timeout=10) as http:
         for turn in range(3):
             run.client.say(ASK)
-            calls = hop(http, url, run, upstream, stream, "warn")
+            calls = hop(http, url, run, upstream, stream, "warn", via)
             assert len(calls) == 2, f"turn {turn + 1}: two parallel calls"
-            assert hop(http, url, run, upstream, stream, "warn") == [], f"turn {turn + 1}: the report"
+            assert hop(http, url, run, upstream, stream, "warn", via) == [], f"turn {turn + 1}: the report"
     return run
 
 
@@ -169,13 +270,31 @@ def _check_state(client_fmt: str, upstream: str, sent: list[dict[str, Any]]) -> 
         assert counts == [0] * 6, counts
 
 
+SHELL_CASES = [
+    (shell, client, upstream)
+    for shell in ("direct", "asgi", "transport")
+    for client, upstream in PAIRS
+    if shell == "direct" or client != upstream
+]
+"""Every pair driven by hand; every cross-format pair through each gateway shell too."""
+
+
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
-@pytest.mark.parametrize(("client_fmt", "upstream"), PAIRS, ids=[f"{c}->{u}" for c, u in PAIRS])
+@pytest.mark.parametrize(
+    ("shell", "client_fmt", "upstream"), SHELL_CASES, ids=[f"{s}:{c}->{u}" for s, c, u in SHELL_CASES]
+)
 def test_matrix(
-    upstream_url: str, client_fmt: str, upstream: str, stream: bool, caplog: pytest.LogCaptureFixture
+    request: pytest.FixtureRequest,
+    upstream_url: str,
+    shell: str,
+    client_fmt: str,
+    upstream: str,
+    stream: bool,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.INFO, logger="toolwire.convert")
-    run = converse(upstream_url, client_fmt, upstream, stream, caplog.records)
+    gateway = request.getfixturevalue("gateway") if shell != "direct" else None
+    run = converse(upstream_url, client_fmt, upstream, stream, caplog.records, (shell, gateway))
     _check_calls(client_fmt, upstream, run.client.calls)
     _check_state(client_fmt, upstream, run.sent)
     pair = (client_fmt, upstream)

@@ -82,7 +82,7 @@ def config_from_args(args: argparse.Namespace) -> Any:
     Raises:
         UsageError: conflicting or incomplete options.
     """
-    from toolwire.hop._config import HopConfig, parse_model_map
+    from toolwire.hop._config import ConfigError, HopConfig, parse_model_map
 
     if args.store:
         from toolwire.store import StoreURLError, store_spec
@@ -91,14 +91,18 @@ def config_from_args(args: argparse.Namespace) -> Any:
             store_spec(args.store)  # a bad URL is a usage error before anything starts
         except StoreURLError as exc:
             raise UsageError(f"--store: {exc.message}") from None
-    if args.config and (args.upstream_url or args.upstream_format or args.model_map):
+    single = args.upstream_url or args.upstream_format or args.upstream_key_env or args.model_map
+    if args.config and single:
         raise UsageError("--config and the --upstream-*/--model-map options are alternatives; use one")
     if args.config:
         from toolwire.gateway import load_config
 
         config = load_config(args.config)
     elif args.upstream_url:
-        routes = tuple(parse_model_map(text) for text in args.model_map)
+        try:
+            routes = tuple(parse_model_map(text) for text in args.model_map)
+        except ConfigError as exc:  # a bad option value is a usage error
+            raise UsageError(exc.message) from None
         config = HopConfig.single(
             args.upstream_format or "anthropic",
             args.upstream_url,

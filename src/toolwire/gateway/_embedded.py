@@ -10,6 +10,8 @@ import contextlib
 from typing import Any
 
 from toolwire.hop._config import HopConfig
+from toolwire.hop.core import BASE_HOLDS_VERSION
+from toolwire.ir.base import FORMAT_ALIASES
 
 __all__ = ["DEFAULT_UPSTREAM_FORMAT", "EmbeddedEmulator"]
 
@@ -30,7 +32,9 @@ class EmbeddedEmulator:
 
         self._stack = contextlib.ExitStack()
         self.url: str = self._stack.enter_context(serve(config=emulator_config))
-        self.config = HopConfig.single(upstream_format, self.url)
+        fmt = FORMAT_ALIASES.get(upstream_format, upstream_format)
+        base = self.url + ("/v1" if fmt in BASE_HOLDS_VERSION else "")  # as that format's SDK takes it
+        self.config = HopConfig.single(fmt, base)
 
     def close(self) -> None:
         """Stop the emulator."""

@@ -23,7 +23,7 @@ def _parse(text: str, yaml_file: bool) -> Any:
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise ValueError(str(exc)) from None
+        raise ValueError(" ".join(str(exc).split())) from None  # one line: PyYAML draws a caret
 
 
 def load_config(path: str | Path, env: Mapping[str, str] | None = None) -> HopConfig:

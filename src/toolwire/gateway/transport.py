@@ -4,7 +4,9 @@
 httpx's ``MockTransport`` is): each request the SDK makes runs through the same
 :class:`~toolwire.hop.core.Hop` as the ASGI gateway, and the hop's upstream calls go through an
 inner transport (httpx's own by default). Only the request's path, query, headers and body
-matter, so the SDK's base URL may stay its default.
+matter, so the SDK's base URL may stay its default. It serves clients of ``httpx`` and of its
+fork ``httpx2`` alike (the ``anthropic`` SDK takes only an ``httpx2.Client``): each answer is a
+response of the client's own package.
 
 Example:
     >>> config = HopConfig.single("anthropic", "https://api.anthropic.com", key_env="ANTHROPIC_API_KEY")
@@ -15,8 +17,12 @@ Example:
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from functools import cache
+from types import ModuleType
+from typing import Any
 
 import httpx
 
@@ -53,6 +59,35 @@ class _AsyncStream(httpx.AsyncByteStream):
 
     async def aclose(self) -> None:
         await self._response.aclose()
+
+
+def _package(request: httpx.Request) -> ModuleType:
+    """The HTTP package of ``request``: ``httpx``, or a fork with its API (``httpx2``, which the
+    ``anthropic`` SDK requires), whose client accepts only its own responses and streams."""
+    return sys.modules[type(request).__module__.partition(".")[0]]
+
+
+@cache
+def _stream_class(package: ModuleType, base: type[Any]) -> type[Any]:
+    """``base`` (:class:`_Stream` or :class:`_AsyncStream`) as a byte stream of ``package`` too."""
+    if package is httpx:
+        return base
+    parent = package.SyncByteStream if base is _Stream else package.AsyncByteStream
+    return type(base.__name__, (base, parent), {})
+
+
+def _answer(request: httpx.Request, answer: Reply) -> httpx.Response:
+    response: httpx.Response = _package(request).Response(
+        answer.status, headers=answer.headers, content=answer.body
+    )
+    return response
+
+
+def _streamed(request: httpx.Request, answer: ReplyStream, stream: Any) -> httpx.Response:
+    response: httpx.Response = _package(request).Response(
+        answer.status, headers=answer.headers, stream=stream
+    )
+    return response
 
 
 def _inbound(request: httpx.Request, body: bytes) -> InboundRequest:
@@ -111,10 +146,11 @@ class Transport(httpx.BaseTransport, httpx.AsyncBaseTransport):
             self._hop(), _inbound(request, request.read()), self._sync_client(), self._sync_store
         )
         if isinstance(answer, Reply):
-            return httpx.Response(answer.status, headers=answer.headers, content=answer.body)
+            return _answer(request, answer)
         assert isinstance(answer, ReplyStream) and opened is not None
-        stream = _Stream(relay_chunks(answer, opened, self._sync_store), opened)
-        return httpx.Response(answer.status, headers=answer.headers, stream=stream)
+        chunks = relay_chunks(answer, opened, self._sync_store)
+        stream = _stream_class(_package(request), _Stream)(chunks, opened)
+        return _streamed(request, answer, stream)
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         """Answer one request of an async client."""
@@ -123,10 +159,11 @@ class Transport(httpx.BaseTransport, httpx.AsyncBaseTransport):
             self._hop(), _inbound(request, body), self._async_client(), self._async_store
         )
         if isinstance(answer, Reply):
-            return httpx.Response(answer.status, headers=answer.headers, content=answer.body)
+            return _answer(request, answer)
         assert isinstance(answer, ReplyStream) and opened is not None
-        stream = _AsyncStream(arelay_chunks(answer, opened, self._async_store), opened)
-        return httpx.Response(answer.status, headers=answer.headers, stream=stream)
+        achunks = arelay_chunks(answer, opened, self._async_store)
+        stream = _stream_class(_package(request), _AsyncStream)(achunks, opened)
+        return _streamed(request, answer, stream)
 
     def close(self) -> None:
         """Close the sync upstream client and the embedded emulator."""

@@ -70,6 +70,12 @@ class StreamRelay:
         self._closed = False
 
     @property
+    def usage(self) -> tuple[int | None, int | None] | None:
+        """Input and output tokens the upstream's stream reported at its end (``None`` before)."""
+        usage = self._ex._stream_translator().usage
+        return None if usage is None else (usage.input_tokens, usage.output_tokens)
+
+    @property
     def content_type(self) -> str:
         """The ``content-type`` of the client's answer."""
         return JSON if self._array is not None else EVENT_STREAM

@@ -33,6 +33,7 @@ import uuid
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qsl
 
 from toolwire._json import dumps, loads
 from toolwire.errors import (
@@ -57,7 +58,17 @@ from toolwire.ir.base import Format
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import ErrorInfo
 
-__all__ = ["Hop", "HopRecord", "Received", "Reply", "ReplyStream", "Send", "client_error"]
+__all__ = [
+    "BASE_HOLDS_VERSION",
+    "Hop",
+    "HopRecord",
+    "Received",
+    "Reply",
+    "ReplyStream",
+    "Send",
+    "client_error",
+    "upstream_url",
+]
 
 _JSON = {"content-type": "application/json"}
 _MODEL_LIST_HEADERS = {"anthropic": {"accept": "application/json", "anthropic-version": "2023-06-01"}}
@@ -187,6 +198,23 @@ Step = Send | StoreCall
 _Steps = Generator[Step, Any, Reply | ReplyStream]
 
 
+BASE_HOLDS_VERSION: dict[str, str] = {"openai-chat": "/v1", "openai-responses": "/v1"}
+"""Upstream formats whose SDK takes a base URL that holds the API version (``.../v1``, or
+another server's own, ``.../v1beta/openai``) and appends the endpoint to it: the version prefix
+of a path is replaced by the base URL. Other SDKs take the server root (a base URL ending in the
+version segment is trimmed, see :func:`~toolwire.hop._providers.resolve_base_url`)."""
+
+
+def upstream_url(upstream: Upstream, path: str) -> str:
+    """The absolute URL of ``path`` (from the server root, ``/v1/messages``) on ``upstream``,
+    joined as the upstream's official SDK joins its base URL."""
+    prefix = BASE_HOLDS_VERSION.get(upstream.format)
+    if prefix is not None and path.startswith(prefix + "/"):
+        return upstream.base_url.rstrip("/") + path[len(prefix) :]
+    spec = PROVIDERS[FORMAT_PROVIDER[upstream.format]]
+    return resolve_base_url(spec, upstream.base_url, env={}) + path
+
+
 def _presented_key(headers: Mapping[str, str], query: str) -> str | None:
     auth = headers.get("authorization", "")
     if auth[:7].lower() == "bearer ":
@@ -194,10 +222,9 @@ def _presented_key(headers: Mapping[str, str], query: str) -> str | None:
     for name in ("x-api-key", "x-goog-api-key"):
         if headers.get(name):
             return headers[name].strip()
-    for pair in query.split("&"):
-        name, _, value = pair.partition("=")
-        if name == "key" and value:
-            return value
+    for name, value in parse_qsl(query):  # Google's ?key=, URL-encoded like any query value
+        if name == "key" and value.strip():
+            return value.strip()
     return None
 
 
@@ -245,7 +272,7 @@ class Hop:
         headers = {name.lower(): value for name, value in inbound.headers.items()}
         endpoint = match_inbound(inbound.method, inbound.path, headers)
         if endpoint is None:
-            return self._finish(self._no_route(inbound))
+            return self._finish(self._no_route(inbound, headers))
         rec.client, rec.operation = endpoint.format, endpoint.operation
         refused = self._gate(endpoint, headers, inbound)
         if refused is not None:
@@ -259,10 +286,12 @@ class Hop:
 
     # -- checks ---------------------------------------------------------------------------------
 
-    def _no_route(self, inbound: InboundRequest) -> Reply:
+    def _no_route(self, inbound: InboundRequest, headers: Mapping[str, str]) -> Reply:
         methods = allowed_methods(inbound.path)
-        if methods:
-            reply = client_error("openai-chat", 405, f"Method {inbound.method} not allowed on {inbound.path}")
+        if methods:  # the path's own family answers (an Anthropic client on /v1/messages)
+            endpoint = match_inbound(methods[0], inbound.path, headers)
+            fmt: Format = endpoint.format if endpoint is not None else "openai-chat"
+            reply = client_error(fmt, 405, f"Method {inbound.method} not allowed on {inbound.path}")
             return Reply(405, {**reply.headers, "allow": ", ".join(methods)}, reply.body)
         return client_error(
             "openai-chat", 404, f"Unknown path {inbound.method} {inbound.path}", code="not_found"
@@ -328,17 +357,22 @@ class Hop:
         method: str = "POST",
     ) -> Send:
         spec = PROVIDERS[FORMAT_PROVIDER[upstream.format]]
-        base = resolve_base_url(spec, upstream.base_url, env={})
         sent = {**headers, **upstream.headers, **auth_headers(spec, upstream.key(self._env))}
         timeout = (
             min(upstream.timeout, self.config.limits.stream_idle_timeout) if stream else upstream.timeout
         )
-        return Send(method, base + path, sent, body, stream, timeout, upstream.name)
+        return Send(method, upstream_url(upstream, path), sent, body, stream, timeout, upstream.name)
 
     def _exchange(self, fmt: Format, route: Route, upstream: Upstream) -> Any:
         from toolwire.translate import Exchange
 
-        return Exchange(fmt, upstream.format, policy=self.config.policy, upstream_model=route.model)  # type: ignore[arg-type]
+        return Exchange(
+            fmt,
+            upstream.format,
+            policy=self.config.policy,  # type: ignore[arg-type]
+            upstream_model=route.model,
+            clock=self._clock,
+        )
 
     def _transport_failed(self, fmt: Format, exc: TransportError) -> Reply:
         self.record.error = type(exc).__name__
