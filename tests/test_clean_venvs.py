@@ -46,7 +46,7 @@ def test_readme_snippets_and_skip_marks() -> None:
     assert len(snippets) == text.count("```python\n")
     skipped = [code for _, code, skip in snippets if skip]
     assert len(skipped) == 2 and "send(chunk)" in skipped[0]
-    assert "http_client=httpx.Client(transport=Transport(config))" in skipped[1]  # needs openai + a key
+    assert "http_client=Transport(config).client()" in skipped[1]  # needs openai + a key
 
 
 def _venv(extra: str) -> object:

@@ -15,6 +15,7 @@ from toolwire.errors import TransportError
 from toolwire.formats._stream import WireEvent, encode_wire_event
 from toolwire.hop import InboundRequest
 from toolwire.hop._config import HopConfig
+from toolwire.hop._stateful import StoreCall
 from toolwire.hop.core import Hop, Received, Reply, ReplyStream, Send
 
 CLOCK = 1_800_000_000.0
@@ -29,16 +30,49 @@ def make_hop(config: HopConfig, env: Mapping[str, str] | None = None) -> Hop:
     return Hop(config, env=env if env is not None else {}, clock=lambda: CLOCK, request_id="req_gw")
 
 
+def _keep(kept: dict[str, Any], step: StoreCall) -> Any:
+    """A store call on ``kept`` (responses by id): the hop's store steps, without a backend."""
+    if step.method == "put_response":
+        kept[step.args[0].id] = step.args[0]
+        return None
+    if step.method == "get_response":
+        return kept.get(step.args[0])
+    if step.method == "delete_response":
+        return kept.pop(step.args[0], None) is not None
+    raise AssertionError(f"unexpected store call {step.method}")
+
+
+def answer_with(steps: Any, received: Received, kept: dict[str, Any] | None = None) -> Any:
+    """Send ``received`` into a hop's steps, answer its store calls from ``kept``, and return
+    the hop's answer (the steps must end there)."""
+    kept = {} if kept is None else kept
+    try:
+        step = steps.send(received)
+        while isinstance(step, StoreCall):
+            step = steps.send(_keep(kept, step))
+    except StopIteration as stop:
+        return stop.value
+    raise AssertionError(f"the hop asked for more after its answer: {step!r}")
+
+
 def drive(
-    hop: Hop, inbound: InboundRequest, answers: Sequence[Received | TransportError] = ()
+    hop: Hop,
+    inbound: InboundRequest,
+    answers: Sequence[Received | TransportError] = (),
+    kept: dict[str, Any] | None = None,
 ) -> tuple[list[Send], Reply | ReplyStream]:
-    """Run ``hop`` on ``inbound``; each :class:`Send` gets the next of ``answers``."""
+    """Run ``hop`` on ``inbound``; each :class:`Send` gets the next of ``answers``; store calls
+    go to ``kept`` (responses by id; a fresh dict by default)."""
     steps = hop.steps(inbound)
     sends: list[Send] = []
     pending = list(answers)
+    kept = {} if kept is None else kept
     try:
         step = next(steps)
         while True:
+            if isinstance(step, StoreCall):
+                step = steps.send(_keep(kept, step))
+                continue
             sends.append(step)
             answer = pending.pop(0)
             step = steps.throw(answer) if isinstance(answer, TransportError) else steps.send(answer)

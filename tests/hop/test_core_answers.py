@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.hop.cases import DOTTED, FORMATS, MODEL, PAIRS, inbound
-from tests.hop.driving import CLOCK, FEEDS, drive, json_body, make_hop, pump, upstream_frames
+from tests.hop.driving import CLOCK, FEEDS, answer_with, drive, json_body, make_hop, pump, upstream_frames
 from tests.translate.hop_loop import Upstream as FakeUpstream
 from toolwire.errors import ConnectionFailedError, RequestTimeoutError
 from toolwire.hop._config import HopConfig, Route
@@ -65,10 +65,7 @@ def test_a_whole_answer_reaches_the_client_in_its_format(client: str, upstream: 
     send = next(steps)
     upstream_body = FakeUpstream(upstream).body(_answer(upstream, send))
     received = Received(200, {"content-type": "application/json"}, json.dumps(upstream_body).encode())
-    try:
-        steps.send(received)
-    except StopIteration as stop:
-        reply = stop.value
+    reply = answer_with(steps, received)
     assert isinstance(reply, Reply) and reply.status == 200
     assert reply.headers["content-type"] == "application/json"
     assert reply.headers[_REQUEST_ID[client]] == "req_gw"  # the upstream reported none
@@ -92,10 +89,7 @@ def _stream_reply(client: str, upstream: str) -> tuple[ReplyStream, list[bytes]]
     steps = hop.steps(inbound(client, stream=True))
     send = next(steps)
     assert send.stream
-    try:
-        steps.send(Received(200, {"content-type": "text/event-stream"}))
-    except StopIteration as stop:
-        answer = stop.value
+    answer = answer_with(steps, Received(200, {"content-type": "text/event-stream"}))
     assert isinstance(answer, ReplyStream)
     return answer, upstream_frames(upstream, FakeUpstream(upstream).stream(_answer(upstream, send)))
 
@@ -131,10 +125,7 @@ def test_a_gemini_client_without_alt_sse_gets_a_json_array_however_it_is_cut(ups
         steps = hop.steps(inbound("gemini", stream=True, sse=False))
         send = next(steps)
         assert send.stream
-        try:
-            steps.send(Received(200, {}))
-        except StopIteration as stop:
-            answer = stop.value
+        answer = answer_with(steps, Received(200, {}))
         assert answer.headers["content-type"] == "application/json"
         frames = upstream_frames(upstream, FakeUpstream(upstream).stream(_answer(upstream, send)))
         outputs.append(pump(answer, frames, feed))
@@ -324,10 +315,7 @@ def test_a_hop_sends_the_mapped_headers_with_the_answer(
     body = FakeUpstream(upstream).body(
         Response(id="r1", model="m", parts=(TextPart(text="hi"),), stop_reason="end_turn", usage=USAGE)
     )
-    try:
-        steps.send(Received(200, given, json.dumps(body).encode()))
-    except StopIteration as stop:
-        reply = stop.value
+    reply = answer_with(steps, Received(200, given, json.dumps(body).encode()))
     del send
     assert reply.status == 200
     assert {k: v for k, v in reply.headers.items() if k != "content-type"} == expected
@@ -341,8 +329,5 @@ def test_a_chat_clients_created_time_comes_from_the_hops_clock() -> None:
     body = FakeUpstream("anthropic").body(
         Response(id="r1", model="m", parts=(TextPart(text="hi"),), stop_reason="end_turn", usage=USAGE)
     )
-    try:
-        steps.send(Received(200, {}, json.dumps(body).encode()))
-    except StopIteration as stop:
-        reply = stop.value
+    reply = answer_with(steps, Received(200, {}, json.dumps(body).encode()))
     assert json.loads(reply.body)["created"] == int(CLOCK)

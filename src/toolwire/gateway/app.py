@@ -194,7 +194,7 @@ class GatewayApp:
         watch: asyncio.Future[None],
     ) -> None:
         """The hop raced against the client's disconnect, which cancels the upstream call."""
-        work = asyncio.ensure_future(adrive(hop, inbound, client, self.store))
+        work = asyncio.ensure_future(self._drive(hop, inbound, client))
         racing: list[asyncio.Future[Any]] = [work, watch]
         await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
         if not work.done():
@@ -216,6 +216,10 @@ class GatewayApp:
             return
         assert opened is not None
         await self._stream(answer, opened, watch, send, hop.record)
+
+    async def _drive(self, hop: Hop, inbound: InboundRequest, client: httpx.AsyncClient) -> Any:
+        # a coroutine of its own, so that anything the hop raises surfaces in the task's result
+        return await adrive(hop, inbound, client, self.store)
 
     async def _stream(
         self,

@@ -11,12 +11,13 @@ response of the client's own package.
 Example:
     >>> config = HopConfig.single("anthropic", "https://api.anthropic.com", key_env="ANTHROPIC_API_KEY")
     >>> client = openai.OpenAI(api_key="unused",                              # doctest: +SKIP
-    ...                        http_client=httpx.Client(transport=Transport(config)))
+    ...                        http_client=Transport(config).client())
     >>> client.chat.completions.create(model="claude-sonnet-4-5", messages=[...])  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
@@ -65,6 +66,14 @@ def _package(request: httpx.Request) -> ModuleType:
     """The HTTP package of ``request``: ``httpx``, or a fork with its API (``httpx2``, which the
     ``anthropic`` SDK requires), whose client accepts only its own responses and streams."""
     return sys.modules[type(request).__module__.partition(".")[0]]
+
+
+def _sdk_package() -> ModuleType:
+    """``httpx2`` when installed (what the official SDKs now take), else ``httpx``."""
+    try:
+        return importlib.import_module("httpx2")
+    except ImportError:
+        return httpx
 
 
 @cache
@@ -164,6 +173,18 @@ class Transport(httpx.BaseTransport, httpx.AsyncBaseTransport):
         achunks = arelay_chunks(answer, opened, self._async_store)
         stream = _stream_class(_package(request), _AsyncStream)(achunks, opened)
         return _streamed(request, answer, stream)
+
+    def client(self, **kwargs: Any) -> Any:
+        """A sync HTTP client on this transport, for an SDK's ``http_client=``: an
+        ``httpx2.Client`` when ``httpx2`` is installed (the current ``openai`` and ``anthropic``
+        SDKs take it), else an ``httpx.Client``. ``kwargs`` go to the client (``timeout=``...)."""
+        client: Any = _sdk_package().Client(transport=self, **kwargs)
+        return client
+
+    def async_client(self, **kwargs: Any) -> Any:
+        """:meth:`client`, async: an ``AsyncClient`` of the same package."""
+        client: Any = _sdk_package().AsyncClient(transport=self, **kwargs)
+        return client
 
     def close(self) -> None:
         """Close the sync upstream client and the embedded emulator."""
