@@ -146,6 +146,10 @@ class Exchange:
         client_stream: whether the client asked for a stream (set by :meth:`request`).
         client_json_array: the client (Gemini, without ``alt=sse``) wants a stream as a JSON
             array (set by :meth:`request_http`).
+        client_usage: a Chat client's stream ends with a usage chunk (``choices: []``) only when
+            it asked with ``stream_options.include_usage`` (set by :meth:`request`; other
+            clients' streams carry usage in their own events).
+        last_response: the last non-streamed response translated, in IR (its usage, stop reason).
     """
 
     client: FormatName
@@ -161,6 +165,7 @@ class Exchange:
     clock: Callable[[], float] = time.time
     client_stream: bool = False
     client_json_array: bool = False
+    client_usage: bool = True
     _names: NameMap | None = None
     _stream: StreamTranslator | None = None
     _shims: ToolShims | None = None
@@ -192,6 +197,8 @@ class Exchange:
         if stream is not None and ir.stream != stream:
             ir = _replace(ir, stream=stream)
         self.client_stream = bool(ir.stream)
+        options = payload.get("stream_options") if self.client == "openai-chat" else None
+        self.client_usage = isinstance(options, dict) and options.get("include_usage") is True
         if ir.model is not None:
             self.client_model = ir.model
         if self.state is not None:
@@ -274,6 +281,9 @@ class Exchange:
                 seal=True,
                 clock=self.clock,
             )
+            encoder = self._stream._encoder
+            if hasattr(encoder, "include_usage"):  # Chat: only when the client asked (see client_usage)
+                encoder.include_usage = self.client_usage
         return self._stream
 
     def request_http(self, inbound: InboundRequest, *, options: Options | None = None) -> UpstreamCall:

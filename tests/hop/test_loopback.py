@@ -45,8 +45,12 @@ def _tool(client: str, upstream: str) -> str:
     return PLAIN if client == upstream else TOOL
 
 
-def _inbound(client: str, stream: bool, *, sse: bool = True, tool: str = TOOL) -> InboundRequest:
+def _inbound(
+    client: str, stream: bool, *, sse: bool = True, tool: str = TOOL, usage: bool = True
+) -> InboundRequest:
     body = first_request(client, tool)
+    if client == "openai-chat" and stream and usage:  # a Chat client asks for its usage chunk
+        body = {**body, "stream_options": {"include_usage": True}}
     if client == "gemini":
         method = "streamGenerateContent" if stream else "generateContent"
         query = "alt=sse" if stream and sse else ""
@@ -103,6 +107,20 @@ def test_a_streamed_hop_gives_the_client_its_stream(url: str, client: str, upstr
     calls = sdk_view(client, events).calls
     assert calls and {c[1] for c in calls} == {tool}
     assert _usage(client, events) > 0  # a Chat upstream was asked for usage
+
+
+@pytest.mark.parametrize("upstream", ["openai-chat", "openai-responses", "anthropic", "gemini"])
+def test_a_chat_client_that_asks_no_usage_gets_no_usage_chunk(url: str, upstream: str) -> None:
+    """OpenAI sends the ``choices: []`` usage chunk only on ``stream_options.include_usage``; a
+    client that reads ``choices[0]`` of every chunk must never see one it did not ask for."""
+    tool = _tool("openai-chat", upstream)
+    asked = _events(_send(url, Exchange("openai-chat", upstream), _inbound("openai-chat", True, tool=tool)))
+    plain = _events(
+        _send(url, Exchange("openai-chat", upstream), _inbound("openai-chat", True, tool=tool, usage=False))
+    )
+    assert [e for e in asked if isinstance(e, dict) and e["choices"] == []] != []
+    assert [e for e in plain if isinstance(e, dict) and (e["choices"] == [] or e.get("usage"))] == []
+    assert check_stream("openai-chat", plain) == []
 
 
 @pytest.mark.parametrize(("client", "upstream"), PAIRS)
