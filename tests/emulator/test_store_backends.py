@@ -13,7 +13,7 @@ import openai
 import pytest
 
 from tests.emulator.tools import responses_tools, result_for
-from tests.redis_server import RedisServer
+from tests.redis_server import RedisServer, need_redis_server
 from toolwire.cli import main
 from toolwire.emulator import EmulatorConfig, serve
 
@@ -92,3 +92,30 @@ def test_emulate_refuses_an_unknown_store_url(capsys: pytest.CaptureFixture[str]
     err = capsys.readouterr().err
     assert "toolwire: error: --store: unknown store URL 'postgres://***@db/x'; choose one of: " in err
     assert "sqlite:///path/to/store.db, redis://host:6379/0" in err and "hunter2" not in err
+
+
+def test_a_store_that_fails_is_a_500_in_the_apis_shape(tmp_path: Path) -> None:
+    server = RedisServer(need_redis_server(), tmp_path)
+    server.start()
+    try:
+        with serve(config=EmulatorConfig(store=server.url()), log_level="critical") as base:
+            first = create(client(base), input="One", tools=[])
+            server.stop()
+            for answer in (
+                httpx.post(
+                    f"{base}/v1/responses",
+                    json={"model": "m", "input": "Two", "previous_response_id": first.id},
+                ),
+                httpx.post(f"{base}/v1/responses", json={"model": "m", "input": "Three"}),
+                httpx.get(f"{base}/v1/responses/{first.id}"),
+                httpx.post(
+                    f"{base}/v1/responses/input_tokens", json={"input": "x", "previous_response_id": first.id}
+                ),
+            ):
+                assert answer.status_code == 500
+                error = answer.json()["error"]
+                assert error["message"].startswith(
+                    f"The store failed: redis store 127.0.0.1:{server.port}/0: "
+                )
+    finally:
+        server.stop()

@@ -139,3 +139,40 @@ def test_sqlite_file_is_in_wal_mode(tmp_path: Path) -> None:
     finally:
         db.close()
     assert os.path.exists(tmp_path / "w.db")
+
+
+def test_many_openers_of_a_new_file_at_once(tmp_path: Path) -> None:
+    """Connections racing to create the tables of one new file all succeed (the busy timeout)."""
+    import threading
+
+    url = f"sqlite://{tmp_path / 'race.db'}"
+    errors: list[BaseException] = []
+
+    def open_and_write(n: int) -> None:
+        async def go() -> None:
+            store = await open_store(url)
+            try:
+                await store.put_response(response(f"resp_{n}"))
+            finally:
+                await store.aclose()
+
+        try:
+            asyncio.run(go())
+        except BaseException as exc:  # collected and asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=open_and_write, args=(n,)) for n in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert errors == []
+
+    async def listed() -> list[str]:
+        store = await open_store(url)
+        try:
+            return sorted(r.id for r in await store.list_responses(limit=10))
+        finally:
+            await store.aclose()
+
+    assert asyncio.run(listed()) == [f"resp_{n}" for n in range(6)]

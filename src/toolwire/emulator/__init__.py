@@ -8,8 +8,9 @@ calls tools with schema-built arguments, quotes tool results, and signs its reas
 Faults (latency, error statuses, broken streams) are injected per request with the
 ``x-toolwire-fault`` header or for all requests by :class:`EmulatorConfig`, whose
 ``rules="provider"`` enforces the replay rules real providers enforce on history
-(:mod:`toolwire.emulator.rules`). Responses are kept in a bounded in-memory store for
-``previous_response_id`` (:mod:`toolwire.store.responses`); token counts share the usage estimate.
+(:mod:`toolwire.emulator.rules`). Responses are kept for ``previous_response_id`` in a
+:mod:`toolwire.store` (bounded memory by default, ``EmulatorConfig.store`` for SQLite or Redis;
+records built by :mod:`toolwire.store.responses`); token counts share the usage estimate.
 
 Example:
     >>> from toolwire.emulator import serve

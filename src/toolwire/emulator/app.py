@@ -51,7 +51,15 @@ from toolwire.emulator.wording import auth_error, error_body, fault_error, not_f
 from toolwire.errors import PayloadError, ToolwireError
 from toolwire.hop._models import COUNT_BODIES, list_models
 from toolwire.ir import Format
-from toolwire.store import MemoryStore, ResponseRecord, Store, list_page, open_store, page_query
+from toolwire.store import (
+    MemoryStore,
+    ResponseRecord,
+    Store,
+    StoreError,
+    list_page,
+    open_store,
+    page_query,
+)
 
 __all__ = ["COUNT_BODIES", "create_app"]
 
@@ -81,15 +89,16 @@ class _Handler:
         self.config = config
         self.core = Emulator(config)
         self.base_faults = parse_faults(config.faults)
-        memory = config.store.strip().lower() == "memory://"
-        self._store: Store | None = MemoryStore(max_responses=config.store_size) if memory else None
+        self._store: Store | None = None
         self._opening = asyncio.Lock()
 
     async def store(self) -> Store:
         """The Responses store, opened on first use (see :mod:`toolwire.store.responses`)."""
         async with self._opening:
             if self._store is None:
-                self._store = await open_store(self.config.store)
+                memory = self.config.store.strip().lower() == "memory://"
+                bounded = MemoryStore(max_responses=self.config.store_size) if memory else None
+                self._store = bounded or await open_store(self.config.store)
         return self._store
 
     async def close(self) -> None:
@@ -140,12 +149,15 @@ class _Handler:
             return early
         beta = req.query_params.get("beta") == "true"
         body = await req.body()
-        previous = await self.previous(fmt, body)
-        outcome = self.core.handle(fmt, body, model=model, beta=beta, previous=previous)
+        try:
+            previous = await self.previous(fmt, body)
+            outcome = self.core.handle(fmt, body, model=model, beta=beta, previous=previous)
+            if isinstance(outcome, Success) and outcome.record is not None:
+                await (await self.store()).put_response(outcome.record)
+        except StoreError as exc:
+            return _json(*error_body(fmt, 500, f"The store failed: {exc.message}"))
         if isinstance(outcome, Failure):
             return _json(outcome.status, outcome.body, outcome.headers)
-        if outcome.record is not None:
-            await (await self.store()).put_response(outcome.record)
         streaming = outcome.stream if stream is None else stream
         if not streaming:
             if faults.disconnect:
@@ -162,7 +174,10 @@ class _Handler:
             return early
         beta = req.query_params.get("beta") == "true"
         body = await req.body()
-        previous = await self.previous(fmt, body)
+        try:
+            previous = await self.previous(fmt, body)
+        except StoreError as exc:
+            return _json(*error_body(fmt, 500, f"The store failed: {exc.message}"))
         result = self.core.count_tokens(fmt, body, model=model, beta=beta, previous=previous)
         if isinstance(result, Failure):
             return _json(result.status, result.body)
@@ -173,6 +188,12 @@ class _Handler:
         _, early = await self.gate("openai-responses", req)
         if early is not None:
             return early
+        try:
+            return await self._stored(req)
+        except StoreError as exc:
+            return _json(*error_body("openai-responses", 500, f"The store failed: {exc.message}"))
+
+    async def _stored(self, req: HTTPRequest) -> HTTPResponse:
         key, listing = req.path_params["response_id"], req.url.path.endswith("/input_items")
         store = await self.store()
         record = await store.get_response(key)

@@ -109,8 +109,7 @@ class SQLiteStore:
             db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA synchronous = FULL")
-            db.execute("BEGIN IMMEDIATE")
-            db.executescript(SCHEMA)  # commits
+            db.executescript(f"BEGIN IMMEDIATE;{SCHEMA}COMMIT;")  # one transaction: a racing opener waits
         except BaseException:
             db.close()
             raise
