@@ -37,11 +37,15 @@ class Note(msgspec.Struct, frozen=True, kw_only=True):
         path: JSON path in the *source* payload the note is about.
         kind: what happened (see :data:`NoteKind`).
         message: a sentence a person can act on.
+        loss: whether meaning changed (see :data:`LOSS`): ``strict`` refuses exactly these.
+        target: JSON path in the *target* payload, when it helps (a value made up there).
     """
 
     path: str
     kind: NoteKind
     message: str
+    loss: bool = True
+    target: str | None = None
 
     def __str__(self) -> str:
         return f"{self.path}: {self.kind}: {self.message}"
@@ -62,18 +66,18 @@ class Notes:
         self.policy: Policy = policy
         self.items: list[Note] = []
 
-    def add(self, path: str, kind: NoteKind, message: str) -> None:
-        """Record a note, or raise :class:`ConversionError` under the strict policy."""
-        note = Note(path=path, kind=kind, message=message)
+    def add(self, path: str, kind: NoteKind, message: str, *, target: str | None = None) -> None:
+        """Record a loss, or raise :class:`ConversionError` under the strict policy."""
+        note = Note(path=path, kind=kind, message=message, target=target)
         if self.policy == "strict":
             raise ConversionError(f"{kind}: {message}", path=path, notes=(note,))
         self.items.append(note)
         if self.policy == "warn":
             _log.info("%s", note)
 
-    def info(self, path: str, kind: NoteKind, message: str) -> None:
-        """Record a note that never raises: a harmless, fully reversible change (e.g. a renamed tool)."""
-        self.items.append(Note(path=path, kind=kind, message=message))
+    def info(self, path: str, kind: NoteKind, message: str, *, target: str | None = None) -> None:
+        """Record a change that is no loss (see :data:`LOSS`); it never raises."""
+        self.items.append(Note(path=path, kind=kind, message=message, loss=False, target=target))
 
     def __iter__(self) -> Iterator[Note]:
         return iter(self.items)
