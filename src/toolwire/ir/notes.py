@@ -6,6 +6,25 @@ approximates or synthesizes something it calls :meth:`Notes.add`; under
 of recording, under ``"warn"`` the note is recorded and logged at INFO level (the
 notes are the report; see :mod:`toolwire._logging` for why not WARNING),
 under ``"drop"`` it is recorded silently.
+
+What is a loss is one table; a conversion records a loss with :meth:`Notes.add`
+(``strict`` refuses it) and anything else with :meth:`Notes.info` (``strict`` sends it, noted):
+
+=======================================================  =====  ===============================
+What the conversion did                                  loss   example
+=======================================================  =====  ===============================
+made up a value the target requires, changing nothing    no     ``max_tokens`` 4096, a call id
+renamed or reordered what the :class:`Exchange` undoes   no     a sanitized tool name
+left out a field whose value is ``null``                 no     (not even noted)
+dropped a value the target cannot hold                   yes    ``logit_bias``, ``service_tier``
+approximated a value (a near equivalent)                 yes    an effort sent as a budget
+moved content so its meaning or order changes            yes    text between tool calls
+applied a documented fallback for missing state          yes    thinking off for one turn
+skipped an invalid entry                                 yes    an orphan tool result
+=======================================================  =====  ===============================
+
+Refusals (a payload that cannot be made valid) raise :class:`~toolwire.errors.ConversionError`
+under every policy.
 """
 
 from __future__ import annotations
@@ -37,7 +56,7 @@ class Note(msgspec.Struct, frozen=True, kw_only=True):
         path: JSON path in the *source* payload the note is about.
         kind: what happened (see :data:`NoteKind`).
         message: a sentence a person can act on.
-        loss: whether meaning changed (see :data:`LOSS`): ``strict`` refuses exactly these.
+        loss: whether meaning changed (the module's table): ``strict`` refuses exactly these.
         target: JSON path in the *target* payload, when it helps (a value made up there).
     """
 
@@ -76,7 +95,7 @@ class Notes:
             _log.info("%s", note)
 
     def info(self, path: str, kind: NoteKind, message: str, *, target: str | None = None) -> None:
-        """Record a change that is no loss (see :data:`LOSS`); it never raises."""
+        """Record a change that is no loss (the module's table); it never raises."""
         self.items.append(Note(path=path, kind=kind, message=message, loss=False, target=target))
 
     def __iter__(self) -> Iterator[Note]:
