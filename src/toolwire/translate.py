@@ -26,6 +26,7 @@ from toolwire._restore import Restorer
 from toolwire._shims import ToolShims
 from toolwire.errors import ToolwireError
 from toolwire.formats import _MODULES
+from toolwire.formats._sendable import refuse_unsendable_request
 from toolwire.ir.base import FORMAT_ALIASES, FORMATS, Format, FormatName
 from toolwire.ir.content import Part, ToolCall, ToolResult
 from toolwire.ir.notes import Note, Notes, Policy
@@ -206,6 +207,8 @@ class Exchange:
         ir = apply_fallbacks(ir, self.upstream, notes)  # type: ignore[arg-type]
         self.last_request = ir
         out: dict[str, Any] = format_module(self.upstream).encode_request(ir, notes)
+        if self.client != self.upstream:
+            refuse_unsendable_request(out, ir, self.upstream)
         if self.upstream == "openai-responses" and self.client != self.upstream:
             ask_for_state(out, ir, notes)
         self.notes.extend(notes.items)

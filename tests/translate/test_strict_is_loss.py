@@ -31,10 +31,9 @@ def _strict_agrees(sample: Any, target: str) -> str:
     """``"refused"``, ``"loss"`` or ``"clean"``; asserts that ``strict`` agrees with ``warn``."""
     try:
         warn = _translate(sample, target, "warn")
-    except ConversionError as refusal:
-        with pytest.raises(ConversionError) as strict:
+    except ConversionError:
+        with pytest.raises(ConversionError):  # a refusal, or a loss found before it
             _translate(sample, target, "strict")
-        assert str(strict.value) == str(refusal), sample.id
         return "refused"
     losses = [note for note in warn.notes if note.loss]
     if losses:
