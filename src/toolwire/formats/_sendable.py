@@ -8,8 +8,8 @@ and Gemini hoist system messages). So, for a request translated to another forma
 ========================================  ==================================================
 the encoded request has                   what happens
 ========================================  ==================================================
-no turn left (``messages``/``contents``   :class:`~toolwire.errors.ConversionError`: Chat and
-is ``[]``)                                Anthropic answer 400 to an empty history (Gemini
+no turn left (``messages`` is ``[]``)     :class:`~toolwire.errors.ConversionError`: Chat and
+                                          Anthropic answer 400 to an empty history (Gemini
                                           refuses in its encoder)
 a tool call the history never answers,    ``ConversionError``: every target answers 400 to a
 in its last turn too                      call without its result, and a request cannot be
@@ -28,6 +28,7 @@ history key of the source format), since the user must change that.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Any
 
 from toolwire.errors import ConversionError
@@ -36,15 +37,24 @@ from toolwire.ir.request import Request
 
 __all__ = ["refuse_unsendable_request"]
 
-_HISTORY = {"openai-chat": "messages", "anthropic": "messages", "gemini": "contents", "openai-responses": "input"}
+_HISTORY = {
+    "openai-chat": "messages",
+    "anthropic": "messages",
+    "gemini": "contents",
+    "openai-responses": "input",
+}
 """Where each format keeps its turns."""
+
+_NEEDS_A_TURN = frozenset({"openai-chat", "anthropic"})
+"""Targets that answer 400 to an empty history (a Responses ``input: []`` with ``instructions``
+is a request; Gemini refuses in its own encoder)."""
 
 
 def _empty(out: dict[str, Any], req: Request, target: str) -> None:
-    if _HISTORY[target] in out and out[_HISTORY[target]] == []:
+    if target in _NEEDS_A_TURN and out.get(_HISTORY[target]) == []:
         raise ConversionError(
-            f"no turn of the request has a {target} form (only system text, or turns {target} "
-            f"cannot carry); {target} needs at least one message",
+            f"no turn of the request can be sent to {target} (only system text, or turns it "
+            "cannot carry); it needs at least one message",
             path=f"$.{_HISTORY.get(req.origin or '', 'messages')}",
         )
 
@@ -84,7 +94,7 @@ def _gemini_counts(out: dict[str, Any], req: Request, target: str) -> None:
     contents = out.get("contents")
     if target != "gemini" or not isinstance(contents, list):
         return
-    for index, (call_turn, answer) in enumerate(zip(contents, contents[1:], strict=False)):
+    for index, (call_turn, answer) in enumerate(pairwise(contents)):
         calls = _count(call_turn, "functionCall")
         if calls and calls != _count(answer, "functionResponse"):
             raise ConversionError(
