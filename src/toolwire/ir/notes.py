@@ -16,6 +16,7 @@ What the conversion did                                  loss   example
 made up a value the target requires, changing nothing    no     ``max_tokens`` 4096, a call id
 renamed or reordered what the :class:`Exchange` undoes   no     a sanitized tool name
 left out a field whose value is ``null``                 no     (not even noted)
+left out a timestamp the target has no field for         no     Chat ``created`` for Gemini
 dropped a value the target cannot hold                   yes    ``logit_bias``, ``service_tier``
 approximated a value (a near equivalent)                 yes    an effort sent as a budget
 moved content so its meaning or order changes            yes    text between tool calls
