@@ -20,12 +20,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import msgspec
 
 from toolwire._choices import unknown_choice
+from toolwire._notepaths import in_user_coordinates
 from toolwire._opaque_state import keep_state, recall_state
 from toolwire._pairing import fill_result_ids, order_results, restore_history_ids
 from toolwire._restore import Restorer
 from toolwire._shims import ToolShims
 from toolwire.errors import ToolwireError
 from toolwire.formats import _MODULES
+from toolwire.formats._sendable import refuse_unsendable_request
 from toolwire.ir.base import FORMAT_ALIASES, FORMATS, Format, FormatName
 from toolwire.ir.content import Part, ToolCall, ToolResult
 from toolwire.ir.notes import Note, Notes, Policy
@@ -118,7 +120,7 @@ def translate_response(
     dst = format_module(target)
     ir: Response = src.decode_response(payload, notes)
     out: dict[str, Any] = dst.encode_response(ir, notes)
-    return Translation(out, tuple(notes.items), ir)
+    return Translation(out, tuple(in_user_coordinates(notes.items, payload, out)), ir)
 
 
 @dataclass
@@ -213,9 +215,11 @@ class Exchange:
         ir = apply_fallbacks(ir, self.upstream, notes)  # type: ignore[arg-type]
         self.last_request = ir
         out: dict[str, Any] = format_module(self.upstream).encode_request(ir, notes)
+        if self.client != self.upstream:
+            refuse_unsendable_request(out, ir, self.upstream)
         if self.upstream == "openai-responses" and self.client != self.upstream:
             ask_for_state(out, ir, notes)
-        self.notes.extend(notes.items)
+        self.notes.extend(in_user_coordinates(notes.items, payload, out))
         return out
 
     def response(self, payload: dict[str, Any]) -> dict[str, Any]:
@@ -236,7 +240,7 @@ class Exchange:
         )
         if self.state is not None:
             keep_state(ir, out, self.client, self.state)  # type: ignore[arg-type]
-        self.notes.extend(notes.items)
+        self.notes.extend(in_user_coordinates(notes.items, payload, out))
         return out
 
     def stream(self, event: WireEvent) -> list[WireEvent]:

@@ -120,7 +120,7 @@ def test_json_notes_mode_reports_detection_as_a_json_line(
     assert main(["convert", "--to", "anthropic", "--notes", "json", path]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
     assert lines[0] == {"path": "$", "kind": "detected", "message": "request format: openai-chat"}
-    assert (lines[1]["path"], lines[1]["kind"]) == ("$.max_tokens", "synthesized")
+    assert (lines[1]["path"], lines[1]["kind"], lines[1]["target"]) == ("$", "synthesized", "$.max_tokens")
 
 
 @pytest.mark.parametrize("kind", ["request", "response"])

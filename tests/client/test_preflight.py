@@ -61,11 +61,12 @@ def test_conformance_validator_message_is_used(server: Server) -> None:
 
 def test_translated_request_is_checked_in_the_provider_format(server: Server) -> None:
     body = native("openai-chat")
-    body["messages"] = body["messages"][:1]  # only a system message: Anthropic gets no messages
+    # a schema root that is no object goes through translation as written; Anthropic refuses it
+    body["tools"] = [{"type": "function", "function": {"name": "f", "parameters": {"type": "string"}}}]
     client = Client("anthropic", base_url=server.url, api_key=KEY)
     with client, pytest.raises(RequestRejectedError) as info:
         client.create(body, format="openai-chat")
-    assert info.value.path == "$.messages"
+    assert info.value.path == "$.tools[0].input_schema.type"
     assert server.requests == []
 
 

@@ -154,7 +154,7 @@ def test_native_request_conversion_notes_are_reported(url: str) -> None:
         client.create(chat, format="openai-chat")
     (request,) = [c for (c,) in rec.of("on_conversion") if c.kind == "request"]
     assert (request.source, request.target) == ("openai-chat", "anthropic")
-    assert [n.path for n in request.notes] == ["$.max_tokens", "$.seed"]
+    assert [(n.path, n.target) for n in request.notes] == [("$", "$.max_tokens"), ("$.seed", None)]
     (call,) = rec.of("on_request")
     assert call[0].source == "openai-chat"
 

@@ -424,7 +424,8 @@ def _project_gemini(data: Data) -> None:
     """Gemini: only Gemini reasoning, call ids kept (``functionCall.id``), custom
     tools as function tools with one ``input`` string, structured output without a name,
     several text parts of one tool result joined by newlines, arguments as compact JSON objects;
-    no parallel-call switch; responses report a total."""
+    no parallel-call switch; responses report a total, a model and usage (zeros when unknown),
+    and no creation time (``createTime`` is Vertex's)."""
     _drop_reasoning_of_other_origins(data, "gemini")
     _drop_message_ids(data)
     _custom_as_function(data)
@@ -432,6 +433,10 @@ def _project_gemini(data: Data) -> None:
     _system_turns(data)
     compact_arguments(data)
     _reasoning_for_gemini(data)
+    if "parts" in data:
+        data.pop("created", None)
+        data.setdefault("model", "unknown")
+        data.setdefault("usage", {"input_tokens": 0, "total_tokens": 0})
     _total_tokens(data)
     data.pop("status", None)
     data.pop("parallel_tool_calls", None)

@@ -70,25 +70,55 @@ def _every_way(kind: str, payload: Any, source: str) -> list[Translation | Toolw
 # ---------------------------------------------------------------- 10k-deep nesting
 
 
+# Each request is a whole tool loop (a user turn, the call, its result): a call without its
+# result, or a call turn first, is refused for every other format (formats/_sendable).
+
+
 def _chat_call(arguments: Any) -> dict[str, Any]:
     call = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": arguments}}
-    return {"model": "m", "messages": [{"role": "assistant", "content": None, "tool_calls": [call]}]}
+    return {
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "ok"},
+        ],
+    }
 
 
 def _responses_call(arguments: Any) -> dict[str, Any]:
     return {
         "model": "m",
-        "input": [{"type": "function_call", "call_id": "call_1", "name": "f", "arguments": arguments}],
+        "input": [
+            {"role": "user", "content": "go"},
+            {"type": "function_call", "call_id": "call_1", "name": "f", "arguments": arguments},
+            {"type": "function_call_output", "call_id": "call_1", "output": "ok"},
+        ],
     }
 
 
 def _anthropic_call(arguments: Any) -> dict[str, Any]:
     block = {"type": "tool_use", "id": "toolu_1", "name": "f", "input": arguments}
-    return {"model": "m", "max_tokens": 9, "messages": [{"role": "assistant", "content": [block]}]}
+    result = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}
+    return {
+        "model": "m",
+        "max_tokens": 9,
+        "messages": [
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": [block]},
+            {"role": "user", "content": [result]},
+        ],
+    }
 
 
 def _gemini_call(arguments: Any) -> dict[str, Any]:
-    return {"contents": [{"role": "model", "parts": [{"functionCall": {"name": "f", "args": arguments}}]}]}
+    return {
+        "contents": [
+            {"role": "user", "parts": [{"text": "go"}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "f", "args": arguments}}]},
+            {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {"r": "ok"}}}]},
+        ]
+    }
 
 
 def _gemini_result(response: Any) -> dict[str, Any]:
@@ -97,8 +127,8 @@ def _gemini_result(response: Any) -> dict[str, Any]:
 
 
 DEEP_STRUCTURED: list[tuple[str, str, dict[str, Any], str]] = [
-    ("anthropic", "request", _anthropic_call(DEEP_OBJECT), "$.messages[0].content[0].input"),
-    ("gemini", "request", _gemini_call(DEEP_OBJECT), "$.contents[0].parts[0].functionCall.args"),
+    ("anthropic", "request", _anthropic_call(DEEP_OBJECT), "$.messages[1].content[0].input"),
+    ("gemini", "request", _gemini_call(DEEP_OBJECT), "$.contents[1].parts[0].functionCall.args"),
     ("gemini", "request", _gemini_result(DEEP_OBJECT), "$.contents[0].parts[0].functionResponse.response"),
     (
         "anthropic",
@@ -111,7 +141,7 @@ DEEP_STRUCTURED: list[tuple[str, str, dict[str, Any], str]] = [
         "response",
         {
             "candidates": [
-                {"content": {"role": "model", "parts": _gemini_call(DEEP_OBJECT)["contents"][0]["parts"]}}
+                {"content": {"role": "model", "parts": _gemini_call(DEEP_OBJECT)["contents"][1]["parts"]}}
             ]
         },
         "$.candidates[0].content.parts[0].functionCall.args",
@@ -143,7 +173,7 @@ def test_deep_argument_text_is_kept_as_text_or_refused_where_an_object_is_needed
             assert [n.kind for n in kept.notes if n.path.endswith(("arguments", "args"))] == ["approximated"]
             with pytest.raises(ConversionError) as info:
                 _translate("request", payload, source, target, "strict")
-            assert info.value.path is not None and info.value.path.startswith("$.messages[0].parts[0]")
+            assert info.value.path is not None and info.value.path.startswith("$.messages[1].parts[0]")
 
 
 def test_deep_json_text_is_refused_by_the_parser() -> None:
@@ -254,7 +284,7 @@ def test_invalid_argument_strings_are_kept_or_noted(arguments: str, source: str)
     for target in ("anthropic", "gemini"):
         with pytest.raises(ConversionError) as info:
             _translate("request", payload, source, target, "strict")
-        assert info.value.path is not None and info.value.path.startswith("$.messages[0].parts[0]")
+        assert info.value.path is not None and info.value.path.startswith("$.messages[1].parts[0]")
         dropped = _translate("request", payload, source, target, "drop")
         assert any(n.kind == "approximated" and "not a JSON object" in n.message for n in dropped.notes)
 

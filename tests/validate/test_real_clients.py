@@ -172,6 +172,7 @@ _ANTHROPIC = {
 _TOOL = {"name": "get_weather", "input_schema": {"type": "object", "properties": {}}}
 _RESPONSES = {"model": "gpt-5", "input": [{"role": "user", "content": "Hi"}]}
 _GEMINI = {"contents": [{"role": "user", "parts": [{"text": "Hi"}]}]}
+_REFUSAL_ITEM = {"type": "message", "role": "assistant", "content": [{"type": "refusal", "refusal": "No."}]}
 
 
 def _cached(n: int) -> list[dict[str, Any]]:
@@ -294,6 +295,25 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], str, str, str]] = [
         "$.tools[0].functionDeclarations[0].parameters.type",
         "* GenerateContentRequest.tools[0].function_declarations[0].parameters.type: schema of function "
         "'f' must be of type OBJECT, got ARRAY.",
+    ),
+    (
+        "anthropic empty messages",
+        "anthropic",
+        _ANTHROPIC,
+        {"messages": []},
+        "empty_messages",
+        "$.messages",
+        "messages: at least one message is required",
+    ),
+    (
+        "responses refusal in an input message (the spec has it in output items only)",
+        "openai-responses",
+        {**_RESPONSES, "input": [{**_REFUSAL_ITEM, "id": "msg_1", "status": "completed"}]},
+        {"input": [_REFUSAL_ITEM]},
+        "refusal_in_input",
+        "$.input[0].content[0].type",
+        "Invalid value: 'refusal' at input[0].content[0]: a refusal part is only valid in an output "
+        "message item (with 'id' and 'status').",
     ),
     (
         "gemini empty contents",

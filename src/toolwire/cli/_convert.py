@@ -13,6 +13,7 @@ from typing import Any
 
 from toolwire import _json
 from toolwire.cli._detect import Kind, resolve_source
+from toolwire.cli._explain import explain
 from toolwire.cli._io import (
     FORMAT_CHOICES,
     FORMATS_HELP,
@@ -59,6 +60,11 @@ def add_parsers(sub: Any) -> None:
         "--kind", choices=("request", "response"), default="request", help="payload kind (default: request)"
     )
     convert.add_argument("--model", help="model name, for sources that carry it in the URL (Gemini)")
+    convert.add_argument(
+        "--explain",
+        action="store_true",
+        help="explain every note on standard error: losses, then the rest, each with its source snippet",
+    )
     convert.set_defaults(handler=_run_convert)
 
     tools = sub.add_parser("tools", help="tool definitions")
@@ -98,7 +104,10 @@ def _run_convert(args: argparse.Namespace) -> int:
     else:
         result = translate_response(payload, source=source, target=args.target, policy=args.policy)
     print_json(result.payload, args.output)
-    print_notes(result.notes, args.notes)
+    if args.explain:
+        sys.stderr.write(explain(result.notes, payload))
+    else:
+        print_notes(result.notes, args.notes)
     return 0
 
 

@@ -125,7 +125,8 @@ def print_notes(notes: Iterable[Note], mode: str = "text") -> None:
     """Print conversion notes to standard error (``text``) or as JSON lines (``json``)."""
     for note in notes:
         if mode == "json":
-            sys.stderr.write(_json.dumps_str({"path": note.path, "kind": note.kind, "message": note.message}))
+            line = {"path": note.path, "kind": note.kind, "message": note.message}
+            sys.stderr.write(_json.dumps_str({**line, "loss": note.loss, "target": note.target}))
             sys.stderr.write("\n")
         else:
             sys.stderr.write(f"note: {note}\n")

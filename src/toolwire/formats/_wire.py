@@ -196,5 +196,5 @@ def emit_extra(out: dict[str, Any], extra: Extra, same_format: bool, notes: Note
             continue
         if same_format:
             out.setdefault(key, value)
-        else:
+        elif value is not None:  # a null carries nothing: no loss to report
             notes.add(child(path, key), "dropped", f"field '{key}' has no equivalent in the target format")

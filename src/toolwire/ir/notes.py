@@ -6,6 +6,26 @@ approximates or synthesizes something it calls :meth:`Notes.add`; under
 of recording, under ``"warn"`` the note is recorded and logged at INFO level (the
 notes are the report; see :mod:`toolwire._logging` for why not WARNING),
 under ``"drop"`` it is recorded silently.
+
+What is a loss is one table; a conversion records a loss with :meth:`Notes.add`
+(``strict`` refuses it) and anything else with :meth:`Notes.info` (``strict`` sends it, noted):
+
+=======================================================  =====  ===============================
+What the conversion did                                  loss   example
+=======================================================  =====  ===============================
+made up a value the target requires, changing nothing    no     ``max_tokens`` 4096, a call id
+renamed or reordered what the :class:`Exchange` undoes   no     a sanitized tool name
+left out a field whose value is ``null``                 no     (not even noted)
+left out a timestamp the target has no field for         no     Chat ``created`` for Gemini
+dropped a value the target cannot hold                   yes    ``logit_bias``, ``service_tier``
+approximated a value (a near equivalent)                 yes    an effort sent as a budget
+moved content so its meaning or order changes            yes    text between tool calls
+applied a documented fallback for missing state          yes    thinking off for one turn
+skipped an invalid entry                                 yes    an orphan tool result
+=======================================================  =====  ===============================
+
+Refusals (a payload that cannot be made valid) raise :class:`~toolwire.errors.ConversionError`
+under every policy.
 """
 
 from __future__ import annotations
@@ -37,11 +57,15 @@ class Note(msgspec.Struct, frozen=True, kw_only=True):
         path: JSON path in the *source* payload the note is about.
         kind: what happened (see :data:`NoteKind`).
         message: a sentence a person can act on.
+        loss: whether meaning changed (the module's table): ``strict`` refuses exactly these.
+        target: JSON path in the *target* payload, when it helps (a value made up there).
     """
 
     path: str
     kind: NoteKind
     message: str
+    loss: bool = True
+    target: str | None = None
 
     def __str__(self) -> str:
         return f"{self.path}: {self.kind}: {self.message}"
@@ -62,18 +86,18 @@ class Notes:
         self.policy: Policy = policy
         self.items: list[Note] = []
 
-    def add(self, path: str, kind: NoteKind, message: str) -> None:
-        """Record a note, or raise :class:`ConversionError` under the strict policy."""
-        note = Note(path=path, kind=kind, message=message)
+    def add(self, path: str, kind: NoteKind, message: str, *, target: str | None = None) -> None:
+        """Record a loss, or raise :class:`ConversionError` under the strict policy."""
+        note = Note(path=path, kind=kind, message=message, target=target)
         if self.policy == "strict":
             raise ConversionError(f"{kind}: {message}", path=path, notes=(note,))
         self.items.append(note)
         if self.policy == "warn":
             _log.info("%s", note)
 
-    def info(self, path: str, kind: NoteKind, message: str) -> None:
-        """Record a note that never raises: a harmless, fully reversible change (e.g. a renamed tool)."""
-        self.items.append(Note(path=path, kind=kind, message=message))
+    def info(self, path: str, kind: NoteKind, message: str, *, target: str | None = None) -> None:
+        """Record a change that is no loss (the module's table); it never raises."""
+        self.items.append(Note(path=path, kind=kind, message=message, loss=False, target=target))
 
     def __iter__(self) -> Iterator[Note]:
         return iter(self.items)

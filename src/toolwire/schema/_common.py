@@ -38,9 +38,9 @@ class LossTracker(Notes):
         super().__init__(policy)
         self.lossy: list[Note] = []
 
-    def add(self, path: str, kind: NoteKind, message: str) -> None:
+    def add(self, path: str, kind: NoteKind, message: str, *, target: str | None = None) -> None:
         """Record (or raise, under ``strict``) and remember the note as lossy."""
-        super().add(path, kind, message)
+        super().add(path, kind, message, target=target)
         self.lossy.append(self.items[-1])
 
 

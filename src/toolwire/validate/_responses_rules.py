@@ -19,6 +19,7 @@ from toolwire.validate._rules import check_parameters_root, tool_choice_names_mi
 
 __all__ = ["check_assistant_parts", "check_choice", "check_items", "check_strict_tools", "tool_names"]
 
+_REFUSAL_WORDS = "a refusal part is only valid in an output message item (with 'id' and 'status')."
 _CALL_KINDS = {"function_call": "function call", "custom_tool_call": "custom tool call"}
 _OUTPUT_KINDS = {"function_call_output": "function_call", "custom_tool_call_output": "custom_tool_call"}
 
@@ -179,16 +180,22 @@ def check_strict_tools(tools: Any, ctx: Ctx) -> None:
 
 
 def check_assistant_parts(items: list[dict[str, Any]], ctx: Ctx) -> None:
-    """An assistant message's content parts must be output parts (``input_text`` is a 400)."""
+    """An assistant message's content parts must be output parts (``input_text`` is a 400), and a
+    ``refusal`` part belongs to an output message item only (the spec's ``OutputMessage``, which
+    requires ``id`` and ``status``; an input message's content list has no refusal)."""
     allowed = ("output_text", "refusal")
     d = ctx.dialect
     for i, item in enumerate(items):
         content = item.get("content")
         if _type(item) != "message" or item.get("role") != "assistant" or not isinstance(content, list):
             continue
+        output_item = "id" in item and "status" in item
         for j, part in enumerate(content):
             kind = part.get("type") if isinstance(part, dict) else None
+            where = ("input", i, "content", j)
             if isinstance(kind, str) and kind.startswith("input_"):
-                where = ("input", i, "content", j)
                 message = d.bad_enum(d.param(where), kind, allowed)
                 ctx.add_at((*where, "type"), where, "invalid_value", message)
+            elif kind == "refusal" and not output_item:
+                message = f"Invalid value: 'refusal' at {d.param(where)}: {_REFUSAL_WORDS}"
+                ctx.add_at((*where, "type"), where, "refusal_in_input", message)

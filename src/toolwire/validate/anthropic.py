@@ -289,6 +289,8 @@ def check_request(payload: dict[str, Any], ctx: Ctx) -> None:
     then thinking compatibility, cache breakpoints and the prefill (:mod:`._anthropic_rules`)."""
     (REQUEST_BETA if ctx.beta else REQUEST).check(payload, (), ctx)
     messages = payload.get("messages")
+    if messages == []:
+        ctx.add(("messages",), "empty_messages", "messages: at least one message is required")
     if isinstance(messages, list):
         thinking = payload.get("thinking")
         adaptive = isinstance(thinking, dict) and thinking.get("type") == "adaptive"

@@ -31,6 +31,9 @@ declarative tables of its request and response bodies, checked by the shared eng
 ``too_many_cache_breakpoints``    more than 4 Anthropic ``cache_control`` blocks
 ``prefill_trailing_whitespace``   an Anthropic final assistant message ending in whitespace
 ``input_text_in_assistant``       a Responses assistant message with ``input_text`` content
+``refusal_in_input``              a Responses assistant input message (no ``id``/``status``) with
+                                  a ``refusal`` part: the spec has refusals in output items only
+``empty_messages``                an Anthropic request with ``messages: []``
 ``missing_schema_name``           a Responses ``text.format`` json_schema without ``name``
 ``empty_contents``                a Gemini request with ``contents: []``
 ================================  ==============================================================

@@ -99,9 +99,11 @@ def test_parallel_tool_calls_and_results_become_one_user_turn() -> None:
 def test_max_tokens_is_synthesized() -> None:
     out, notes = _encode(Request(model="m", messages=(), origin="gemini"))
     assert out["max_tokens"] == 4096
-    assert notes == [("$.max_tokens", "synthesized")]
-    with pytest.raises(ConversionError):
-        encode_request(Request(model="m", origin="gemini"), Notes("strict"))
+    assert notes == [("$", "synthesized")]
+    strict = Notes("strict")  # a required default is no loss: strict sends it, noted
+    assert encode_request(Request(model="m", origin="gemini"), strict)["max_tokens"] == 4096
+    (note,) = strict
+    assert (note.target, note.loss) == ("$.max_tokens", False)
 
 
 def test_parallel_false_without_choice() -> None:
@@ -416,7 +418,7 @@ def test_effort_becomes_a_thinking_budget() -> None:
     assert out["top_p"] == 0.97
     assert notes == [
         ("$.reasoning.budget_tokens", "synthesized"),
-        ("$.max_tokens", "synthesized"),
+        ("$", "synthesized"),
         ("$.temperature", "dropped"),
         ("$.top_k", "dropped"),
     ]

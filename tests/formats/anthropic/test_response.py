@@ -234,10 +234,12 @@ def test_cross_format_response_losses_are_noted() -> None:
     assert out["id"] == "msg_unknown"
     assert out["content"] == [{"type": "text", "text": "I can't."}]
     assert out["stop_reason"] == "refusal"
-    assert [(n.path, n.kind) for n in notes] == [
-        ("$.id", "synthesized"),
-        ("$.model", "synthesized"),
-        ("$.usage", "synthesized"),
+    assert [(n.path, n.kind, n.target, n.loss) for n in notes][:3] == [
+        ("$", "synthesized", "$.id", False),
+        ("$", "synthesized", "$.model", False),
+        ("$", "synthesized", "$.usage", False),
+    ]
+    assert [(n.path, n.kind) for n in notes][3:] == [
         ("$.parts[0]", "dropped"),
         ("$.parts[1]", "approximated"),
         ("$.parts[2]", "dropped"),

@@ -215,7 +215,7 @@ def test_truncated_arguments_are_noted_not_replaced() -> None:
     chunks = [w["delta"]["partial_json"] for w in wire if w["type"] == "content_block_delta"]
     assert chunks == ['{"city": "Pa']
     assert check_stream(wire) == []  # cut by max_tokens, as Anthropic itself sends it
-    assert [n.path for n in notes] == ["$.parts[0].arguments", "$.usage"]
+    assert [(n.path, n.target) for n in notes] == [("$.parts[0].arguments", None), ("$", "$.usage")]
 
 
 def test_custom_tool_input_is_wrapped() -> None:

@@ -364,11 +364,27 @@ def test_response_from_another_format() -> None:
         },
         "modelVersion": "claude-x",
         "responseId": "msg_1",
-        "createTime": "2023-11-14T22:13:20Z",
-    }
+    }  # no createTime: Vertex-only (an Anthropic message has no time: the Exchange's is not noted)
     assert _notes(notes) == [
         ("$.candidates[0].content.parts[0]", "dropped"),
     ]
+
+
+def test_response_has_what_gemini_always_returns() -> None:
+    """usageMetadata and modelVersion are in every Gemini API response: made up when missing;
+    a Chat creation time has no AI Studio field (createTime is Vertex's): left out. Neither is a
+    loss (a hop's timestamps are its own: the Exchange makes one up when a response has none)."""
+    resp = Response(origin="openai-chat", parts=(TextPart(text="x"),), stop_reason="end_turn", created=1)
+    notes = Notes("warn")
+    out = gemini.encode_response(resp, notes)
+    assert out["usageMetadata"] == {"promptTokenCount": 0, "totalTokenCount": 0}
+    assert out["modelVersion"] == "unknown" and "createTime" not in out
+    assert [(n.path, n.kind, n.target, n.loss) for n in notes] == [
+        ("$", "synthesized", "$.usageMetadata", False),
+        ("$", "synthesized", "$.modelVersion", False),
+        ("$.created", "dropped", None, False),
+    ]
+    assert gemini.encode_response(resp, Notes("strict")) == out
 
 
 @pytest.mark.parametrize(

@@ -327,7 +327,7 @@ def test_generation_controls_from_another_format() -> None:
     }
     assert _kinds(notes) == [
         ("$.top_k", "dropped"),
-        ("$.text.format.name", "synthesized"),
+        ("$", "synthesized"),
         ("$.reasoning.summary", "approximated"),
         ("$.reasoning", "dropped"),
     ]

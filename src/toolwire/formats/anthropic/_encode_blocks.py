@@ -65,7 +65,7 @@ class Ctx:
         """The wire id of a tool call (synthesized from ``path`` when missing, sanitized if needed)."""
         if call.id is None:
             new = "toolu_" + "_".join(_DIGITS.findall(path))
-            self.notes.add(
+            self.notes.info(
                 child(path, "id"), "synthesized", f"tool call {call.name!r} had no id; sent {new!r}"
             )
             self.pending.append((call.name, new))

@@ -279,7 +279,7 @@ def fit_max_tokens(
     budget = thinking.get("budget_tokens") if thinking is not None else None
     if max_tokens is None:
         max_tokens = DEFAULT_MAX_TOKENS + (budget or 0)
-        notes.add("$.max_tokens", "synthesized", f"max_tokens is required; sent {max_tokens}")
+        notes.info("$", "synthesized", f"max_tokens is required; sent {max_tokens}", target="$.max_tokens")
         return max_tokens, thinking
     if budget is None or budget < max_tokens:
         return max_tokens, thinking

@@ -130,9 +130,9 @@ class StreamEncoder(DeltaFraming):
         self._start = event
         same = self._ctx.same = event.origin == "anthropic"
         if not same and event.id is None:
-            self._notes.add("$.id", "synthesized", "response had no id; sent 'msg_unknown'")
+            self._notes.info("$", "synthesized", "response had no id; sent 'msg_unknown'", target="$.id")
         if not same and event.model is None:
-            self._notes.add("$.model", "synthesized", "response had no model name; sent ''")
+            self._notes.info("$", "synthesized", "response had no model name; sent ''", target="$.model")
         message: dict[str, Any] = {
             "id": event.id if event.id is not None else "msg_unknown",
             "type": "message",
@@ -162,7 +162,7 @@ class StreamEncoder(DeltaFraming):
             out += self._opaque(event.extra.get(OPAQUE))
         usage = event.usage or self._usage or start.usage
         if usage is None and not same:
-            self._notes.add("$.usage", "synthesized", "response had no usage; sent zeros")
+            self._notes.info("$", "synthesized", "response had no usage; sent zeros", target="$.usage")
         stop = encode_stop_reason(
             event.stop_reason, event.raw_stop_reason, same=same, has_calls=self._calls, notes=self._notes
         )

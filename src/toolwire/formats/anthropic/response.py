@@ -137,11 +137,11 @@ def encode_response(resp: Response, notes: Notes) -> dict[str, Any]:
     same = resp.origin == "anthropic"
     extra = resp.extra
     if not same and resp.id is None:
-        notes.add("$.id", "synthesized", "response had no id; sent 'msg_unknown'")
+        notes.info("$", "synthesized", "response had no id; sent 'msg_unknown'", target="$.id")
     if not same and resp.model is None:
-        notes.add("$.model", "synthesized", "response had no model name; sent ''")
+        notes.info("$", "synthesized", "response had no model name; sent ''", target="$.model")
     if not same and resp.usage is None:
-        notes.add("$.usage", "synthesized", "response had no usage; sent zeros")
+        notes.info("$", "synthesized", "response had no usage; sent zeros", target="$.usage")
     out: dict[str, Any] = {
         "id": resp.id if resp.id is not None or same else "msg_unknown",
         "type": "message",

@@ -39,7 +39,7 @@ from toolwire.formats.gemini._encode_parts import _ENCODERS, Ctx
 from toolwire.formats.gemini._keys import emit
 from toolwire.formats.gemini._usage import encode_usage
 from toolwire.formats.gemini.errors import encode_error
-from toolwire.formats.gemini.response import _WIRE_REASONS, _format_time
+from toolwire.formats.gemini.response import _CREATED_AT, _WIRE_REASONS, _format_time
 from toolwire.ir.content import Part, ReasoningPart, RefusalPart, TextPart, ToolCall
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import ErrorInfo, Usage
@@ -161,8 +161,10 @@ class StreamEncoder(DeltaFraming):
             self._meta["responseId"] = event.id
         if event.usage is not None:
             self._usage = event.usage
-        if event.created is not None:
+        if event.created is not None and event.origin == "gemini":  # Vertex's; AI Studio has none
             self._meta["createTime"] = _format_time(event.created)
+        elif event.created is not None and (where := _CREATED_AT.get(event.origin or "")) is not None:
+            self._notes.info(where, "dropped", "creation time: a Gemini API response has no field for it")
         return []
 
     def _on_part_start(self, event: PartStart) -> list[WireEvent]:

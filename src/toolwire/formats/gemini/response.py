@@ -193,6 +193,25 @@ def _format_time(created: int) -> str:
     return datetime.fromtimestamp(created, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+_CREATED_AT = {"openai-chat": "$.created", "openai-responses": "$.created_at"}
+"""Where a source format keeps the creation time a Gemini response has no field for."""
+
+
+def _always_returned(out: dict[str, Any], resp: Response, notes: Notes) -> None:
+    """What the Gemini API returns in every response (``usageMetadata``, ``modelVersion``), made up
+    when another format's response lacks it; a creation time is left out, noted (``createTime``
+    is Vertex-only, and the AI Studio response has no such field)."""
+    if "usageMetadata" not in out:
+        out["usageMetadata"] = {"promptTokenCount": 0, "totalTokenCount": 0}
+        notes.info("$", "synthesized", "response had no usage; sent zeros", target="$.usageMetadata")
+    if "modelVersion" not in out:
+        out["modelVersion"] = "unknown"
+        notes.info("$", "synthesized", "response names no model; 'unknown'", target="$.modelVersion")
+    where = _CREATED_AT.get(resp.origin or "")
+    if resp.created is not None and where is not None:  # else the time is a hop's, not the source's
+        notes.info(where, "dropped", "creation time: a Gemini API response has no field for it")
+
+
 def encode_response(resp: Response, notes: Notes) -> dict[str, Any]:
     """Encode an IR response as a ``generateContent`` response with one candidate."""
     same = resp.origin == "gemini"
@@ -211,8 +230,8 @@ def encode_response(resp: Response, notes: Notes) -> dict[str, Any]:
         out["responseId"] = resp.id
     if "~createTime" in extra:
         out["createTime"] = extra["~createTime"]
-    elif resp.created is not None and not same:
-        out["createTime"] = _format_time(resp.created)
+    if not same:
+        _always_returned(out, resp, notes)
     if not same and resp.error is not None:
         notes.add("$.error", "dropped", f"response error {resp.error.message!r}")
     return emit(out, resp.extra, same, notes, "$")

@@ -111,7 +111,7 @@ def _call_id(call: ToolCall, message_index: int, position: int, state: _State, p
     if call_id is None:
         call_id = synthesized_call_id(message_index, position)
         state.pending.append((call.name, call_id))
-        state.notes.add(path, "synthesized", f"tool call {call.name!r} had no id; using {call_id!r}")
+        state.notes.info(path, "synthesized", f"tool call {call.name!r} had no id; using {call_id!r}")
     return state.wire_id(call_id)
 
 

@@ -286,7 +286,7 @@ class StreamEncoder(DeltaFraming):
         call_id = call.id
         if call_id is None:
             call_id = synthesized_call_id(0, out.wire)
-            self.notes.add(path, "synthesized", f"tool call {call.name!r} had no id; using {call_id!r}")
+            self.notes.info(path, "synthesized", f"tool call {call.name!r} had no id; using {call_id!r}")
         key, arg_key = ("custom", "input") if out.custom else ("function", "arguments")
         inner = {"name": call.name, arg_key: call.arguments}
         header: dict[str, Any] = {"index": out.wire, "id": call_id, "type": key, key: inner}

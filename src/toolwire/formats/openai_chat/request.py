@@ -162,7 +162,12 @@ def _encode_response_format(fmt: ResponseFormat, same: bool, notes: Notes) -> di
     name = fmt.name
     if name is None:
         name = "response"
-        notes.add(child(path, "json_schema"), "synthesized", "json_schema needs a name; using 'response'")
+        notes.info(
+            "$",
+            "synthesized",
+            "json_schema needs a name; using 'response'",
+            target="$.response_format.json_schema.name",
+        )
     spec: dict[str, Any] = {"name": name}
     if fmt.description is not None:
         spec["description"] = fmt.description

@@ -271,7 +271,7 @@ def encode_response(resp: Response, notes: Notes) -> dict[str, Any]:
         out["model"] = resp.model
     elif not same:  # required by the schema
         out["model"] = "unknown"
-        notes.info("$.model", "synthesized", "the response names no model; 'unknown'")
+        notes.info("$", "synthesized", "the response names no model; 'unknown'", target="$.model")
     choice: dict[str, Any] = {"index": choice_extra.get("~index", 0), "message": message}
     if choice["index"] == "absent":
         del choice["index"]

@@ -53,7 +53,7 @@ class CallIds:
             return call_id
         call_id = self._new()
         self._pending.append((name, call_id))
-        self._notes.add(path, "synthesized", f"tool call {name!r} had no id; using {call_id!r}")
+        self._notes.info(path, "synthesized", f"tool call {name!r} had no id; using {call_id!r}")
         return call_id
 
     def for_result(self, call_id: str | None, name: str | None, path: str) -> str:

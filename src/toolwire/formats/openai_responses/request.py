@@ -170,7 +170,12 @@ def _encode_format(fmt: ResponseFormat, same: bool, notes: Notes) -> dict[str, A
             out["name"] = fmt.name
         elif not same:
             out["name"] = "response"
-            notes.add("$.text.format.name", "synthesized", "json_schema format without a name: 'response'")
+            notes.info(
+                "$",
+                "synthesized",
+                "json_schema format without a name: 'response'",
+                target="$.text.format.name",
+            )
         if fmt.schema is not None:
             out["schema"] = fmt.schema
         elif not same:

@@ -208,7 +208,7 @@ def encode_response(resp: Response, notes: Notes) -> dict[str, Any]:
         out["model"] = resp.model
     elif not same:
         out["model"] = ""
-        notes.add("$.model", "synthesized", "response without model; ''")
+        notes.info("$", "synthesized", "response without model; ''", target="$.model")
     status = "incomplete" if out.get("status") == "incomplete" else "completed"
     ctx = Ctx(notes=notes, same=same, output=True, seed=str(out.get("id")), status=status)
     if resp.parts or not (same and resp.extra.get("~no_output")):

@@ -1,0 +1,66 @@
+"""Reading the JSON paths toolwire writes (``$.messages[3].content[1]``, ``$.tools[0]["a-b"]``).
+
+A path is ``$`` followed by ``.key`` (a key that is an identifier), ``[n]`` (an array index) or
+``["key"]`` (any other key, JSON-quoted). :func:`locate` walks a document along a path as far as
+it goes: a note's path may name something the source does not hold (a value made up for the
+target), and the caller then shows the nearest thing it does hold.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+__all__ = ["locate", "segments"]
+
+_SEGMENT = re.compile(r"\.([A-Za-z_$~][\w$~-]*)|\[(\d+)\]|\[(\"(?:[^\"\\]|\\.)*\")\]")
+
+
+def segments(path: str) -> list[str | int] | None:
+    """The keys and indexes of ``path``; ``None`` when it is not a path of this grammar."""
+    if not path.startswith("$"):
+        return None
+    out: list[str | int] = []
+    pos = 1
+    while pos < len(path):
+        match = _SEGMENT.match(path, pos)
+        if match is None:
+            return None
+        key, index, quoted = match.groups()
+        out.append(key if key is not None else int(index) if index is not None else json.loads(quoted))
+        pos = match.end()
+    return out
+
+
+def _render(parts: list[str | int]) -> str:
+    text = "$"
+    for part in parts:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif re.fullmatch(r"[A-Za-z_$~][\w$~-]*", part):
+            text += f".{part}"
+        else:
+            text += f"[{json.dumps(part)}]"
+    return text
+
+
+def locate(document: Any, path: str) -> tuple[str, Any, bool]:
+    """Walk ``document`` along ``path`` as far as it goes.
+
+    Returns:
+        ``(reached, value, whole)``: the longest prefix of the path the document holds, the value
+        there, and whether that is the whole path.
+    """
+    parts = segments(path) or []
+    node = document
+    for depth, part in enumerate(parts):
+        held = (
+            isinstance(node, list) and part < len(node)
+            if isinstance(part, int)
+            else (isinstance(node, dict) and part in node)
+        )
+        if not held:
+            return _render(parts[:depth]), node, False
+        node = node[part]
+    return _render(parts), node, segments(path) is not None
