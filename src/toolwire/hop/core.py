@@ -44,7 +44,7 @@ from toolwire.errors import (
     TransportError,
 )
 from toolwire.hop._build import auth_headers
-from toolwire.hop._call import InboundRequest, read_inbound
+from toolwire.hop._call import ClientCall, InboundRequest, read_inbound
 from toolwire.hop._config import FORMAT_PROVIDER, GatewayKey, HopConfig, Route, Upstream
 from toolwire.hop._count import count_call, count_reply, estimate_reply
 from toolwire.hop._headers import map_response_headers
@@ -392,14 +392,24 @@ class Hop:
             upstream, fmt, received.headers, clock=self._clock, request_id=self.record.request_id
         )
 
-    def _generate(self, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
-        fmt = endpoint.format
-        payload, call = read_inbound(fmt, inbound)
-        model = call.model if call.model is not None else payload.get("model")
-        routed = self._route(fmt, model if isinstance(model, str) else None)
+    def _read(
+        self, endpoint: Endpoint, inbound: InboundRequest
+    ) -> tuple[dict[str, Any], ClientCall, Route, Upstream] | Reply:
+        """The client's body and call, and the route of its model (or the refusal)."""
+        payload, call = read_inbound(endpoint.format, inbound)
+        named = call.model or endpoint.model
+        model = named if named is not None else payload.get("model")
+        routed = self._route(endpoint.format, model if isinstance(model, str) else None)
         if isinstance(routed, Reply):
             return routed
-        route, upstream = routed
+        return payload, call, *routed
+
+    def _generate(self, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
+        fmt = endpoint.format
+        read = self._read(endpoint, inbound)
+        if isinstance(read, Reply):
+            return read
+        payload, call, route, upstream = read
         if route.max_tokens is not None:
             _set_default_max_tokens(payload, fmt, route.max_tokens)
         facade: ResponsesFacade | None = None
@@ -448,12 +458,10 @@ class Hop:
 
     def _count(self, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
         fmt = endpoint.format
-        payload, call = read_inbound(fmt, inbound)
-        model = endpoint.model if endpoint.model is not None else payload.get("model")
-        routed = self._route(fmt, model if isinstance(model, str) else None)
-        if isinstance(routed, Reply):
-            return routed
-        route, upstream = routed
+        read = self._read(endpoint, inbound)
+        if isinstance(read, Reply):
+            return read
+        payload, call, route, upstream = read
         ex = self._exchange(fmt, route, upstream)
         counted = count_call(ex, payload, call)
         if counted.path is None:  # the upstream has no count endpoint: the documented estimate
