@@ -17,6 +17,7 @@ the end, for Anthropic only. ``StreamErrorEvent`` becomes an ``error`` event.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable
 from typing import Any
 
@@ -68,6 +69,7 @@ class StreamEncoder(DeltaFraming):
         self._wire = 0
         self._current: Slot | None = None
         self._queue: dict[int, Slot] = {}
+        self._order: list[int] = []  # a heap of the queue's indices: the next part to send in O(log n)
         self._skipped: set[int] = set()
         self._usage: Usage | None = None
         self._calls = False
@@ -211,6 +213,8 @@ class StreamEncoder(DeltaFraming):
             return []
         self._calls = self._calls or slot.client_call
         if self._current is not None:
+            if event.index not in self._queue:
+                heapq.heappush(self._order, event.index)
             self._queue[event.index] = slot
             return []
         return self._open(slot)
@@ -253,7 +257,7 @@ class StreamEncoder(DeltaFraming):
         """Send buffered parts in index order until one is still streaming."""
         out: list[WireEvent] = []
         while self._current is None and self._queue:
-            slot = self._queue.pop(min(self._queue))
+            slot = self._queue.pop(heapq.heappop(self._order))
             out += self._open(slot)
             if slot.ended:
                 out += self._finish(slot)
