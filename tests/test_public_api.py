@@ -35,7 +35,7 @@ PINNED: dict[str, set[str]] = {
         "LimitError", "MissingDependencyError", "OverloadedError", "PayloadError", "PermissionDeniedError",
         "ProviderError", "RateLimitError", "RequestRejectedError", "RequestTimeoutError", "SchemaError",
         "ServerError", "StreamError", "StreamIdleTimeoutError", "ToolDefinitionError", "ToolNameError",
-        "ToolwireError", "TransportError", "UnsupportedError",
+        "ToolwireError", "TransportError", "UnsupportedError", "WorkerLimitError",
     },
     "toolwire.names": {
         "NAME_RULES", "NameMap", "NameRule", "is_valid_name", "sanitize_name",
@@ -72,6 +72,7 @@ PINNED: dict[str, set[str]] = {
         "check_request", "parse_retry_after",
     },
     "toolwire.runner": {
+        "DEFAULT_ABANDONED_LIMIT", "abandoned_threads", "set_abandoned_limit",
         "Approver", "Hooks", "RegisteredTool", "RunEnd", "RunEvent", "RunResult", "RunState", "StopKind",
         "ToolResultEvent", "Toolbox", "TurnEnd", "arun", "arun_stream", "execute_async", "execute_sync",
         "result_from_value", "run", "run_stream",

@@ -17,6 +17,7 @@ concern a position in a JSON payload carry that position as a JSON path
     ├── ToolNameError              a tool name is invalid and cannot be sanitized
     ├── MissingDependencyError     an optional extra is not installed (also an ImportError)
     ├── StreamError                a stream broke its format's event grammar
+    ├── WorkerLimitError           too many timed-out tools still run in abandoned threads
     ├── TransportError             no answer: connection refused or dropped, protocol error
     │   ├── ConnectionFailedError  the connection could not be made or broke mid-answer
     │   └── RequestTimeoutError    connect/read/write/pool timeout
@@ -62,6 +63,7 @@ __all__ = [
     "ToolwireError",
     "TransportError",
     "UnsupportedError",
+    "WorkerLimitError",
 ]
 
 
@@ -154,6 +156,15 @@ class MissingDependencyError(ToolwireError, ImportError):
 
 class StreamError(ToolwireError):
     """A stream broke its format's event grammar (wrong order, missing terminal event)."""
+
+
+class WorkerLimitError(ToolwireError):
+    """Too many timed-out tool calls still run in abandoned threads; no new tool thread starts.
+
+    The runner abandons a tool thread at its deadline (Python cannot stop a thread) and caps how
+    many may still run (``toolwire.runner.set_abandoned_limit``); it reports a call refused by
+    the cap to the model as that call's error result.
+    """
 
 
 class TransportError(ToolwireError):

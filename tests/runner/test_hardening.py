@@ -18,10 +18,27 @@ import pytest
 from toolwire.client import Client
 from toolwire.emulator import EmulatorConfig, Script, ScriptedCall, Turn, create_app, serve
 from toolwire.ir import Message, Request, TextPart, ToolCall, ToolResult
-from toolwire.runner import Toolbox, execute_async, execute_sync, run
+from toolwire.runner import Toolbox, abandoned_threads, execute_async, execute_sync, run, set_abandoned_limit
 from toolwire.validate import validate
 
-FOREVER = threading.Event()  # never set: a tool waiting on it hangs
+FOREVER = threading.Event()  # set only after each test: a tool waiting on it hangs until then
+
+
+@pytest.fixture(autouse=True)
+def _release_hung_tools() -> Iterator[None]:
+    """Each test gets its own never-set event; its hung threads return when it ends.
+
+    Abandoned threads still running count against the process-wide cap
+    (``set_abandoned_limit``), so one test's hung tools must not use up another's.
+    """
+    global FOREVER
+    FOREVER = threading.Event()
+    before = abandoned_threads()
+    yield
+    FOREVER.set()
+    end = time.monotonic() + 5
+    while abandoned_threads() > before and time.monotonic() < end:
+        time.sleep(0.01)
 
 
 def call(name: str, args: str = "{}", i: int = 0) -> ToolCall:
@@ -117,17 +134,25 @@ def test_queued_calls_run_after_hung_ones_time_out(execute: Any) -> None:
 
 
 def test_hung_sync_tools_do_not_starve_the_default_executor() -> None:
-    """Under ``arun``, hung sync tools once filled the loop's default executor."""
+    """Under ``arun``, hung sync tools once filled the loop's default executor.
 
-    async def go() -> list[ToolResult]:
-        box = hang_box()
-        first = await execute_async([call("hang", "{}", i) for i in range(40)], box, timeout=0.2)
-        assert all(r.is_error for r in first)
-        # the loop's own executor is still free
-        assert await asyncio.wait_for(asyncio.to_thread(lambda: "free"), 5) == "free"
-        return await execute_async([call("quick", '{"i": 7}')], box, timeout=5)
+    40 hung tools at once is above the default cap of abandoned threads, so the cap is raised
+    here: the executor, not the cap, is under test.
+    """
+    old = set_abandoned_limit(1000)
+    try:
+        assert [text(r) for r in asyncio.run(_hung_then_quick())] == ["quick 7"]
+    finally:
+        set_abandoned_limit(old)
 
-    assert [text(r) for r in asyncio.run(go())] == ["quick 7"]
+
+async def _hung_then_quick() -> list[ToolResult]:
+    box = hang_box()
+    first = await execute_async([call("hang", "{}", i) for i in range(40)], box, timeout=0.2)
+    assert all(r.is_error for r in first)
+    # the loop's own executor is still free
+    assert await asyncio.wait_for(asyncio.to_thread(lambda: "free"), 5) == "free"
+    return await execute_async([call("quick", '{"i": 7}')], box, timeout=5)
 
 
 class Slow(pydantic.BaseModel):

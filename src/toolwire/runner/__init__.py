@@ -20,8 +20,10 @@ from toolwire.runner._run import (
     run_stream,
 )
 from toolwire.runner._toolbox import RegisteredTool, Toolbox
+from toolwire.runner._workers import DEFAULT_ABANDONED_LIMIT, abandoned_threads, set_abandoned_limit
 
 __all__ = [
+    "DEFAULT_ABANDONED_LIMIT",
     "Approver",
     "Hooks",
     "RegisteredTool",
@@ -33,6 +35,7 @@ __all__ = [
     "ToolResultEvent",
     "Toolbox",
     "TurnEnd",
+    "abandoned_threads",
     "arun",
     "arun_stream",
     "execute_async",
@@ -40,4 +43,5 @@ __all__ = [
     "result_from_value",
     "run",
     "run_stream",
+    "set_abandoned_limit",
 ]

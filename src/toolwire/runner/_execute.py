@@ -9,6 +9,9 @@ Results come back in the order of the calls, whatever order the tools finish in.
   (:mod:`toolwire.runner._workers`): a timed-out call is abandoned, frees its slot among the
   ``max_concurrency`` running calls, and never keeps the process alive. Async tools run on the
   loop and are cancelled at their deadline.
+* Abandoned threads still running are capped process-wide
+  (:func:`~toolwire.runner.set_abandoned_limit`); at the cap a call that needs a thread is not
+  run, and its error result says why (:class:`~toolwire.errors.WorkerLimitError`).
 * Whatever a tool or an approval callback does (raise, ``SystemExit``, return text that is not
   valid Unicode or a value JSON cannot encode) becomes that call's error result; the run goes on.
 
@@ -31,6 +34,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from toolwire.errors import WorkerLimitError
 from toolwire.hooks import Observer, emit
 from toolwire.ir.content import ToolCall, ToolResult
 from toolwire.ir.tools import Tool
@@ -39,12 +43,13 @@ from toolwire.runner._calls import (
     denied_result,
     exception_result,
     lookup,
+    not_run_result,
     prepare_call,
     result_from_value,
     timeout_result,
 )
 from toolwire.runner._toolbox import RegisteredTool, Toolbox
-from toolwire.runner._workers import capture, in_thread, spawn
+from toolwire.runner._workers import Worker, capture, in_thread, spawn
 
 __all__ = ["Approver", "execute_async", "execute_sync"]
 
@@ -148,13 +153,19 @@ def _work(job: _Job, done: queue.SimpleQueue[tuple[int, ToolResult]]) -> None:
 def _run_jobs(jobs: list[_Job], max_concurrency: int, results: list[ToolResult | None]) -> None:
     """Run ``jobs``, at most ``max_concurrency`` at once, each with its own deadline."""
     done: queue.SimpleQueue[tuple[int, ToolResult]] = queue.SimpleQueue()
-    waiting, running = deque(jobs), dict[int, tuple[_Job, float]]()
+    waiting, running = deque(jobs), dict[int, tuple[_Job, float, Worker]]()
     while waiting or running:
         while waiting and len(running) < max(1, max_concurrency):
             job = waiting.popleft()
-            running[job.index] = (job, time.monotonic() + job.limit)
-            spawn(_work, job, done)
-        nearest = min(deadline for _, deadline in running.values())
+            try:
+                worker = spawn(_work, job, done)
+            except WorkerLimitError as exc:
+                results[job.index] = job.report.end(not_run_result(job.call, str(exc)))
+                continue
+            running[job.index] = (job, time.monotonic() + job.limit, worker)
+        if not running:
+            break
+        nearest = min(deadline for _, deadline, _ in running.values())
         try:
             index, result = done.get(timeout=max(0.0, nearest - time.monotonic()))
             if running.pop(index, None) is not None:
@@ -162,9 +173,10 @@ def _run_jobs(jobs: list[_Job], max_concurrency: int, results: list[ToolResult |
         except queue.Empty:
             pass
         now = time.monotonic()
-        for index, (job, deadline) in list(running.items()):
+        for index, (job, deadline, worker) in list(running.items()):
             if deadline <= now:
                 del running[index]
+                worker.abandon()
                 results[index] = job.report.end(timeout_result(job.call, job.limit))
 
 
@@ -231,6 +243,8 @@ async def _run_async(job: _Job) -> ToolResult:
             return result_from_value(job.call, value)
     except TimeoutError:
         return timeout_result(job.call, job.limit)
+    except WorkerLimitError as exc:
+        return not_run_result(job.call, str(exc))
     except (Exception, SystemExit) as exc:
         return exception_result(job.call, exc)
 
