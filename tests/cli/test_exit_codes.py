@@ -87,7 +87,7 @@ def test_an_unknown_choice_far_from_any_lists_the_choices(capsys: pytest.Capture
         (None, "cannot read '{path}': No such file or directory"),
         ("dir", "cannot read '{path}': Is a directory"),
         (b"{not json", "$: invalid JSON"),
-        (b"", "$: invalid JSON"),
+        (b"", "$: '{path}' is empty: expected a JSON payload"),
     ],
 )
 def test_3_input_errors(

@@ -3,15 +3,17 @@
 ======  ===================  ==============================================================
 code    name                 when
 ======  ===================  ==============================================================
-0       OK                   the command did what was asked
+0       OK                   the command did what was asked (also when the reader of its
+                             output closes the pipe early, ``| head``: it stops quietly)
 1       PROBLEMS             it ran and found problems: ``validate`` (payload problems),
                              ``replay --check`` (event order), ``run`` (stopped before the
                              model answered, e.g. ``--max-turns``)
 2       USAGE                bad command line: unknown command or option, missing or
                              invalid argument (also a ``MODULE:NAME`` that cannot be loaded,
                              a store URL that names no backend)
-3       INPUT                bad input: missing or unreadable file, a directory, not JSON,
-                             not the declared format, malformed payload; output not writable
+3       INPUT                bad input: missing or unreadable file, a directory, empty, not
+                             JSON, larger than 256 MiB (``/dev/zero``, an endless pipe), not
+                             the declared format, malformed payload; output not writable
 4       CONVERSION_REFUSED   ``--policy strict`` refused a lossy conversion, or the target
                              cannot express the input at all
 5       PROVIDER             ``run``: the provider answered with an error, or did not answer

@@ -2,7 +2,9 @@
 
 A file that cannot be read (missing, a directory, no permission) or written raises
 :class:`~toolwire.errors.PayloadError` with a one-line message, which the CLI turns into
-exit code 3; so does input that is not JSON.
+exit code 3; so does input that is empty, not JSON, or larger than :data:`MAX_INPUT_BYTES`
+(read in pieces, so ``/dev/zero`` or an endless pipe stops at the limit; a FIFO is read like
+standard input, until its writer closes it).
 """
 
 from __future__ import annotations
@@ -10,16 +12,17 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from toolwire import _json
-from toolwire.errors import PayloadError
+from toolwire.errors import LimitError, PayloadError
 from toolwire.ir.notes import Note
 from toolwire.translate import FORMAT_CHOICES
 
 __all__ = [
     "FORMATS_HELP",
     "FORMAT_CHOICES",
+    "MAX_INPUT_BYTES",
     "add_output",
     "print_json",
     "print_notes",
@@ -36,27 +39,51 @@ FORMATS_HELP = (
 """Epilog of every command that takes a format."""
 
 
+MAX_INPUT_BYTES = 256 * 2**20
+"""The largest input a command reads (256 MiB): more is a ``LimitError`` (exit 3)."""
+
+_PIECE = 2**20
+
+
 def read_bytes(source: str) -> bytes:
     """The bytes of a file, or of standard input when ``source`` is ``-``.
 
     Raises:
         PayloadError: the file is missing, a directory or unreadable.
+        LimitError: the input is larger than :data:`MAX_INPUT_BYTES`.
     """
     if source == "-":
-        return sys.stdin.buffer.read()
+        return _read_bounded(sys.stdin.buffer, "standard input")
     try:
-        return Path(source).read_bytes()
+        with Path(source).open("rb") as file:
+            return _read_bounded(file, repr(source))
     except OSError as exc:
         raise PayloadError(f"cannot read {source!r}: {exc.strerror or exc}") from None
+
+
+def _read_bounded(stream: BinaryIO, name: str) -> bytes:
+    """Everything ``stream`` has, in pieces, stopping after :data:`MAX_INPUT_BYTES`."""
+    pieces: list[bytes] = []
+    size = 0
+    while piece := stream.read(_PIECE):
+        pieces.append(piece)
+        size += len(piece)
+        if size > MAX_INPUT_BYTES:
+            raise LimitError(f"{name} is larger than {MAX_INPUT_BYTES >> 20} MiB, the input limit", path="$")
+    return b"".join(pieces)
 
 
 def read_json(source: str) -> Any:
     """Parse JSON from a file path, or from standard input when ``source`` is ``-``.
 
     Raises:
-        PayloadError: the file cannot be read, or is not JSON.
+        PayloadError: the file cannot be read, is empty, or is not JSON.
     """
-    return _json.loads(read_bytes(source))
+    data = read_bytes(source)
+    if not data.strip():
+        where = "standard input" if source == "-" else repr(source)
+        raise PayloadError(f"{where} is empty: expected a JSON payload", path="$")
+    return _json.loads(data)
 
 
 def add_auto_format(parser: Any, flag: str, dest: str, what: str, source: str = "payload") -> None:

@@ -76,6 +76,10 @@ def _malformed(exc: PayloadError) -> StreamErrorEvent:
 
 def _run(args: argparse.Namespace) -> int:
     events, broken = read_events(read_bytes(args.file))
+    if not events and args.source == "auto":  # nothing to detect a format from: say why
+        raise broken or PayloadError(
+            "the recording has no events (no SSE data lines, no JSON array)", path="$"
+        )
     source, detected = resolve_source(args.source, events, "stream")
     if detected:
         announce(source, "recording", args.notes)
