@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test lint typecheck bench clean-venvs e2e e2e-record
+.PHONY: setup demo test lint typecheck bench fuzz clean-venvs e2e e2e-record
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,11 @@ test: lint typecheck
 
 bench: setup
 	$(BIN)/python -m benchmarks
+
+# The long fuzz run (tests/fuzz): FUZZ_EXAMPLES examples shared by every target; `make test` runs a slice.
+FUZZ_EXAMPLES ?= 50000
+fuzz: setup
+	TOOLWIRE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/fuzz -q -p no:cacheprovider
 
 # The wheel installed with each extra into fresh venvs (network: PyPI), checked as a user would.
 clean-venvs: setup

@@ -6,8 +6,10 @@ files; text split anywhere for partial JSON. One target per entry point and sour
 target format and policy are drawn.
 
 ``TOOLWIRE_FUZZ_EXAMPLES`` is the total number of examples, shared evenly by the targets
-(``make fuzz`` runs 50,000; ``FUZZ_EXAMPLES=...`` changes it). Without it, the CI slice runs
-:data:`SLICE` examples per target as part of ``make test``.
+(``make fuzz`` runs 50,000; ``make fuzz FUZZ_EXAMPLES=...`` changes it). Without it, the CI
+slice runs :data:`SLICE` examples per target as part of ``make test``. ``TOOLWIRE_FUZZ_SHARD=i/n``
+runs every n-th target from the i-th (the examples per target stay those of the whole run), so
+n processes can share a long run; ``TOOLWIRE_FUZZ_SECONDS`` sets the per-example time bound.
 """
 
 from __future__ import annotations
@@ -281,6 +283,11 @@ TARGETS = _targets()
 _TOTAL = os.environ.get("TOOLWIRE_FUZZ_EXAMPLES")
 EXAMPLES = -(-int(_TOTAL) // len(TARGETS)) if _TOTAL else SLICE
 """Examples per target: the requested total shared evenly, or the CI slice."""
+
+_SHARD = os.environ.get("TOOLWIRE_FUZZ_SHARD")  # "i/n": run every n-th target from i (parallel runs)
+if _SHARD:
+    _INDEX, _COUNT = (int(x) for x in _SHARD.split("/"))
+    TARGETS = TARGETS[_INDEX::_COUNT]
 
 
 @pytest.mark.parametrize("target", TARGETS, ids=[t.name for t in TARGETS])

@@ -182,6 +182,8 @@ class JSONArrayDecoder:
             message = str(exc)
         except RecursionError:
             raise self._too_deep() from None
+        except UnicodeDecodeError as exc:
+            raise self._not_utf8(exc) from None
         if message.startswith(_TRUNCATED):
             return -1
         trailing = _TRAILING.search(message)
@@ -194,10 +196,15 @@ class JSONArrayDecoder:
             return None
         except RecursionError:
             raise self._too_deep() from None
+        except UnicodeDecodeError as exc:
+            raise self._not_utf8(exc) from None
         return end
 
     def _too_deep(self) -> LimitError:
         return LimitError("JSON array element nested too deeply", path=f"$[{self.count}]")
+
+    def _not_utf8(self, exc: UnicodeDecodeError) -> PayloadError:
+        return PayloadError(f"JSON array element is not UTF-8 ({exc.reason})", path=f"$[{self.count}]")
 
     def _end_by_scan(self, buf: bytearray, pos: int) -> int:
         """Resumable scan: jump over text and strings from bracket to bracket."""

@@ -73,6 +73,8 @@ def check_schema(schema: dict[str, Any]) -> None:
         jsonschema_rs.meta.validate(schema)
     except jsonschema_rs.ValidationError as exc:
         raise SchemaError(f"invalid JSON Schema: {exc.message}", path=_path(exc.instance_path)) from None
+    except ValueError as exc:  # e.g. "Recursion limit reached" for a value nested too deeply
+        raise _unchecked(exc) from None
     _check_refs(schema)
     _compile(schema)  # what only the compiler resolves (anchors, $id-relative refs) and checks (regexes)
 
@@ -130,6 +132,14 @@ def _compile(schema: dict[str, Any]) -> jsonschema_rs.Validator:
     except jsonschema_rs.ReferencingError as exc:
         message = str(exc).splitlines()[0]
         raise SchemaError(f"unresolvable $ref: {message}", path=_first_ref(schema)) from None
+    except ValueError as exc:
+        raise _unchecked(exc) from None
+
+
+def _unchecked(exc: ValueError) -> SchemaError:
+    """The validator gave up on the schema (nested too deeply for it): a typed error at the root."""
+    reason = (str(exc).splitlines() or [type(exc).__name__])[0]
+    return SchemaError(f"the JSON Schema cannot be checked ({reason})", path="$")
 
 
 def _refuse(uri: str) -> NoReturn:
