@@ -31,7 +31,7 @@ bench: setup
 # The long fuzz run (tests/fuzz): FUZZ_EXAMPLES examples shared by every target; `make test` runs a slice.
 FUZZ_EXAMPLES ?= 50000
 fuzz: setup
-	TOOLWIRE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/fuzz -q -p no:cacheprovider
+	TOOLWIRE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) TOOLWIRE_FUZZ_TRACE_EVERY=20 $(BIN)/python -m pytest tests/fuzz -q -p no:cacheprovider
 
 # The wheel installed with each extra into fresh venvs (network: PyPI), checked as a user would.
 clean-venvs: setup

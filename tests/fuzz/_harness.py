@@ -3,8 +3,10 @@
 An input either succeeds or raises a :class:`~toolwire.errors.ToolwireError` whose message is one
 non-empty line (and, for a bad payload, a :class:`~toolwire.errors.PayloadError`, carries a JSON
 path). Never another exception, never longer than :data:`SECONDS` (a ``SIGALRM`` interrupts it),
-never more than :func:`memory_bound` bytes allocated at the peak (``tracemalloc``), never a
-change to the input, and a successful output is JSON (strict: no NaN, valid UTF-8).
+never more than :func:`memory_bound` bytes allocated at the peak (``tracemalloc``, on every
+:data:`TRACE_EVERY`-th example: tracing costs about 5x), the process never above
+:data:`MAX_RSS_MIB`, never a change to the input, and a successful output is JSON (strict: no
+NaN, valid UTF-8).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import resource
 import signal
 import time
 import traceback
@@ -24,6 +27,12 @@ from toolwire.errors import PayloadError, ToolwireError
 
 SECONDS = float(os.environ.get("TOOLWIRE_FUZZ_SECONDS", "10"))
 """The time bound of one example (wall time, generous for a loaded 2-core machine)."""
+
+TRACE_EVERY = int(os.environ.get("TOOLWIRE_FUZZ_TRACE_EVERY", "5"))
+"""Every how many examples the allocation peak is traced."""
+
+MAX_RSS_MIB = 3072
+"""The fuzzing process's peak resident memory, checked after every example."""
 
 COUNTS: dict[str, int] = {}
 """Examples run per target, for the summary line."""
@@ -115,13 +124,13 @@ def check_json(value: Any) -> None:
 
 def run_example(target: str, fn: Callable[[Any], Any], example: Any) -> Any:
     """Run ``fn(example)`` under the contract; the output, or the typed error it raised."""
-    COUNTS[target] = COUNTS.get(target, 0) + 1
+    count = COUNTS[target] = COUNTS.get(target, 0) + 1
     before = _snapshot(example)
     _STRICT_INPUT[0] = is_json(example)
     bound = memory_bound(input_size(example))
-    tracing = tracemalloc.is_tracing()
+    tracing = count % TRACE_EVERY == 1 % TRACE_EVERY and not tracemalloc.is_tracing()
     if tracing:
-        tracemalloc.reset_peak()
+        tracemalloc.start()
         base = tracemalloc.get_traced_memory()[0]
     result: Any
     try:
@@ -135,9 +144,14 @@ def run_example(target: str, fn: Callable[[Any], Any], example: Any) -> Any:
     except BaseException as exc:  # the failure the suite exists to find
         text = "".join(traceback.format_exception(exc)[-6:])
         raise AssertionError(f"{target}: untyped {type(exc).__name__}: {exc}\n{text}") from None
+    finally:
+        if tracing:
+            peak = tracemalloc.get_traced_memory()[1] - base
+            tracemalloc.stop()
     if tracing:
-        peak = tracemalloc.get_traced_memory()[1] - base
         assert peak <= bound, f"{target}: peak {peak / 2**20:.1f} MiB for {input_size(example)} input bytes"
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10
+    assert rss <= MAX_RSS_MIB, f"{target}: the process reached {rss} MiB"
     if before is not None:
         assert _snapshot(example) == before, f"{target}: the input was changed in place"
     return result

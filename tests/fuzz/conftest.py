@@ -1,26 +1,11 @@
-"""Fuzz suite set-up: memory tracing for the per-example bound, and a summary of what ran."""
+"""Fuzz suite: a summary line of what ran."""
 
 from __future__ import annotations
 
 import time
-import tracemalloc
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
 from tests.fuzz import _harness
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _trace_memory() -> Iterator[None]:
-    """Trace allocations while the fuzz tests run (the per-example peak is bounded)."""
-    started = not tracemalloc.is_tracing()
-    if started:
-        tracemalloc.start()
-    yield
-    if started:
-        tracemalloc.stop()
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
