@@ -132,7 +132,7 @@ def spawn(fn: Callable[..., Any], *args: Any, name: str = "toolwire-tool") -> Wo
         count, limit = _ABANDONED.count, _ABANDONED.limit
     if count >= limit:
         raise WorkerLimitError(
-            f"{count} timed-out tool calls are still running in abandoned threads (the limit); "
+            f"{count} timed-out tool calls are still running in abandoned threads (limit {limit}); "
             "no new tool thread is started until one of them returns"
         )
     worker = Worker()
