@@ -62,7 +62,7 @@ def is_valid_name(name: str, target: Format) -> bool:
 
 
 def _digest(name: str) -> str:
-    return hashlib.blake2s(name.encode(), digest_size=8).hexdigest()[:_HASH_LEN]
+    return hashlib.blake2s(name.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()[:_HASH_LEN]
 
 
 def sanitize_name(name: str, target: Format) -> str:

@@ -78,7 +78,10 @@ HOSTILE = st.sampled_from(
         {str(i): i for i in range(2000)},
     ]
 ) | st.builds(_deep, st.integers(50, 400), st.sampled_from(["list", "schema"]))
-"""Values that break naive code: huge, deep, empty, invalid Unicode, format characters."""
+"""Values that break naive code: huge, deep, empty, invalid Unicode, format characters.
+
+Shared objects: always ``copy.deepcopy`` a drawn one before it can be mutated, or later examples
+would draw a changed value (Hypothesis reports that as a flaky strategy)."""
 
 
 def _swap(value: Any) -> Any:
@@ -116,7 +119,7 @@ OPS = ("replace", "hostile", "swap", "delete", "add", "duplicate", "truncate", "
 def mutate_once(draw: st.DrawFn, root: Any) -> Any:
     """Apply one mutation somewhere in ``root`` (in place when possible); returns the root."""
     if not isinstance(root, (dict, list)) or not root:
-        return draw(JSON | HOSTILE, label="new root")
+        return copy.deepcopy(draw(JSON | HOSTILE, label="new root"))
     where = sites(root)
     container, key = draw(st.sampled_from(where), label="site")
     op = draw(st.sampled_from(OPS), label="op")
@@ -132,7 +135,7 @@ def mutate_once(draw: st.DrawFn, root: Any) -> Any:
     elif op == "delete":
         del container[key]
     elif op == "add" and isinstance(value, dict):
-        value[draw(st.text(max_size=12), label="key")] = draw(JSON | HOSTILE, label="value")
+        value[draw(st.text(max_size=12), label="key")] = copy.deepcopy(draw(JSON | HOSTILE, label="value"))
     elif op == "duplicate" and isinstance(container, list):
         container.insert(key, copy.deepcopy(value))
     elif op == "truncate" and isinstance(value, (list, str)):
@@ -161,7 +164,7 @@ def payloads(draw: st.DrawFn, fmt: str, kind: str) -> Any:
     """A mutated corpus payload of ``fmt`` and ``kind`` (or, now and then, arbitrary JSON)."""
     pool = corpus(fmt, kind)
     if not pool or draw(st.integers(0, 19), label="arbitrary?") == 0:
-        return draw(JSON | HOSTILE, label="arbitrary")
+        return copy.deepcopy(draw(JSON | HOSTILE, label="arbitrary"))
     return mutate(draw, draw(st.sampled_from(pool), label="sample").payload)
 
 

@@ -66,9 +66,14 @@ def _items(key: str | None, test: Callable[[dict[str, Any]], bool]) -> Sign:
     return sign
 
 
+def _is_one_of(value: Any, names: frozenset[str]) -> bool:
+    """``value`` is a string in ``names`` (a list or object in a hostile payload is not)."""
+    return type(value) is str and value in names
+
+
 def _blocks(types: frozenset[str]) -> Sign:
     """Some message's content list has a block of one of ``types``."""
-    return _items("messages", lambda m: _items("content", lambda b: b.get("type") in types)(m))
+    return _items("messages", lambda m: _items("content", lambda b: _is_one_of(b.get("type"), types))(m))
 
 
 def _chat_tool(tool: dict[str, Any]) -> bool:
@@ -79,7 +84,7 @@ def _flat_tool(tool: dict[str, Any]) -> bool:
     kind = tool.get("type")
     if kind == "custom":  # Responses custom tool; Anthropic's "custom" carries an input_schema
         return "input_schema" not in tool
-    return (kind == "function" and "name" in tool) or kind in _RESPONSES_BUILTINS
+    return (kind == "function" and "name" in tool) or _is_one_of(kind, _RESPONSES_BUILTINS)
 
 
 def _anthropic_tool(tool: dict[str, Any]) -> bool:
@@ -150,7 +155,7 @@ SIGNS: dict[Kind, dict[Format, tuple[Sign, ...]]] = {
             _items(None, lambda e: e.get("object") == "chat.completion.chunk" or "choices" in e),
         ),
         "openai-responses": (_items(None, lambda e: str(e.get("type", "")).startswith("response.")),),
-        "anthropic": (_items(None, lambda e: e.get("type") in _ANTHROPIC_EVENTS),),
+        "anthropic": (_items(None, lambda e: _is_one_of(e.get("type"), _ANTHROPIC_EVENTS)),),
         "gemini": (_items(None, lambda e: any(k in e for k in _GEMINI_RESPONSE_KEYS)),),
     },
     "tools": {

@@ -8,6 +8,7 @@ note is recorded.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
@@ -65,7 +66,7 @@ def child(path: str, key: str | int) -> str:
         return f"{path}[{key}]"
     if key.isidentifier():
         return f"{path}.{key}"
-    return f'{path}["{key}"]'
+    return f"{path}[{json.dumps(key, ensure_ascii=False)}]"  # quotes, backslashes, newlines escaped
 
 
 def fail(path: str, message: str) -> NoReturn:

@@ -11,6 +11,7 @@ error is raised or a note is recorded.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from typing import Any, NoReturn, TypeAlias
 
@@ -73,7 +74,7 @@ def child_path(path: str, key: str | int) -> str:
         return f"{path}[{key}]"
     if key.isidentifier():
         return f"{path}.{key}"
-    return f'{path}["{key}"]'
+    return f"{path}[{json.dumps(key, ensure_ascii=False)}]"  # quotes, backslashes, newlines escaped
 
 
 def render_path(loc: Loc) -> str:

@@ -26,7 +26,9 @@ def mistral_call_id(original_id: str) -> str:
     """
     if _MISTRAL_ID.fullmatch(original_id):
         return original_id
-    number = int.from_bytes(hashlib.blake2b(original_id.encode(), digest_size=8).digest(), "big")
+    number = int.from_bytes(
+        hashlib.blake2b(original_id.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "big"
+    )
     chars = []
     for _ in range(_LENGTH):
         number, digit = divmod(number, 62)
@@ -42,4 +44,4 @@ def synthesized_call_id(message_index: int, call_index: int) -> str:
 def synthesized_completion_id(seed: str) -> str:
     """``chatcmpl-<32 hex digits>`` derived from ``seed`` (a response's content), for a response
     of another format that has no id (the Chat schema requires one)."""
-    return "chatcmpl-" + hashlib.sha256(seed.encode()).hexdigest()[:32]
+    return "chatcmpl-" + hashlib.sha256(seed.encode("utf-8", "surrogatepass")).hexdigest()[:32]

@@ -16,7 +16,8 @@ __all__ = ["CallIds", "derived_id"]
 
 def derived_id(prefix: str, seed: str, index: int = 0) -> str:
     """``<prefix>_<48 hex digits>`` derived from ``seed`` and ``index`` (e.g. ``msg_...``)."""
-    digest = hashlib.sha256(f"{seed}\x00{index}".encode()).hexdigest()[:48]
+    # surrogatepass: a seed from a hostile payload may hold lone surrogates; the id stays derived
+    digest = hashlib.sha256(f"{seed}\x00{index}".encode("utf-8", "surrogatepass")).hexdigest()[:48]
     return f"{prefix}_{digest}"
 
 
