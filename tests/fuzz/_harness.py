@@ -37,7 +37,8 @@ MAX_RSS_MIB = 3072
 COUNTS: dict[str, int] = {}
 """Examples run per target, for the summary line."""
 
-STARTED = time.monotonic()
+SPAN = [0.0, 0.0]
+"""Monotonic time of the first example's start and the last example's end."""
 
 
 class Hang(BaseException):
@@ -125,6 +126,7 @@ def check_json(value: Any) -> None:
 def run_example(target: str, fn: Callable[[Any], Any], example: Any) -> Any:
     """Run ``fn(example)`` under the contract; the output, or the typed error it raised."""
     count = COUNTS[target] = COUNTS.get(target, 0) + 1
+    SPAN[0] = SPAN[0] or time.monotonic()
     before = _snapshot(example)
     _STRICT_INPUT[0] = is_json(example)
     bound = memory_bound(input_size(example))
@@ -152,6 +154,7 @@ def run_example(target: str, fn: Callable[[Any], Any], example: Any) -> Any:
         assert peak <= bound, f"{target}: peak {peak / 2**20:.1f} MiB for {input_size(example)} input bytes"
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10
     assert rss <= MAX_RSS_MIB, f"{target}: the process reached {rss} MiB"
+    SPAN[1] = time.monotonic()
     if before is not None:
         assert _snapshot(example) == before, f"{target}: the input was changed in place"
     return result
