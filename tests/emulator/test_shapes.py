@@ -111,12 +111,27 @@ def _branch(spec: dict[str, Any], name: str, kind: Any) -> str:
     return name
 
 
+def _spec_lag(instance: Any) -> Any:
+    """``instance`` without the values the real API sends where the official spec lags, each
+    checked here instead:
+
+    - an unfinished Responses object (``response.created``/``response.in_progress``) has
+      ``usage: null`` (recorded: tests/data/fixtures/vercel-ai/openai-responses/
+      openai-reasoning-encrypted-content.1.chunks.txt); the spec's ``usage`` is not nullable.
+    """
+    response = instance.get("response") if isinstance(instance, dict) else None
+    if isinstance(response, dict) and response.get("usage", 0) is None:
+        assert response["status"] in ("in_progress", "queued"), response["status"]
+        return {**instance, "response": {k: v for k, v in response.items() if k != "usage"}}
+    return instance
+
+
 def _check(fmt: str, name: str, instance: Any) -> None:
     """Validate ``instance`` against the spec's component ``name`` (for a union of events, the
     member its ``type`` names), $refs resolved within the spec."""
     spec = _spec(fmt)
     name = _branch(spec, name, instance.get("type"))
-    _OpenAPI({**spec, "$ref": f"#/components/schemas/{name}"}).validate(instance)
+    _OpenAPI({**spec, "$ref": f"#/components/schemas/{name}"}).validate(_spec_lag(instance))
 
 
 def _request(fmt: str, tools: bool, stream: bool) -> tuple[str, dict[str, Any]]:
@@ -151,7 +166,7 @@ def test_bodies_match_the_official_schemas(url: str, fmt: str, tools: bool) -> N
     else:
         _check(fmt, ENDPOINTS[fmt][3], payload)
     if fmt == "openai-responses":
-        assert payload["tools"] == body.get("tools", [])
+        assert payload["tools"] == [{"description": None, **t} for t in body.get("tools", [])]
         assert payload["tool_choice"] == body.get("tool_choice", "auto")
         assert (payload["instructions"], payload["metadata"], payload["top_p"]) == (
             "Be brief.",
@@ -183,7 +198,8 @@ def test_streams_match_the_official_schemas(url: str, fmt: str, tools: bool) -> 
     if fmt == "openai-responses":
         final = events[-1]["response"]
         _check(fmt, "Response", final)
-        assert final["tools"] == body.get("tools", []) and final["status"] == "completed"
+        assert final["tools"] == [{"description": None, **t} for t in body.get("tools", [])]
+        assert final["status"] == "completed"
     if fmt == "gemini":
         last = events[-1]["candidates"][0]
         assert last["finishReason"] == "STOP" and last["content"]["parts"]

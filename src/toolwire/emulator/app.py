@@ -6,6 +6,8 @@ route                                                      format
 ``POST /v1/chat/completions``                              ``openai-chat``
 ``POST /v1/responses``                                     ``openai-responses``
 ``POST /v1/responses/input_tokens``                        ``openai-responses``
+``POST /v1/responses/compact``                             ``openai-responses``
+                                                           (:mod:`toolwire.emulator.compact`)
 ``GET``/``DELETE /v1/responses/{id}``,                     ``openai-responses`` (the store,
 ``GET /v1/responses/{id}/input_items``                     :mod:`toolwire.store.responses`)
 ``POST /v1/messages`` (also ``?beta=true``)                ``anthropic``
@@ -183,6 +185,16 @@ class _Handler:
             return _json(result.status, result.body)
         return _json(200, COUNT_BODIES[fmt](result, beta))
 
+    async def compact(self, req: HTTPRequest) -> HTTPResponse:
+        """``POST /v1/responses/compact``."""
+        _, early = await self.gate("openai-responses", req)
+        if early is not None:
+            return early
+        result = self.core.compact(await req.body())
+        if isinstance(result, Failure):
+            return _json(result.status, result.body)
+        return _json(200, result)
+
     async def stored(self, req: HTTPRequest) -> HTTPResponse:
         """``GET``/``DELETE /v1/responses/{id}`` and ``GET /v1/responses/{id}/input_items``."""
         _, early = await self.gate("openai-responses", req)
@@ -265,6 +277,7 @@ def _routes(handler: _Handler, config: EmulatorConfig) -> list[Route]:
         Route("/v1/chat/completions", chat, methods=["POST"]),
         Route("/v1/responses", responses, methods=["POST"]),
         Route("/v1/responses/input_tokens", input_tokens, methods=["POST"]),
+        Route("/v1/responses/compact", handler.compact, methods=["POST"]),
         Route("/v1/responses/{response_id}", handler.stored, methods=["GET", "DELETE"]),
         Route("/v1/responses/{response_id}/input_items", handler.stored, methods=["GET"]),
         Route("/v1/messages", messages, methods=["POST"]),

@@ -9,7 +9,8 @@ format                completed
 ====================  =========================================================================
 ``openai-responses``  the response object (body, and ``response`` of ``response.created``,
                       ``response.in_progress``, ``response.completed``) echoes the request
-                      (:data:`ECHOED` with the API's defaults) and carries ``store``, ``text``,
+                      (:data:`ECHOED` with the API's defaults; function tools with ``strict``,
+                      ``description``, ``parameters``) and carries ``store``, ``text``,
                       ``truncation``, ``completed_at``, ``usage`` token details; output items
                       carry ``status``; ``output_text`` parts ``annotations`` and ``logprobs``;
                       text delta/done events ``logprobs``
@@ -35,12 +36,13 @@ from typing import Any
 
 from toolwire.formats._stream import WireEvent
 from toolwire.ir import Format
+from toolwire.schema.openai_strict import can_be_strict
 
 __all__ = ["ECHOED", "complete_events", "complete_response"]
 
 _OMIT = object()
-"""An :data:`ECHOED` default: the field is left out when the request omits it (the spec does not
-allow null there)."""
+"""An :data:`ECHOED` default: the field is left out when the request omits it (``user``: the real
+API answers ``null``, which the official spec's ``type: string`` does not allow)."""
 
 ECHOED: dict[str, Any] = {
     "instructions": None,
@@ -50,19 +52,24 @@ ECHOED: dict[str, Any] = {
     "temperature": 1.0,
     "top_p": 1.0,
     "parallel_tool_calls": True,
-    "max_output_tokens": _OMIT,
-    "max_tool_calls": _OMIT,
-    "previous_response_id": _OMIT,
-    "prompt_cache_key": _OMIT,
-    "safety_identifier": _OMIT,
+    "max_output_tokens": None,
+    "max_tool_calls": None,
+    "previous_response_id": None,
+    "prompt_cache_key": None,
+    "prompt_cache_retention": None,
+    "safety_identifier": None,
     "user": _OMIT,
+    "presence_penalty": 0.0,
+    "frequency_penalty": 0.0,
     "background": False,
     "store": True,
     "service_tier": "default",
     "top_logprobs": 0,
     "truncation": "disabled",
 }
-"""Request fields a Responses object echoes -> the value the API reports when the request omits it."""
+"""Request fields a Responses object echoes -> the value the API reports when the request omits it
+(recorded answers, e.g. tests/data/fixtures/vercel-ai/openai-responses/openai-client-tool-search.2.json,
+which also carries ``presence_penalty``/``frequency_penalty`` the spec does not list yet)."""
 
 _STREAM_RESPONSES = frozenset({"response.created", "response.in_progress", "response.completed"})
 
@@ -76,6 +83,20 @@ def _text(request: dict[str, Any]) -> dict[str, Any]:
     given = _dict(request.get("text"))
     fmt = given.get("format") or {"type": "text"}
     return {"format": fmt, "verbosity": given.get("verbosity") or "medium"}
+
+
+def _tool(tool: Any) -> Any:
+    """A function tool as the API echoes it: ``description`` and ``parameters`` (null when not
+    given) and ``strict``. Omitted, ``strict`` is true when the schema can be made strict: the
+    Responses API then normalizes it into strict mode and otherwise falls back to non-strict
+    (OpenAI's function-calling guide, "strict mode")."""
+    if not isinstance(tool, dict) or tool.get("type") != "function":
+        return tool
+    parameters = tool.get("parameters")
+    strict = tool.get("strict")
+    if strict is None:
+        strict = isinstance(parameters, dict) and not can_be_strict(parameters)
+    return {"description": None, "parameters": None, **tool, "strict": strict}
 
 
 def _reasoning(request: dict[str, Any]) -> dict[str, Any]:
@@ -120,15 +141,17 @@ def _responses_object(body: dict[str, Any], request: dict[str, Any]) -> dict[str
             out[key] = copy.deepcopy(value)
         elif default is not _OMIT:
             out[key] = default
+    if isinstance(out.get("tools"), list):
+        out["tools"] = [_tool(t) for t in out["tools"]]
     out["text"] = _text(request)
     out["reasoning"] = _reasoning(request)
     done = out.get("status") == "completed"
     out["completed_at"] = out.get("created_at") if done else None
     item_status = "completed" if done else "in_progress"
     out["output"] = [_item(i, item_status) for i in out.get("output", [])]
-    usage = out.pop("usage", None)
-    if usage is not None:  # the spec has no null usage: an in-progress response leaves it out
-        out["usage"] = _usage(usage)
+    # null until the response completes, as recorded streams show (the official spec lags: it
+    # has no null usage; tests/emulator/test_shapes.py names the gap)
+    out["usage"] = _usage(out.get("usage"))
     out.setdefault("error", None)
     out.setdefault("incomplete_details", None)
     return out

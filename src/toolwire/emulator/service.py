@@ -13,11 +13,14 @@ the store's reads and writes.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toolwire._json import loads
+from toolwire.emulator.compact import FIELDS as COMPACT_FIELDS
+from toolwire.emulator.compact import check_compactions, compacted
 from toolwire.emulator.complete import complete_response
 from toolwire.emulator.config import EmulatorConfig
 from toolwire.emulator.model import ScriptedModel
@@ -66,6 +69,9 @@ class Success:
     stream: bool
     body: dict[str, Any] = field(default_factory=dict)
     record: ResponseRecord | None = None
+
+
+_RESP: Format = "openai-responses"
 
 
 def _problem_path(path: str | None) -> str | None:
@@ -133,6 +139,9 @@ class Emulator:
         lost = check_reasoning(request, fmt, self.config.secret)
         if lost is not None:
             return Failure(*reasoning_error(fmt, lost))
+        foreign = check_compactions(input_items(payload.get("input")), self.config.secret) if fmt == _RESP else None
+        if foreign is not None:
+            return Failure(*error_body(fmt, 400, foreign[0], param=foreign[1], code="invalid_encrypted_content"))
         if self.config.rules == "provider":
             broken = check_replay(fmt, payload, request, secret=self.config.secret, model=model, beta=beta)
             if broken is not None:
@@ -201,6 +210,26 @@ class Emulator:
             record = response_record(success.payload, payload, previous)
             return replace(success, record=record)
         return success
+
+    def compact(self, body: bytes) -> dict[str, Any] | Failure:
+        """``POST /v1/responses/compact``: the compacted window of a conversation, or the API's 400
+        (see :mod:`toolwire.emulator.compact`)."""
+        payload = self.parse("openai-responses", body)
+        if isinstance(payload, Failure):
+            return payload
+        unknown = sorted(set(payload) - COMPACT_FIELDS)
+        if unknown:
+            message = f"Unknown parameter: '{unknown[0]}'."
+            return Failure(*error_body("openai-responses", 400, message, param=unknown[0], code="unknown_parameter"))
+        resolved = self.resolve("openai-responses", payload)
+        if isinstance(resolved, Failure):
+            return resolved
+        request = self.decode("openai-responses", resolved)
+        if isinstance(request, Failure):
+            return request
+        items = input_items(resolved.get("input"))
+        key = "resp_" + hashlib.sha256(body).hexdigest()[:48]
+        return compacted(items, key=key, created_at=int(time.time()), secret=self.config.secret)
 
     def count_tokens(
         self,
