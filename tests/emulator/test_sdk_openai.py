@@ -76,7 +76,9 @@ def responses_turn(c: openai.OpenAI, items: list[Any], stream: bool, **kw: Any) 
 def test_responses_tool_loop_with_reasoning(url: str, stream: bool, text: str) -> None:
     c = client(url)
     items: list[Any] = [{"role": "user", "content": text}]
-    first = responses_turn(c, items, stream, reasoning={"effort": "low", "summary": "auto"})
+    first = responses_turn(
+        c, items, stream, reasoning={"effort": "low", "summary": "auto"}, include=["reasoning.encrypted_content"]
+    )
     reasoning = [o for o in first.output if o.type == "reasoning"]
     calls = [o for o in first.output if o.type == "function_call"]
     assert len(reasoning) == 1 and reasoning[0].encrypted_content
@@ -92,7 +94,8 @@ def test_responses_tool_loop_with_reasoning(url: str, stream: bool, text: str) -
 def test_responses_tampered_reasoning_is_rejected(url: str) -> None:
     c = client(url)
     items: list[Any] = [{"role": "user", "content": USER}]
-    first = responses_turn(c, items, False, reasoning={"effort": "low"})
+    encrypted = ["reasoning.encrypted_content"]
+    first = responses_turn(c, items, False, reasoning={"effort": "low"}, include=encrypted, store=False)
     output = [o.model_dump(exclude_none=True) for o in first.output]
     call = next(o for o in output if o["type"] == "function_call")
     follow = [{"type": "function_call_output", "call_id": call["call_id"], "output": "{}"}]

@@ -190,7 +190,8 @@ class _Handler:
         _, early = await self.gate("openai-responses", req)
         if early is not None:
             return early
-        result = self.core.compact(await req.body())
+        body = await req.body()
+        result = self.core.compact(body, await self.previous("openai-responses", body))
         if isinstance(result, Failure):
             return _json(result.status, result.body)
         return _json(200, result)

@@ -75,7 +75,7 @@ def compacted(items: list[Any], *, key: str, created_at: int, secret: bytes) -> 
         "output": output,
         "usage": {
             "input_tokens": spent,
-            "input_tokens_details": {"cached_tokens": 0},
+            "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
             "output_tokens": made,
             "output_tokens_details": {"reasoning_tokens": 0},
             "total_tokens": spent + made,

@@ -12,7 +12,9 @@ format                completed
                       (:data:`ECHOED` with the API's defaults; function tools with ``strict``,
                       ``description``, ``parameters``) and carries ``store``, ``text``,
                       ``truncation``, ``completed_at``, ``usage`` token details; output items
-                      carry ``status``; ``output_text`` parts ``annotations`` and ``logprobs``;
+                      carry ``status``, reasoning items ``encrypted_content`` only when
+                      ``include`` asks for it (:data:`ENCRYPTED`); ``output_text`` parts
+                      ``annotations`` and ``logprobs``;
                       text delta/done events ``logprobs``
 ``anthropic``         the message (body and ``message_start``) carries ``stop_details``,
                       ``container`` and the full ``usage`` (cache counts, ``server_tool_use``,
@@ -38,7 +40,7 @@ from toolwire.formats._stream import WireEvent
 from toolwire.ir import Format
 from toolwire.schema.openai_strict import can_be_strict
 
-__all__ = ["ECHOED", "complete_events", "complete_response"]
+__all__ = ["ECHOED", "ENCRYPTED", "complete_events", "complete_response"]
 
 _OMIT = object()
 """An :data:`ECHOED` default: the field is left out when the request omits it (``user``: the real
@@ -104,8 +106,18 @@ def _reasoning(request: dict[str, Any]) -> dict[str, Any]:
     return {"effort": given.get("effort"), "summary": given.get("summary")}
 
 
-def _item(item: dict[str, Any], status: str) -> dict[str, Any]:
+ENCRYPTED = "reasoning.encrypted_content"
+"""The ``include`` value that asks for reasoning items' ``encrypted_content`` (without it the
+API leaves the field out, whatever ``store`` says: recorded answers in
+tests/data/fixtures/pydantic-ai/openai-responses, e.g. test_openai_responses_reasoning_effort.yaml
+without it and test_openai_model_thinking_part.yaml with it)."""
+
+
+def _item(item: dict[str, Any], status: str, request: dict[str, Any]) -> dict[str, Any]:
     out = {**item}
+    include = request.get("include")
+    if out.get("type") == "reasoning" and not (isinstance(include, list) and ENCRYPTED in include):
+        out.pop("encrypted_content", None)
     if out.get("type") in ("message", "function_call", "custom_tool_call", "reasoning"):
         out.setdefault("status", status)
     if out.get("type") == "message":
@@ -148,7 +160,7 @@ def _responses_object(body: dict[str, Any], request: dict[str, Any]) -> dict[str
     done = out.get("status") == "completed"
     out["completed_at"] = out.get("created_at") if done else None
     item_status = "completed" if done else "in_progress"
-    out["output"] = [_item(i, item_status) for i in out.get("output", [])]
+    out["output"] = [_item(i, item_status, request) for i in out.get("output", [])]
     # null until the response completes, as recorded streams show (the official spec lags: it
     # has no null usage; tests/emulator/test_shapes.py names the gap)
     out["usage"] = _usage(out.get("usage"))
@@ -163,7 +175,7 @@ def _responses_event(event: dict[str, Any], request: dict[str, Any]) -> dict[str
         return {**event, "response": _responses_object(event["response"], request)}
     if kind in ("response.output_item.added", "response.output_item.done"):
         status = "completed" if kind.endswith("done") else "in_progress"
-        return {**event, "item": _item(event["item"], status)}
+        return {**event, "item": _item(event["item"], status, request)}
     if kind in ("response.content_part.added", "response.content_part.done"):
         return {**event, "part": _part(event["part"])}
     if kind in ("response.output_text.delta", "response.output_text.done"):

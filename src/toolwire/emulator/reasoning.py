@@ -5,7 +5,11 @@ Run on every decoded request. Each format carries the state differently:
 - Anthropic: every ``thinking`` block's ``signature`` must be ours and bind its text; with
   thinking enabled, the last assistant turn, when it made tool calls, must start with a
   thinking block.
-- Responses: every ``reasoning`` item must carry ``encrypted_content`` that is ours.
+- Responses: every ``reasoning`` item must carry ``encrypted_content`` that is ours, or be
+  named by the id of a reasoning item of a stored response (the API resolves stored items by
+  id; it keeps none when ``store`` is false, hence its "not found" wording). The emulator
+  knows such ids by their tag (:func:`~toolwire.emulator.signature.kept_id`), so it does not
+  notice a deleted response: the one departure.
 - Gemini: every ``thoughtSignature`` must be ours and bind its part; with thinking enabled, the
   first ``functionCall`` of each model turn must carry one. Google's documented dummy values
   (:data:`DUMMY_SIGNATURES`, for histories Gemini did not make) pass on function calls, as
@@ -19,13 +23,14 @@ A failure is the provider's 400 message (``None`` when all is well).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeAlias
 
 from toolwire.emulator.model import reasoning_enabled
 from toolwire.emulator.render import canonical_call
 from toolwire.emulator.signature import PLACEHOLDERS, is_placeholder, verify
 from toolwire.ir import Format, Message, ReasoningPart, Request, TextPart, ToolCall
 
-__all__ = ["DUMMY_SIGNATURES", "GEMINI_MISSING", "check_reasoning", "gemini_part_ok"]
+__all__ = ["DUMMY_SIGNATURES", "GEMINI_MISSING", "Kept", "check_reasoning", "gemini_part_ok"]
 
 DUMMY_SIGNATURES = frozenset(PLACEHOLDERS)
 """Google's documented placeholder ``thoughtSignature`` values that skip validation."""
@@ -50,7 +55,15 @@ def _conversation(request: Request) -> list[Message]:
     return [m for m in request.messages if m.role not in ("system", "developer")]
 
 
-def _anthropic(request: Request, secret: bytes) -> str | None:
+Kept: TypeAlias = Callable[[str], bool]
+"""Whether a reasoning item id names an item the store kept."""
+
+
+def _none_kept(item: str) -> bool:
+    return False
+
+
+def _anthropic(request: Request, secret: bytes, kept: Kept) -> str | None:
     messages = _conversation(request)
     for i, message in enumerate(messages):
         if message.role != "assistant":
@@ -72,12 +85,14 @@ def _anthropic(request: Request, secret: bytes) -> str | None:
     return None
 
 
-def _responses(request: Request, secret: bytes) -> str | None:
+def _responses(request: Request, secret: bytes, kept: Kept) -> str | None:
     for message in request.messages:
         for part in message.parts:
             if not isinstance(part, ReasoningPart):
                 continue
             item = part.id or "reasoning"
+            if part.encrypted is None and part.id is not None and kept(part.id):
+                continue
             if part.encrypted is None:
                 return (
                     f"Item with id '{item}' not found. Items are not persisted when `store` is set to false. "
@@ -102,7 +117,7 @@ def gemini_part_ok(part: object, secret: bytes) -> bool:
     return True
 
 
-def _gemini(request: Request, secret: bytes) -> str | None:
+def _gemini(request: Request, secret: bytes, kept: Kept) -> str | None:
     thinking = reasoning_enabled(request)
     for i, message in enumerate(request.messages):
         if message.role != "assistant":
@@ -118,14 +133,15 @@ def _gemini(request: Request, secret: bytes) -> str | None:
     return None
 
 
-_CHECKS: dict[Format, Callable[[Request, bytes], str | None]] = {
+_CHECKS: dict[Format, Callable[[Request, bytes, Kept], str | None]] = {
     "anthropic": _anthropic,
     "openai-responses": _responses,
     "gemini": _gemini,
 }
 
 
-def check_reasoning(request: Request, fmt: Format, secret: bytes) -> str | None:
-    """The provider's 400 message when reasoning state was lost or altered, else ``None``."""
+def check_reasoning(request: Request, fmt: Format, secret: bytes, kept: Kept = _none_kept) -> str | None:
+    """The provider's 400 message when reasoning state was lost or altered, else ``None``
+    (``kept``: whether a Responses reasoning item id names one the store kept)."""
     check = _CHECKS.get(fmt)
-    return check(request, secret) if check is not None else None
+    return check(request, secret, kept) if check is not None else None

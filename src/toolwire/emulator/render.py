@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from toolwire._json import dumps_str, loads
 from toolwire.emulator.model import Plan
-from toolwire.emulator.signature import sign
+from toolwire.emulator.signature import kept_id, sign
 from toolwire.errors import PayloadError
 from toolwire.ir import (
     CustomTool,
@@ -120,6 +120,12 @@ def _calls(plan: Plan, request: Request, fmt: Format, seed: bytes) -> list[ToolC
     return out
 
 
+def _reasoning_id(request: Request, secret: bytes, seed: bytes) -> str:
+    """A Responses reasoning item id, tagged as kept (:func:`kept_id`) unless ``store`` is false."""
+    base = f"rs_{_digest(seed, 'rs')}"
+    return base if request.extra.get("store") is False else kept_id(secret, base)
+
+
 def _reasoning(plan: Plan, request: Request, fmt: Format, secret: bytes, seed: bytes) -> ReasoningPart | None:
     text = plan.reasoning
     if text is None or fmt == "openai-chat":
@@ -128,7 +134,7 @@ def _reasoning(plan: Plan, request: Request, fmt: Format, secret: bytes, seed: b
         return ReasoningPart(text=text, signature=sign(secret, text), origin=fmt)
     if fmt == "openai-responses":
         return ReasoningPart(
-            summary=(text,), encrypted=sign(secret, text), id=f"rs_{_digest(seed, 'rs')}", origin=fmt
+            summary=(text,), encrypted=sign(secret, text), id=_reasoning_id(request, secret, seed), origin=fmt
         )
     cfg = request.reasoning
     return ReasoningPart(text=text, origin=fmt) if cfg is not None and cfg.include_thoughts else None

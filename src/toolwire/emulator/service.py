@@ -27,6 +27,7 @@ from toolwire.emulator.model import ScriptedModel
 from toolwire.emulator.reasoning import check_reasoning
 from toolwire.emulator.render import input_tokens, render_response
 from toolwire.emulator.rules import check_replay
+from toolwire.emulator.signature import is_kept_id
 from toolwire.emulator.wording import error_body, reasoning_error
 from toolwire.errors import ToolwireError
 from toolwire.ir import Format, Notes, Request, Response
@@ -87,6 +88,11 @@ class Emulator:
         self.config = config or EmulatorConfig()
         self.model = ScriptedModel(self.config.script, max_parallel=self.config.max_parallel)
 
+    def _kept(self, item: str) -> bool:
+        """Whether ``item`` names a reasoning item of a response the emulator kept (its id says so,
+        see :func:`~toolwire.emulator.signature.kept_id`)."""
+        return is_kept_id(self.config.secret, item)
+
     def previous_id(self, fmt: Format, body: bytes) -> str | None:
         """The ``previous_response_id`` of a Responses request body: the record the shell
         loads from the store and passes to :meth:`handle` (``None``: nothing to load)."""
@@ -136,7 +142,7 @@ class Emulator:
             request: Request = format_module(fmt).decode_request(payload, Notes("drop"), model=model)
         except ToolwireError as exc:
             return Failure(*error_body(fmt, 400, exc.message, param=_problem_path(exc.path)))
-        lost = check_reasoning(request, fmt, self.config.secret)
+        lost = check_reasoning(request, fmt, self.config.secret, self._kept)
         if lost is not None:
             return Failure(*reasoning_error(fmt, lost))
         foreign = check_compactions(input_items(payload.get("input")), self.config.secret) if fmt == _RESP else None
@@ -211,9 +217,10 @@ class Emulator:
             return replace(success, record=record)
         return success
 
-    def compact(self, body: bytes) -> dict[str, Any] | Failure:
+    def compact(self, body: bytes, previous: ResponseRecord | None = None) -> dict[str, Any] | Failure:
         """``POST /v1/responses/compact``: the compacted window of a conversation, or the API's 400
-        (see :mod:`toolwire.emulator.compact`)."""
+        (see :mod:`toolwire.emulator.compact`; ``previous``: the kept record its
+        ``previous_response_id`` names, see :meth:`previous_id`)."""
         payload = self.parse("openai-responses", body)
         if isinstance(payload, Failure):
             return payload
@@ -221,7 +228,7 @@ class Emulator:
         if unknown:
             message = f"Unknown parameter: '{unknown[0]}'."
             return Failure(*error_body("openai-responses", 400, message, param=unknown[0], code="unknown_parameter"))
-        resolved = self.resolve("openai-responses", payload)
+        resolved = self.resolve("openai-responses", payload, previous)
         if isinstance(resolved, Failure):
             return resolved
         request = self.decode("openai-responses", resolved)

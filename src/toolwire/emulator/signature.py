@@ -21,7 +21,7 @@ import binascii
 import hashlib
 import hmac
 
-__all__ = ["PLACEHOLDERS", "exact", "is_placeholder", "sign", "unpack", "verify"]
+__all__ = ["PLACEHOLDERS", "exact", "is_kept_id", "is_placeholder", "kept_id", "sign", "unpack", "verify"]
 
 PLACEHOLDERS: tuple[str, ...] = ("context_engineering_is_the_way_to_go", "skip_thought_signature_validator")
 """Google's documented Gemini thought signatures for history not produced by Gemini."""
@@ -87,3 +87,19 @@ def exact(secret: bytes, token: str | None, payload: str | None = None) -> bool:
         return False
     inner = unpack(secret, token)
     return inner is not None and (payload is None or inner == payload) and sign(secret, inner) == token
+
+
+_KEPT_TAG = 8
+
+
+def kept_id(secret: bytes, base: str) -> str:
+    """The item id ``base`` tagged as kept by the store: a reasoning item of a stored response is
+    found again by its id alone (the API resolves stored items by id), so the id carries a MAC
+    that :func:`is_kept_id` checks, whatever store backend and process answered it."""
+    return base + _mac(secret, base.encode() + b"\x00kept").hex()[:_KEPT_TAG]
+
+
+def is_kept_id(secret: bytes, item_id: str) -> bool:
+    """Whether ``item_id`` is one :func:`kept_id` made under ``secret``."""
+    base, tag = item_id[:-_KEPT_TAG], item_id[-_KEPT_TAG:]
+    return len(item_id) > _KEPT_TAG and hmac.compare_digest(tag, kept_id(secret, base)[-_KEPT_TAG:])
