@@ -20,6 +20,9 @@ format                completed
                       ``container`` and the full ``usage`` (cache counts, ``server_tool_use``,
                       ``service_tier``, ``inference_geo``); text blocks ``citations``, tool use
                       blocks ``caller``; ``message_delta`` its full usage and ``stop_details``
+``gemini``            no ``createTime`` (a Vertex AI field, not in the Gemini API's proto);
+                      ``usageMetadata`` with ``promptTokensDetails``, on every stream chunk
+                      (the candidate tokens so far), as recorded Gemini streams carry it
 ``gemini`` stream     the content-less last chunk (``finishReason`` and usage only) is merged into
                       the chunk before it, as the real API sends the last text together with
                       ``finishReason`` (recordings in tests/data/fixtures/*/gemini*); a stream
@@ -36,6 +39,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
+from toolwire.emulator.render import estimate_tokens
 from toolwire.formats._stream import WireEvent
 from toolwire.ir import Format
 from toolwire.schema.openai_strict import can_be_strict
@@ -252,12 +256,54 @@ def _gemini_events(events: list[WireEvent]) -> list[WireEvent]:
     return [*events[:-2], merged]
 
 
+def _gemini_body(body: Any) -> Any:
+    """A Gemini answer without ``createTime`` (a Vertex AI field the Gemini API's
+    ``GenerateContentResponse`` in generative_service.proto does not have), its usage with
+    ``promptTokensDetails`` as the real API reports text prompts."""
+    if not isinstance(body, dict):
+        return body
+    out = {k: v for k, v in body.items() if k != "createTime"}
+    usage = out.get("usageMetadata")
+    if isinstance(usage, dict) and "promptTokensDetails" not in usage and "promptTokenCount" in usage:
+        details = [{"modality": "TEXT", "tokenCount": usage["promptTokenCount"]}]
+        out["usageMetadata"] = {**usage, "promptTokensDetails": details}
+    return out
+
+
+def _chunk_text(event: dict[str, Any]) -> str:
+    candidates = event.get("candidates")
+    content = candidates[0].get("content", {}) if isinstance(candidates, list) and candidates else {}
+    parts = content.get("parts", []) if isinstance(content, dict) else []
+    return "".join(str(p.get("text", "")) + str(p.get("functionCall", "")) for p in parts if isinstance(p, dict))
+
+
+def _gemini_usage(events: list[WireEvent]) -> list[WireEvent]:
+    """Usage on every chunk, as real Gemini streams send it: the prompt count and the candidate
+    tokens so far (an estimate of the text streamed, capped by the final count)."""
+    final = events[-1].get("usageMetadata") if events and isinstance(events[-1], dict) else None
+    if not isinstance(final, dict) or "promptTokenCount" not in final:
+        return events
+    prompt, cap, so_far = final["promptTokenCount"], final.get("candidatesTokenCount", 0), ""
+    out: list[WireEvent] = []
+    for event in events:
+        if isinstance(event, dict) and "usageMetadata" not in event:
+            so_far += _chunk_text(event)
+            count = min(cap, estimate_tokens(so_far))
+            usage = {"promptTokenCount": prompt, "candidatesTokenCount": count, "totalTokenCount": prompt + count}
+            event = {**event, "usageMetadata": usage}
+        out.append(event)
+    return out
+
+
 def complete_response(fmt: Format, body: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
     """The full non-streamed answer of ``fmt`` to the wire ``request``."""
     if fmt == "openai-responses":
         return _responses_object(body, request)
     if fmt == "anthropic":
         return _anthropic_message(body)
+    if fmt == "gemini":
+        out: dict[str, Any] = _gemini_body(body)
+        return out
     return body
 
 
@@ -266,7 +312,7 @@ _EVENTS: dict[str, Callable[[list[WireEvent], dict[str, Any]], list[WireEvent]]]
         _responses_event(e, request) if isinstance(e, dict) else e for e in events
     ],
     "anthropic": lambda events, request: [_anthropic_event(e) if isinstance(e, dict) else e for e in events],
-    "gemini": lambda events, request: _gemini_events(events),
+    "gemini": lambda events, request: [_gemini_body(e) for e in _gemini_usage(_gemini_events(events))],
 }
 
 
