@@ -284,3 +284,33 @@ def test_order_checks_reject_broken_streams(url: str, fmt: str, events: Any, bro
     _ORDER[fmt](good)
     with pytest.raises(AssertionError):
         _ORDER[fmt](events(good))
+
+
+def _sdk_types() -> dict[str, tuple[Callable[[Any], Any], Callable[[Any], Any]]]:
+    """format -> (check a body, check a stream event) with the official SDK's typed models;
+    pydantic refuses a missing required field (and google-genai any unknown key)."""
+    import anthropic.types
+    import pydantic
+    from google.genai import types as genai
+    from openai.types.chat import ChatCompletion, ChatCompletionChunk
+    from openai.types.responses import Response, ResponseStreamEvent
+
+    event = pydantic.TypeAdapter(ResponseStreamEvent)
+    message_event = pydantic.TypeAdapter(anthropic.types.RawMessageStreamEvent)
+    return {
+        "openai-chat": (ChatCompletion.model_validate, ChatCompletionChunk.model_validate),
+        "openai-responses": (Response.model_validate, event.validate_python),
+        "anthropic": (anthropic.types.Message.model_validate, message_event.validate_python),
+        "gemini": (genai.GenerateContentResponse.model_validate, genai.GenerateContentResponse.model_validate),
+    }
+
+
+@pytest.mark.parametrize(("fmt", "scenario"), CASES, ids=[f"{f}-{s}" for f, s in CASES])
+def test_sdk_types_accept_every_body_and_event(url: str, fmt: str, scenario: str) -> None:
+    whole, streamed = _sdk_types()[fmt]
+    body = _call(url, fmt, scenario, stream=False).json()
+    assert whole(body) is not None
+    for event in _events(_call(url, fmt, scenario, stream=True).text):
+        if event.get("type") == "ping":
+            continue
+        assert streamed(event) is not None
