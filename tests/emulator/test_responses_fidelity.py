@@ -49,7 +49,12 @@ def test_every_echoed_field_is_present_null_or_zero_when_not_given(url: str) -> 
 
 
 def test_echoed_fields_take_the_request_values(url: str) -> None:
-    given = {"max_output_tokens": 64, "prompt_cache_key": "k1", "safety_identifier": "u1", "max_tool_calls": 2}
+    given = {
+        "max_output_tokens": 64,
+        "prompt_cache_key": "k1",
+        "safety_identifier": "u1",
+        "max_tool_calls": 2,
+    }
     body = _ok(url, {"model": "gpt-5", "input": "hi", **given})
     assert {k: body[k] for k in given} == given
 
@@ -108,7 +113,12 @@ def test_encrypted_content_only_when_included(url: str, store: bool) -> None:
 def _tool_turn(url: str, **extra: Any) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
     """A first tool turn with reasoning (no ``include``): the request, the replayed history
     (answer included) and the first response's id."""
-    body = {"model": "gpt-5", "input": "weather in Paris?", "tools": [WEATHER], "reasoning": {"effort": "low"}}
+    body = {
+        "model": "gpt-5",
+        "input": "weather in Paris?",
+        "tools": [WEATHER],
+        "reasoning": {"effort": "low"},
+    }
     first = _ok(url, {**body, **extra})
     call = next(o for o in first["output"] if o["type"] == "function_call")
     answer = {"type": "function_call_output", "call_id": call["call_id"], "output": "sunny"}

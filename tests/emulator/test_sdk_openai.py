@@ -77,7 +77,11 @@ def test_responses_tool_loop_with_reasoning(url: str, stream: bool, text: str) -
     c = client(url)
     items: list[Any] = [{"role": "user", "content": text}]
     first = responses_turn(
-        c, items, stream, reasoning={"effort": "low", "summary": "auto"}, include=["reasoning.encrypted_content"]
+        c,
+        items,
+        stream,
+        reasoning={"effort": "low", "summary": "auto"},
+        include=["reasoning.encrypted_content"],
     )
     reasoning = [o for o in first.output if o.type == "reasoning"]
     calls = [o for o in first.output if o.type == "function_call"]

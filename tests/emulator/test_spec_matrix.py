@@ -54,17 +54,31 @@ ANSWER = {
 _SCENARIOS: dict[str, dict[str, dict[str, Any]]] = {
     "openai-chat": {
         "text": {},
-        "tools": {"tools": [{"type": "function", "function": {"name": "get_weather", "parameters": WEATHER_SCHEMA}}]},
+        "tools": {
+            "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": WEATHER_SCHEMA}}]
+        },
         "thinking": {"reasoning_effort": "low"},
         "structured": {
-            "response_format": {"type": "json_schema", "json_schema": {"name": "a", "schema": ANSWER, "strict": True}}
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "a", "schema": ANSWER, "strict": True},
+            }
         },
     },
     "openai-responses": {
         "text": {},
-        "tools": {"tools": [{"type": "function", "name": "get_weather", "parameters": WEATHER_SCHEMA, "strict": True}]},
-        "thinking": {"reasoning": {"effort": "low", "summary": "auto"}, "include": ["reasoning.encrypted_content"]},
-        "structured": {"text": {"format": {"type": "json_schema", "name": "a", "schema": ANSWER, "strict": True}}},
+        "tools": {
+            "tools": [
+                {"type": "function", "name": "get_weather", "parameters": WEATHER_SCHEMA, "strict": True}
+            ]
+        },
+        "thinking": {
+            "reasoning": {"effort": "low", "summary": "auto"},
+            "include": ["reasoning.encrypted_content"],
+        },
+        "structured": {
+            "text": {"format": {"type": "json_schema", "name": "a", "schema": ANSWER, "strict": True}}
+        },
     },
     "anthropic": {
         "text": {},
@@ -74,15 +88,26 @@ _SCENARIOS: dict[str, dict[str, dict[str, Any]]] = {
     },
     "gemini": {
         "text": {},
-        "tools": {"tools": [{"functionDeclarations": [{"name": "get_weather", "parametersJsonSchema": WEATHER_SCHEMA}]}]},
-        "thinking": {"generationConfig": {"thinkingConfig": {"includeThoughts": True, "thinkingBudget": 512}}},
-        "structured": {"generationConfig": {"responseMimeType": "application/json", "responseJsonSchema": ANSWER}},
+        "tools": {
+            "tools": [
+                {"functionDeclarations": [{"name": "get_weather", "parametersJsonSchema": WEATHER_SCHEMA}]}
+            ]
+        },
+        "thinking": {
+            "generationConfig": {"thinkingConfig": {"includeThoughts": True, "thinkingBudget": 512}}
+        },
+        "structured": {
+            "generationConfig": {"responseMimeType": "application/json", "responseJsonSchema": ANSWER}
+        },
     },
 }
 """format -> scenario -> the request fields that make it (``thinking+tools`` merges two)."""
 
 _BASE: dict[str, tuple[str, dict[str, Any]]] = {
-    "openai-chat": ("/v1/chat/completions", {"model": "gpt-5", "messages": [{"role": "user", "content": USER}]}),
+    "openai-chat": (
+        "/v1/chat/completions",
+        {"model": "gpt-5", "messages": [{"role": "user", "content": USER}]},
+    ),
     "openai-responses": ("/v1/responses", {"model": "gpt-5", "input": USER}),
     "anthropic": (
         "/v1/messages",
@@ -120,7 +145,11 @@ def _call(url: str, fmt: str, scenario: str, stream: bool) -> httpx.Response:
     return reply
 
 
-_BODY_SCHEMA = {"openai-chat": "CreateChatCompletionResponse", "openai-responses": "Response", "anthropic": "Message"}
+_BODY_SCHEMA = {
+    "openai-chat": "CreateChatCompletionResponse",
+    "openai-responses": "Response",
+    "anthropic": "Message",
+}
 _EVENT_SCHEMA = {
     "openai-chat": "CreateChatCompletionStreamResponse",
     "openai-responses": "ResponseStreamEvent",
@@ -271,7 +300,11 @@ def test_streams_validate_in_order(url: str, fmt: str, scenario: str) -> None:
     ("fmt", "events", "broken"),
     [
         ("openai-responses", lambda e: [e[1], e[0], *e[2:]], "created after in_progress"),
-        ("openai-responses", lambda e: [*e[:-1], {**e[-1], "sequence_number": 99}], "a gap in sequence numbers"),
+        (
+            "openai-responses",
+            lambda e: [*e[:-1], {**e[-1], "sequence_number": 99}],
+            "a gap in sequence numbers",
+        ),
         ("anthropic", lambda e: [e[0], *e[2:]], "a block without its start"),
         ("openai-chat", lambda e: [*e[:-2], e[-1]], "no finish_reason"),
         ("gemini", lambda e: [e[-1], *e], "finishReason twice"),
@@ -301,7 +334,10 @@ def _sdk_types() -> dict[str, tuple[Callable[[Any], Any], Callable[[Any], Any]]]
         "openai-chat": (ChatCompletion.model_validate, ChatCompletionChunk.model_validate),
         "openai-responses": (Response.model_validate, event.validate_python),
         "anthropic": (anthropic.types.Message.model_validate, message_event.validate_python),
-        "gemini": (genai.GenerateContentResponse.model_validate, genai.GenerateContentResponse.model_validate),
+        "gemini": (
+            genai.GenerateContentResponse.model_validate,
+            genai.GenerateContentResponse.model_validate,
+        ),
     }
 
 

@@ -274,7 +274,9 @@ def _chunk_text(event: dict[str, Any]) -> str:
     candidates = event.get("candidates")
     content = candidates[0].get("content", {}) if isinstance(candidates, list) and candidates else {}
     parts = content.get("parts", []) if isinstance(content, dict) else []
-    return "".join(str(p.get("text", "")) + str(p.get("functionCall", "")) for p in parts if isinstance(p, dict))
+    return "".join(
+        str(p.get("text", "")) + str(p.get("functionCall", "")) for p in parts if isinstance(p, dict)
+    )
 
 
 def _gemini_usage(events: list[WireEvent]) -> list[WireEvent]:
@@ -289,7 +291,11 @@ def _gemini_usage(events: list[WireEvent]) -> list[WireEvent]:
         if isinstance(event, dict) and "usageMetadata" not in event:
             so_far += _chunk_text(event)
             count = min(cap, estimate_tokens(so_far))
-            usage = {"promptTokenCount": prompt, "candidatesTokenCount": count, "totalTokenCount": prompt + count}
+            usage = {
+                "promptTokenCount": prompt,
+                "candidatesTokenCount": count,
+                "totalTokenCount": prompt + count,
+            }
             event = {**event, "usageMetadata": usage}
         out.append(event)
     return out

@@ -145,9 +145,13 @@ class Emulator:
         lost = check_reasoning(request, fmt, self.config.secret, self._kept)
         if lost is not None:
             return Failure(*reasoning_error(fmt, lost))
-        foreign = check_compactions(input_items(payload.get("input")), self.config.secret) if fmt == _RESP else None
+        foreign = (
+            check_compactions(input_items(payload.get("input")), self.config.secret) if fmt == _RESP else None
+        )
         if foreign is not None:
-            return Failure(*error_body(fmt, 400, foreign[0], param=foreign[1], code="invalid_encrypted_content"))
+            return Failure(
+                *error_body(fmt, 400, foreign[0], param=foreign[1], code="invalid_encrypted_content")
+            )
         if self.config.rules == "provider":
             broken = check_replay(fmt, payload, request, secret=self.config.secret, model=model, beta=beta)
             if broken is not None:
@@ -227,7 +231,9 @@ class Emulator:
         unknown = sorted(set(payload) - COMPACT_FIELDS)
         if unknown:
             message = f"Unknown parameter: '{unknown[0]}'."
-            return Failure(*error_body("openai-responses", 400, message, param=unknown[0], code="unknown_parameter"))
+            return Failure(
+                *error_body("openai-responses", 400, message, param=unknown[0], code="unknown_parameter")
+            )
         resolved = self.resolve("openai-responses", payload, previous)
         if isinstance(resolved, Failure):
             return resolved
