@@ -19,6 +19,7 @@ from tests.emulator.tools import WEATHER_SCHEMA
 
 WEATHER = {"type": "function", "name": "get_weather", "parameters": WEATHER_SCHEMA}
 ENCRYPTED = ["reasoning.encrypted_content"]
+USER_PARIS = "What is the weather in Paris?"
 
 NULL_UNLESS_GIVEN = (
     "previous_response_id",
@@ -214,3 +215,23 @@ def test_sdk_reads_the_compacted_response(url: str) -> None:
     compacted = client.responses.compact(model="gpt-5", input=CONVERSATION)  # type: ignore[arg-type]
     assert compacted.object == "response.compaction"
     assert [o.type for o in compacted.output] == ["message", "message", "compaction"]
+
+
+def test_item_status_as_streamed_and_answered(url: str) -> None:
+    body = {"model": "gpt-5", "input": USER_PARIS, "tools": [WEATHER], "reasoning": {"effort": "low"}}
+    events = _events(_post(url, {**body, "stream": True}).text)
+    added = {
+        e["item"]["type"]: e["item"].get("status")
+        for e in events
+        if e["type"] == "response.output_item.added"
+    }
+    done = {
+        e["item"]["type"]: e["item"].get("status") for e in events if e["type"] == "response.output_item.done"
+    }
+    assert added == {"reasoning": None, "function_call": "in_progress"}
+    assert done == {"reasoning": None, "function_call": "completed"}
+    whole = _ok(url, {**body, "input": "hello", "tool_choice": "none"})
+    assert {o["type"]: o.get("status") for o in whole["output"]} == {
+        "reasoning": None,
+        "message": "completed",
+    }

@@ -12,7 +12,8 @@ format                completed
                       (:data:`ECHOED` with the API's defaults; function tools with ``strict``,
                       ``description``, ``parameters``) and carries ``store``, ``text``,
                       ``truncation``, ``completed_at``, ``usage`` token details; output items
-                      carry ``status``, reasoning items ``encrypted_content`` only when
+                      carry ``status`` (``in_progress`` when added to a stream; reasoning items
+                      none), reasoning items ``encrypted_content`` only when
                       ``include`` asks for it (:data:`ENCRYPTED`); ``output_text`` parts
                       ``annotations`` and ``logprobs``;
                       text delta/done events ``logprobs``
@@ -117,13 +118,26 @@ tests/data/fixtures/pydantic-ai/openai-responses, e.g. test_openai_responses_rea
 without it and test_openai_model_thinking_part.yaml with it)."""
 
 
-def _item(item: dict[str, Any], status: str, request: dict[str, Any]) -> dict[str, Any]:
+_WITH_STATUS = frozenset({"message", "function_call", "custom_tool_call"})
+"""Output item types the API gives a ``status`` (``in_progress`` when added to a stream); a
+``reasoning`` item has none (recorded streams and bodies in tests/data/fixtures)."""
+
+
+def _item(
+    item: dict[str, Any], status: str, request: dict[str, Any], *, opening: bool = False
+) -> dict[str, Any]:
     out = {**item}
     include = request.get("include")
-    if out.get("type") == "reasoning" and not (isinstance(include, list) and ENCRYPTED in include):
-        out.pop("encrypted_content", None)
-    if out.get("type") in ("message", "function_call", "custom_tool_call", "reasoning"):
-        out.setdefault("status", status)
+    kind = out.get("type")
+    if kind == "reasoning":
+        out.pop("status", None)
+        if not (isinstance(include, list) and ENCRYPTED in include):
+            out.pop("encrypted_content", None)
+    if kind in _WITH_STATUS:
+        if opening:
+            out["status"] = status
+        else:
+            out.setdefault("status", status)
     if out.get("type") == "message":
         out["content"] = [_part(p) for p in out.get("content", [])]
     return out
@@ -178,8 +192,9 @@ def _responses_event(event: dict[str, Any], request: dict[str, Any]) -> dict[str
     if kind in _STREAM_RESPONSES and isinstance(event.get("response"), dict):
         return {**event, "response": _responses_object(event["response"], request)}
     if kind in ("response.output_item.added", "response.output_item.done"):
-        status = "completed" if kind.endswith("done") else "in_progress"
-        return {**event, "item": _item(event["item"], status, request)}
+        opening = kind.endswith("added")
+        status = "in_progress" if opening else "completed"
+        return {**event, "item": _item(event["item"], status, request, opening=opening)}
     if kind in ("response.content_part.added", "response.content_part.done"):
         return {**event, "part": _part(event["part"])}
     if kind in ("response.output_text.delta", "response.output_text.done"):
