@@ -118,7 +118,15 @@ def _spec_lag(instance: Any) -> Any:
     - an unfinished Responses object (``response.created``/``response.in_progress``) has
       ``usage: null`` (recorded: tests/data/fixtures/vercel-ai/openai-responses/
       openai-reasoning-encrypted-content.1.chunks.txt); the spec's ``usage`` is not nullable.
+    - a Chat chunk asked for usage (``stream_options.include_usage``) has ``usage: null`` until
+      the usage chunk (recorded: tests/data/fixtures/vercel-ai/openai-chat/openai-text.chunks.txt);
+      the spec's chunk ``usage`` is not nullable.
     """
+    if isinstance(instance, dict) and instance.get("object") == "chat.completion.chunk":
+        if instance.get("usage", 0) is None:
+            assert instance["choices"], "the usage chunk carries usage"
+            return {k: v for k, v in instance.items() if k != "usage"}
+        return instance
     response = instance.get("response") if isinstance(instance, dict) else None
     if isinstance(response, dict) and response.get("usage", 0) is None:
         assert response["status"] in ("in_progress", "queued"), response["status"]

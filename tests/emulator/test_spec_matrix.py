@@ -188,6 +188,8 @@ def _chat_order(events: list[dict[str, Any]]) -> None:
     assert finishes == [len(choices) - 1]
     tail = events[events.index(choices[-1]) + 1 :]
     assert all(e["choices"] == [] and e["usage"] for e in tail) and len(tail) <= 1
+    assert all(e["usage"] is None for e in choices)  # asked for usage: null until the usage chunk
+    assert len({(e["service_tier"], e["system_fingerprint"]) for e in events}) == 1
     seen: set[int] = set()
     for event in choices:
         for call in event["choices"][0]["delta"].get("tool_calls") or []:
@@ -350,3 +352,21 @@ def test_sdk_types_accept_every_body_and_event(url: str, fmt: str, scenario: str
         if event.get("type") == "ping":
             continue
         assert streamed(event) is not None
+
+
+def test_chat_bodies_carry_what_the_api_always_returns(url: str) -> None:
+    """``annotations``, usage details, ``service_tier`` and ``system_fingerprint`` (recorded:
+    tests/data/fixtures/vercel-ai/openai-chat/openai-text.json)."""
+    body = _call(url, "openai-chat", "text", stream=False).json()
+    assert body["choices"][0]["message"]["annotations"] == []
+    assert body["usage"]["prompt_tokens_details"] == {"cached_tokens": 0, "audio_tokens": 0}
+    assert set(body["usage"]["completion_tokens_details"]) == {
+        "reasoning_tokens",
+        "audio_tokens",
+        "accepted_prediction_tokens",
+        "rejected_prediction_tokens",
+    }
+    assert body["service_tier"] == "default" and body["system_fingerprint"].startswith("fp_")
+    path, base = _BASE["openai-chat"]
+    flex = httpx.post(url + path, json={**base, "service_tier": "flex"}).json()
+    assert flex["service_tier"] == "flex"

@@ -21,6 +21,9 @@ format                completed
                       ``container`` and the full ``usage`` (cache counts, ``server_tool_use``,
                       ``service_tier``, ``inference_geo``); text blocks ``citations``, tool use
                       blocks ``caller``; ``message_delta`` its full usage and ``stop_details``
+``openai-chat``       ``service_tier`` and ``system_fingerprint`` (body and every chunk); message
+                      ``annotations``; ``usage`` token details; with ``include_usage``,
+                      ``usage: null`` on every chunk before the usage chunk
 ``gemini``            no ``createTime`` (a Vertex AI field, not in the Gemini API's proto);
                       ``usageMetadata`` with ``promptTokensDetails``, on every stream chunk
                       (the candidate tokens so far), as recorded Gemini streams carry it
@@ -30,13 +33,15 @@ format                completed
                       of one content chunk keeps two, the last with an empty text part
 ====================  =========================================================================
 
-Chat Completions answers are complete as encoded (the Chat stream's
-``finish_reason`` comes from the raw stop reason set in :mod:`toolwire.emulator.render`).
+The Chat stream's ``finish_reason`` comes from the raw stop reason set in
+:mod:`toolwire.emulator.render`. Recorded answers behind each row: tests/data/fixtures
+(vercel-ai ``openai-text``, ``openai-reasoning-encrypted-content``; pydantic-ai openai-responses).
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -316,19 +321,75 @@ def _gemini_usage(events: list[WireEvent]) -> list[WireEvent]:
     return out
 
 
+def _chat_tier(request: dict[str, Any]) -> str:
+    given = request.get("service_tier")
+    return given if isinstance(given, str) and given not in ("auto", "") else "default"
+
+
+def _fingerprint(body: dict[str, Any]) -> str:
+    """A ``system_fingerprint``: fixed per model, as the backend configuration it stands for."""
+    return "fp_" + hashlib.sha256(str(body.get("model")).encode()).hexdigest()[:10]
+
+
+def _chat_usage(usage: Any) -> Any:
+    if not isinstance(usage, dict):
+        return usage
+    prompt = {"cached_tokens": 0, "audio_tokens": 0, **_dict(usage.get("prompt_tokens_details"))}
+    completion = {**_CHAT_COMPLETION_DETAILS, **_dict(usage.get("completion_tokens_details"))}
+    return {**usage, "prompt_tokens_details": prompt, "completion_tokens_details": completion}
+
+
+_CHAT_COMPLETION_DETAILS = {
+    "reasoning_tokens": 0,
+    "audio_tokens": 0,
+    "accepted_prediction_tokens": 0,
+    "rejected_prediction_tokens": 0,
+}
+
+
+def _chat_body(body: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
+    choices = [
+        {**c, "message": {"annotations": [], **_dict(c.get("message"))}} if isinstance(c, dict) else c
+        for c in body.get("choices", [])
+    ]
+    out = {**body, "choices": choices, "service_tier": _chat_tier(request)}
+    out.setdefault("system_fingerprint", _fingerprint(body))
+    if "usage" in out:
+        out["usage"] = _chat_usage(out["usage"])
+    return out
+
+
+def _chat_events(events: list[WireEvent], request: dict[str, Any]) -> list[WireEvent]:
+    """Every chunk with ``service_tier`` and ``system_fingerprint``; with ``include_usage``,
+    ``usage: null`` until the usage chunk."""
+    counted = _dict(request.get("stream_options")).get("include_usage") is True
+    out: list[WireEvent] = []
+    for event in events:
+        if isinstance(event, dict) and event.get("object") == "chat.completion.chunk":
+            extra = {"service_tier": _chat_tier(request), "system_fingerprint": _fingerprint(event)}
+            event = {**event, **extra}
+            if counted:
+                event["usage"] = _chat_usage(event.get("usage"))
+        out.append(event)
+    return out
+
+
+_BODIES: dict[str, Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]] = {
+    "openai-chat": _chat_body,
+    "openai-responses": _responses_object,
+    "anthropic": lambda body, request: _anthropic_message(body),
+    "gemini": lambda body, request: _dict(_gemini_body(body)),
+}
+
+
 def complete_response(fmt: Format, body: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
     """The full non-streamed answer of ``fmt`` to the wire ``request``."""
-    if fmt == "openai-responses":
-        return _responses_object(body, request)
-    if fmt == "anthropic":
-        return _anthropic_message(body)
-    if fmt == "gemini":
-        out: dict[str, Any] = _gemini_body(body)
-        return out
-    return body
+    step = _BODIES.get(fmt)
+    return step(body, request) if step is not None else body
 
 
 _EVENTS: dict[str, Callable[[list[WireEvent], dict[str, Any]], list[WireEvent]]] = {
+    "openai-chat": _chat_events,
     "openai-responses": lambda events, request: [
         _responses_event(e, request) if isinstance(e, dict) else e for e in events
     ],
