@@ -174,6 +174,7 @@ def test_bodies_validate(url: str, fmt: str, scenario: str) -> None:
     body = _call(url, fmt, scenario, stream=False).json()
     if fmt == "gemini":
         assert _proto.problems(body, "GenerateContentResponse") == []
+        assert body["candidates"][0]["index"] == 0 and "createTime" not in body
     else:
         _check(fmt, _BODY_SCHEMA[fmt], body)
     if scenario == "structured":
@@ -274,7 +275,7 @@ def _gemini_order(events: list[dict[str, Any]]) -> None:
     finishes = [i for i, e in enumerate(events) if "finishReason" in e["candidates"][0]]
     assert finishes == [len(events) - 1]
     assert events[-1]["candidates"][0]["content"]["parts"]
-    assert all("usageMetadata" in e for e in events)
+    assert all("usageMetadata" in e and e["candidates"][0]["index"] == 0 for e in events)
 
 
 _ORDER: dict[str, Callable[[list[dict[str, Any]]], None]] = {

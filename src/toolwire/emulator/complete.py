@@ -25,6 +25,7 @@ format                completed
                       ``annotations``; ``usage`` token details; with ``include_usage``,
                       ``usage: null`` on every chunk before the usage chunk
 ``gemini``            no ``createTime`` (a Vertex AI field, not in the Gemini API's proto);
+                      candidates with ``index``;
                       ``usageMetadata`` with ``promptTokensDetails``, on every stream chunk
                       (the candidate tokens so far), as recorded Gemini streams carry it
 ``gemini`` stream     the content-less last chunk (``finishReason`` and usage only) is merged into
@@ -278,11 +279,17 @@ def _gemini_events(events: list[WireEvent]) -> list[WireEvent]:
 
 def _gemini_body(body: Any) -> Any:
     """A Gemini answer without ``createTime`` (a Vertex AI field the Gemini API's
-    ``GenerateContentResponse`` in generative_service.proto does not have), its usage with
-    ``promptTokensDetails`` as the real API reports text prompts."""
+    ``GenerateContentResponse`` in generative_service.proto does not have), each candidate with
+    its ``index`` and the usage with ``promptTokensDetails``, as the real API reports them
+    (tests/data/fixtures/vercel-ai/gemini/google-text.json and .chunks.txt)."""
     if not isinstance(body, dict):
         return body
     out = {k: v for k, v in body.items() if k != "createTime"}
+    candidates = out.get("candidates")
+    if isinstance(candidates, list):
+        out["candidates"] = [
+            {**c, "index": c.get("index", i)} if isinstance(c, dict) else c for i, c in enumerate(candidates)
+        ]
     usage = out.get("usageMetadata")
     if isinstance(usage, dict) and "promptTokensDetails" not in usage and "promptTokenCount" in usage:
         details = [{"modality": "TEXT", "tokenCount": usage["promptTokenCount"]}]
