@@ -16,6 +16,8 @@ import pytest
 
 from tests.emulator.test_shapes import _check, _events
 from tests.emulator.tools import WEATHER_SCHEMA
+from toolwire.emulator import EmulatorConfig, create_app, serve
+from toolwire.emulator.script import Script, ScriptedCall, Turn
 
 WEATHER = {"type": "function", "name": "get_weather", "parameters": WEATHER_SCHEMA}
 ENCRYPTED = ["reasoning.encrypted_content"]
@@ -235,3 +237,36 @@ def test_item_status_as_streamed_and_answered(url: str) -> None:
         "reasoning": None,
         "message": "completed",
     }
+
+
+_PREAMBLE = Script(
+    (
+        Turn(text="Checking the weather.", tool_calls=(ScriptedCall("get_weather", '{"city": "Paris"}'),)),
+        Turn(text="It is sunny."),
+    )
+)
+
+
+@pytest.mark.parametrize(
+    ("model", "phases"),
+    [
+        ("gpt-5.5", ["commentary", "final_answer"]),
+        ("gpt-5.3-codex", ["commentary", "final_answer"]),
+        ("gpt-5", []),
+    ],
+)
+def test_message_phase_for_the_models_that_send_it(model: str, phases: list[str]) -> None:
+    """A message followed by tool calls is ``commentary``; the last answer ``final_answer``."""
+    with serve(create_app(EmulatorConfig(script=_PREAMBLE)), log_level="critical") as url:
+        first = _ok(url, {"model": model, "input": "weather?", "tools": [WEATHER]})
+        call = next(o for o in first["output"] if o["type"] == "function_call")
+        answer = {"type": "function_call_output", "call_id": call["call_id"], "output": "sunny"}
+        second = _ok(url, {"model": model, "previous_response_id": first["id"], "input": [answer]})
+        said = [o.get("phase") for r in (first, second) for o in r["output"] if o["type"] == "message"]
+        assert [p for p in said if p] == phases
+        events = _events(_post(url, {"model": model, "input": "weather?", "stream": True}).text)
+        items = [e["item"] for e in events if e["type"].startswith("response.output_item")]
+        streamed = [i.get("phase") for i in items if i["type"] == "message"]
+        assert streamed == (["commentary"] * 2 if phases else [None] * 2)
+        final = [o.get("phase") for o in events[-1]["response"]["output"] if o["type"] == "message"]
+        assert final == (["commentary"] if phases else [None])

@@ -13,7 +13,8 @@ format                completed
                       ``description``, ``parameters``) and carries ``store``, ``text``,
                       ``truncation``, ``completed_at``, ``usage`` token details; output items
                       carry ``status`` (``in_progress`` when added to a stream; reasoning items
-                      none), reasoning items ``encrypted_content`` only when
+                      none), messages ``phase`` for the models that send it (:data:`PHASED`),
+                      reasoning items ``encrypted_content`` only when
                       ``include`` asks for it (:data:`ENCRYPTED`); ``output_text`` parts
                       ``annotations`` and ``logprobs``;
                       text delta/done events ``logprobs``
@@ -43,6 +44,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -51,7 +53,7 @@ from toolwire.formats._stream import WireEvent
 from toolwire.ir import Format
 from toolwire.schema.openai_strict import can_be_strict
 
-__all__ = ["ECHOED", "ENCRYPTED", "complete_events", "complete_response"]
+__all__ = ["ECHOED", "ENCRYPTED", "PHASED", "complete_events", "complete_response"]
 
 _OMIT = object()
 """An :data:`ECHOED` default: the field is left out when the request omits it (``user``: the real
@@ -169,6 +171,31 @@ def _usage(usage: Any) -> Any:
     }
 
 
+PHASED = re.compile(r"gpt-5\.(?:[4-9]|[1-9]\d)|gpt-5\.3-codex")
+"""Models whose assistant messages carry ``phase`` (recorded: gpt-5.3-codex, gpt-5.4, gpt-5.5 and
+gpt-5.6 answers in tests/data/fixtures/*/openai-responses; earlier models send none)."""
+_CALLS = frozenset({"function_call", "custom_tool_call"})
+
+
+def _phases(output: list[Any], model: Any) -> dict[str, str]:
+    """Message id -> its ``phase``: ``commentary`` when tool calls follow it in the output,
+    else ``final_answer``; empty for models without phases."""
+    if not (isinstance(model, str) and PHASED.match(model)):
+        return {}
+    phases: dict[str, str] = {}
+    for i, item in enumerate(output):
+        if isinstance(item, dict) and item.get("type") == "message" and isinstance(item.get("id"), str):
+            calls = any(isinstance(o, dict) and o.get("type") in _CALLS for o in output[i + 1 :])
+            phases[item["id"]] = "commentary" if calls else "final_answer"
+    return phases
+
+
+def _phased(item: dict[str, Any], phases: dict[str, str]) -> dict[str, Any]:
+    key = item.get("id")
+    phase = phases.get(key) if isinstance(key, str) else None
+    return {**item, "phase": item.get("phase", phase)} if phase is not None else item
+
+
 def _responses_object(body: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
     out = {**body}
     for key, default in ECHOED.items():
@@ -184,7 +211,9 @@ def _responses_object(body: dict[str, Any], request: dict[str, Any]) -> dict[str
     done = out.get("status") == "completed"
     out["completed_at"] = out.get("created_at") if done else None
     item_status = "completed" if done else "in_progress"
-    out["output"] = [_item(i, item_status, request) for i in out.get("output", [])]
+    output = [_item(i, item_status, request) for i in out.get("output", [])]
+    phases = _phases(output, out.get("model"))
+    out["output"] = [_phased(i, phases) for i in output]
     # null until the response completes, as recorded streams show (the official spec lags: it
     # has no null usage; tests/emulator/test_shapes.py names the gap)
     out["usage"] = _usage(out.get("usage"))
@@ -193,19 +222,29 @@ def _responses_object(body: dict[str, Any], request: dict[str, Any]) -> dict[str
     return out
 
 
-def _responses_event(event: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
+def _responses_event(
+    event: dict[str, Any], request: dict[str, Any], phases: dict[str, str]
+) -> dict[str, Any]:
     kind = event.get("type")
     if kind in _STREAM_RESPONSES and isinstance(event.get("response"), dict):
         return {**event, "response": _responses_object(event["response"], request)}
     if kind in ("response.output_item.added", "response.output_item.done"):
         opening = kind.endswith("added")
         status = "in_progress" if opening else "completed"
-        return {**event, "item": _item(event["item"], status, request, opening=opening)}
+        item = _item(event["item"], status, request, opening=opening)
+        return {**event, "item": _phased(item, phases)}
     if kind in ("response.content_part.added", "response.content_part.done"):
         return {**event, "part": _part(event["part"])}
     if kind in ("response.output_text.delta", "response.output_text.done"):
         return {"logprobs": [], **event}
     return event
+
+
+def _responses_events(events: list[WireEvent], request: dict[str, Any]) -> list[WireEvent]:
+    last = events[-1] if events and isinstance(events[-1], dict) else {}
+    final = _dict(last.get("response"))
+    phases = _phases(final.get("output", []), final.get("model"))
+    return [_responses_event(e, request, phases) if isinstance(e, dict) else e for e in events]
 
 
 _ANTHROPIC_USAGE: dict[str, Any] = {
@@ -397,9 +436,7 @@ def complete_response(fmt: Format, body: dict[str, Any], request: dict[str, Any]
 
 _EVENTS: dict[str, Callable[[list[WireEvent], dict[str, Any]], list[WireEvent]]] = {
     "openai-chat": _chat_events,
-    "openai-responses": lambda events, request: [
-        _responses_event(e, request) if isinstance(e, dict) else e for e in events
-    ],
+    "openai-responses": _responses_events,
     "anthropic": lambda events, request: [_anthropic_event(e) if isinstance(e, dict) else e for e in events],
     "gemini": lambda events, request: [_gemini_body(e) for e in _gemini_usage(_gemini_events(events))],
 }
