@@ -227,15 +227,6 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], str, str, str]] = [
         "messages: final assistant content cannot end with trailing whitespace",
     ),
     (
-        "no messages",
-        "anthropic",
-        _ANTHROPIC,
-        {"messages": []},
-        "empty_messages",
-        "$.messages",
-        "messages: at least one message is required",
-    ),
-    (
         "input_schema not an object",
         "anthropic",
         {**_ANTHROPIC, "tools": [_TOOL]},

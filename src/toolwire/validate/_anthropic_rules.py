@@ -10,13 +10,11 @@ Each rule is a documented 400 of the Messages API, worded as the API words it:
 ``too_many_cache_breakpoints``      more than :data:`MAX_BREAKPOINTS` blocks with ``cache_control``
                                     (tools, system blocks, message blocks and tool result parts)
 ``prefill_trailing_whitespace``     the final assistant message (a prefill) ends in whitespace
-``empty_messages``                  ``messages: []``
 ==================================  ================================================================
 
 Sources: the extended-thinking guide ("Thinking isn't compatible with temperature or top_k
 modifications as well as forced tool use"; top_p between 0.95 and 1), the prompt-caching guide
-("up to 4 cache breakpoints"), and the API's own errors for a prefill with trailing whitespace
-and for an empty ``messages`` list (as users quote it, e.g. langchain-ai/langchain#31657).
+("up to 4 cache breakpoints"), and the API's own error for a prefill with trailing whitespace.
 Adaptive thinking is exempt from the thinking rules: the model may skip thinking, and a recorded
 adaptive request with ``tool_choice: {"type": "any"}`` was answered 200 (pydantic-ai
 ``test_anthropic_opus_46_adaptive_thinking_accepts_tool_output``).
@@ -139,13 +137,7 @@ def _check_prefill(payload: dict[str, Any], ctx: Ctx) -> None:
         )
 
 
-def _check_messages_present(payload: dict[str, Any], ctx: Ctx) -> None:
-    if payload.get("messages") == []:
-        ctx.add(("messages",), "empty_messages", "messages: at least one message is required")
-
-
 RULES: tuple[Callable[[dict[str, Any], Ctx], None], ...] = (
-    _check_messages_present,
     _check_sampling,
     _check_forced_tool,
     _check_breakpoints,
