@@ -263,6 +263,15 @@ CASES: list[tuple[str, str, dict[str, Any], dict[str, Any], str, str, str]] = [
         "Invalid value: 'input_text'. Supported values are: 'output_text' and 'refusal'.",
     ),
     (
+        "compaction item without its content",
+        "openai-responses",
+        {**_RESPONSES, "input": [{"type": "compaction", "id": "cmp_1", "encrypted_content": "e"}]},
+        {"input": [{"type": "compaction", "id": "cmp_1"}]},
+        "missing_required_parameter",
+        "$.input[0].encrypted_content",
+        "Missing required parameter: 'input[0].encrypted_content'.",
+    ),
+    (
         "responses parameters not an object",
         "openai-responses",
         {**_RESPONSES, "tools": [{"type": "function", "name": "f", "parameters": {"type": "object"}}]},

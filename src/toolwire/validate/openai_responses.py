@@ -162,10 +162,14 @@ _CUSTOM_OUTPUT = Obj(
     }
 )
 
+# A compaction item (spec: CompactionSummaryItemParam), as /v1/responses/compact returns it.
+COMPACTION = Obj(
+    {"type": req(_S), "id": opt(_S, nullable=True), "encrypted_content": req(Str(max_len=20971520))}
+)
 # Built-in tool items: accepted by type, their own fields left open (they change often).
 _BUILTIN_ITEMS = (
     "file_search_call", "computer_call", "computer_call_output", "web_search_call", "tool_search_call",
-    "tool_search_output", "additional_tools", "compaction", "image_generation_call", "code_interpreter_call",
+    "tool_search_output", "additional_tools", "image_generation_call", "code_interpreter_call",
     "local_shell_call", "local_shell_call_output", "shell_call", "shell_call_output", "apply_patch_call",
     "apply_patch_call_output", "mcp_list_tools", "mcp_approval_request", "mcp_approval_response", "mcp_call",
     "compaction_trigger", "program", "program_output",
@@ -180,6 +184,7 @@ INPUT_ITEM = Tagged(
         "custom_tool_call": _CUSTOM_CALL,
         "custom_tool_call_output": _CUSTOM_OUTPUT,
         "item_reference": Obj({"type": opt(_S, nullable=True), "id": req(_S)}),
+        "compaction": COMPACTION,
         **{t: _OBJECT for t in _BUILTIN_ITEMS},
     },
     default="message",
