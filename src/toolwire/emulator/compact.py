@@ -29,7 +29,7 @@ from typing import Any
 from toolwire._json import dumps
 from toolwire.emulator.render import estimate_tokens
 from toolwire.emulator.signature import sign, verify
-from toolwire.emulator.store import listed_item
+from toolwire.store.responses import listed_item
 
 __all__ = ["FIELDS", "check_compactions", "compact_output", "compacted"]
 
