@@ -114,7 +114,9 @@ def request(client: str, model: str, *, stream: bool, padding: int = 0) -> tuple
         }
         return f"/v1beta/models/{model}:{method}", body
     tools: dict[str, list[dict[str, Any]]] = {
-        "openai-chat": [{"type": "function", "function": {"name": TOOL["name"], "parameters": TOOL["schema"]}}],
+        "openai-chat": [
+            {"type": "function", "function": {"name": TOOL["name"], "parameters": TOOL["schema"]}}
+        ],
         "openai-responses": [{"type": "function", "name": TOOL["name"], "parameters": TOOL["schema"]}],
         "anthropic": [{"name": TOOL["name"], "input_schema": TOOL["schema"]}],
     }

@@ -86,7 +86,9 @@ def _anthropic(base: str, key: str, model: str, stream: bool, text: str) -> Any:
     client = anthropic.Anthropic(base_url=base, api_key=key, max_retries=0, timeout=20)
     tools: Any = [{"name": TOOL["name"], "input_schema": TOOL["schema"]}]
     messages: Any = [{"role": "user", "content": text}]
-    answer = client.messages.create(model=model, max_tokens=256, messages=messages, tools=tools, stream=stream)
+    answer = client.messages.create(
+        model=model, max_tokens=256, messages=messages, tools=tools, stream=stream
+    )
     return list(answer) if stream else answer  # type: ignore[call-overload]
 
 
@@ -171,7 +173,9 @@ def test_the_sdk_raises_its_own_error(gateway: str, client: str, fault: str, str
 
 @pytest.mark.parametrize("stream", [False, True], ids=["json", "stream"])
 @pytest.mark.parametrize("fault", list(STATUS))
-def test_google_genai_through_the_transport_raises_its_own_error(config: HopConfig, fault: str, stream: bool) -> None:
+def test_google_genai_through_the_transport_raises_its_own_error(
+    config: HopConfig, fault: str, stream: bool
+) -> None:
     model = model_name(fault, _upstream(fault, "gemini"))
     with Transport(config, env=ENV) as transport, httpx.Client(transport=transport) as http:
         client = _gemini_client(GATEWAY_KEY, http=http)

@@ -105,9 +105,11 @@ def http(request: pytest.FixtureRequest, gateway: str, config: HopConfig) -> Ite
         with httpx.Client(base_url=gateway, timeout=20) as client:
             yield client
         return
-    with Transport(config, env=ENV) as transport:
-        with httpx.Client(transport=transport, base_url="http://gateway.test", timeout=20) as client:
-            yield client
+    with (
+        Transport(config, env=ENV) as transport,
+        httpx.Client(transport=transport, base_url="http://gateway.test", timeout=20) as client,
+    ):
+        yield client
 
 
 @pytest.mark.parametrize("client", FORMATS)
@@ -148,13 +150,15 @@ def test_a_client_leaving_an_asgi_stream_closes_the_upstream_call(
 ) -> None:
     upstream, _ = stalling
     path, body = request(client, STALL, stream=True)
-    with httpx.Client(base_url=patient_gateway, timeout=20) as http:
-        with http.stream("POST", path, json=body, headers=key_headers(client)) as response:
-            chunks = response.iter_bytes()
-            _read_until_partial(chunks)
-            call = upstream.last()
-            time.sleep(0.2)
-            assert not call.closed.is_set()
+    with (
+        httpx.Client(base_url=patient_gateway, timeout=20) as http,
+        http.stream("POST", path, json=body, headers=key_headers(client)) as response,
+    ):
+        chunks = response.iter_bytes()
+        _read_until_partial(chunks)
+        call = upstream.last()
+        time.sleep(0.2)
+        assert not call.closed.is_set()
     started = time.monotonic()
     assert call.closed.wait(10), "the upstream call outlived its client"
     assert time.monotonic() - started < 10 < LONG_IDLE
@@ -172,13 +176,15 @@ def test_closing_a_transport_stream_closes_the_upstream_call(
 ) -> None:
     upstream, _ = stalling
     path, body = request(client, STALL, stream=True)
-    with Transport(patient_config, env=ENV) as transport:
-        with httpx.Client(transport=transport, base_url="http://gateway.test", timeout=20) as http:
-            with http.stream("POST", path, json=body, headers=key_headers(client)) as response:
-                chunks = response.iter_bytes()
-                _read_until_partial(chunks)
-                call = upstream.last()
-                assert not call.closed.is_set()
+    with (
+        Transport(patient_config, env=ENV) as transport,
+        httpx.Client(transport=transport, base_url="http://gateway.test", timeout=20) as http,
+        http.stream("POST", path, json=body, headers=key_headers(client)) as response,
+    ):
+        chunks = response.iter_bytes()
+        _read_until_partial(chunks)
+        call = upstream.last()
+        assert not call.closed.is_set()
     assert call.closed.wait(10), "the upstream call outlived the closed response"
 
 
@@ -191,11 +197,13 @@ def test_closing_an_async_transport_stream_closes_the_upstream_call(
 
     async def leave_early() -> None:
         transport = Transport(patient_config, env=ENV)
-        async with httpx.AsyncClient(transport=transport, base_url="http://gateway.test", timeout=20) as http:
-            async with http.stream("POST", path, json=body, headers=key_headers(client)) as response:
-                async for chunk in response.aiter_bytes():
-                    if PARTIAL in chunk:
-                        break
+        async with (
+            httpx.AsyncClient(transport=transport, base_url="http://gateway.test", timeout=20) as http,
+            http.stream("POST", path, json=body, headers=key_headers(client)) as response,
+        ):
+            async for chunk in response.aiter_bytes():
+                if PARTIAL in chunk:
+                    break
         await transport.aclose()
 
     asyncio.run(asyncio.wait_for(leave_early(), 20))

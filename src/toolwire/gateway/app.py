@@ -247,7 +247,7 @@ class GatewayApp:
                 record.status, record.error = 499, "client disconnected"
         finally:
             self.metrics.open_streams -= 1
-            usage = getattr(answer.relay, "usage", None)
+            usage = answer.relay.usage
             if usage is not None:
                 record.input_tokens, record.output_tokens = usage
 
