@@ -48,7 +48,6 @@ from toolwire.ir.stream import (
     StreamEvent,
     TextDelta,
     ToolCallDelta,
-    UsageUpdate,
 )
 
 if TYPE_CHECKING:
@@ -256,8 +255,6 @@ class StreamTranslator:
     a complete item (e.g. Gemini's whole function-call arguments) holds that item, and a Responses
     target holds the output text, which its ``*.done`` events and ``response.completed`` repeat.
     Text and argument deltas take the codecs' hot paths (see ``tests/streaming/test_hot_paths.py``).
-    :attr:`usage` is the token usage the source reported so far (each count as last reported:
-    Anthropic sends input tokens at the start and output tokens at the end).
 
     Args:
         source: format of the incoming stream (the upstream).
@@ -289,7 +286,6 @@ class StreamTranslator:
         from toolwire.translate import resolve_format
 
         self.notes = Notes(policy)
-        self.usage: Usage | None = None
         self._decoder = stream_decoder(source, self.notes)
         self._encoder = stream_encoder(target, self.notes)
         self._decode = self._decoder.feed
@@ -417,23 +413,8 @@ class StreamTranslator:
     def _encode(self, ir_events: list[StreamEvent]) -> list[WireEvent]:
         out: list[WireEvent] = []
         for ir_event in ir_events:
-            if type(ir_event) in _USAGE_CARRIERS:
-                self._take_usage(ir_event.usage)  # type: ignore[union-attr]
             out.extend(self._encoder.feed(self._restore(ir_event)))
         return out
-
-    def _take_usage(self, usage: Usage | None) -> None:
-        if usage is None:
-            return
-        old = self.usage
-        if old is None:
-            self.usage = usage
-            return
-        self.usage = msgspec.structs.replace(
-            usage,
-            input_tokens=usage.input_tokens if usage.input_tokens is not None else old.input_tokens,
-            output_tokens=usage.output_tokens if usage.output_tokens is not None else old.output_tokens,
-        )
 
     def _restore(self, event: StreamEvent) -> StreamEvent:
         if isinstance(event, ResponseStart):
@@ -467,8 +448,6 @@ def _no_frame(kind: type, index: int, text: str) -> None:
 
 
 _PASSED = frozenset({TextDelta, ToolCallDelta, ReasoningDelta})
-_USAGE_CARRIERS = frozenset({ResponseStart, UsageUpdate, ResponseEnd})
-"""IR events with a ``usage`` (deltas have none, so the hot paths never look)."""
 """IR deltas, passed to the encoder as they are."""
 
 

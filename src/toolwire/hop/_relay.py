@@ -80,12 +80,6 @@ class StreamRelay:
         """The ``content-type`` of the client's answer."""
         return JSON if self._array is not None else EVENT_STREAM
 
-    @property
-    def usage(self) -> tuple[int | None, int | None] | None:
-        """The ``(input, output)`` tokens the upstream reported so far (``None``: none yet)."""
-        usage = self._ex._stream_translator().usage
-        return None if usage is None else (usage.input_tokens, usage.output_tokens)
-
     def feed(self, data: bytes) -> bytes:
         """The client's bytes for another chunk of the upstream's body (split anywhere)."""
         if self._failed or self._closed:
