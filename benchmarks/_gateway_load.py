@@ -137,7 +137,9 @@ def timed(server: Server, call: Call, concurrency: int, requests: int, headers: 
 
 async def _open(server: Server, call: Call, count: int, hold: float, headers: str) -> int:
     host, port = server.url.removeprefix("http://").split(":")
-    request = _wire_request(call).replace(b"\r\n\r\n", b"\r\n" + headers.encode() + b"\r\n\r\n", 1)
+    request = _wire_request(call)
+    if headers:
+        request = request.replace(b"\r\n\r\n", b"\r\n" + headers.encode() + b"\r\n\r\n", 1)
     conns = []
     for _ in range(count):
         reader, writer = await asyncio.open_connection(host, int(port))

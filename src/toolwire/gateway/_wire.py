@@ -114,19 +114,21 @@ class WireResponse:
             yield chunk
 
     async def _chunked(self) -> AsyncIterator[bytes]:
-        reader = self._conn.reader
-        while True:
-            line = await self._read(reader.readuntil(b"\r\n"))
+        """Chunked coding, one socket read at a time: every chunk that read holds, joined (a read
+        and its timeout per event would cost more than the relay's work on it)."""
+        reader, dechunk = self._conn.reader, Dechunker()
+        while not dechunk.done:
+            data = await self._read(reader.read(_READ))
+            if not data:
+                raise _failed(self._step, "the body ended early")
             try:
-                size = int(line.split(b";", 1)[0].strip(), 16)
-            except ValueError:
-                raise _failed(self._step, "a bad chunk size") from None
-            if size == 0:
-                while (await self._read(reader.readuntil(b"\r\n"))) != b"\r\n":  # trailers
-                    pass
-                return
-            data = await self._read(reader.readexactly(size + 2))
-            yield data[:-2]
+                out = dechunk.feed(data)
+            except ValueError as exc:
+                raise _failed(self._step, str(exc)) from None
+            if out:
+                yield out
+        if dechunk.extra:
+            self._reusable = False
 
     async def _read(self, pending: Awaitable[bytes]) -> bytes:
         return await _bounded(pending, self._step)
@@ -141,6 +143,79 @@ async def _bounded(pending: Awaitable[bytes], step: Send) -> bytes:
     except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError) as exc:
         raise _failed(step, type(exc).__name__) from None
     return data
+
+
+class Dechunker:
+    """HTTP/1.1 chunked transfer coding, decoded incrementally (sans-IO): :meth:`feed` takes
+    bytes split anywhere and returns the payload bytes they complete; :attr:`done` after the
+    last chunk and its trailers. Raises ValueError on bad framing."""
+
+    def __init__(self) -> None:
+        self._buf = b""
+        self._left = 0
+        self._state = _SIZE
+        self.done = False
+        self.extra = False
+
+    def feed(self, data: bytes) -> bytes:
+        """The payload bytes ``data`` completes."""
+        buf = self._buf + data if self._buf else data
+        out: list[bytes] = []
+        pos, end = 0, len(buf)
+        while pos < end and not self.done:
+            pos = _STEPS[self._state](self, buf, pos, out)
+            if pos < 0:  # needs more bytes
+                pos = -pos - 1
+                break
+        self._buf = buf[pos:] if pos < end else b""
+        if self.done and self._buf:
+            self.extra, self._buf = True, b""
+        if len(self._buf) > _MAX_LINE:
+            raise ValueError("a chunk line too long")
+        return out[0] if len(out) == 1 else b"".join(out)
+
+    def _size(self, buf: bytes, pos: int, out: list[bytes]) -> int:
+        eol = buf.find(b"\r\n", pos)
+        if eol < 0:
+            return -pos - 1
+        try:
+            size = int(buf[pos:eol].split(b";", 1)[0].strip(), 16)
+        except ValueError:
+            raise ValueError("a bad chunk size") from None
+        if size < 0:
+            raise ValueError("a bad chunk size")
+        self._left, self._state = size, (_DATA if size else _TRAILER)
+        return eol + 2
+
+    def _data(self, buf: bytes, pos: int, out: list[bytes]) -> int:
+        take = min(self._left, len(buf) - pos)
+        out.append(buf[pos : pos + take])
+        self._left -= take
+        if not self._left:
+            self._state = _CRLF
+        return pos + take
+
+    def _crlf(self, buf: bytes, pos: int, out: list[bytes]) -> int:
+        if len(buf) - pos < 2:
+            return -pos - 1
+        if buf[pos : pos + 2] != b"\r\n":
+            raise ValueError("a chunk without its CRLF")
+        self._state = _SIZE
+        return pos + 2
+
+    def _trailer(self, buf: bytes, pos: int, out: list[bytes]) -> int:
+        eol = buf.find(b"\r\n", pos)
+        if eol < 0:
+            return -pos - 1
+        self.done = eol == pos  # an empty line ends the trailers
+        return eol + 2
+
+
+_SIZE, _DATA, _CRLF, _TRAILER = range(4)
+_STEPS = (Dechunker._size, Dechunker._data, Dechunker._crlf, Dechunker._trailer)
+"""The decoder's state -> its step: ``(decoder, bytes, position, out) -> next position``, or
+``-position - 1`` when the bytes from ``position`` on are not enough."""
+_MAX_LINE = 4096
 
 
 def _failed(step: Send, why: str) -> ConnectionFailedError:
