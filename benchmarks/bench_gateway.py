@@ -45,7 +45,7 @@ from typing import Any
 
 import orjson
 
-from benchmarks._gateway_load import Timed, open_streams, rss_kib, start, timed, tree_cpu_seconds
+from benchmarks._gateway_load import Timed, open_streams, rss_kib, start, timed
 from benchmarks._http_load import Call, Server
 from benchmarks._payloads import chat_tools
 
@@ -57,6 +57,9 @@ LITELLM_SPEC = "litellm[proxy]"
 STREAM_EVENTS = 200
 OPEN_STREAMS = 100
 MODEL, STREAM_MODEL, STALL = "gpt-4o", "bench-stream", "stall"
+PROXY_KEY = "sk-bench-proxy-key-not-a-secret"
+"""Both proxies check a key (LiteLLM refuses to start without one): each request sends it."""
+AUTH = f"authorization: Bearer {PROXY_KEY}"
 _SYSTEM = "You are the support assistant of an online shop. Use the tools; answer briefly."
 
 
@@ -65,7 +68,7 @@ def chat_body(stream: bool = False, model: str = MODEL, size: int = 5000) -> dic
     tools: list[dict[str, Any]] = []
     body: dict[str, Any] = {}
     for tool in chat_tools(64, seed=11):
-        tools.append({"type": "function", "function": tool})
+        tools.append(tool)  # already {"type": "function", "function": {...}}
         body = {
             "model": model,
             "messages": [
@@ -104,7 +107,8 @@ def _gateway_config(folder: Path, emulator: str, streams: str) -> Path:
         f'[upstreams.streams]\nformat = "anthropic"\nbase_url = "{streams}"\n\n'
         f'[[routes]]\nmatch = "{STREAM_MODEL}"\nupstream = "streams"\n\n'
         f'[[routes]]\nmatch = "{STALL}"\nupstream = "streams"\n\n'
-        '[default]\nupstream = "emulator"\n'
+        '[default]\nupstream = "emulator"\n\n'
+        '[[keys]]\nkey_env = "TOOLWIRE_BENCH_KEY"\n'
     )
     return path
 
@@ -124,7 +128,10 @@ def _litellm_config(folder: Path, emulator: str, streams: str) -> Path:
     ]
     settings = {"drop_params": True, "telemetry": False, "set_verbose": False, "request_timeout": 60}
     path = folder / "litellm.json"  # YAML is a superset of JSON
-    path.write_text(json.dumps({"model_list": models, "litellm_settings": settings}))
+    general = {"master_key": PROXY_KEY}
+    path.write_text(
+        json.dumps({"model_list": models, "litellm_settings": settings, "general_settings": general})
+    )
     return path
 
 
@@ -160,9 +167,8 @@ def servers(litellm: bool) -> Iterator[dict[str, Server]]:
         emulator = stack.enter_context(start([py, "-m", "toolwire.cli", "emulate", "--log-level", "warning"]))
         streams = stack.enter_context(start([py, "-m", "benchmarks._gateway_load"]))
         config = _gateway_config(Path(tmp), emulator.url, streams.url)
-        gateway = stack.enter_context(
-            start([py, "-m", "toolwire.cli", "serve", "--config", str(config), "--log-level", "warning"])
-        )
+        argv = [py, "-m", "toolwire.cli", "serve", "--config", str(config), "--log-level", "warning"]
+        gateway = stack.enter_context(start(argv, {"TOOLWIRE_BENCH_KEY": PROXY_KEY}))
         found = {"emulator": emulator, "streams": streams, "toolwire": gateway}
         exe = ensure_litellm() if litellm else None
         if exe is not None:
@@ -192,13 +198,15 @@ def _floor_us(body: bytes, reply: bytes, n: int = 2000) -> float:
 def _rounds(
     targets: dict[str, tuple[Server, Call]], concurrency: int, requests: int, rounds: int
 ) -> dict[str, list[Timed]]:
+    """Each contender ``rounds`` times, alternating; proxies get the key header."""
     out: dict[str, list[Timed]] = {name: [] for name in targets}
     names = list(targets)
     for index in range(rounds):
         order = names if index % 2 == 0 else names[::-1]  # alternate, so a burst of load hits all
         for name in order:
             server, call = targets[name]
-            out[name].append(timed(server, call, concurrency, requests))
+            headers = "" if name == "direct" else AUTH
+            out[name].append(timed(server, call, concurrency, requests, headers))
     return out
 
 
@@ -207,9 +215,8 @@ def _latency_table(results: dict[str, list[Timed]], concurrency: int) -> dict[st
     base50, base99 = _pct(pooled["direct"], 0.5), _pct(pooled["direct"], 0.99)
     rows: dict[str, dict[str, float]] = {}
     for name, samples in pooled.items():
-        per_round = [
-            _pct(t.latencies, 0.5) - _pct(d.latencies, 0.5) for t, d in zip(results[name], results["direct"])
-        ]
+        pairs = zip(results[name], results["direct"], strict=True)
+        per_round = [_pct(t.latencies, 0.5) - _pct(d.latencies, 0.5) for t, d in pairs]
         rows[name] = {
             "p50": _pct(samples, 0.5) * 1e3,
             "p99": _pct(samples, 0.99) * 1e3,
@@ -224,8 +231,8 @@ def _latency_table(results: dict[str, list[Timed]], concurrency: int) -> dict[st
           f"{'±p50':>6} {'req/s':>7} {'proxy CPU µs/req':>17}")  # fmt: skip
     for name, row in rows.items():
         cpu = "" if name == "direct" else f"{row['cpu_us']:>17.0f}"
-        print(f"    {name:<10} {row['p50']:>8.3f} {row['p99']:>8.3f} {row['added50']:>10.3f} {row['added99']:>10.3f} "
-              f"{row['spread']:>6.2f} {row['rate']:>7.0f} {cpu}")  # fmt: skip
+        cells = f"{row['p50']:>8.3f} {row['p99']:>8.3f} {row['added50']:>10.3f} {row['added99']:>10.3f}"
+        print(f"    {name:<10} {cells} {row['spread']:>6.2f} {row['rate']:>7.0f} {cpu}")
     return rows
 
 
@@ -251,13 +258,12 @@ def _memory(contenders: dict[str, Server], call: Call) -> dict[str, float]:
         samples = []
         for _ in range(2):
             before = rss_kib(server.pid)
-            during = open_streams(server, marker_call, OPEN_STREAMS)
+            during = open_streams(server, marker_call, OPEN_STREAMS, headers=AUTH)
             samples.append((during - before) / OPEN_STREAMS)
             time.sleep(0.5)
         out[name] = statistics.median(samples)
-        print(
-            f"    {name:<10} {out[name]:>8.1f} KiB per open stream (RSS {rss_kib(server.pid) / 1024:.0f} MiB idle)"
-        )
+        idle = rss_kib(server.pid) / 1024
+        print(f"    {name:<10} {out[name]:>8.1f} KiB per open stream (RSS {idle:.0f} MiB idle)")
     return out
 
 
@@ -307,9 +313,8 @@ def _verdict(r: dict[str, float]) -> None:
         return
     for c in (1, 64):
         ratio = r[f"litellm c{c} added p50 ms"] / max(r[f"toolwire c{c} added p50 ms"], 1e-3)
-        print(
-            f"  added p50 at c{c}: LiteLLM / toolwire = {ratio:.1f}x ({'met' if ratio >= 5 else 'NOT met'}, target 5x)"
-        )
+        verdict = "met" if ratio >= 5 else "NOT met"
+        print(f"  added p50 at c{c}: LiteLLM / toolwire = {ratio:.1f}x ({verdict}, target 5x)")
     rate = r["toolwire c64 req/s"] / r["litellm c64 req/s"]
     core = r["litellm c64 cpu µs"] / r["toolwire c64 cpu µs"]
     print(f"  req/s at c64: toolwire / LiteLLM = {rate:.1f}x wall, {core:.1f}x per core of proxy CPU "
