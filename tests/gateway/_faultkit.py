@@ -83,7 +83,8 @@ def fault_upstreams(emulator_url: str) -> dict[str, Upstream]:
             headers = {FAULT_HEADER: spec} if spec else {}
             key_env = "TW_UP_BAD_KEY" if fault == "badkey" else "TW_UP_KEY"
             timeout = IDLE if fault == "slowstart" else 30.0
-            out[name] = Upstream(name, fmt, emulator_url, key_env, headers, timeout)  # type: ignore[arg-type]
+            base = emulator_url + "/v1" if fmt.startswith("openai") else emulator_url  # as the SDKs take it
+            out[name] = Upstream(name, fmt, base, key_env, headers, timeout)  # type: ignore[arg-type]
     return out
 
 
