@@ -1,10 +1,10 @@
 """The official SDKs see each fault through the gateway as their own provider's error.
 
 Each SDK (openai Chat and Responses, anthropic, google-genai) calls the ASGI gateway on loopback
-with SDK retries off; google-genai also calls through :class:`~toolwire.gateway.Transport` (the
-openai and anthropic SDKs installed here are built on ``httpx2``, whose client does not take an
-``httpx`` transport). The exception type is the one the SDK raises for that status from its
-own provider; a stream broken midway raises (or, for Responses, ends with) the SDK's own error.
+and through :class:`~toolwire.gateway.Transport` in-process (``Transport.client()`` for the
+openai and anthropic SDKs, which take an ``httpx2`` client), with SDK retries off. The exception
+type is the one the SDK raises for that status from its own provider; a stream broken midway
+raises (or, for Responses, ends with) the SDK's own error.
 """
 
 from __future__ import annotations
@@ -67,23 +67,23 @@ def gateway(config: HopConfig) -> Iterator[str]:
         yield url
 
 
-def _chat(base: str, key: str, model: str, stream: bool, text: str) -> Any:
-    client = openai.OpenAI(base_url=f"{base}/v1", api_key=key, max_retries=0, timeout=20)
+def _chat(base: str, key: str, model: str, stream: bool, text: str, http: Any = None) -> Any:
+    client = openai.OpenAI(base_url=f"{base}/v1", api_key=key, max_retries=0, timeout=20, http_client=http)
     tools: Any = [{"type": "function", "function": {"name": TOOL["name"], "parameters": TOOL["schema"]}}]
     messages: Any = [{"role": "user", "content": text}]
     answer = client.chat.completions.create(model=model, messages=messages, tools=tools, stream=stream)
     return list(answer) if stream else answer  # type: ignore[arg-type]
 
 
-def _responses(base: str, key: str, model: str, stream: bool, text: str) -> Any:
-    client = openai.OpenAI(base_url=f"{base}/v1", api_key=key, max_retries=0, timeout=20)
+def _responses(base: str, key: str, model: str, stream: bool, text: str, http: Any = None) -> Any:
+    client = openai.OpenAI(base_url=f"{base}/v1", api_key=key, max_retries=0, timeout=20, http_client=http)
     tools: Any = [{"type": "function", "name": TOOL["name"], "parameters": TOOL["schema"], "strict": False}]
     answer = client.responses.create(model=model, input=text, tools=tools, stream=stream)
     return list(answer) if stream else answer  # type: ignore[call-overload]
 
 
-def _anthropic(base: str, key: str, model: str, stream: bool, text: str) -> Any:
-    client = anthropic.Anthropic(base_url=base, api_key=key, max_retries=0, timeout=20)
+def _anthropic(base: str, key: str, model: str, stream: bool, text: str, http: Any = None) -> Any:
+    client = anthropic.Anthropic(base_url=base, api_key=key, max_retries=0, timeout=20, http_client=http)
     tools: Any = [{"name": TOOL["name"], "input_schema": TOOL["schema"]}]
     messages: Any = [{"role": "user", "content": text}]
     answer = client.messages.create(
@@ -107,11 +107,11 @@ def _gemini_call(client: genai.Client, model: str, stream: bool, text: str) -> A
     return client.models.generate_content(model=model, contents=text, config=config)
 
 
-def _gemini(base: str, key: str, model: str, stream: bool, text: str) -> Any:
-    return _gemini_call(_gemini_client(key, base), model, stream, text)
+def _gemini(base: str, key: str, model: str, stream: bool, text: str, http: Any = None) -> Any:
+    return _gemini_call(_gemini_client(key, base, http), model, stream, text)
 
 
-CALLS: dict[str, Callable[[str, str, str, bool, str], Any]] = {
+CALLS: dict[str, Callable[..., Any]] = {
     "openai-chat": _chat,
     "openai-responses": _responses,
     "anthropic": _anthropic,
@@ -172,19 +172,23 @@ def test_the_sdk_raises_its_own_error(gateway: str, client: str, fault: str, str
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["json", "stream"])
+@pytest.mark.parametrize("client", FORMATS)
 @pytest.mark.parametrize("fault", list(STATUS))
-def test_google_genai_through_the_transport_raises_its_own_error(
-    config: HopConfig, fault: str, stream: bool
+def test_the_sdk_through_the_transport_raises_its_own_error(
+    config: HopConfig, client: str, fault: str, stream: bool
 ) -> None:
-    model = model_name(fault, _upstream(fault, "gemini"))
-    with Transport(config, env=ENV) as transport, httpx.Client(transport=transport) as http:
-        client = _gemini_client(GATEWAY_KEY, http=http)
-        if stream and fault in MID_STREAM:
-            _check_mid_stream("gemini", lambda: _gemini_call(client, model, True, TEXT))
-            return
-        with pytest.raises(genai_errors.APIError) as info:
-            _gemini_call(client, model, stream, TEXT)
-    _check_raised("gemini", STATUS[fault]["gemini"], info.value)
+    model = model_name(fault, _upstream(fault, client))
+    with Transport(config, env=ENV) as transport:
+        http = httpx.Client(transport=transport) if client == "gemini" else transport.client(timeout=20)
+        with http:
+            call = CALLS[client]
+            base = "http://gateway.test"
+            if stream and fault in MID_STREAM:
+                _check_mid_stream(client, lambda: call(base, GATEWAY_KEY, model, True, TEXT, http))
+                return
+            with pytest.raises(Exception) as info:
+                call(base, GATEWAY_KEY, model, stream, TEXT, http)
+    _check_raised(client, STATUS[fault][client], info.value)
 
 
 @pytest.mark.parametrize("client", FORMATS)
