@@ -63,6 +63,8 @@ def gateway(emulator: str) -> Iterator[str]:
 
 def _post(gateway: str, client: str, upstream: str, *, stream: bool) -> tuple[httpx.Response, float]:
     path, body = request(client, model_name("ok", upstream), stream=stream)
+    if client == "openai-chat" and stream:  # a Chat client sees usage only when it asks, as OpenAI's
+        body["stream_options"] = {"include_usage": True}
     started = time.monotonic()
     response = httpx.post(gateway + path, json=body, headers=key_headers(client), timeout=20)
     return response, time.monotonic() - started
