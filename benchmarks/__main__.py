@@ -8,6 +8,7 @@ from benchmarks import (
     bench_arguments,
     bench_convert,
     bench_emulator,
+    bench_gateway,
     bench_parallel,
     bench_store,
     bench_stream,
@@ -30,6 +31,7 @@ def main() -> None:
         bench_validators,
         bench_emulator,
         bench_store,
+        bench_gateway,
     ):
         print()
         module.run()

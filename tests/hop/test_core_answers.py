@@ -170,7 +170,7 @@ def _is_error_event(client: str, event: dict[str, Any]) -> bool:
 ERROR_CASES = [
     # upstream status, client format -> client status
     (400, "openai-chat", 400),
-    (401, "anthropic", 401),
+    (404, "anthropic", 404),  # 401 and 403 get the gateway's own message: see below
     (429, "gemini", 429),
     (500, "openai-responses", 500),
     (529, "openai-chat", 503),  # Anthropic's overloaded: the status OpenAI clients retry on
@@ -200,6 +200,22 @@ def test_an_upstream_error_reaches_the_client_in_its_shape(
     assert ERROR_KIND[client](json.loads(reply.body)) == "the upstream says no"
     assert reply.headers["retry-after"] == "7"
     assert reply.headers["content-type"] == "application/json"
+
+
+@pytest.mark.parametrize("upstream", FORMATS)
+@pytest.mark.parametrize(("status", "client"), [(401, "anthropic"), (401, "gemini"), (403, "openai-chat")])
+def test_an_upstream_refusing_the_gateways_key_is_not_quoted(upstream: str, status: int, client: str) -> None:
+    """OpenAI's 401 quotes the key's tail (``sk-*****Jm24``); the client gets the status, not that."""
+    info = ErrorInfo(message="Incorrect API key provided: sk-*****Jm24.", status=status)
+    _, error_body = format_module(upstream).encode_error(info, Notes("drop"))
+    received = Received(status, {"retry-after": "7"}, json.dumps(error_body).encode())
+    _, reply = drive(make_hop(config(upstream)), inbound(client, stream=False), [received])
+    assert isinstance(reply, Reply) and reply.status == status
+    assert (
+        ERROR_KIND[client](json.loads(reply.body))
+        == "The upstream 'upstream' refused the gateway's credentials"
+    )
+    assert b"Jm24" not in reply.body and reply.headers["retry-after"] == "7"
 
 
 @pytest.mark.parametrize("client", FORMATS)

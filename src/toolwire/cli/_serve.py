@@ -6,8 +6,10 @@ With neither ``--config`` nor ``--upstream-url`` it fronts the built-in emulator
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -128,6 +130,23 @@ def _access_logging(enabled: bool) -> None:
         logger.setLevel(logging.INFO)
 
 
+def _server_class(base: Any) -> Any:
+    """uvicorn's server, but a SIGTERM or SIGINT that shut it down gracefully ends the process
+    with status 0 (uvicorn raises the signal again once it has stopped, so the process would
+    die by it, status -15, and supervisors would report a crash)."""
+
+    class Server(base):  # type: ignore[misc]
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            with super().capture_signals():
+                yield
+                captured = getattr(self, "_captured_signals", None)
+                if captured:
+                    captured.clear()
+
+    return Server
+
+
 def _run(args: argparse.Namespace) -> int:
     require("'toolwire serve'", "httpx", "uvicorn", "starlette")
     import uvicorn
@@ -148,15 +167,16 @@ def _run(args: argparse.Namespace) -> int:
         where = ", ".join(f"{u.name} ({u.format})" for u in config.upstreams.values())
     _access_logging(not args.no_access_log)
     print(f"toolwire gateway on http://{args.host}:{args.port} -> {where}", file=sys.stderr, flush=True)
+    server_config = uvicorn.Config(
+        create_app(config),
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        access_log=False,
+        timeout_graceful_shutdown=args.graceful_timeout,
+    )
     try:
-        uvicorn.run(
-            create_app(config),
-            host=args.host,
-            port=args.port,
-            log_level=args.log_level,
-            access_log=False,
-            timeout_graceful_shutdown=args.graceful_timeout,
-        )
+        _server_class(uvicorn.Server)(server_config).run()
     finally:
         if embedded is not None:
             embedded.close()

@@ -16,8 +16,9 @@ from typing import Any
 
 import httpx
 
-from toolwire.errors import ConnectionFailedError, RequestTimeoutError, ToolwireError
+from toolwire.errors import ConnectionFailedError, RequestTimeoutError, ToolwireError, TransportError
 from toolwire.gateway._store import STORE_ERROR_EVENT, AsyncStoreHandle, SyncStoreHandle
+from toolwire.gateway._wire import UpstreamPool, WireResponse
 from toolwire.hop._call import InboundRequest
 from toolwire.hop._stateful import StoreCall
 from toolwire.hop.core import Hop, Received, Reply, ReplyStream, Send
@@ -26,8 +27,9 @@ log = logging.getLogger("toolwire.gateway")
 
 __all__ = ["adrive", "arelay_chunks", "asend", "drive", "map_httpx_errors", "relay_chunks", "send"]
 
-Answer = tuple[Reply | ReplyStream, httpx.Response | None]
-"""A hop's answer, and the upstream response a :class:`ReplyStream` reads (open), else ``None``."""
+Answer = tuple[Reply | ReplyStream, Any]
+"""A hop's answer, and the upstream response a :class:`ReplyStream` reads (open: an
+``httpx.Response`` or a :class:`~toolwire.gateway._wire.WireResponse`), else ``None``."""
 
 
 @contextmanager
@@ -98,19 +100,22 @@ def drive(hop: Hop, inbound: InboundRequest, client: httpx.Client, store: SyncSt
 
 
 async def adrive(
-    hop: Hop, inbound: InboundRequest, client: httpx.AsyncClient, store: AsyncStoreHandle
+    hop: Hop, inbound: InboundRequest, client: httpx.AsyncClient | UpstreamPool, store: AsyncStoreHandle
 ) -> Answer:
-    """:func:`drive`, async."""
+    """:func:`drive`, async; ``client`` may also be the gateway's own :class:`UpstreamPool`."""
     steps = hop.steps(inbound)
-    opened: httpx.Response | None = None
+    opened: Any = None
+    send_step = client.send if isinstance(client, UpstreamPool) else None
     try:
         step = next(steps)
         while True:
             try:
                 if isinstance(step, StoreCall):
                     result: Any = await store.call(step)
+                elif send_step is not None:
+                    result, opened = await send_step(step)
                 else:
-                    result, opened = await asend(client, step)
+                    result, opened = await asend(client, step)  # type: ignore[arg-type]
             except ToolwireError as exc:  # TransportError, StoreError: the hop words the answer
                 step = steps.throw(exc)
                 continue
@@ -119,7 +124,7 @@ async def adrive(
         return _answer(stop.value, opened)
 
 
-def _answer(value: Any, opened: httpx.Response | None) -> Answer:
+def _answer(value: Any, opened: Any) -> Answer:
     return value, opened if isinstance(value, ReplyStream) else None
 
 
@@ -154,7 +159,7 @@ def _tapped(stream: ReplyStream, out: bytes, store: SyncStoreHandle) -> bytes:
 
 
 async def arelay_chunks(
-    stream: ReplyStream, response: httpx.Response, store: AsyncStoreHandle
+    stream: ReplyStream, response: httpx.Response | WireResponse, store: AsyncStoreHandle
 ) -> AsyncIterator[bytes]:
     """:func:`relay_chunks`, async."""
     relay = stream.relay
@@ -163,7 +168,7 @@ async def arelay_chunks(
             out = relay.feed(chunk)
             if out:
                 yield await _atapped(stream, out, store)
-    except (httpx.TransportError, httpx.StreamError):
+    except (httpx.TransportError, httpx.StreamError, TransportError):
         pass
     finally:
         await response.aclose()

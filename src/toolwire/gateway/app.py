@@ -28,6 +28,7 @@ from toolwire.gateway._embedded import EmbeddedEmulator
 from toolwire.gateway._metrics import Metrics
 from toolwire.gateway._store import AsyncStoreHandle
 from toolwire.gateway._upstream import adrive, arelay_chunks
+from toolwire.gateway._wire import UpstreamPool, proxied
 from toolwire.hop._call import InboundRequest
 from toolwire.hop._config import HopConfig
 from toolwire.hop._routes import match_inbound
@@ -75,17 +76,20 @@ class GatewayApp:
         self._transport = transport
         self._env = env
         self._clock = clock
-        self._client: httpx.AsyncClient | None = None
+        self._client: httpx.AsyncClient | UpstreamPool | None = None
         self._slots: asyncio.Semaphore | None = None
         self.store = AsyncStoreHandle(self.config.store)
         self.metrics = Metrics()
 
     # -- lifespan -------------------------------------------------------------------------------
 
-    def _open(self) -> httpx.AsyncClient:
+    def _open(self) -> httpx.AsyncClient | UpstreamPool:
         if self._client is None:
-            limits = httpx.Limits(max_connections=None, max_keepalive_connections=64)
-            self._client = httpx.AsyncClient(transport=self._transport, timeout=None, limits=limits)
+            if self._transport is None and not proxied():  # the lean client, see gateway/_wire.py
+                self._client = UpstreamPool()
+            else:
+                limits = httpx.Limits(max_connections=None, max_keepalive_connections=64)
+                self._client = httpx.AsyncClient(transport=self._transport, timeout=None, limits=limits)
             self._slots = asyncio.Semaphore(self.config.limits.max_concurrency)
         return self._client
 
@@ -161,7 +165,7 @@ class GatewayApp:
         send: Send,
         headers: dict[str, str],
         hop: Hop,
-        client: httpx.AsyncClient,
+        client: httpx.AsyncClient | UpstreamPool,
     ) -> None:
         try:
             body = await _read_body(receive, self.config.limits.max_body_bytes)
@@ -189,7 +193,7 @@ class GatewayApp:
         send: Send,
         headers: dict[str, str],
         hop: Hop,
-        client: httpx.AsyncClient,
+        client: httpx.AsyncClient | UpstreamPool,
         inbound: InboundRequest,
         watch: asyncio.Future[None],
     ) -> None:
@@ -217,14 +221,16 @@ class GatewayApp:
         assert opened is not None
         await self._stream(answer, opened, watch, send, hop.record)
 
-    async def _drive(self, hop: Hop, inbound: InboundRequest, client: httpx.AsyncClient) -> Any:
+    async def _drive(
+        self, hop: Hop, inbound: InboundRequest, client: httpx.AsyncClient | UpstreamPool
+    ) -> Any:
         # a coroutine of its own, so that anything the hop raises surfaces in the task's result
         return await adrive(hop, inbound, client, self.store)
 
     async def _stream(
         self,
         answer: ReplyStream,
-        opened: httpx.Response,
+        opened: Any,
         watch: asyncio.Future[None],
         send: Send,
         record: HopRecord,
@@ -247,7 +253,7 @@ class GatewayApp:
                 record.status, record.error = 499, "client disconnected"
         finally:
             self.metrics.open_streams -= 1
-            usage = getattr(answer.relay, "usage", None)
+            usage = answer.relay.usage
             if usage is not None:
                 record.input_tokens, record.output_tokens = usage
 
@@ -316,7 +322,7 @@ async def _read_body(receive: Receive, limit: int) -> bytes:
             return b"".join(chunks)
 
 
-async def _pump(answer: ReplyStream, opened: httpx.Response, send: Send, store: AsyncStoreHandle) -> None:
+async def _pump(answer: ReplyStream, opened: Any, send: Send, store: AsyncStoreHandle) -> None:
     async for chunk in arelay_chunks(answer, opened, store):
         if chunk:
             await send({"type": "http.response.body", "body": chunk, "more_body": True})

@@ -19,7 +19,13 @@ from toolwire.ir.base import Format
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import ErrorInfo
 
-__all__ = ["STATUS_FOR_CLIENT", "decode_http_error", "translate_error"]
+__all__ = [
+    "CREDENTIALS_REFUSED",
+    "STATUS_FOR_CLIENT",
+    "decode_http_error",
+    "refused_credentials",
+    "translate_error",
+]
 
 _MAX_MESSAGE = 500
 
@@ -31,6 +37,25 @@ STATUS_FOR_CLIENT: dict[str, dict[int, int]] = {
     "anthropic": {},
 }
 """Upstream status -> the status a client format's own servers use for the same condition."""
+
+
+CREDENTIALS_REFUSED: dict[int, str] = {401: "authentication_error", 403: "permission_error"}
+"""Upstream statuses about the gateway's own upstream key -> the error type the client gets."""
+
+
+def refused_credentials(client: Format, status: int, upstream: str) -> tuple[int, dict[str, Any]] | None:
+    """The client's error when an upstream refused the gateway's credentials (``None`` for other
+    statuses). The upstream's message is not passed on: OpenAI's quotes the key's last characters
+    (``sk-*****Jm24``), and it is about the gateway's key, never the client's."""
+    kind = CREDENTIALS_REFUSED.get(status)
+    if kind is None:
+        return None
+    from toolwire.translate import format_module
+
+    message = f"The upstream {upstream!r} refused the gateway's credentials"
+    info = ErrorInfo(message=message, status=status, type=kind)
+    out: tuple[int, dict[str, Any]] = format_module(client).encode_error(info, Notes("drop"))
+    return out
 
 
 def _fallback(status: int, text: str) -> ErrorInfo:

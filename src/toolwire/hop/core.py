@@ -19,6 +19,8 @@ body not JSON, or not decodable        400 with the JSON path
 translation refused (``strict``)       400 with the reason
 upstream error answer                  its error in the client's shape (529 -> 503 for OpenAI
                                        and Gemini clients), rate-limit headers mapped
+upstream 401 / 403                     the same status, the gateway's own message (the
+                                       upstream's may quote the upstream key in part)
 upstream unreachable / reset           502
 upstream timeout                       504
 upstream body not JSON                 502
@@ -47,6 +49,7 @@ from toolwire.hop._build import auth_headers
 from toolwire.hop._call import ClientCall, InboundRequest, read_inbound
 from toolwire.hop._config import FORMAT_PROVIDER, GatewayKey, HopConfig, Route, Upstream
 from toolwire.hop._count import count_call, count_reply, estimate_reply
+from toolwire.hop._errors import refused_credentials
 from toolwire.hop._headers import map_response_headers
 from toolwire.hop._models import list_models
 from toolwire.hop._providers import PROVIDERS, resolve_base_url
@@ -427,9 +430,7 @@ class Hop:
             return received
         headers = self._headers(upstream.format, fmt, received)
         if received.status >= 400:
-            status, body = ex.error(received.status, received.body)
-            self.record.error = f"upstream {received.status}"
-            return Reply(status, {**_JSON, **headers}, dumps(body))
+            return self._upstream_error(ex, fmt, upstream.name, received, headers)
         if up.stream:
             relay = StreamRelay(ex)
             headers = {"content-type": relay.content_type, "cache-control": "no-cache", **headers}
@@ -440,6 +441,13 @@ class Hop:
         out = facade.finish(out)
         saved = yield from save_calls(fmt, facade.save(out))
         return saved if saved is not None else Reply(200, {**_JSON, **headers}, dumps(out))
+
+    def _upstream_error(
+        self, ex: Any, fmt: Format, upstream: str, received: Received, headers: dict[str, str]
+    ) -> Reply:
+        self.record.error = f"upstream {received.status}"
+        out = refused_credentials(fmt, received.status, upstream) or ex.error(received.status, received.body)
+        return Reply(out[0], {**_JSON, **headers}, dumps(out[1]))
 
     def _whole(self, ex: Any, fmt: Format, received: Received) -> dict[str, Any] | Reply:
         try:
@@ -472,8 +480,7 @@ class Hop:
             return received
         headers = self._headers(upstream.format, fmt, received)
         if received.status >= 400:
-            status, body = ex.error(received.status, received.body)
-            return Reply(status, {**_JSON, **headers}, dumps(body))
+            return self._upstream_error(ex, fmt, upstream.name, received, headers)
         try:
             answer = count_reply(upstream.format, fmt, received.body, inbound)
         except PayloadError:

@@ -53,6 +53,7 @@ _NAME_BY_STATUS: dict[int, str] = {
     403: "PERMISSION_DENIED",
     404: "NOT_FOUND",
     409: "ABORTED",
+    413: "INVALID_ARGUMENT",  # Google answers an oversized payload with INVALID_ARGUMENT
     422: "INVALID_ARGUMENT",
     429: "RESOURCE_EXHAUSTED",
     499: "CANCELLED",

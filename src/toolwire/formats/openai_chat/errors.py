@@ -48,6 +48,7 @@ _TYPE_BY_STATUS = {
     401: "authentication_error",
     403: "permission_error",
     404: "not_found_error",
+    413: "invalid_request_error",
     422: "invalid_request_error",
     429: "rate_limit_error",
 }
