@@ -8,6 +8,7 @@ from benchmarks import (
     bench_arguments,
     bench_convert,
     bench_emulator,
+    bench_pairs,
     bench_parallel,
     bench_store,
     bench_stream,
@@ -23,6 +24,7 @@ def main() -> None:
     for module in (
         bench_tools,
         bench_convert,
+        bench_pairs,
         bench_stream,
         bench_parallel,
         bench_arguments,
