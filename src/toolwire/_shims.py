@@ -109,6 +109,11 @@ class ToolShims:
         """Whether any tool was approximated (so responses need restoring)."""
         return bool(self._origins)
 
+    @property
+    def restores_custom(self) -> bool:
+        """Whether some upstream call may turn back into a custom call (its final part matters)."""
+        return any(origin.custom for origin in self._origins.values())
+
     def origin(self, name: str) -> Origin | None:
         """The client's view of the (unsanitized) upstream name ``name``, when it was approximated."""
         return self._origins.get(name)

@@ -21,13 +21,14 @@ import heapq
 from collections.abc import Callable
 from typing import Any
 
+from toolwire._args_check import ArgumentsCheck, object_problem
 from toolwire._json import dumps_leaf, dumps_str
 from toolwire.formats._stream import HOLE, DeltaFraming, WireEvent, delta_text, frame_template
 from toolwire.formats._wire import child, emit_extra
 from toolwire.formats.anthropic._encode_blocks import Ctx
 from toolwire.formats.anthropic._stream_slots import Delta, Slot, delta_event, plan
 from toolwire.formats.anthropic._usage import encode_usage
-from toolwire.formats.anthropic._util import OPAQUE, parse_object
+from toolwire.formats.anthropic._util import OPAQUE
 from toolwire.formats.anthropic.errors import encode_error
 from toolwire.formats.anthropic.response import encode_stop_reason
 from toolwire.ir.content import Part, ReasoningPart, RefusalPart, TextPart, ToolCall
@@ -368,22 +369,22 @@ class StreamEncoder(DeltaFraming):
         return [delta_event(slot, {"type": "signature_delta", "signature": signature})]
 
     def _tail_call(self, slot: Slot, final: Part | None) -> list[WireEvent]:
-        text = "".join(slot.chunks)
-        if text:
-            parsed = parse_object(text)
-            if isinstance(parsed, str):
-                name = slot.block.get("name")
-                self._notes.add(
-                    child(slot.path, "arguments"),
-                    "approximated",
-                    f"arguments of {name!r} are not a complete JSON object ({parsed}); sent as received",
-                )
+        chunks = slot.chunks
+        problem = chunks.problem() if isinstance(chunks, ArgumentsCheck) else object_problem("".join(chunks))
+        if problem is not None:
+            name = slot.block.get("name")
+            self._notes.add(
+                child(slot.path, "arguments"),
+                "approximated",
+                f"arguments of {name!r} are not a complete JSON object ({problem}); sent as received",
+            )
         return []
 
     def _tail_custom(self, slot: Slot, final: Part | None) -> list[WireEvent]:
         self._notes.add(
             slot.path, "approximated", f"custom tool input of {slot.block.get('name')!r} sent as input.input"
         )
+        assert isinstance(slot.chunks, list)  # a custom call's input is held whole
         wrapped = dumps_str({"input": "".join(slot.chunks)})
         return [delta_event(slot, {"type": "input_json_delta", "partial_json": wrapped})]
 
