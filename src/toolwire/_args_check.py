@@ -4,7 +4,7 @@ Stream codecs note a tool call whose arguments end as something other than a JSO
 stream cut short, a broken model). Holding every delta to parse the whole text at the end made a
 stream's memory grow with its argument deltas (about 60 bytes per delta, 12 MiB for 100k), for
 targets that otherwise pass the deltas straight through. :class:`ArgumentsCheck` holds the text
-up to :data:`HELD` characters and parses it exactly at the end, as before; past that it keeps
+up to about :data:`HELD` characters and parses it exactly at the end, as before; past that it keeps
 only the shape of the text (nesting depth, inside a string or not, a pending escape), so memory
 stays flat however many deltas arrive. Beyond :data:`HELD` the check is structural: an object
 whose strings and containers are all closed passes, a cut-off one fails (the case that happens);
@@ -22,6 +22,8 @@ __all__ = ["HELD", "ArgumentsCheck", "object_problem"]
 
 HELD = 1 << 16
 """Characters of argument text held for an exact check at the end (64 Ki)."""
+
+_PACK = 64
 
 _Match = Callable[[str, int], "re.Match[str]"]
 _ws: _Match = re.compile(r"[ \t\n\r]*").match  # type: ignore[assignment]  # `*`: always matches
@@ -120,11 +122,10 @@ class ArgumentsCheck:
         'invalid JSON: Input data was truncated'
     """
 
-    __slots__ = ("_chunks", "_held", "_shape")
+    __slots__ = ("_chunks", "_shape")
 
     def __init__(self) -> None:
         self._chunks: list[str] = []
-        self._held = 0
         self._shape: _Shape | None = None
 
     def append(self, text: str) -> None:
@@ -133,15 +134,20 @@ class ArgumentsCheck:
         if shape is not None:
             shape.feed(text)
             return
-        self._chunks.append(text)
-        self._held += len(text)
-        if self._held > HELD:
-            shape = self._shape = _Shape()
-            shape.feed("".join(self._chunks))
-            self._chunks = []
+        chunks = self._chunks
+        chunks.append(text)
+        if len(chunks) >= _PACK:  # one string per _PACK pieces: the text, not 60 B a piece
+            joined = "".join(chunks)
+            if len(joined) > HELD:
+                shape = self._shape = _Shape()
+                shape.feed(joined)
+                self._chunks = []
+            else:
+                self._chunks = [joined]
 
     def text(self) -> str | None:
-        """The whole text so far, or ``None`` once it grew past :data:`HELD` (no longer held)."""
+        """The whole text so far, or ``None`` once it grew past :data:`HELD` (no longer held;
+        the text is measured every few pieces, so up to 64 pieces more may still be held)."""
         return "".join(self._chunks) if self._shape is None else None
 
     def problem(self) -> str | None:
