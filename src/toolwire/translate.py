@@ -438,13 +438,16 @@ def rename_tools(
 def _rename_parts(parts: tuple[Part, ...], rename: Callable[[str], str]) -> tuple[Part, ...]:
     out: list[Part] | None = None  # copied on the first change only: most messages have none
     for index, part in enumerate(parts):
-        if isinstance(part, (ToolCall, ToolResult)) and part.name is not None and part.kind != "builtin":
+        if isinstance(part, _NAMED) and part.name is not None and part.kind != "builtin":
             new = rename(part.name)
             if new != part.name:
                 if out is None:
                     out = list(parts)
                 out[index] = _replace(part, name=new)
     return parts if out is None else tuple(out)
+
+
+_NAMED = (ToolCall, ToolResult)
 
 
 def _rename_choice(choice: ToolChoice | None, rename: Callable[[str], str]) -> ToolChoice | None:
@@ -461,6 +464,11 @@ def _rename_request(ir: Request, rename: Callable[[str], str], notes: Notes) -> 
     tools = rename_tools(ir.tools, rename, notes)
     messages: list[Message] | None = None  # copied on the first change only
     for index, message in enumerate(ir.messages):
+        for part in message.parts:  # most messages name no tool: looked at, not rebuilt
+            if isinstance(part, _NAMED):
+                break
+        else:
+            continue
         parts = _rename_parts(message.parts, rename)
         if parts is not message.parts:
             if messages is None:
