@@ -266,6 +266,39 @@ def _works(fn: _Fn) -> bool:
     return True
 
 
+def _litellm_stream(raw: list[bytes | str], iterator: Callable[[], Any]) -> _Fn:
+    """Each source event through LiteLLM's chunk parser, framed as a Chat SSE event."""
+    events = [item for item in raw if type(item) is bytes]
+
+    def convert() -> int:
+        parse = iterator().chunk_parser
+        size = 0
+        for item in events:
+            chunk = parse(orjson.loads(item))
+            if chunk is not None:
+                size += len(b"data: " + orjson.dumps(chunk.model_dump(), default=str) + b"\n\n")
+        return size
+
+    return convert
+
+
+def _anthropic_iterator() -> Any:
+    from litellm.llms.anthropic.chat.handler import ModelResponseIterator
+
+    return ModelResponseIterator(streaming_response=None, sync_stream=True)
+
+
+def _gemini_iterator() -> Any:
+    from litellm.llms.vertex_ai.gemini.vertex_and_google_ai_studio_gemini import ModelResponseIterator
+
+    return ModelResponseIterator(streaming_response=None, sync_stream=True, logging_obj=_NoLogging())
+
+
 def stream_cases(streams: dict[str, list[bytes | str]]) -> dict[tuple[str, str], dict[str, _Fn]]:
-    """LiteLLM's stream translation where it has one (none yet measured: see README)."""
-    return {}
+    """LiteLLM's stream translation to Chat chunks, per event, SSE out (its chunk parsers of
+    Anthropic and Gemini events; it has no stream conversion to the other formats here)."""
+    out: dict[tuple[str, str], dict[str, _Fn]] = {}
+    for source, iterator in (("anthropic", _anthropic_iterator), ("gemini", _gemini_iterator)):
+        convert = _litellm_stream(streams[source], iterator)
+        out[(source, "openai-chat")] = {"litellm": convert} if _works(convert) else {}
+    return out
