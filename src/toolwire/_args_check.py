@@ -18,12 +18,14 @@ from collections.abc import Callable
 
 from toolwire.errors import PayloadError
 
-__all__ = ["HELD", "ArgumentsCheck", "object_problem"]
+__all__ = ["HELD", "TRIM", "ArgumentsCheck", "object_problem"]
 
 HELD = 1 << 16
 """Characters of argument text held for an exact check at the end (64 Ki)."""
 
-_PACK = 64
+TRIM = 64
+"""Pieces between two :meth:`ArgumentsCheck.trim` calls (a power of two: owners test a counter
+with ``& (TRIM - 1)``)."""
 
 _Match = Callable[[str, int], "re.Match[str]"]
 _ws: _Match = re.compile(r"[ \t\n\r]*").match  # type: ignore[assignment]  # `*`: always matches
@@ -111,8 +113,9 @@ class _Shape:
         return None
 
 
-class ArgumentsCheck:
-    """Argument text of one tool call, fed delta by delta (``append``, like a list of chunks).
+class ArgumentsCheck(list[str]):
+    """Argument text of one tool call: a list of its pieces (``append`` is the list's own, so a
+    hot path pays nothing more), which its owner calls :meth:`trim` on every few pieces.
 
     Example:
         >>> check = ArgumentsCheck()
@@ -122,37 +125,36 @@ class ArgumentsCheck:
         'invalid JSON: Input data was truncated'
     """
 
-    __slots__ = ("_chunks", "_shape")
+    __slots__ = ("_shape",)
 
     def __init__(self) -> None:
-        self._chunks: list[str] = []
+        super().__init__()
         self._shape: _Shape | None = None
 
-    def append(self, text: str) -> None:
-        """One more piece of the arguments."""
+    def trim(self) -> None:
+        """Join the pieces into one string, or, past :data:`HELD` characters, stop holding
+        them: from then on only the shape of the text is kept (call every ``TRIM`` pieces or so;
+        memory is bounded by :data:`HELD` plus what comes between two calls)."""
         shape = self._shape
-        if shape is not None:
-            shape.feed(text)
-            return
-        chunks = self._chunks
-        chunks.append(text)
-        if len(chunks) >= _PACK:  # one string per _PACK pieces: the text, not 60 B a piece
-            joined = "".join(chunks)
-            if len(joined) > HELD:
-                shape = self._shape = _Shape()
-                shape.feed(joined)
-                self._chunks = []
-            else:
-                self._chunks = [joined]
+        if shape is None:
+            joined = "".join(self)
+            if len(joined) <= HELD:
+                self[:] = [joined]
+                return
+            shape = self._shape = _Shape()
+            self[:] = [joined]
+        for piece in self:
+            shape.feed(piece)
+        self.clear()
 
     def text(self) -> str | None:
-        """The whole text so far, or ``None`` once it grew past :data:`HELD` (no longer held;
-        the text is measured every few pieces, so up to 64 pieces more may still be held)."""
-        return "".join(self._chunks) if self._shape is None else None
+        """The whole text so far, or ``None`` once it grew past :data:`HELD` (no longer held)."""
+        return "".join(self) if self._shape is None else None
 
     def problem(self) -> str | None:
         """``None`` when the text is a JSON object or empty, else why it is not (exact up to
         :data:`HELD` characters, structural beyond)."""
         if self._shape is None:
-            return object_problem("".join(self._chunks))
+            return object_problem("".join(self))
+        self.trim()
         return self._shape.verdict()

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from toolwire._args_check import HELD, ArgumentsCheck, _Shape, object_problem
+from toolwire._args_check import HELD, TRIM, ArgumentsCheck, _Shape, object_problem
 from toolwire.formats._stream import WireEvent
 from toolwire.streaming import StreamTranslator
 
@@ -172,9 +172,13 @@ def test_check_is_exact_until_held_then_structural() -> None:
     assert broken.problem() is not None and broken.problem().startswith("invalid JSON")  # type: ignore[union-attr]
     long = ArgumentsCheck()
     long.append('{"a": "')
-    for _ in range(HELD // len(PIECE) + 128):
+    for count in range(HELD // len(PIECE) + 128):
         long.append(PIECE)
+        if count % TRIM == 0:  # as the stream codecs do
+            long.trim()
+            assert len(long) <= 1 or long.text() is None
     assert long.text() is None
+    assert len(long) < TRIM
     assert long.problem() == "invalid JSON: unterminated string"
     long.append('"}')
     assert long.problem() is None

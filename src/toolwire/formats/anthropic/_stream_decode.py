@@ -31,7 +31,7 @@ from typing import Any
 
 import msgspec
 
-from toolwire._args_check import ArgumentsCheck
+from toolwire._args_check import TRIM, ArgumentsCheck
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import WireEvent, hot_events
 from toolwire.formats._wire import as_dict, fail, req_dict, req_list, req_str
@@ -106,6 +106,10 @@ class _Block:
     """The IR event that delta becomes: TextDelta, ReasoningDelta (text) or ToolCallDelta."""
 
 
+_TRIM_MASK = TRIM - 1
+"""Every TRIM events, an argument check held in bounded memory is trimmed (see ``hold_calls``)."""
+
+
 class _Malformed(Exception):
     """An event breaks the grammar (not its shape): reported as ``malformed_event``."""
 
@@ -167,6 +171,8 @@ class StreamDecoder:
                     if text:
                         if block.fast_event is ToolCallDelta:
                             block.chunks.append(text)
+                            if not self._count & _TRIM_MASK and type(block.chunks) is ArgumentsCheck:
+                                block.chunks.trim()
                         else:
                             block.dropped = True
                     return block.fast_event, block.ir, text  # type: ignore[return-value]
@@ -374,6 +380,8 @@ class StreamDecoder:
     def _input_delta(self, block: _Block, delta: dict[str, Any]) -> list[StreamEvent]:
         text = req_str(delta, "partial_json", "$.delta")
         block.chunks.append(text)
+        if not self._count & _TRIM_MASK and type(block.chunks) is ArgumentsCheck:
+            block.chunks.trim()
         return [ToolCallDelta(index=block.ir, arguments=text)] if text and block.ir is not None else []
 
     def _thinking_delta(self, block: _Block, delta: dict[str, Any]) -> list[StreamEvent]:

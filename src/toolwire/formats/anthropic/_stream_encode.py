@@ -21,7 +21,7 @@ import heapq
 from collections.abc import Callable
 from typing import Any
 
-from toolwire._args_check import ArgumentsCheck, object_problem
+from toolwire._args_check import TRIM, ArgumentsCheck, object_problem
 from toolwire._json import dumps_leaf, dumps_str
 from toolwire.formats._stream import HOLE, DeltaFraming, WireEvent, delta_text, frame_template
 from toolwire.formats._wire import child, emit_extra
@@ -86,7 +86,10 @@ class StreamEncoder(DeltaFraming):
                 return self._feed(event)
             slot.sent += len(text)
             if slot.fast is ToolCallDelta:
-                slot.chunks.append(text)
+                chunks = slot.chunks
+                chunks.append(text)
+                if len(chunks) >= TRIM and type(chunks) is ArgumentsCheck:
+                    chunks.trim()
             return [_hot_delta(slot, text)]
         return self._feed(event)
 
@@ -100,7 +103,10 @@ class StreamEncoder(DeltaFraming):
             if frame:
                 slot.sent += len(text)
                 if kind is ToolCallDelta:
-                    slot.chunks.append(text)
+                    chunks = slot.chunks
+                    chunks.append(text)
+                    if len(chunks) >= TRIM and type(chunks) is ArgumentsCheck:
+                        chunks.trim()
                 return frame % dumps_leaf(text)
         return None
 
@@ -315,7 +321,7 @@ class StreamEncoder(DeltaFraming):
     def _emit_arguments(self, slot: Slot, event: Any) -> list[WireEvent]:
         if not event.arguments:
             return []
-        slot.chunks.append(event.arguments)
+        _hold(slot.chunks, event.arguments)
         slot.sent += len(event.arguments)
         if slot.kind == "custom":
             return []
@@ -387,6 +393,13 @@ class StreamEncoder(DeltaFraming):
         assert isinstance(slot.chunks, list)  # a custom call's input is held whole
         wrapped = dumps_str({"input": "".join(slot.chunks)})
         return [delta_event(slot, {"type": "input_json_delta", "partial_json": wrapped})]
+
+
+def _hold(chunks: list[str], text: str) -> None:
+    """Hold argument text: a call's :class:`ArgumentsCheck` is trimmed every ``TRIM`` pieces."""
+    chunks.append(text)
+    if len(chunks) >= TRIM and type(chunks) is ArgumentsCheck:
+        chunks.trim()
 
 
 def _message_extra(extra: dict[str, Any]) -> dict[str, Any]:
