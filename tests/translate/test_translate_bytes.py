@@ -70,20 +70,23 @@ def test_request_bytes_exact_output_and_str_input() -> None:
 
 
 def test_notes_are_appended_to_the_given_list() -> None:
-    notes: list[Note] = [Note(path="$.earlier", kind="renamed", message="kept")]
+    earlier = translate_request(CHAT, source="openai-chat", target="anthropic", policy="drop").notes[0]
+    notes: list[Note] = [earlier]
     translate_request_bytes(
         json.dumps(CHAT).encode(), source="openai-chat", target="anthropic", policy="drop", notes=notes
     )
-    assert notes[0].path == "$.earlier"
-    assert [(n.path, n.kind) for n in notes[1:]] == [
-        ("$.tools[0].name", "renamed"),
-        ("$.max_tokens", "synthesized"),
+    assert notes[0] is earlier
+    added = [(n.kind, n.message) for n in notes[1:]]
+    assert added == [
+        ("renamed", "tool 'weather.get' sent as 'weather_get'"),
+        ("synthesized", "max_tokens is required; sent 4096"),
     ]
 
 
 def test_strict_policy_raises_like_the_dict_api() -> None:
-    with pytest.raises(ConversionError, match=r"^\$\.max_tokens: synthesized: max_tokens is required"):
-        translate_request_bytes(json.dumps(CHAT), source="openai-chat", target="anthropic", policy="strict")
+    body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}], "logprobs": True}
+    with pytest.raises(ConversionError, match=r"^\$\.logprobs: dropped: field 'logprobs' has no equivalent"):
+        translate_request_bytes(json.dumps(body), source="openai-chat", target="anthropic", policy="strict")
 
 
 @pytest.mark.parametrize(
