@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test lint typecheck bench fuzz clean-venvs e2e e2e-record
+.PHONY: setup demo test lint typecheck bench bench-peers fuzz clean-venvs e2e e2e-record
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,12 @@ bench: setup
 FUZZ_EXAMPLES ?= 50000
 fuzz: setup
 	TOOLWIRE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) TOOLWIRE_FUZZ_TRACE_EVERY=20 $(BIN)/python -m pytest tests/fuzz -q -p no:cacheprovider
+
+# Every format pair against LiteLLM and the OpenAI Agents SDK, installed only into .venv-bench.
+bench-peers:
+	test -x .venv-bench/bin/python || $(PYTHON) -m venv .venv-bench
+	.venv-bench/bin/python -m pip install --quiet -e . orjson litellm openai-agents
+	.venv-bench/bin/python -m benchmarks.bench_pairs
 
 # The wheel installed with each extra into fresh venvs (network: PyPI), checked as a user would.
 clean-venvs: setup

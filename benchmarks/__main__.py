@@ -9,6 +9,7 @@ from benchmarks import (
     bench_convert,
     bench_emulator,
     bench_gateway,
+    bench_pairs,
     bench_parallel,
     bench_store,
     bench_stream,
@@ -24,6 +25,7 @@ def main() -> None:
     for module in (
         bench_tools,
         bench_convert,
+        bench_pairs,
         bench_stream,
         bench_parallel,
         bench_arguments,

@@ -6,7 +6,7 @@ import statistics
 import time
 from collections.abc import Callable, Iterable
 
-__all__ = ["median_seconds", "median_seconds_each", "report_row"]
+__all__ = ["cpu_medians_each", "median_seconds", "median_seconds_each", "report_row"]
 
 
 def median_seconds(fn: Callable[[], object], *, number: int = 0, repeat: int = 15) -> float:
@@ -72,12 +72,38 @@ def _warm_up(fns: Iterable[Callable[[], object]], seconds: float = 0.3) -> None:
             fn()
 
 
-def _batch_size(fn: Callable[[], object]) -> int:
+def _batch_size(fn: Callable[[], object], seconds: float = 0.02) -> int:
     number = 1
     while True:
         start = time.perf_counter()
         for _ in range(number):
             fn()
-        if time.perf_counter() - start > 0.02:
+        if time.perf_counter() - start > seconds:
             return number
         number *= 2
+
+
+def cpu_medians_each(
+    fns: dict[str, Callable[[], object]], *, repeat: int = 9, batch: float = 0.005, warm: float = 0.05
+) -> dict[str, tuple[float, float]]:
+    """Median CPU and wall time of one call of each function, in interleaved rounds.
+
+    Like :func:`median_seconds_each`, but each batch is timed with both ``time.process_time``
+    (the CPU this process spent, which other processes on a shared machine do not inflate the
+    way they inflate wall time) and ``time.perf_counter``; returns ``{label: (cpu, wall)}``.
+    Call it with the garbage collector frozen (``gc.freeze()`` after imports and set-up), as a
+    long-running server would run.
+    """
+    _warm_up(fns.values(), warm)
+    numbers = {label: _batch_size(fn, batch) for label, fn in fns.items()}
+    cpu: dict[str, list[float]] = {label: [] for label in fns}
+    wall: dict[str, list[float]] = {label: [] for label in fns}
+    for _ in range(repeat):
+        for label, fn in fns.items():
+            number = numbers[label]
+            start_cpu, start_wall = time.process_time(), time.perf_counter()
+            for _ in range(number):
+                fn()
+            cpu[label].append((time.process_time() - start_cpu) / number)
+            wall[label].append((time.perf_counter() - start_wall) / number)
+    return {label: (statistics.median(cpu[label]), statistics.median(wall[label])) for label in fns}

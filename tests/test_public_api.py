@@ -19,7 +19,8 @@ PINNED: dict[str, set[str]] = {
         "StreamError", "StreamIdleTimeoutError", "StreamTranslator", "Tool", "ToolCall", "ToolChoice",
         "ToolDefinitionError", "ToolNameError", "ToolResult", "Toolbox", "ToolwireError", "Translation",
         "TransportError", "UnsupportedError", "__version__", "arun", "arun_stream", "run", "run_stream",
-        "sanitize_name", "tool", "translate_request", "translate_response", "translate_stream",
+        "sanitize_name", "tool", "translate_request", "translate_request_bytes", "translate_response",
+        "translate_response_bytes", "translate_stream",
     },
     "toolwire.ir": {
         "AnyTool", "AudioPart", "BuiltinTool", "ContentPart", "CustomTool", "ErrorInfo", "Extra", "FORMATS",

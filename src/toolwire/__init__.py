@@ -8,6 +8,7 @@ what they dropped or approximated; ``policy="strict"`` refuses instead.
 from typing import TYPE_CHECKING, Any
 
 from toolwire import _logging
+from toolwire._translate_bytes import translate_request_bytes, translate_response_bytes
 from toolwire.errors import (
     AuthenticationError,
     ConnectionFailedError,
@@ -159,6 +160,8 @@ __all__ = [
     "sanitize_name",
     "tool",
     "translate_request",
+    "translate_request_bytes",
     "translate_response",
+    "translate_response_bytes",
     "translate_stream",
 ]

@@ -109,6 +109,11 @@ class ToolShims:
         """Whether any tool was approximated (so responses need restoring)."""
         return bool(self._origins)
 
+    @property
+    def restores_custom(self) -> bool:
+        """Whether some upstream call may turn back into a custom call (its final part matters)."""
+        return any(origin.custom for origin in self._origins.values())
+
     def origin(self, name: str) -> Origin | None:
         """The client's view of the (unsanitized) upstream name ``name``, when it was approximated."""
         return self._origins.get(name)
@@ -152,7 +157,7 @@ class ToolShims:
             return ir
         self.register(ir.tools)
         tools = tuple(self._tool(tool, notes, f"$.tools[{i}]") for i, tool in enumerate(ir.tools))
-        messages = tuple(self._message(m, notes, f"$.messages[{i}]") for i, m in enumerate(ir.messages))
+        messages = self._messages(ir.messages, notes)
         choice = self._choice(ir.tool_choice, ir.tools)
         if tools == ir.tools and messages == ir.messages and choice is ir.tool_choice:
             return ir
@@ -195,6 +200,31 @@ class ToolShims:
             f"{path}.description", "approximated", f"namespace {tool.namespace!r} description prepended"
         )
         return f"{text}\n\n{tool.description}" if tool.description else text
+
+    def _messages(self, messages: tuple[Message, ...], notes: Notes) -> tuple[Message, ...]:
+        """``messages`` in the upstream's terms; the same tuple when no part needs a change
+        (most histories: a part is only looked at, no path is built, nothing is copied)."""
+        out: list[Message] | None = None
+        for index, message in enumerate(messages):
+            for part in message.parts:
+                if self._touches(part):
+                    break
+            else:
+                continue
+            new = self._message(message, notes, f"$.messages[{index}]")
+            if new is not message:
+                if out is None:
+                    out = list(messages)
+                out[index] = new
+        return messages if out is None else tuple(out)
+
+    def _touches(self, part: Part) -> bool:
+        """Whether :meth:`_part` changes ``part`` (the same conditions, without building it)."""
+        if isinstance(part, ToolCall):
+            if part.kind == "builtin":
+                return False
+            return (part.namespace is not None and self.flatten) or (part.kind == "custom" and self.custom)
+        return isinstance(part, ToolResult) and part.kind == "custom" and self.custom
 
     def _message(self, message: Message, notes: Notes, path: str) -> Message:
         parts = tuple(self._part(p, notes, f"{path}.parts[{i}]") for i, p in enumerate(message.parts))

@@ -365,16 +365,19 @@ def open_request(req: Request, notes: Notes) -> Request:
     Parts that hold no envelope are kept as they are (a client's native state included); the
     encoder of the upstream then replays each state only to its origin, noting the rest.
     """
-    messages = list(req.messages)
-    changed = False
-    for i, message in enumerate(messages):
-        if message.role != "assistant" or not any(
-            isinstance(p, ReasoningPart) and open_envelope(_slot_value(p)) is not None for p in message.parts
-        ):
+    messages: list[Message] | None = None  # copied on the first envelope only
+    for i, message in enumerate(req.messages):
+        if message.role != "assistant":
             continue
+        for part in message.parts:
+            if isinstance(part, ReasoningPart) and open_envelope(_slot_value(part)) is not None:
+                break
+        else:
+            continue
+        if messages is None:
+            messages = list(req.messages)
         messages[i] = _open_message(message, notes, f"$.messages[{i}]")
-        changed = True
-    return msgspec.structs.replace(req, messages=tuple(messages)) if changed else req
+    return req if messages is None else msgspec.structs.replace(req, messages=tuple(messages))
 
 
 # ------------------------------------------------------------------------------- fallbacks

@@ -308,6 +308,9 @@ class StreamTranslator:
         """The usage the source stream reported at its end (``None`` until then)."""
         upstream = resolve_format(source)
         self._sealer = StreamSealer(self._target) if seal and seals(upstream, self._target) else None
+        custom = restore is not None and restore.shims is not None and restore.shims.restores_custom
+        if self._target in _DELTA_BUILT and not custom and hasattr(self._decoder, "hold_calls"):
+            self._decoder.hold_calls = False  # the target builds calls from the deltas: memory flat
 
     def feed(self, event: WireEvent) -> list[WireEvent]:
         """Translate one source wire event (zero or more target wire events)."""
@@ -440,6 +443,11 @@ class StreamTranslator:
     def note_items(self) -> tuple[Note, ...]:
         """The notes of this stream so far."""
         return tuple(self.notes.items)
+
+
+_DELTA_BUILT = frozenset({"openai-chat", "anthropic", "gemini"})
+"""Targets whose encoders build a tool call from its argument deltas, not from the decoder's
+final part (a Responses target repeats the whole call in ``output_item.done``)."""
 
 
 def _no_frame(kind: type, index: int, text: str) -> None:

@@ -11,6 +11,7 @@ gives upstream calls without ids ids unique across turns (see ``_shims``, ``_pai
 from __future__ import annotations
 
 import importlib
+import operator
 import time
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ from toolwire.errors import ToolwireError
 from toolwire.formats import _MODULES
 from toolwire.formats._sendable import refuse_unsendable_request
 from toolwire.ir.base import FORMAT_ALIASES, FORMATS, Format, FormatName
-from toolwire.ir.content import Part, ToolCall, ToolResult
+from toolwire.ir.content import Message, Part, ToolCall, ToolResult
 from toolwire.ir.notes import Note, Notes, Policy
 from toolwire.ir.request import Request
 from toolwire.ir.response import Response
@@ -74,9 +75,15 @@ def resolve_format(name: str) -> Format:
     return alias
 
 
+_LOADED: dict[str, ModuleType] = {}
+
+
 def format_module(name: str) -> ModuleType:
     """The codec module of a format (functions ``decode_request``, ``encode_request``...)."""
-    return importlib.import_module(_MODULES[resolve_format(name)])
+    module = _LOADED.get(name)
+    if module is None:  # once per name: import_module costs about 2 µs even when imported
+        module = _LOADED[name] = importlib.import_module(_MODULES[resolve_format(name)])
+    return module
 
 
 @dataclass(frozen=True, slots=True)
@@ -429,16 +436,18 @@ def rename_tools(
 
 
 def _rename_parts(parts: tuple[Part, ...], rename: Callable[[str], str]) -> tuple[Part, ...]:
-    out: list[Part] = []
-    changed = False
-    for part in parts:
-        if isinstance(part, (ToolCall, ToolResult)) and part.name is not None and part.kind != "builtin":
+    out: list[Part] | None = None  # copied on the first change only: most messages have none
+    for index, part in enumerate(parts):
+        if isinstance(part, _NAMED) and part.name is not None and part.kind != "builtin":
             new = rename(part.name)
             if new != part.name:
-                part = _replace(part, name=new)
-                changed = True
-        out.append(part)
-    return tuple(out) if changed else parts
+                if out is None:
+                    out = list(parts)
+                out[index] = _replace(part, name=new)
+    return parts if out is None else tuple(out)
+
+
+_NAMED = (ToolCall, ToolResult)
 
 
 def _rename_choice(choice: ToolChoice | None, rename: Callable[[str], str]) -> ToolChoice | None:
@@ -453,8 +462,24 @@ def _rename_choice(choice: ToolChoice | None, rename: Callable[[str], str]) -> T
 
 def _rename_request(ir: Request, rename: Callable[[str], str], notes: Notes) -> Request:
     tools = rename_tools(ir.tools, rename, notes)
-    messages = tuple(
-        m if (parts := _rename_parts(m.parts, rename)) is m.parts else _replace(m, parts=parts)
-        for m in ir.messages
+    messages: list[Message] | None = None  # copied on the first change only
+    for index, message in enumerate(ir.messages):
+        for part in message.parts:  # most messages name no tool: looked at, not rebuilt
+            if isinstance(part, _NAMED):
+                break
+        else:
+            continue
+        parts = _rename_parts(message.parts, rename)
+        if parts is not message.parts:
+            if messages is None:
+                messages = list(ir.messages)
+            messages[index] = _replace(message, parts=parts)
+    choice = _rename_choice(ir.tool_choice, rename)
+    if messages is None and choice is ir.tool_choice and all(map(operator.is_, tools, ir.tools)):
+        return ir
+    return _replace(
+        ir,
+        tools=tools,
+        messages=ir.messages if messages is None else tuple(messages),
+        tool_choice=choice,
     )
-    return _replace(ir, tools=tools, messages=messages, tool_choice=_rename_choice(ir.tool_choice, rename))

@@ -7,6 +7,7 @@ Not run by pytest: ``test_typecheck.py`` type-checks this file with ``mypy --str
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from decimal import Decimal
 from typing import Any, assert_type
@@ -62,6 +63,9 @@ def library(gemini_response: dict[str, Any]) -> dict[str, Any]:
     assert_type(result, Translation)
     assert_type(result.payload, dict[str, Any])
     assert_type(result.notes, tuple[Note, ...])
+    raw_body = json.dumps(chat_request).encode()
+    body = toolwire.translate_request_bytes(raw_body, source="openai-chat", target="anthropic")
+    assert_type(body, bytes)
 
     ex = toolwire.Exchange("openai-chat", "gemini")
     upstream_body = ex.request(chat_request)

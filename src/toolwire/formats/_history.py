@@ -42,7 +42,7 @@ def _refuse(path: str, message: str) -> None:
     raise ConversionError(message, path=path)
 
 
-def _stored_state(req: Request, target: str) -> None:
+def _stored_fields(req: Request, target: str) -> None:
     for field in STATE_FIELDS:
         if req.extra.get(field) is not None:
             _refuse(
@@ -50,46 +50,12 @@ def _stored_state(req: Request, target: str) -> None:
                 f"{field} continues a conversation stored by OpenAI; {target} needs the whole "
                 "history in the request (send the earlier turns, or keep a store)",
             )
-    for index, message in enumerate(req.messages):
-        item = message.extra.get("~item")
-        if isinstance(item, dict) and not message.parts:
-            _refuse(
-                f"$.input[{index}]",
-                f"item_reference {item.get('id')!r} points at an item stored by OpenAI; {target} "
-                "needs the item itself",
-            )
 
 
 _HISTORY_KEYS = {"openai-responses": "input", "gemini": "contents"}
 """Where a source format keeps its turns (``messages`` otherwise), for error paths."""
 
-
-def _positional_orphans(req: Request, target: str, key: str) -> None:
-    """Results without an id (Gemini pairs by position) need as many id-less calls before them."""
-    calls = results = 0
-    for index, message in enumerate(req.messages):
-        for part in message.parts:
-            if isinstance(part, ToolCall) and part.id is None and part.kind != "builtin":
-                calls += 1
-            elif isinstance(part, ToolResult) and part.call_id is None:
-                results += 1
-                if results > calls:
-                    _refuse(
-                        f"$.{key}[{index}]",
-                        f"a tool result without id answers no earlier tool call; {target} rejects it",
-                    )
-    if calls > results:
-        _refuse(
-            f"$.{key}", f"{calls - results} tool call(s) without id have no result; {target} rejects them"
-        )
-
-
-def _answered(part: object) -> str | None:
-    """The call id a function or custom result answers (``None``: no id, or a built-in output,
-    which goes with its call)."""
-    if isinstance(part, ToolResult) and part.kind != "builtin":
-        return part.call_id
-    return None
+_Refusal = tuple[str, str]
 
 
 def _between_ok(message: Message) -> bool:
@@ -99,61 +65,140 @@ def _between_ok(message: Message) -> bool:
     )
 
 
-def _late_results(req: Request, target: str, key: str) -> None:
-    """Stateless targets take a call's result right after the call's turn: only messages of
-    results may come between."""
-    open_calls: dict[str, int] = {}
-    for index, message in enumerate(req.messages):
-        for part in message.parts:
-            answered = _answered(part)
-            if answered is not None and answered in open_calls:
-                start = open_calls.pop(answered)
-                if not all(_between_ok(m) for m in req.messages[start + 1 : index]):
-                    _refuse(
-                        f"$.{key}[{index}]",
-                        f"the result of tool call {answered!r} does not follow its call's turn; "
-                        f"{target} needs results right after the calls",
-                    )
-        for part in message.parts:
-            if isinstance(part, ToolCall) and part.id is not None and part.kind != "builtin":
-                open_calls[part.id] = index
+class _Scan:
+    """One pass over the history that finds the first refusal of each check.
 
+    The checks, in the order their refusals win (the first one found is raised): an
+    ``item_reference`` (input items stored by OpenAI), an orphan (a result without its call, a
+    call id used twice, two results for one call), a result without id beyond the id-less calls
+    before it (Gemini pairs by position), a result that does not follow its call's turn, a call
+    left without its result before the last turn.
+    """
 
-def _orphans(req: Request, target: str) -> None:
-    called: dict[str, int] = {}
-    answered: set[str] = set()
-    key = _HISTORY_KEYS.get(req.origin or "", "messages")
-    for index, message in enumerate(req.messages):
-        for part in message.parts:
-            call_id = _answered(part)
-            if call_id is not None:
-                if call_id in answered and target != "gemini":
-                    _refuse(f"$.{key}[{index}]", f"tool call {call_id!r} has two results; {target} takes one")
-                answered.add(call_id)
-            if isinstance(part, ToolCall) and part.id is not None and part.kind != "builtin":
-                if part.id in called and target != "gemini":  # Gemini pairs by position
-                    _refuse(
-                        f"$.{key}[{index}]",
-                        f"tool call id {part.id!r} is used twice; {target} needs unique ids",
-                    )
-                called[part.id] = index
-            elif call_id is not None and call_id not in called:
-                _refuse(
-                    f"$.{key}[{index}]",
+    __slots__ = (
+        "answered",
+        "called",
+        "calls",
+        "gemini",
+        "has_item",
+        "key",
+        "late",
+        "open_calls",
+        "orphan",
+        "positional",
+        "ref",
+        "results",
+        "target",
+    )
+
+    def __init__(self, req: Request, target: str) -> None:
+        self.target = target
+        self.gemini = target == "gemini"
+        self.key = _HISTORY_KEYS.get(req.origin or "", "messages")
+        self.called: dict[str, int] = {}
+        self.answered: set[str] = set()
+        self.open_calls: dict[str, int] = {}
+        self.calls = self.results = 0
+        self.has_item = False
+        self.ref: _Refusal | None = None
+        self.orphan: _Refusal | None = None
+        self.positional: _Refusal | None = None
+        self.late: _Refusal | None = None
+
+    def run(self, messages: tuple[Message, ...]) -> None:
+        for index, message in enumerate(messages):
+            if message.extra and "~item" in message.extra:
+                self._item(message, index)
+            if self.orphan is None:
+                for part in message.parts:
+                    if isinstance(part, ToolResult):
+                        self._result(part, index, messages)
+                    elif isinstance(part, ToolCall):
+                        self._call(part, index)
+                    if self.orphan is not None:  # the first orphan wins; only item refs matter now
+                        break
+                for part in message.parts:
+                    if isinstance(part, ToolCall) and part.id is not None and part.kind != "builtin":
+                        self.open_calls[part.id] = index
+
+    def _item(self, message: Message, index: int) -> None:
+        self.has_item = True
+        item = message.extra.get("~item")
+        if self.ref is None and isinstance(item, dict) and not message.parts:
+            self.ref = (
+                f"$.input[{index}]",
+                f"item_reference {item.get('id')!r} points at an item stored by OpenAI; {self.target} "
+                "needs the item itself",
+            )
+
+    def _result(self, part: ToolResult, index: int, messages: tuple[Message, ...]) -> None:
+        target, at = self.target, f"$.{self.key}[{index}]"
+        call_id = part.call_id if part.kind != "builtin" else None
+        if call_id is not None:
+            if call_id in self.answered and not self.gemini:
+                self.orphan = (at, f"tool call {call_id!r} has two results; {target} takes one")
+                return
+            self.answered.add(call_id)
+            if call_id not in self.called:
+                self.orphan = (
+                    at,
                     f"tool result for call {call_id!r} answers no tool call earlier in the "
                     f"history; {target} rejects a result without its call",
                 )
-    _positional_orphans(req, target, key)
-    if target != "openai-responses":
-        _late_results(req, target, key)
-    last = _last_turn(req)
-    for call_id, index in called.items():
-        if call_id not in answered and index < last:
-            _refuse(
-                f"$.{key}[{index}]",
-                f"tool call {call_id!r} has no result in the history; {target} rejects a call "
-                "without its result",
+                return
+            start = self.open_calls.pop(call_id, None)
+            between = messages[start + 1 : index] if start is not None and self.late is None else ()
+            if not all(_between_ok(m) for m in between):
+                self.late = (
+                    at,
+                    f"the result of tool call {call_id!r} does not follow its call's turn; "
+                    f"{target} needs results right after the calls",
+                )
+        if part.call_id is None:
+            self.results += 1
+            if self.results > self.calls and self.positional is None:
+                self.positional = (
+                    at,
+                    f"a tool result without id answers no earlier tool call; {target} rejects it",
+                )
+
+    def _call(self, part: ToolCall, index: int) -> None:
+        if part.kind == "builtin":
+            return
+        if part.id is None:
+            self.calls += 1
+            return
+        if part.id in self.called and not self.gemini:  # Gemini pairs by position
+            self.orphan = (
+                f"$.{self.key}[{index}]",
+                f"tool call id {part.id!r} is used twice; {self.target} needs unique ids",
             )
+            return
+        self.called[part.id] = index
+
+    def refuse(self, req: Request) -> None:
+        """Raise the refusal that wins, if any."""
+        target = self.target
+        if target == "openai-responses" and self.has_item:
+            return  # an item_reference resolves on OpenAI's side and may hold the call
+        for found in (self.ref, self.orphan, self.positional):
+            if found is not None:
+                _refuse(*found)
+        if self.calls > self.results:
+            _refuse(
+                f"$.{self.key}",
+                f"{self.calls - self.results} tool call(s) without id have no result; {target} rejects them",
+            )
+        if self.late is not None and target != "openai-responses":
+            _refuse(*self.late)
+        last = _last_turn(req)
+        for call_id, index in self.called.items():
+            if call_id not in self.answered and index < last:
+                _refuse(
+                    f"$.{self.key}[{index}]",
+                    f"tool call {call_id!r} has no result in the history; {target} rejects a call "
+                    "without its result",
+                )
 
 
 def _last_turn(req: Request) -> int:
@@ -187,7 +232,7 @@ def refuse_unsendable_history(req: Request, target: str) -> None:
     """
     _no_turns(req, target)
     if target != "openai-responses":
-        _stored_state(req, target)
-    elif any("~item" in message.extra for message in req.messages):
-        return  # an item_reference resolves on OpenAI's side and may hold the call
-    _orphans(req, target)
+        _stored_fields(req, target)
+    scan = _Scan(req, target)
+    scan.run(req.messages)
+    scan.refuse(req)

@@ -31,6 +31,7 @@ from typing import Any
 
 import msgspec
 
+from toolwire._args_check import TRIM, ArgumentsCheck
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import WireEvent, hot_events
 from toolwire.formats._wire import as_dict, fail, req_dict, req_list, req_str
@@ -89,7 +90,9 @@ class _Block:
     start: dict[str, Any]
     kind: str
     ir: int | None
-    chunks: list[str] = field(default_factory=list)
+    chunks: list[str] | ArgumentsCheck = field(default_factory=list)
+    """Text held to build the final part; a tool call's arguments in an :class:`ArgumentsCheck`
+    when the decoder does not hold whole calls (``hold_calls``)."""
     keep: bool = True
     dropped: bool = False
     citations: list[Any] = field(default_factory=list)
@@ -101,6 +104,10 @@ class _Block:
     """The field of that delta that carries its text."""
     fast_event: Any = None
     """The IR event that delta becomes: TextDelta, ReasoningDelta (text) or ToolCallDelta."""
+
+
+_TRIM_MASK = TRIM - 1
+"""Every TRIM events, an argument check held in bounded memory is trimmed (see ``hold_calls``)."""
 
 
 class _Malformed(Exception):
@@ -128,6 +135,11 @@ class StreamDecoder:
         self._next_ir = 0
         self._block: _Block | None = None
         self._opaque: list[list[Any]] = []
+        self.hold_calls = True
+        """``False``: a tool call's arguments are held only up to ``HELD`` characters (and checked
+        in bounded memory beyond), and a longer call ends with ``PartEnd(part=None)``: for a
+        consumer that builds its calls from the deltas (``StreamTranslator`` to Chat, Anthropic
+        or Gemini), so that memory stays flat however many argument deltas arrive."""
 
     @property
     def _at(self) -> str:
@@ -159,6 +171,8 @@ class StreamDecoder:
                     if text:
                         if block.fast_event is ToolCallDelta:
                             block.chunks.append(text)
+                            if not self._count & _TRIM_MASK and type(block.chunks) is ArgumentsCheck:
+                                block.chunks.trim()
                         else:
                             block.dropped = True
                     return block.fast_event, block.ir, text  # type: ignore[return-value]
@@ -323,6 +337,8 @@ class StreamDecoder:
             part = msgspec.structs.replace(part, arguments="")
         keep = kind not in _UNHELD or "citations" in start
         self._block = _Block(self._next_wire, start, kind, self._next_ir, keep=keep)
+        if not self.hold_calls and isinstance(part, ToolCall):
+            self._block.chunks = ArgumentsCheck()
         if kind in CALL_BLOCKS or not keep:
             block = self._block
             block.fast, block.fast_field, block.fast_event = _FAST[kind]
@@ -364,6 +380,8 @@ class StreamDecoder:
     def _input_delta(self, block: _Block, delta: dict[str, Any]) -> list[StreamEvent]:
         text = req_str(delta, "partial_json", "$.delta")
         block.chunks.append(text)
+        if not self._count & _TRIM_MASK and type(block.chunks) is ArgumentsCheck:
+            block.chunks.trim()
         return [ToolCallDelta(index=block.ir, arguments=text)] if text and block.ir is not None else []
 
     def _thinking_delta(self, block: _Block, delta: dict[str, Any]) -> list[StreamEvent]:
@@ -392,7 +410,7 @@ class StreamDecoder:
                     f"citations of block {block.wire} came after its text (not announced)",
                 )
             return None
-        merged = {**block.start, "text": block.start.get("text", "") + "".join(block.chunks)}
+        merged = {**block.start, "text": block.start.get("text", "") + _held(block)}
         if block.citations:
             merged["citations"] = [*(block.start.get("citations") or ()), *block.citations]
         return decode_block(merged, "$.content_block")
@@ -400,13 +418,19 @@ class StreamDecoder:
     def _finish_thinking(self, block: _Block, out: list[StreamEvent]) -> Part | None:
         if block.dropped:  # streamed without being held: the accumulator builds the part
             return None
-        merged = {**block.start, "thinking": block.start.get("thinking", "") + "".join(block.chunks)}
+        merged = {**block.start, "thinking": block.start.get("thinking", "") + _held(block)}
         if block.signature is not None:
             merged["signature"] = block.signature
         return decode_block(merged, "$.content_block")
 
     def _finish_call(self, block: _Block, out: list[StreamEvent]) -> Part | None:
-        raw = "".join(block.chunks)
+        chunks = block.chunks
+        held = chunks.text() if isinstance(chunks, ArgumentsCheck) else "".join(chunks)
+        if held is None:  # longer than HELD and not held: the consumer has every delta
+            assert isinstance(chunks, ArgumentsCheck)
+            self._note_incomplete(block, chunks.problem())
+            return None
+        raw = held
         start_input = block.start.get("input")
         merged = block.start
         if not raw:  # nothing streamed: the start's input is the whole input ({} when empty)
@@ -416,17 +440,27 @@ class StreamDecoder:
         else:
             parsed = parse_object(raw)
             if isinstance(parsed, str):
-                self._notes.info(
-                    self._at,
-                    "skipped",
-                    f"tool call {block.start.get('name')!r} ended with incomplete arguments ({parsed});"
-                    " kept as received",
-                )
+                self._note_incomplete(block, parsed)
             else:
                 merged = {**block.start, "input": parsed}
         part = decode_block(merged, "$.content_block")
         assert isinstance(part, ToolCall)
         return msgspec.structs.replace(part, arguments=raw)
+
+    def _note_incomplete(self, block: _Block, problem: str | None) -> None:
+        if problem is not None:
+            self._notes.info(
+                self._at,
+                "skipped",
+                f"tool call {block.start.get('name')!r} ended with incomplete arguments ({problem});"
+                " kept as received",
+            )
+
+
+def _held(block: _Block) -> str:
+    """The text a text or thinking block held (never an ``ArgumentsCheck``: calls only)."""
+    assert isinstance(block.chunks, list)
+    return "".join(block.chunks)
 
 
 _Handler = Callable[[StreamDecoder, dict[str, Any]], list[StreamEvent]]

@@ -21,13 +21,14 @@ import heapq
 from collections.abc import Callable
 from typing import Any
 
+from toolwire._args_check import TRIM, ArgumentsCheck, object_problem
 from toolwire._json import dumps_leaf, dumps_str
 from toolwire.formats._stream import HOLE, DeltaFraming, WireEvent, delta_text, frame_template
 from toolwire.formats._wire import child, emit_extra
 from toolwire.formats.anthropic._encode_blocks import Ctx
 from toolwire.formats.anthropic._stream_slots import Delta, Slot, delta_event, plan
 from toolwire.formats.anthropic._usage import encode_usage
-from toolwire.formats.anthropic._util import OPAQUE, parse_object
+from toolwire.formats.anthropic._util import OPAQUE
 from toolwire.formats.anthropic.errors import encode_error
 from toolwire.formats.anthropic.response import encode_stop_reason
 from toolwire.ir.content import Part, ReasoningPart, RefusalPart, TextPart, ToolCall
@@ -85,7 +86,10 @@ class StreamEncoder(DeltaFraming):
                 return self._feed(event)
             slot.sent += len(text)
             if slot.fast is ToolCallDelta:
-                slot.chunks.append(text)
+                chunks = slot.chunks
+                chunks.append(text)
+                if len(chunks) >= TRIM and type(chunks) is ArgumentsCheck:
+                    chunks.trim()
             return [_hot_delta(slot, text)]
         return self._feed(event)
 
@@ -99,7 +103,10 @@ class StreamEncoder(DeltaFraming):
             if frame:
                 slot.sent += len(text)
                 if kind is ToolCallDelta:
-                    slot.chunks.append(text)
+                    chunks = slot.chunks
+                    chunks.append(text)
+                    if len(chunks) >= TRIM and type(chunks) is ArgumentsCheck:
+                        chunks.trim()
                 return frame % dumps_leaf(text)
         return None
 
@@ -314,7 +321,7 @@ class StreamEncoder(DeltaFraming):
     def _emit_arguments(self, slot: Slot, event: Any) -> list[WireEvent]:
         if not event.arguments:
             return []
-        slot.chunks.append(event.arguments)
+        _hold(slot.chunks, event.arguments)
         slot.sent += len(event.arguments)
         if slot.kind == "custom":
             return []
@@ -368,24 +375,31 @@ class StreamEncoder(DeltaFraming):
         return [delta_event(slot, {"type": "signature_delta", "signature": signature})]
 
     def _tail_call(self, slot: Slot, final: Part | None) -> list[WireEvent]:
-        text = "".join(slot.chunks)
-        if text:
-            parsed = parse_object(text)
-            if isinstance(parsed, str):
-                name = slot.block.get("name")
-                self._notes.add(
-                    child(slot.path, "arguments"),
-                    "approximated",
-                    f"arguments of {name!r} are not a complete JSON object ({parsed}); sent as received",
-                )
+        chunks = slot.chunks
+        problem = chunks.problem() if isinstance(chunks, ArgumentsCheck) else object_problem("".join(chunks))
+        if problem is not None:
+            name = slot.block.get("name")
+            self._notes.add(
+                child(slot.path, "arguments"),
+                "approximated",
+                f"arguments of {name!r} are not a complete JSON object ({problem}); sent as received",
+            )
         return []
 
     def _tail_custom(self, slot: Slot, final: Part | None) -> list[WireEvent]:
         self._notes.add(
             slot.path, "approximated", f"custom tool input of {slot.block.get('name')!r} sent as input.input"
         )
+        assert isinstance(slot.chunks, list)  # a custom call's input is held whole
         wrapped = dumps_str({"input": "".join(slot.chunks)})
         return [delta_event(slot, {"type": "input_json_delta", "partial_json": wrapped})]
+
+
+def _hold(chunks: list[str], text: str) -> None:
+    """Hold argument text: a call's :class:`ArgumentsCheck` is trimmed every ``TRIM`` pieces."""
+    chunks.append(text)
+    if len(chunks) >= TRIM and type(chunks) is ArgumentsCheck:
+        chunks.trim()
 
 
 def _message_extra(extra: dict[str, Any]) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from toolwire._args_check import ArgumentsCheck
 from toolwire.formats._wire import emit_extra
 from toolwire.formats.anthropic._encode_blocks import Ctx, encode_part
 from toolwire.ir.content import Part, ReasoningPart, RefusalPart, TextPart, ToolCall, ToolResult
@@ -42,7 +43,9 @@ class Slot:
     ended: bool = False
     final: Part | None = None
     pending: list[Delta] = field(default_factory=list)
-    chunks: list[str] = field(default_factory=list)
+    chunks: list[str] | ArgumentsCheck = field(default_factory=list)
+    """Buffered text: a custom call's input, or a call's arguments (checked at the end, held in
+    bounded memory: :class:`~toolwire._args_check.ArgumentsCheck`)."""
     signature: list[str] = field(default_factory=list)
     fast: type | None = None
     """Once the block started: the IR delta the encoder's hot path sends as is (text, arguments)."""
@@ -94,7 +97,10 @@ def _call(ctx: Ctx, index: int, part: Part, path: str) -> Slot | None:
     if block is None:
         return None
     block["input"] = {}
-    return Slot(index, part, kind, block, path, client_call=part.kind != "builtin")
+    slot = Slot(index, part, kind, block, path, client_call=part.kind != "builtin")
+    if kind == "call":
+        slot.chunks = ArgumentsCheck()
+    return slot
 
 
 def _whole(ctx: Ctx, index: int, part: Part, path: str) -> Slot | None:

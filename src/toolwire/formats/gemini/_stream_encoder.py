@@ -200,7 +200,10 @@ class StreamEncoder(DeltaFraming):
         return []
 
     def _on_tool_delta(self, event: ToolCallDelta) -> list[WireEvent]:
-        self._slot(event.index, ToolCall(name="")).chunks.append(event.arguments)
+        chunks = self._slot(event.index, ToolCall(name="")).chunks
+        chunks.append(event.arguments)
+        if len(chunks) >= _PACK:  # one string per _PACK deltas: about 1x the text, not 60 B a delta
+            chunks[:] = ["".join(chunks)]
         return []
 
     def _on_part_end(self, event: PartEnd) -> list[WireEvent]:
@@ -364,6 +367,10 @@ def _skeleton_signature(part: Part) -> str | None:
     if type(part) is ReasoningPart:
         return part.signature
     return None
+
+
+_PACK = 64
+"""Buffered argument deltas joined into one string (Gemini sends a call whole, so it holds it)."""
 
 
 def _built(slot: _Slot) -> Part:

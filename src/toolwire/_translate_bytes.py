@@ -1,0 +1,93 @@
+"""JSON bytes in, JSON bytes out: the one-shot translations as a gateway calls them.
+
+:func:`translate_request_bytes` and :func:`translate_response_bytes` parse the body, translate
+it like :func:`~toolwire.translate.translate_request` / ``translate_response`` and serialize the
+result (compact UTF-8 JSON), so that a caller holding bytes pays one parse and one dump and
+never handles the intermediate dicts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolwire._json import dumps, loads
+from toolwire.errors import PayloadError
+from toolwire.ir.base import FormatName
+from toolwire.ir.notes import Note, Policy
+from toolwire.translate import translate_request, translate_response
+
+__all__ = ["translate_request_bytes", "translate_response_bytes"]
+
+
+def _object(body: bytes | str, what: str) -> dict[str, Any]:
+    payload = loads(body)
+    if type(payload) is not dict:
+        raise PayloadError(f"a {what} body must be a JSON object, not {type(payload).__name__}", path="$")
+    return payload
+
+
+def translate_request_bytes(
+    body: bytes | str,
+    *,
+    source: FormatName,
+    target: FormatName,
+    policy: Policy = "warn",
+    model: str | None = None,
+    notes: list[Note] | None = None,
+) -> bytes:
+    """Translate a JSON request body from ``source`` format to ``target`` format.
+
+    Example:
+        >>> out = translate_request_bytes(b'{"model": "gpt-4o", "messages": []}',
+        ...                               source="openai-chat", target="anthropic")  # doctest: +SKIP
+
+    Args:
+        body: the request body, JSON text (bytes or str).
+        source: source format name.
+        target: target format name.
+        policy: ``strict`` raises :class:`~toolwire.errors.ConversionError` on any loss,
+            ``warn`` logs and records notes, ``drop`` records notes silently.
+        model: the model name when the source carries it outside the body (Gemini URL).
+        notes: when given, the notes of what was not carried exactly are appended to it.
+
+    Returns:
+        The target body as compact UTF-8 JSON.
+
+    Raises:
+        PayloadError: the body is not JSON, not a JSON object, or not a valid ``source`` request.
+    """
+    result = translate_request(
+        _object(body, "request"), source=source, target=target, policy=policy, model=model
+    )
+    if notes is not None:
+        notes.extend(result.notes)
+    return dumps(result.payload)
+
+
+def translate_response_bytes(
+    body: bytes | str,
+    *,
+    source: FormatName,
+    target: FormatName,
+    policy: Policy = "warn",
+    notes: list[Note] | None = None,
+) -> bytes:
+    """Translate a JSON response body from ``source`` format to ``target`` format.
+
+    Args:
+        body: the response body, JSON text (bytes or str).
+        source: source format name.
+        target: target format name.
+        policy: as for :func:`translate_request_bytes`.
+        notes: when given, the notes of what was not carried exactly are appended to it.
+
+    Returns:
+        The target body as compact UTF-8 JSON.
+
+    Raises:
+        PayloadError: the body is not JSON, not a JSON object, or not a valid ``source`` response.
+    """
+    result = translate_response(_object(body, "response"), source=source, target=target, policy=policy)
+    if notes is not None:
+        notes.extend(result.notes)
+    return dumps(result.payload)
