@@ -15,8 +15,15 @@ reasoning part of another origin       the same part retagged to the client's fo
                                        ``thoughtSignature``)
 call with a Gemini signature           a carrier reasoning part (start and end) first, then the
                                        call without its signature
-text with a Gemini signature (on its   the text without it; at the text's end (when it is known
-start or a late delta)                 to be empty or not), a carrier part after it
+text with a Gemini signature on its    its start held until its first text (in the same batch of
+start                                  events): a carrier part first (as in a sealed non-streamed
+                                       response, so the client's turn still ends with its text),
+                                       then the text without it
+text with a late Gemini signature      the text without it; at the text's end (when it is known
+(or no text in its first batch)        to be empty or not), a carrier held for the next part and
+                                       sent before it; none follows: dropped, noted (Gemini
+                                       validates no text signature; a carrier after the text
+                                       would end the client's turn with reasoning)
 =====================================  ==========================================================
 
 Carriers take new indices, so the indices of the parts after them shift; the sealer maps
@@ -32,10 +39,12 @@ import msgspec
 
 from toolwire.ir.base import Format
 from toolwire.ir.content import ReasoningPart, TextPart, ToolCall
+from toolwire.ir.notes import Notes
 from toolwire.ir.stream import (
     PartEnd,
     PartStart,
     ReasoningDelta,
+    ResponseEnd,
     StreamEvent,
     TextDelta,
     ToolCallDelta,
@@ -83,8 +92,9 @@ class StreamSealer:
         client: the client's format (one with a slot, see :func:`seals`).
     """
 
-    def __init__(self, client: Format) -> None:
+    def __init__(self, client: Format, notes: Notes | None = None) -> None:
         self._client = client
+        self._notes = notes
         self._map: dict[int, int] = {}
         self._next = 0
         self._held: dict[int, _Held] = {}
@@ -93,6 +103,8 @@ class StreamSealer:
         self._carried: set[int] = set()
         self._texts: dict[int, str | None] = {}  # open text part -> its signature so far
         self._written: set[int] = set()  # text parts that got some text
+        self._pending: tuple[str, int] | None = None  # a late text signature's envelope, its text
+        self._deferred: dict[int, PartStart] = {}  # signed text starts held for their first text
 
     def feed(self, events: list[StreamEvent]) -> list[StreamEvent]:
         """The client-side events for decoded upstream events."""
@@ -103,6 +115,8 @@ class StreamSealer:
                 out.append(event)
             else:
                 handler(self, event, out)
+        if self._deferred:
+            self._flush(out)
         return out
 
     def lane(self, lane: tuple[type, int, str]) -> tuple[type, int, str]:
@@ -148,6 +162,9 @@ class StreamSealer:
     # ------------------------------------------------------------------------ events
 
     def _on_start(self, event: PartStart, out: list[StreamEvent]) -> None:
+        if self._pending is not None:  # a late text signature: its carrier goes before this part
+            self._carrier(self._pending[0], out)
+            self._pending = None
         part = event.part
         if isinstance(part, ReasoningPart) and part.origin not in (None, self._client):
             self._held[event.index] = _Held(part)
@@ -164,6 +181,10 @@ class StreamSealer:
                 self._written.add(event.index)
             if part.thought_signature is not None:
                 part = msgspec.structs.replace(part, thought_signature=None)
+                self._deferred[event.index] = PartStart(index=event.index, part=part)
+                if part.text:
+                    self._first_text(event.index, out)
+                return
         out.append(PartStart(index=self._index(event.index), part=part))
 
     def _on_reasoning(self, event: ReasoningDelta, out: list[StreamEvent]) -> None:
@@ -178,13 +199,43 @@ class StreamSealer:
         if event.text is not None or event.summary is not None:
             out.append(msgspec.structs.replace(event, index=self._index(event.index), signature=None))
 
+    def _first_text(self, index: int, out: list[StreamEvent]) -> None:
+        """A signed text gets its first text: the carrier goes first (as in a sealed non-streamed
+        response, so the client's turn still ends with its text), then the held start."""
+        start = self._deferred.pop(index)
+        signature = self._texts[index]
+        if signature is not None:
+            self._carrier(seal({"t": self._counts["t"], "s": signature}, "gemini", self._client), out)
+            self._texts[index] = None
+            self._carried.add(index)
+        out.append(PartStart(index=self._index(index), part=start.part))
+
+    def _flush(self, out: list[StreamEvent]) -> None:
+        """Held starts whose text did not come in the same batch go out as they are (the
+        signature then waits for the text's end, like a late one)."""
+        for index in list(self._deferred):
+            out.append(PartStart(index=self._index(index), part=self._deferred.pop(index).part))
+
     def _on_text(self, event: TextDelta, out: list[StreamEvent]) -> None:
+        if event.text and event.index in self._deferred:
+            self._first_text(event.index, out)
         if event.text:
             self._written.add(event.index)
         if event.signature is not None:
             self._texts[event.index] = event.signature
             event = TextDelta(index=event.index, text=event.text)
         out.append(self._moved(event))
+
+    def _on_response_end(self, event: ResponseEnd, out: list[StreamEvent]) -> None:
+        """A late signature on the turn's last text is dropped, noted: a carrier after the text
+        would end the client's turn with reasoning (an Anthropic turn never does; Claude Code
+        reports the last block), and Gemini validates no signature on text, only on calls."""
+        if self._pending is not None:
+            if self._notes is not None:
+                where = _CLIENT_PARTS[self._client].format(self._pending[1])
+                self._notes.add(where, "dropped", "Gemini thought signature after the turn's last text")
+            self._pending = None
+        out.append(event)
 
     def _on_call_delta(self, event: ToolCallDelta, out: list[StreamEvent]) -> None:
         out.append(self._moved(event))
@@ -197,7 +248,7 @@ class StreamSealer:
     def _end_text(self, index: int, final: TextPart | None, out: list[StreamEvent]) -> TextPart | None:
         """A text part ends: counted when it has text; its signature, if any, goes in a carrier."""
         signature = self._texts.pop(index, None)
-        if final is not None and final.thought_signature is not None:
+        if final is not None and final.thought_signature is not None and index not in self._carried:
             signature = final.thought_signature
         written = bool(final.text) if final is not None else index in self._written
         self._written.discard(index)
@@ -206,7 +257,7 @@ class StreamSealer:
                 content: dict[str, object] = {"t": self._counts["t"], "s": signature}
             else:  # clients drop empty text: the carrier stands for the whole part
                 content = {"p": msgspec.to_builtins(TextPart(text="", thought_signature=signature))}
-            self._carrier(seal(content, "gemini", self._client), out)
+            self._pending = (seal(content, "gemini", self._client), self._index(index))
         if written:
             self._counts["t"] += 1
         if final is not None and final.thought_signature is not None:
@@ -214,6 +265,8 @@ class StreamSealer:
         return final
 
     def _on_end(self, event: PartEnd, out: list[StreamEvent]) -> None:
+        if event.index in self._deferred:  # signed and still empty: the start goes out as it is
+            self._flush(out)
         held = self._held.pop(event.index, None)
         final = event.part
         if held is not None:
@@ -226,6 +279,13 @@ class StreamSealer:
         out.append(PartEnd(index=self._index(event.index), part=final))
 
 
+_CLIENT_PARTS: dict[Format, str] = {
+    "anthropic": "$.content[{}]",
+    "openai-responses": "$.output[{}]",
+    "gemini": "$.candidates[0].content.parts[{}]",
+}
+"""Client format -> the JSON path of its k-th part (where a dropped text signature is noted)."""
+
 _Handler = Callable[[StreamSealer, StreamEvent, list[StreamEvent]], None]
 
 _HANDLERS: dict[type, _Handler] = {
@@ -233,6 +293,7 @@ _HANDLERS: dict[type, _Handler] = {
     ReasoningDelta: StreamSealer._on_reasoning,  # type: ignore[dict-item]
     TextDelta: StreamSealer._on_text,  # type: ignore[dict-item]
     ToolCallDelta: StreamSealer._on_call_delta,  # type: ignore[dict-item]
+    ResponseEnd: StreamSealer._on_response_end,  # type: ignore[dict-item]
     PartEnd: StreamSealer._on_end,  # type: ignore[dict-item]
 }
 """IR event type -> its handler; other events (start, usage, end, error) pass unchanged."""

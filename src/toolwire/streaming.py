@@ -307,7 +307,9 @@ class StreamTranslator:
         self.usage: Usage | None = None
         """The usage the source stream reported at its end (``None`` until then)."""
         upstream = resolve_format(source)
-        self._sealer = StreamSealer(self._target) if seal and seals(upstream, self._target) else None
+        self._sealer = (
+            StreamSealer(self._target, self.notes) if seal and seals(upstream, self._target) else None
+        )
         custom = restore is not None and restore.shims is not None and restore.shims.restores_custom
         if self._target in _DELTA_BUILT and not custom and hasattr(self._decoder, "hold_calls"):
             self._decoder.hold_calls = False  # the target builds calls from the deltas: memory flat

@@ -112,13 +112,6 @@ def test_codex_through_gateway(upstream: str, hole: Sinkhole, dirs: tuple[Path, 
     _check_reasoning(up, upstream, thinking=True)  # Codex asks for reasoning summaries
 
 
-_GEMINI_TEXT_SIGNATURE = pytest.mark.xfail(
-    strict=True,
-    reason="the gateway seals the signature Gemini puts on the answer's text part into a thinking "
-    "block sent AFTER the text, and Claude Code -p reports the last block: its result is ''",
-)
-
-
 @pytest.mark.parametrize(
     ("upstream", "thinking"),
     [
@@ -127,7 +120,7 @@ _GEMINI_TEXT_SIGNATURE = pytest.mark.xfail(
         ("openai-chat", False),
         ("openai-chat", True),
         ("gemini", False),
-        pytest.param("gemini", True, marks=_GEMINI_TEXT_SIGNATURE),
+        ("gemini", True),
     ],
 )
 def test_claude_code_through_gateway(
