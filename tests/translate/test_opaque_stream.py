@@ -179,3 +179,23 @@ def test_an_anthropic_turn_ends_with_the_signed_gemini_text(mode: str) -> None:
     model_parts = [p for c in sent["contents"] if c["role"] == "model" for p in c["parts"]]
     assert [p.get("text") for p in model_parts] == ["Done: it says hi"]
     assert model_parts[0]["thoughtSignature"] == "c2lnLW9uLXRleHQ="
+
+
+def test_a_late_signature_on_the_last_text_is_dropped_and_noted() -> None:
+    chunks = [
+        {"candidates": [{"content": {"role": "model", "parts": [{"text": "Done: "}]}}]},
+        {"candidates": [{"content": {"role": "model", "parts": [{"text": "it says hi"}]}}]},
+        {
+            "candidates": [
+                {
+                    "content": {"role": "model", "parts": [{"text": "", "thoughtSignature": "bGF0ZQ=="}]},
+                    "finishReason": "STOP",
+                }
+            ]
+        },
+    ]
+    ex = Exchange("anthropic", "gemini")
+    events = [out for event in chunks for out in ex.stream(event)] + ex.stream_close()
+    answer = _accumulated("anthropic", events)
+    assert answer["content"] == [{"type": "text", "text": "Done: it says hi"}]
+    assert [(n.path, n.kind) for n in ex.notes if "last text" in n.message] == [("$.content[0]", "dropped")]
