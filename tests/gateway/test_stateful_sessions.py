@@ -114,7 +114,8 @@ def test_a_session_chained_by_previous_response_id_sends_the_whole_history_upstr
         assert len(after) > len(before)
         assert after[: len(before)] == before  # the history so far, unchanged, then the new turn
     # what previous_response_id expanded to is exactly what the client's own replay sends
-    # (the replay is a whole answer: the ``stream`` flag aside)
-    assert {**sent[3].body, "stream": None} == {**sent[4].body, "stream": None}
+    # (the replay is a whole answer: the stream options aside)
+    streaming = {"stream": None, "stream_options": None}
+    assert {**sent[3].body, **streaming} == {**sent[4].body, **streaming}
     texts = json.dumps(histories[3])
     assert all(ask in texts for ask in ASKS) and texts.count("21") >= 1
