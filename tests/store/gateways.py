@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -85,10 +86,11 @@ def create(http: httpx.Client, url: str, body: dict[str, Any]) -> dict[str, Any]
     return answer
 
 
-def final_event(stream: httpx.Response) -> dict[str, Any]:
-    """Read an SSE stream up to its ``response.completed`` event; that event's response."""
+def final_event(lines: httpx.Response | Iterator[str]) -> dict[str, Any]:
+    """Read an SSE stream (or the rest of its lines) up to its ``response.completed`` event;
+    that event's response."""
     event = ""
-    for line in stream.iter_lines():
+    for line in lines.iter_lines() if isinstance(lines, httpx.Response) else lines:
         if line.startswith("event:"):
             event = line[6:].strip()
         elif line.startswith("data:") and event in ("response.completed", "response.failed", "error"):
