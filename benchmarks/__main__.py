@@ -11,6 +11,7 @@ from benchmarks import (
     bench_gateway,
     bench_pairs,
     bench_parallel,
+    bench_stateful,
     bench_store,
     bench_stream,
     bench_tools,
@@ -34,6 +35,7 @@ def main() -> None:
         bench_emulator,
         bench_store,
         bench_gateway,
+        bench_stateful,
     ):
         print()
         module.run()

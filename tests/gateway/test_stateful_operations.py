@@ -22,7 +22,9 @@ MODEL = ROUTE_MODELS["anthropic"]
 
 
 @pytest.fixture(params=("asgi", "transport"))
-def gateway(request: pytest.FixtureRequest, config: HopConfig, tmp_path: Path) -> Iterator[tuple[openai.OpenAI, str, Recorder]]:
+def gateway(
+    request: pytest.FixtureRequest, config: HopConfig, tmp_path: Path
+) -> Iterator[tuple[openai.OpenAI, str, Recorder]]:
     """An SDK client on a gateway keeping its state in a SQLite file (also returned), and its
     upstream recorder."""
     url = f"sqlite://{tmp_path / 'state.db'}"
@@ -50,7 +52,9 @@ def _chain(client: openai.OpenAI, turns: int) -> list[Any]:
     return answers
 
 
-def test_store_false_keeps_nothing_and_cannot_be_continued(gateway: tuple[openai.OpenAI, str, Recorder]) -> None:
+def test_store_false_keeps_nothing_and_cannot_be_continued(
+    gateway: tuple[openai.OpenAI, str, Recorder],
+) -> None:
     client, url, recorder = gateway
     answer = client.responses.create(model=MODEL, input="hello there", store=False)
     assert answer.status == "completed" and answer.store is False and "hello there" in answer.output_text
@@ -72,7 +76,9 @@ def test_store_false_keeps_nothing_and_cannot_be_continued(gateway: tuple[openai
     assert len(recorder.sent) == sent  # refused before any upstream call
 
 
-def test_retrieve_answers_the_response_as_it_was_returned(gateway: tuple[openai.OpenAI, str, Recorder]) -> None:
+def test_retrieve_answers_the_response_as_it_was_returned(
+    gateway: tuple[openai.OpenAI, str, Recorder],
+) -> None:
     client, url, _ = gateway
     first, second = _chain(client, 2)
     assert client.responses.retrieve(second.id).model_dump() == second.model_dump()
@@ -81,7 +87,9 @@ def test_retrieve_answers_the_response_as_it_was_returned(gateway: tuple[openai.
     assert sorted(_kept(url)) == sorted([first.id, second.id])
 
 
-def test_delete_removes_the_response_and_its_continuation(gateway: tuple[openai.OpenAI, str, Recorder]) -> None:
+def test_delete_removes_the_response_and_its_continuation(
+    gateway: tuple[openai.OpenAI, str, Recorder],
+) -> None:
     client, url, _ = gateway
     (answer,) = _chain(client, 1)
     reply = client.responses.with_raw_response.delete(answer.id)
@@ -97,7 +105,9 @@ def test_delete_removes_the_response_and_its_continuation(gateway: tuple[openai.
     assert refused.value.code == "previous_response_not_found"
 
 
-def test_input_items_lists_the_whole_resolved_input_page_by_page(gateway: tuple[openai.OpenAI, str, Recorder]) -> None:
+def test_input_items_lists_the_whole_resolved_input_page_by_page(
+    gateway: tuple[openai.OpenAI, str, Recorder],
+) -> None:
     client, _, _ = gateway
     answers = _chain(client, 4)
     every = list(client.responses.input_items.list(answers[-1].id, limit=2, order="asc"))
@@ -109,7 +119,9 @@ def test_input_items_lists_the_whole_resolved_input_page_by_page(gateway: tuple[
     assert len({item.id for item in every}) == 7
     first = client.responses.input_items.list(answers[-1].id, limit=3)  # default order: newest first
     assert [item.id for item in first.data] == [item.id for item in reversed(every)][:3]
-    assert first.has_more is True and first.first_id == first.data[0].id and first.last_id == first.data[-1].id
+    assert (
+        first.has_more is True and first.first_id == first.data[0].id and first.last_id == first.data[-1].id
+    )
     rest = client.responses.input_items.list(answers[-1].id, limit=100, after=first.last_id)
     assert [item.id for item in rest.data] == [item.id for item in reversed(every)][3:]
     assert rest.has_more is False
@@ -130,7 +142,12 @@ def test_a_bad_page_query_is_a_400_naming_the_parameter(
     (answer,) = _chain(client, 1)
     with pytest.raises(openai.BadRequestError) as refused:
         client.responses.input_items.list(answer.id, **query)
-    assert refused.value.body == {"message": message, "type": "invalid_request_error", "param": param, "code": None}
+    assert refused.value.body == {
+        "message": message,
+        "type": "invalid_request_error",
+        "param": param,
+        "code": None,
+    }
 
 
 def test_unknown_ids_are_worded_as_openai_words_them(gateway: tuple[openai.OpenAI, str, Recorder]) -> None:

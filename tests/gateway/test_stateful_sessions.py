@@ -12,6 +12,7 @@ what a client replaying the whole history itself (``store: false``) causes.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -58,7 +59,9 @@ def _session(client: openai.OpenAI, model: str, *, stream: bool, reasoning: bool
         for new_input in ([{"role": "user", "content": ask}], None):
             if new_input is None:
                 call = next(item for item in answers[-1].output if item.type == "function_call")
-                new_input = [{"type": "function_call_output", "call_id": call.call_id, "output": '{"temp": 21}'}]
+                new_input = [
+                    {"type": "function_call_output", "call_id": call.call_id, "output": '{"temp": 21}'}
+                ]
             args: dict[str, Any] = {"model": model, "input": new_input, "tools": [WEATHER], "store": True}
             if previous is not None:
                 args["previous_response_id"] = previous
@@ -91,7 +94,13 @@ def _replay(client: openai.OpenAI, model: str, answers: list[Any], reasoning: bo
     ("style", "stream", "reasoning"), [("codex", True, True), ("agents-sdk", False, False)]
 )
 def test_a_session_chained_by_previous_response_id_sends_the_whole_history_upstream(
-    strict_config: HopConfig, tmp_path: Path, shell: str, upstream: str, style: str, stream: bool, reasoning: bool
+    strict_config: HopConfig,
+    tmp_path: Path,
+    shell: str,
+    upstream: str,
+    style: str,
+    stream: bool,
+    reasoning: bool,
 ) -> None:
     recorder = Recorder()
     model = ROUTE_MODELS[upstream]
@@ -110,7 +119,7 @@ def test_a_session_chained_by_previous_response_id_sends_the_whole_history_upstr
     sent = recorder.sent
     assert len(sent) == 5, [s.path for s in sent]  # one upstream call per turn, and the replay
     histories = [s.body[HISTORY_KEY[upstream]] for s in sent]
-    for before, after in zip(histories[:3], histories[1:4], strict=True):
+    for before, after in itertools.pairwise(histories[:4]):
         assert len(after) > len(before)
         assert after[: len(before)] == before  # the history so far, unchanged, then the new turn
     # what previous_response_id expanded to is exactly what the client's own replay sends
