@@ -46,7 +46,7 @@ class AsyncStoreHandle:
             StoreError: the store refused or failed.
         """
         store = await self._open()
-        return await getattr(store, step.method)(*step.args)
+        return await getattr(store, step.method)(*step.args, **step.kwargs)
 
     async def aclose(self) -> None:
         """Close the store, if it was opened."""

@@ -10,6 +10,12 @@ GET         ``/v1/responses/{id}``                              ``openai-respons
 DELETE      ``/v1/responses/{id}``                              ``openai-responses`` delete
 GET         ``/v1/responses/{id}/input_items``                  ``openai-responses`` input_items
 POST        ``/v1/responses/{id}/cancel``                       ``openai-responses`` cancel
+POST        ``/v1/conversations``                               ``openai-responses`` conv_create
+GET         ``/v1/conversations/{id}``                          ``openai-responses`` conv_get
+DELETE      ``/v1/conversations/{id}``                          ``openai-responses`` conv_delete
+GET         ``/v1/conversations/{id}/items``                    ``openai-responses`` conv_items
+POST        ``/v1/conversations/{id}/items``                    ``openai-responses`` conv_add
+GET         ``/v1/conversations/{id}/items/{item}``             ``openai-responses`` conv_item
 POST        ``/v1/messages`` (``?beta=true`` too)               ``anthropic``        generate
 POST        ``/v1/messages/count_tokens``                       ``anthropic``        count
 POST        ``/v1beta/models/{model}:generateContent``          ``gemini``           generate
@@ -36,7 +42,21 @@ from toolwire.ir.base import Format
 
 __all__ = ["INBOUND", "Endpoint", "Operation", "match_inbound"]
 
-Operation = Literal["generate", "count", "models", "retrieve", "delete", "input_items", "cancel"]
+Operation = Literal[
+    "generate",
+    "count",
+    "models",
+    "retrieve",
+    "delete",
+    "input_items",
+    "cancel",
+    "conv_create",
+    "conv_get",
+    "conv_delete",
+    "conv_items",
+    "conv_add",
+    "conv_item",
+]
 """What an inbound request asks for."""
 
 
@@ -48,15 +68,18 @@ class Endpoint:
         format: the client's wire format.
         operation: what it asks for.
         model: the model named in the path (Gemini calls, model lookups), else ``None``.
-        ident: the response id of a stored-response operation, else ``None``.
+        ident: the response or conversation id of a stored-state operation, else ``None``.
+        item: the conversation item id of ``conv_item``, else ``None``.
     """
 
     format: Format
     operation: Operation
     model: str | None = None
     ident: str | None = None
+    item: str | None = None
 
 
+_CONV = r"/v1/conversations/(?P<ident>[^/]+)"
 _GEMINI = r"/v1(?:beta|alpha)?/models/(?P<model>[^/:]+):"
 INBOUND: tuple[tuple[str, re.Pattern[str], Format | None, Operation], ...] = (
     ("POST", re.compile(r"/v1/chat/completions"), "openai-chat", "generate"),
@@ -66,6 +89,12 @@ INBOUND: tuple[tuple[str, re.Pattern[str], Format | None, Operation], ...] = (
     ("DELETE", re.compile(r"/v1/responses/(?P<ident>[^/]+)"), "openai-responses", "delete"),
     ("GET", re.compile(r"/v1/responses/(?P<ident>[^/]+)/input_items"), "openai-responses", "input_items"),
     ("POST", re.compile(r"/v1/responses/(?P<ident>[^/]+)/cancel"), "openai-responses", "cancel"),
+    ("POST", re.compile(r"/v1/conversations"), "openai-responses", "conv_create"),
+    ("GET", re.compile(_CONV), "openai-responses", "conv_get"),
+    ("DELETE", re.compile(_CONV), "openai-responses", "conv_delete"),
+    ("GET", re.compile(_CONV + "/items"), "openai-responses", "conv_items"),
+    ("POST", re.compile(_CONV + "/items"), "openai-responses", "conv_add"),
+    ("GET", re.compile(_CONV + r"/items/(?P<item>[^/]+)"), "openai-responses", "conv_item"),
     ("POST", re.compile(r"/v1/messages"), "anthropic", "generate"),
     ("POST", re.compile(r"/v1/messages/count_tokens"), "anthropic", "count"),
     ("POST", re.compile(_GEMINI + r"(?:generateContent|streamGenerateContent)"), "gemini", "generate"),
@@ -102,11 +131,13 @@ def match_inbound(method: str, path: str, headers: Mapping[str, str]) -> Endpoin
         groups = found.groupdict()
         model = groups.get("model")
         ident = groups.get("ident")
+        item = groups.get("item")
         return Endpoint(
             fmt if fmt is not None else _family(headers),
             operation,
             unquote(model) if model else None,
             unquote(ident) if ident else None,
+            unquote(item) if item else None,
         )
     return None
 

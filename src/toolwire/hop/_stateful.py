@@ -15,6 +15,9 @@ client does                           hop does
                                       client sees it (a stream: before the chunk that carries
                                       ``response.completed``), so a continuation works at once
 ``store: false``                      saves nothing
+``conversation`` (an id)              the upstream gets the conversation's items, then the new
+                                      input; the new input and output items are appended to it
+                                      with the response (an unknown id is a 404)
 ``GET /v1/responses/{id}``            the response object as answered; 404 when not kept
 ``DELETE /v1/responses/{id}``         ``{"id", "object": "response.deleted", "deleted": true}``
 ``GET .../{id}/input_items``          the resolved input items, an OpenAI list page
@@ -46,20 +49,23 @@ LIFECYCLE = (
     b"response.failed",
 )
 """Stream events that carry the whole response object."""
+_STATE_KEYS = frozenset({"previous_response_id", "conversation"})
 _FINAL = frozenset({"response.completed", "response.incomplete", "response.failed"})
 
 
 @dataclass(frozen=True, slots=True)
 class StoreCall:
-    """A step: ``await store.<method>(*args)``; its result is sent back to the hop.
+    """A step: ``await store.<method>(*args, **kwargs)``; its result is sent back to the hop.
 
     Attributes:
         method: a :class:`~toolwire.store.Store` method name.
         args: its positional arguments.
+        kwargs: its keyword arguments.
     """
 
     method: str
     args: tuple[Any, ...] = ()
+    kwargs: dict[str, Any] = field(default_factory=dict)
 
 
 def is_stateful(client: str, upstream: str) -> bool:
@@ -81,6 +87,7 @@ class ResponsesFacade:
         request: the client's request body, as sent (``input`` not yet resolved).
         previous: the stored response it continues (a ``ResponseRecord``), or ``None``.
         make_record: builds the record to keep: ``(response, request, previous) -> record``.
+        conversation: the id of the conversation the response joins, or ``None``.
 
     Attributes:
         body: the body the upstream translation gets (:meth:`resolved_body`), set when opened.
@@ -90,6 +97,7 @@ class ResponsesFacade:
     request: dict[str, Any]
     previous: Any = None
     make_record: Callable[[dict[str, Any], dict[str, Any], Any], Any] | None = None
+    conversation: str | None = None
     saved: bool = False
     body: dict[str, Any] = field(default_factory=dict)
     _ids: dict[str, str] = field(default_factory=dict)
@@ -101,7 +109,7 @@ class ResponsesFacade:
 
     def resolved_body(self, history: list[dict[str, Any]]) -> dict[str, Any]:
         """The body the upstream translation gets: the stored ``history``, then this input."""
-        body = {k: v for k, v in self.request.items() if k != "previous_response_id"}
+        body = {k: v for k, v in self.request.items() if k not in _STATE_KEYS}
         own = self.request.get("input")
         items = [{"role": "user", "content": own}] if isinstance(own, str) else list(own or [])
         body["input"] = [*history, *items]
@@ -120,6 +128,8 @@ class ResponsesFacade:
                 out[key] = self.request[key]
         out["store"] = self.store
         out["previous_response_id"] = self.previous.id if self.previous is not None else None
+        if self.conversation is not None:
+            out["conversation"] = {"id": self.conversation}
         return out
 
     def save(self, response: dict[str, Any]) -> list[StoreCall]:
@@ -130,7 +140,11 @@ class ResponsesFacade:
         if record is None:
             return []
         self.saved = True
-        return [StoreCall("put_response", (record,))]
+        calls = [StoreCall("put_response", (record,))]
+        if self.conversation is not None:
+            items = [*record.input_items, *record.output_items]
+            calls.append(StoreCall("append_items", (self.conversation, items)))
+        return calls
 
     def frames(self, chunk: bytes) -> tuple[bytes, list[StoreCall]]:
         """A chunk of the client's SSE stream with its response objects finished, and the store

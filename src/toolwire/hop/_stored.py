@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 __all__ = ["STORED_OPERATIONS", "open_facade", "save_calls"]
 
 _JSON = {"content-type": "application/json"}
+_EXCLUSIVE = (
+    "Mutually exclusive parameters: Ensure you are only providing one of: "
+    "'previous_response_id' or 'conversation'."
+)
 _Steps = Generator[Any, Any, "Reply | ReplyStream"]
 
 
@@ -43,11 +47,22 @@ def _reply(body: Any, status: int = 200) -> Reply:
 
 def open_facade(fmt: Format, payload: dict[str, Any]) -> Generator[StoreCall, Any, ResponsesFacade | Reply]:
     """The state handling of one Responses request; a ``previous_response_id`` is loaded (an
-    unknown one is the API's 400, ``previous_response_not_found``)."""
+    unknown one is the API's 400, ``previous_response_not_found``), or a ``conversation``'s items
+    (an unknown one is a 404)."""
+    from toolwire.hop._conversations import conversation_id, load_items
     from toolwire.store.responses import history, response_record
 
     facade = ResponsesFacade(payload, make_record=response_record)
     previous_id = payload.get("previous_response_id")
+    if "conversation" in payload and payload["conversation"] is not None:
+        if previous_id is not None:
+            return _error(400, _EXCLUSIVE, param="conversation")
+        facade.conversation = conversation_id(payload["conversation"])
+        items = yield from load_items(facade.conversation)
+        if not isinstance(items, list):
+            return items
+        facade.body = facade.resolved_body(items)
+        return facade
     if previous_id is None:
         facade.body = facade.resolved_body([])
         return facade
@@ -157,10 +172,25 @@ def _cancel(record: Any, inbound: InboundRequest) -> _Steps:
     yield
 
 
+def _conversation_operations() -> dict[str, Callable[[Hop, Endpoint, InboundRequest], _Steps]]:
+    from toolwire.hop._conversations import CONVERSATION_OPERATIONS
+
+    def forwarding(operation: Callable[[Hop, Endpoint, InboundRequest], _Steps]) -> Any:
+        def run(hop: Hop, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
+            if _upstream_keeps_state(hop):
+                return (yield from _forward(hop, inbound))
+            return (yield from operation(hop, endpoint, inbound))
+
+        return run
+
+    return {name: forwarding(op) for name, op in CONVERSATION_OPERATIONS.items()}
+
+
 STORED_OPERATIONS: dict[str, Callable[[Hop, Endpoint, InboundRequest], _Steps]] = {
     "retrieve": _stored(_retrieve),
     "delete": _stored(_delete),
     "input_items": _stored(_input_items),
     "cancel": _stored(_cancel),
+    **_conversation_operations(),
 }
 """The stored-response operations by name."""
