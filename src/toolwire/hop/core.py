@@ -52,7 +52,6 @@ from toolwire.hop._count import count_call, count_reply, estimate_reply
 from toolwire.hop._errors import refused_credentials
 from toolwire.hop._headers import map_response_headers
 from toolwire.hop._models import list_models
-from toolwire.hop._opaque import keep_calls, recall
 from toolwire.hop._providers import PROVIDERS, resolve_base_url
 from toolwire.hop._relay import StreamRelay
 from toolwire.hop._routes import Endpoint, allowed_methods, match_inbound
@@ -367,9 +366,7 @@ class Hop:
         )
         return Send(method, upstream_url(upstream, path), sent, body, stream, timeout, upstream.name)
 
-    def _exchange(
-        self, fmt: Format, route: Route, upstream: Upstream, state: dict[str, str] | None = None
-    ) -> Any:
+    def _exchange(self, fmt: Format, route: Route, upstream: Upstream) -> Any:
         from toolwire.translate import Exchange
 
         return Exchange(
@@ -378,7 +375,6 @@ class Hop:
             policy=self.config.policy,  # type: ignore[arg-type]
             upstream_model=route.model,
             clock=self._clock,
-            state=state,
         )
 
     def _transport_failed(self, fmt: Format, exc: TransportError) -> Reply:
@@ -425,9 +421,7 @@ class Hop:
             if isinstance(opened, Reply):
                 return opened
             facade, payload = opened, opened.body
-        state = yield from recall(fmt, upstream.format, payload)
-        recalled = frozenset(state or ())
-        ex = self._exchange(fmt, route, upstream, state)
+        ex = self._exchange(fmt, route, upstream)
         up = ex.request_read(payload, call)
         self.record.stream = up.stream
         self.record.notes = len(ex.notes)
@@ -442,13 +436,10 @@ class Hop:
             headers = {"content-type": relay.content_type, "cache-control": "no-cache", **headers}
             return ReplyStream(200, headers, relay, facade.frames if facade is not None else None)
         out = self._whole(ex, fmt, received)
-        if isinstance(out, Reply):
-            return out
-        calls = keep_calls(state, recalled)
-        if facade is not None:
-            out = facade.finish(out)
-            calls += facade.save(out)
-        saved = yield from save_calls(fmt, calls)
+        if isinstance(out, Reply) or facade is None:
+            return out if isinstance(out, Reply) else Reply(200, {**_JSON, **headers}, dumps(out))
+        out = facade.finish(out)
+        saved = yield from save_calls(fmt, facade.save(out))
         return saved if saved is not None else Reply(200, {**_JSON, **headers}, dumps(out))
 
     def _upstream_error(
