@@ -1,5 +1,7 @@
-"""Concurrency: 200 conversations at once through the gateway (the ASGI app over loopback) on each
-backend; every conversation gets its own answers, its own chain and its own history, none lost.
+"""Concurrency: 200 conversations at once through the gateway (the async Transport, in front of
+the emulator's ASGI app in-process: no sockets, so the load falls on the gateway and the store,
+not on loopback connection churn) on each backend; every conversation gets its own answers, its
+own chain and its own history, none lost.
 
 Each conversation sends three turns, the second streamed, each continuing the previous by
 ``previous_response_id`` and carrying words no other conversation uses; the emulator echoes the
@@ -11,25 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 
 from tests.store.conftest import Backend
 from tests.store.gateways import user_texts
-from toolwire.emulator import serve
-from toolwire.gateway import HopConfig, create_app
+from toolwire.emulator import create_app
+from toolwire.gateway import HopConfig, Transport
 
 CONVERSATIONS = 200
 TURNS = 3
-
-
-@pytest.fixture(scope="module")
-def upstream() -> Iterator[str]:
-    with serve(log_level="critical") as url:
-        yield url
 
 
 async def _streamed(http: httpx.AsyncClient, url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -67,16 +61,20 @@ async def _conversation(http: httpx.AsyncClient, base: str, n: int) -> tuple[lis
     return answers, user_texts(listed.json()["data"])
 
 
-async def _all(base: str) -> list[tuple[list[str], list[str]]]:
-    limits = httpx.Limits(max_connections=CONVERSATIONS)
-    async with httpx.AsyncClient(timeout=120, limits=limits) as http:
-        return await asyncio.gather(*(_conversation(http, base, n) for n in range(CONVERSATIONS)))
+async def _all(store: str) -> list[tuple[list[str], list[str]]]:
+    upstream = httpx.ASGITransport(app=create_app())  # the emulator
+    transport = Transport(HopConfig.single("anthropic", "http://emulator", store=store), inner=upstream)
+    try:
+        async with httpx.AsyncClient(transport=transport, timeout=120) as http:
+            return await asyncio.gather(
+                *(_conversation(http, "http://gateway", n) for n in range(CONVERSATIONS))
+            )
+    finally:
+        await transport.aclose()
 
 
-def test_200_conversations_at_once_stay_apart(upstream: str, backend: Backend) -> None:
-    config = HopConfig.single("anthropic", upstream, store=backend.url)
-    with serve(app=create_app(config), log_level="critical") as base:
-        results = asyncio.run(_all(base))
+def test_200_conversations_at_once_stay_apart(backend: Backend) -> None:
+    results = asyncio.run(_all(backend.url))
     for n, (answers, listed) in enumerate(results):
         own = [f"conversation {n} turn {turn}" for turn in range(TURNS)]
         assert listed == own, (n, listed)
