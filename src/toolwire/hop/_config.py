@@ -15,6 +15,7 @@ into frozen rows; every mistake is a :class:`ConfigError` naming its path in the
     upstream = "claude"
     model = "claude-sonnet-4-5"                 # the model sent upstream (default: the client's)
     max_tokens = 8192                           # used when the client sets no output limit
+    reasoning = "medium"                        # effort used when the client sets none
 
     [default]                                   # the route of models no route matches
     upstream = "claude"
@@ -41,6 +42,7 @@ from typing import Any
 
 from toolwire._choices import unknown_choice
 from toolwire.errors import ToolwireError
+from toolwire.hop._defaults import EFFORTS
 from toolwire.hop._providers import check_key
 from toolwire.ir.base import FORMAT_ALIASES, FORMATS, Format
 
@@ -106,12 +108,15 @@ class Route:
         upstream: the name of the upstream.
         model: the model sent upstream (``None``: the client's).
         max_tokens: the output limit used when the client sets none.
+        reasoning: the reasoning effort used when the client sets none (``none``, ``minimal``,
+            ``low``, ``medium``, ``high``; see :mod:`toolwire.hop._defaults`).
     """
 
     match: str
     upstream: str
     model: str | None = None
     max_tokens: int | None = None
+    reasoning: str | None = None
 
     def fits(self, model: str) -> bool:
         """Whether ``model`` is this route's (exact name, or the glob)."""
@@ -294,7 +299,7 @@ def _decode_upstream(name: str, data: Any, path: str) -> Upstream:
     )
 
 
-_ROUTE_KEYS = ("match", "upstream", "model", "max_tokens")
+_ROUTE_KEYS = ("match", "upstream", "model", "max_tokens", "reasoning")
 
 
 def _decode_route(data: Any, path: str, upstreams: Mapping[str, Upstream], *, default: bool) -> Route:
@@ -313,7 +318,10 @@ def _decode_route(data: Any, path: str, upstreams: Mapping[str, Upstream], *, de
     max_tokens = _typed(data, "max_tokens", int, path, None)
     if max_tokens is not None and max_tokens < 1:
         raise ConfigError(f"{path}.max_tokens: must be at least 1")
-    return Route(match, upstream, _typed(data, "model", str, path, None), max_tokens)
+    reasoning = _typed(data, "reasoning", str, path, None)
+    if reasoning is not None and reasoning not in EFFORTS:
+        raise ConfigError(f"{path}.reasoning: " + unknown_choice("effort", reasoning, EFFORTS, EFFORTS))
+    return Route(match, upstream, _typed(data, "model", str, path, None), max_tokens, reasoning)
 
 
 def _decode_key(data: Any, path: str, env: Mapping[str, str]) -> GatewayKey:

@@ -49,6 +49,7 @@ from toolwire.hop._build import auth_headers
 from toolwire.hop._call import ClientCall, InboundRequest, read_inbound
 from toolwire.hop._config import FORMAT_PROVIDER, GatewayKey, HopConfig, Route, Upstream
 from toolwire.hop._count import count_call, count_reply, estimate_reply
+from toolwire.hop._defaults import apply_route_defaults
 from toolwire.hop._errors import refused_credentials
 from toolwire.hop._headers import map_response_headers
 from toolwire.hop._models import list_models
@@ -75,13 +76,6 @@ __all__ = [
 
 _JSON = {"content-type": "application/json"}
 _MODEL_LIST_HEADERS = {"anthropic": {"accept": "application/json", "anthropic-version": "2023-06-01"}}
-MAX_TOKENS_FIELD: dict[str, tuple[str, ...]] = {
-    "openai-chat": ("max_completion_tokens", "max_tokens"),
-    "openai-responses": ("max_output_tokens",),
-    "anthropic": ("max_tokens",),
-    "gemini": ("generationConfig", "maxOutputTokens"),
-}
-"""Where each client format puts its output limit (Chat: either name; Gemini: nested)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,19 +223,6 @@ def _presented_key(headers: Mapping[str, str], query: str) -> str | None:
         if name == "key" and value.strip():
             return value.strip()
     return None
-
-
-def _set_default_max_tokens(payload: dict[str, Any], fmt: Format, value: int) -> None:
-    path = MAX_TOKENS_FIELD[fmt]
-    if fmt == "gemini":
-        config = payload.get("generationConfig")
-        if config is None:
-            payload["generationConfig"] = config = {}
-        if isinstance(config, dict) and config.get(path[1]) is None:
-            config[path[1]] = value
-        return
-    if all(payload.get(name) is None for name in path):
-        payload[path[0]] = value
 
 
 class Hop:
@@ -413,8 +394,7 @@ class Hop:
         if isinstance(read, Reply):
             return read
         payload, call, route, upstream = read
-        if route.max_tokens is not None:
-            _set_default_max_tokens(payload, fmt, route.max_tokens)
+        apply_route_defaults(payload, fmt, max_tokens=route.max_tokens, reasoning=route.reasoning)
         facade: ResponsesFacade | None = None
         if is_stateful(fmt, upstream.format):
             opened = yield from open_facade(fmt, payload)
