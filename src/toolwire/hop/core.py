@@ -33,7 +33,6 @@ import hmac
 import time
 import uuid
 from collections.abc import Callable, Generator, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -57,10 +56,9 @@ from toolwire.hop._providers import PROVIDERS, resolve_base_url
 from toolwire.hop._relay import StreamRelay
 from toolwire.hop._routes import Endpoint, allowed_methods, match_inbound
 from toolwire.hop._stateful import ResponsesFacade, StoreCall, is_stateful
+from toolwire.hop._steps import HopRecord, Received, Reply, ReplyStream, Send, client_error
 from toolwire.hop._stored import STORED_OPERATIONS, open_facade, save_calls
 from toolwire.ir.base import Format
-from toolwire.ir.notes import Notes
-from toolwire.ir.response import ErrorInfo
 
 __all__ = [
     "BASE_HOLDS_VERSION",
@@ -76,118 +74,6 @@ __all__ = [
 
 _JSON = {"content-type": "application/json"}
 _MODEL_LIST_HEADERS = {"anthropic": {"accept": "application/json", "anthropic-version": "2023-06-01"}}
-
-
-@dataclass(frozen=True, slots=True)
-class Send:
-    """Call the upstream. ``headers`` hold its credentials: never log them.
-
-    Attributes:
-        method: HTTP method.
-        url: absolute URL.
-        headers: request headers, credentials included.
-        body: body bytes.
-        stream: whether the answer is a stream (read it incrementally).
-        timeout: connect and read timeout, seconds.
-        upstream: the upstream's config name.
-    """
-
-    method: str
-    url: str
-    headers: dict[str, str]
-    body: bytes
-    stream: bool
-    timeout: float
-    upstream: str
-
-    def __repr__(self) -> str:  # credentials stay out of reprs, logs and tracebacks
-        return f"Send({self.method} {self.url}, stream={self.stream}, upstream={self.upstream!r})"
-
-
-@dataclass(frozen=True, slots=True)
-class Received:
-    """The upstream's answer to a :class:`Send`.
-
-    Attributes:
-        status: HTTP status.
-        headers: response headers.
-        body: the whole body; for a 2xx answer to a streaming :class:`Send`, ``b""`` (the shell
-            keeps the body open and pumps it through the :class:`ReplyStream`).
-    """
-
-    status: int
-    headers: Mapping[str, str]
-    body: bytes = b""
-
-
-@dataclass(frozen=True, slots=True)
-class Reply:
-    """A whole answer for the client."""
-
-    status: int
-    headers: dict[str, str]
-    body: bytes
-
-
-@dataclass(frozen=True, slots=True)
-class ReplyStream:
-    """A streamed answer: feed the upstream's body chunks to ``relay`` and send what it returns.
-
-    Attributes:
-        status: HTTP status (200).
-        headers: response headers (``content-type`` included).
-        tap: when set, each chunk the relay gives goes through it before it is sent: it returns
-            the chunk to send and the :class:`StoreCall`\\ s to perform first (a Responses
-            client's state, :mod:`toolwire.hop._stateful`).
-        relay: the stream relay (``feed(chunk)``, ``close()``). The :class:`Send` of a stream
-            has the idle limit as its read timeout; when a read fails or times out, the shell
-            sends ``relay.close()``, which ends the stream with the client's error event.
-    """
-
-    status: int
-    headers: dict[str, str]
-    relay: StreamRelay
-    tap: Callable[[bytes], tuple[bytes, list[StoreCall]]] | None = None
-
-
-@dataclass(slots=True)
-class HopRecord:
-    """What an access log line reports of one call (no keys, no bodies)."""
-
-    request_id: str
-    method: str
-    path: str
-    client: str | None = None
-    operation: str | None = None
-    upstream: str | None = None
-    upstream_format: str | None = None
-    client_model: str | None = None
-    upstream_model: str | None = None
-    stream: bool = False
-    status: int = 0
-    notes: int = 0
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-    error: str | None = None
-    started: float = field(default_factory=time.monotonic)
-
-
-def client_error(
-    fmt: Format,
-    status: int,
-    message: str,
-    *,
-    type: str | None = None,
-    code: str | None = None,
-    param: str | None = None,
-    headers: Mapping[str, str] | None = None,
-) -> Reply:
-    """An error answer in the client format's own shape."""
-    from toolwire.translate import format_module
-
-    info = ErrorInfo(message=message, status=status, type=type, code=code, param=param)
-    out_status, body = format_module(fmt).encode_error(info, Notes("drop"))
-    return Reply(out_status, {**_JSON, **(headers or {})}, dumps(body))
 
 
 Step = Send | StoreCall
