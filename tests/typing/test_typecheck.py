@@ -38,7 +38,6 @@ from typing import Any
 
 anthropic_events: list[dict[str, Any]] = []  # what the README's stream snippet leaves to the reader
 upstream_chunks: Iterable[bytes] = []
-raw_body = b'{"model": "gpt-4o", "messages": []}'  # a client's request body, as a gateway reads it
 
 
 def send(chunk: bytes) -> None: ...
