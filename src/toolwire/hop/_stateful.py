@@ -109,10 +109,10 @@ class ResponsesFacade:
 
     def resolved_body(self, history: list[dict[str, Any]]) -> dict[str, Any]:
         """The body the upstream translation gets: the stored ``history``, then this input."""
+        from toolwire.store.responses import input_items
+
         body = {k: v for k, v in self.request.items() if k not in _STATE_KEYS}
-        own = self.request.get("input")
-        items = [{"role": "user", "content": own}] if isinstance(own, str) else list(own or [])
-        body["input"] = [*history, *items]
+        body["input"] = [*history, *input_items(self.request.get("input"))]
         return body
 
     def finish(self, response: dict[str, Any]) -> dict[str, Any]:
