@@ -200,3 +200,55 @@ def test_state_goes_back_only_to_its_provider(config: HopConfig, tmp_path: Path)
     kept = _anthropic_state(capture.answers[0], False)
     assert kept["signature"] not in json.dumps(capture.sent[1].body)
     assert kept["thinking"] not in json.dumps(capture.sent[1].body)
+
+
+def test_the_ttl_comes_from_the_config(config: HopConfig, tmp_path: Path) -> None:
+    config = dataclasses.replace(config, limits=dataclasses.replace(config.limits, state_ttl=600.0))
+    with open_gateway("asgi", config, f"sqlite://{tmp_path / 'state.db'}", Capture()) as client:
+        _turn(client, ROUTE_MODELS["anthropic"], [QUESTION], False)
+    with sqlite3.connect(tmp_path / "state.db") as db:
+        ((expires,),) = db.execute("SELECT expires_at FROM state").fetchall()
+    assert 500 < expires - time.time() <= 600
+
+
+def test_a_store_that_cannot_keep_the_state_is_a_500(config: HopConfig) -> None:
+    """Loading fails: as if nothing were kept; saving fails: the client's 500, no password shown."""
+    store = "redis://:hunter2-secret@127.0.0.1:1/0"  # nothing listens on port 1
+    capture = Capture()
+    with open_gateway("asgi", config, store, capture) as client:
+        with pytest.raises(openai.InternalServerError) as failed:
+            _turn(client, ROUTE_MODELS["anthropic"], [QUESTION], False)
+        plain = client.chat.completions.create(
+            model=ROUTE_MODELS["anthropic"], messages=[{"role": "user", "content": "Hello"}]
+        )
+    message = failed.value.body["message"]  # type: ignore[index]
+    assert message.startswith("The reasoning state could not be stored: redis store 127.0.0.1:1/0")
+    assert "hunter2" not in json.dumps(failed.value.body)
+    assert plain.choices[0].message.content  # no state to keep: the store is never needed
+    assert len(capture.sent) == 2
+
+
+def _encrypted(answer: bytes, stream: bool) -> str:
+    """The encrypted reasoning of a Responses answer."""
+    if stream:
+        items = [e["item"] for e in _sse(answer) if e.get("type") == "response.output_item.done"]
+    else:
+        items = json.loads(answer)["output"]
+    return str(next(item["encrypted_content"] for item in items if item["type"] == "reasoning"))
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
+def test_responses_encrypted_reasoning_comes_back_byte_exact(
+    config: HopConfig, tmp_path: Path, stream: bool
+) -> None:
+    capture = Capture()
+    model = ROUTE_MODELS["openai-responses"]
+    with open_gateway("asgi", config, f"sqlite://{tmp_path / 'state.db'}", capture) as client:
+        first = _turn(client, model, [QUESTION], stream)
+        encrypted = _encrypted(capture.answers[0], stream)
+        _turn(client, model, _second(first), stream)
+    sent = capture.sent[1].body["input"]
+    kinds = [item.get("type") for item in sent]
+    reasoning = sent[kinds.index("reasoning")]
+    assert reasoning["encrypted_content"] == encrypted
+    assert kinds.index("reasoning") < kinds.index("function_call")  # in front of its turn's calls

@@ -28,6 +28,7 @@ into frozen rows; every mistake is a :class:`ConfigError` naming its path in the
     max_body_bytes = 33554432
     max_concurrency = 256
     stream_idle_timeout = 300
+    state_ttl = 86400
 
 Routes are tried in file order; the first whose ``match`` fits the client's model wins.
 """
