@@ -252,3 +252,13 @@ def test_responses_encrypted_reasoning_comes_back_byte_exact(
     reasoning = sent[kinds.index("reasoning")]
     assert reasoning["encrypted_content"] == encrypted
     assert kinds.index("reasoning") < kinds.index("function_call")  # in front of its turn's calls
+
+
+@pytest.mark.parametrize("shell", ["asgi", "transport"])
+def test_a_stream_whose_state_cannot_be_kept_ends_with_an_error(config: HopConfig, shell: str) -> None:
+    with (
+        open_gateway(shell, config, "redis://127.0.0.1:1/0", Capture()) as client,
+        pytest.raises(openai.APIError) as failed,
+    ):
+        _turn(client, ROUTE_MODELS["anthropic"], [QUESTION], True)
+    assert failed.value.message == "The reasoning state could not be stored."
