@@ -1,5 +1,6 @@
 """The shells' handle on the store: opened on first use, so traffic that keeps no state (no
-Responses state, no Chat client's reasoning state) never touches it; performs the hop's :class:`~toolwire.hop._stateful.StoreCall` steps.
+Responses state, no Chat client's reasoning state) never touches it; performs the hop's
+:class:`~toolwire.hop._stateful.StoreCall` steps.
 
 The async handle serves the ASGI app and the async transport. The sync transport's handle runs
 the (async) store on a private event loop in a daemon thread.
