@@ -24,6 +24,8 @@ upstream 401 / 403                     the same status, the gateway's own messag
 upstream unreachable / reset           502
 upstream timeout                       504
 upstream body not JSON                 502
+a Chat client's reasoning state        500 (a stream: an error chunk in place of ``[DONE]``),
+cannot be stored                       see :mod:`toolwire.hop._opaque`
 =====================================  =======================================================
 """
 
