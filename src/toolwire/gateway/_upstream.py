@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 
 from toolwire.errors import ConnectionFailedError, RequestTimeoutError, ToolwireError, TransportError
-from toolwire.gateway._store import STORE_ERROR_EVENT, AsyncStoreHandle, SyncStoreHandle
+from toolwire.gateway._store import AsyncStoreHandle, SyncStoreHandle, store_error_event
 from toolwire.gateway._wire import UpstreamPool, WireResponse
 from toolwire.hop._call import InboundRequest
 from toolwire.hop._stateful import StoreCall
@@ -154,7 +154,7 @@ def _tapped(stream: ReplyStream, out: bytes, store: SyncStoreHandle) -> bytes:
             store.call(call)
     except ToolwireError:
         log.exception("could not keep a streamed response")
-        return STORE_ERROR_EVENT
+        return store_error_event(stream.relay.client)
     return out
 
 
@@ -184,5 +184,5 @@ async def _atapped(stream: ReplyStream, out: bytes, store: AsyncStoreHandle) -> 
             await store.call(call)
     except ToolwireError:
         log.exception("could not keep a streamed response")
-        return STORE_ERROR_EVENT
+        return store_error_event(stream.relay.client)
     return out

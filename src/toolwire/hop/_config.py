@@ -28,6 +28,7 @@ into frozen rows; every mistake is a :class:`ConfigError` naming its path in the
     max_body_bytes = 33554432
     max_concurrency = 256
     stream_idle_timeout = 300
+    state_ttl = 86400
 
 Routes are tried in file order; the first whose ``match`` fits the client's model wins.
 """
@@ -148,12 +149,15 @@ class Limits:
         queue_timeout: seconds a request may wait for a slot.
         stream_idle_timeout: seconds a stream may go without an upstream byte before it is
             ended with the client's error event.
+        state_ttl: seconds the store keeps a Chat client's opaque reasoning state (see
+            :mod:`toolwire.hop._opaque`).
     """
 
     max_body_bytes: int = 32 * 1024 * 1024
     max_concurrency: int = 256
     queue_timeout: float = 30.0
     stream_idle_timeout: float = 300.0
+    state_ttl: float = 86400.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,7 +344,7 @@ def _decode_key(data: Any, path: str, env: Mapping[str, str]) -> GatewayKey:
     return GatewayKey(key, tuple(models))
 
 
-_LIMIT_KEYS = ("max_body_bytes", "max_concurrency", "queue_timeout", "stream_idle_timeout")
+_LIMIT_KEYS = ("max_body_bytes", "max_concurrency", "queue_timeout", "stream_idle_timeout", "state_ttl")
 
 
 def _decode_limits(data: Mapping[str, Any], path: str) -> Limits:

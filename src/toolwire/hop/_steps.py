@@ -81,7 +81,8 @@ class ReplyStream:
         headers: response headers (``content-type`` included).
         tap: when set, each chunk the relay gives goes through it before it is sent: it returns
             the chunk to send and the :class:`StoreCall`\\ s to perform first (a Responses
-            client's state, :mod:`toolwire.hop._stateful`).
+            client's state, :mod:`toolwire.hop._stateful`; a Chat client's reasoning state,
+            :mod:`toolwire.hop._opaque`).
         relay: the stream relay (``feed(chunk)``, ``close()``). The :class:`Send` of a stream
             has the idle limit as its read timeout; when a read fails or times out, the shell
             sends ``relay.close()``, which ends the stream with the client's error event.

@@ -24,6 +24,8 @@ upstream 401 / 403                     the same status, the gateway's own messag
 upstream unreachable / reset           502
 upstream timeout                       504
 upstream body not JSON                 502
+a Chat client's reasoning state        500 (a stream: an error chunk in place of ``[DONE]``),
+cannot be stored                       see :mod:`toolwire.hop._opaque`
 =====================================  =======================================================
 """
 
@@ -37,6 +39,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from toolwire._json import dumps, loads
+from toolwire._opaque_state import keeps_state
 from toolwire.errors import (
     ConversionError,
     PayloadError,
@@ -52,6 +55,7 @@ from toolwire.hop._defaults import apply_route_defaults
 from toolwire.hop._errors import refused_credentials
 from toolwire.hop._headers import map_response_headers
 from toolwire.hop._models import list_models
+from toolwire.hop._opaque import StateTap, load_state, save_state, store_state, tenant
 from toolwire.hop._providers import PROVIDERS, resolve_base_url
 from toolwire.hop._relay import StreamRelay
 from toolwire.hop._routes import Endpoint, allowed_methods, match_inbound
@@ -288,6 +292,11 @@ class Hop:
                 return opened
             facade, payload = opened, opened.body
         ex = self._exchange(fmt, route, upstream)
+        owner = self._tenant(inbound, upstream) if keeps_state(fmt, upstream.format) else None
+        loaded: dict[str, str] = {}
+        if owner is not None:
+            loaded = yield from load_state(owner, fmt, payload)
+            ex.state = dict(loaded)
         up = ex.request_read(payload, call)
         self.record.stream = up.stream
         self.record.notes = len(ex.notes)
@@ -300,13 +309,31 @@ class Hop:
         if up.stream:
             relay = StreamRelay(ex)
             headers = {"content-type": relay.content_type, "cache-control": "no-cache", **headers}
-            return ReplyStream(200, headers, relay, facade.frames if facade is not None else None)
+            ttl = self.config.limits.state_ttl
+            tap = StateTap(ex, owner, ttl, before=loaded) if owner is not None else None
+            return ReplyStream(200, headers, relay, facade.frames if facade is not None else tap)
         out = self._whole(ex, fmt, received)
+        if owner is not None and not isinstance(out, Reply):
+            calls = save_state(owner, loaded, ex.state, self.config.limits.state_ttl)
+            failed = yield from store_state(fmt, calls)
+            if failed is not None:
+                return failed
         if isinstance(out, Reply) or facade is None:
             return out if isinstance(out, Reply) else Reply(200, {**_JSON, **headers}, dumps(out))
         out = facade.finish(out)
         saved = yield from save_calls(fmt, facade.save(out))
         return saved if saved is not None else Reply(200, {**_JSON, **headers}, dumps(out))
+
+    def _tenant(self, inbound: InboundRequest, upstream: Upstream) -> str:
+        """Whose opaque state this call reads and writes: the gateway key it presented; with no
+        gateway keys, its own credential, else the upstream's (hashed, see :func:`tenant`)."""
+        if self._key is not None:
+            return tenant("gateway\0" + self._key.key)
+        headers = {name.lower(): value for name, value in inbound.headers.items()}
+        presented = _presented_key(headers, inbound.query)
+        if presented is not None:
+            return tenant("client\0" + presented)
+        return tenant(f"upstream\0{upstream.name}\0{upstream.key(self._env) or ''}")
 
     def _upstream_error(
         self, ex: Any, fmt: Format, upstream: str, received: Received, headers: dict[str, str]

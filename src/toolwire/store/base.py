@@ -11,8 +11,9 @@ kept                              how
 ================================  ===============================================================
 :class:`ResponseRecord`           by id; replaced when put again (its place in
                                   :meth:`Store.list_responses` stays); gone after ``expires_at``
-:class:`ConversationRecord`       by id, created once; its items are a separate ordered list,
-                                  appended atomically (all or none, never interleaved)
+:class:`ConversationRecord`       by id, created once (an update replaces its metadata); its
+                                  items are a separate ordered list, appended atomically (all
+                                  or none, never interleaved), read or removed one by one
 conversation items                JSON objects, each with a string ``id`` unique in the
                                   conversation (the caller assigns ids, as the API lists them)
 opaque state                      ``bytes`` by key, with an optional time to live
@@ -283,6 +284,31 @@ class Store(Protocol):
         self, conversation_id: str, *, after: str | None = None, limit: int = 20, order: Order = "asc"
     ) -> ItemPage:
         """A page of a conversation's items, in ``order``, starting after item ``after``.
+
+        Raises:
+            StoreNotFoundError: no such conversation.
+        """
+
+    async def update_conversation(
+        self, conversation_id: str, metadata: dict[str, Any]
+    ) -> ConversationRecord | None:
+        """Replace a conversation's metadata, atomically; the updated record, or ``None`` when
+        no such conversation (nothing is created).
+
+        Raises:
+            StoreLimitError: the updated record is too large (the old one stays).
+        """
+
+    async def get_item(self, conversation_id: str, item_id: str) -> dict[str, Any] | None:
+        """Item ``item_id`` of a conversation, or ``None`` when the conversation has no such item.
+
+        Raises:
+            StoreNotFoundError: no such conversation.
+        """
+
+    async def delete_item(self, conversation_id: str, item_id: str) -> ConversationRecord | None:
+        """Remove item ``item_id`` from a conversation, atomically (the other items keep their
+        order; the id is free again); the conversation record, or ``None`` when it has no such item.
 
         Raises:
             StoreNotFoundError: no such conversation.

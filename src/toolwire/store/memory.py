@@ -35,12 +35,12 @@ _ITEM = msgspec.json.Decoder(dict[str, Any])
 
 
 class _Conversation:
-    __slots__ = ("ids", "items", "record")
+    __slots__ = ("items", "order", "record")
 
     def __init__(self, record: bytes) -> None:
         self.record = record
-        self.items: list[bytes] = []
-        self.ids: set[str] = set()
+        self.order: list[str] = []  # item ids, oldest first
+        self.items: dict[str, bytes] = {}  # item id -> its JSON
 
 
 class MemoryStore:
@@ -105,8 +105,9 @@ class MemoryStore:
 
     @staticmethod
     def _extend(conversation: _Conversation, items: Sequence[dict[str, Any]], encoded: list[bytes]) -> None:
-        conversation.items.extend(encoded)
-        conversation.ids.update(item["id"] for item in items)
+        for item, data in zip(items, encoded, strict=True):
+            conversation.order.append(item["id"])
+            conversation.items[item["id"]] = data
 
     async def get_conversation(self, conversation_id: str) -> ConversationRecord | None:
         kept = self._conversations.get(conversation_id)
@@ -114,9 +115,9 @@ class MemoryStore:
 
     async def append_items(self, conversation_id: str, items: Sequence[dict[str, Any]]) -> int:
         conversation = self._conversation(conversation_id)
-        encoded = self._encode_items(items, conversation.ids.__contains__)
+        encoded = self._encode_items(items, conversation.items.__contains__)
         self._extend(conversation, items, encoded)
-        return len(conversation.items)
+        return len(conversation.order)
 
     def _conversation(self, conversation_id: str) -> _Conversation:
         conversation = self._conversations.get(conversation_id)
@@ -128,8 +129,29 @@ class MemoryStore:
         self, conversation_id: str, *, after: str | None = None, limit: int = 20, order: Order = "asc"
     ) -> ItemPage:
         conversation = self._conversation(conversation_id)
-        items = [_ITEM.decode(data) for data in conversation.items]
+        items = [_ITEM.decode(conversation.items[key]) for key in conversation.order]
         return page_of(items, after=after, limit=limit, order=order)
+
+    async def update_conversation(
+        self, conversation_id: str, metadata: dict[str, Any]
+    ) -> ConversationRecord | None:
+        kept = self._conversations.get(conversation_id)
+        if kept is None:
+            return None
+        record = msgspec.structs.replace(decode_record(kept.record, ConversationRecord), metadata=metadata)
+        kept.record = encode_record(record, self.limits)
+        return decode_record(kept.record, ConversationRecord)
+
+    async def get_item(self, conversation_id: str, item_id: str) -> dict[str, Any] | None:
+        data = self._conversation(conversation_id).items.get(item_id)
+        return _ITEM.decode(data) if data is not None else None
+
+    async def delete_item(self, conversation_id: str, item_id: str) -> ConversationRecord | None:
+        conversation = self._conversation(conversation_id)
+        if conversation.items.pop(item_id, None) is None:
+            return None
+        conversation.order.remove(item_id)
+        return decode_record(conversation.record, ConversationRecord)
 
     async def delete_conversation(self, conversation_id: str) -> bool:
         return self._conversations.pop(conversation_id, None) is not None

@@ -108,6 +108,31 @@ if start < 0 then return {1, {}} end
 return {1, redis.call('LRANGE', KEYS[2], math.max(0, start - limit), start)}
 """
 """``limit + 1`` items after ``ARGV[1]``, oldest first (reversed by the caller for ``desc``)."""
+_GET_ITEM = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return {-1} end
+local at = redis.call('HGET', KEYS[3], ARGV[1])
+if not at then return {0} end
+return {1, redis.call('LINDEX', KEYS[2], tonumber(at))}
+"""
+"""Item ``ARGV[1]``: ``{-1}`` unknown conversation, ``{0}`` no such item, else ``{1, item}``."""
+_DELETE_ITEM = """
+local record = redis.call('GET', KEYS[1])
+if not record then return {-1} end
+local at = redis.call('HGET', KEYS[3], ARGV[1])
+if not at then return {0, record} end
+at = tonumber(at)
+redis.call('LSET', KEYS[2], at, '')
+redis.call('LREM', KEYS[2], 1, '')
+redis.call('HDEL', KEYS[3], ARGV[1])
+local positions = redis.call('HGETALL', KEYS[3])
+for i = 1, #positions, 2 do
+  local n = tonumber(positions[i + 1])
+  if n > at then redis.call('HSET', KEYS[3], positions[i], n - 1) end
+end
+return {1, record}
+"""
+"""Remove item ``ARGV[1]`` (an empty string marks it: no item is one) and move the later
+positions down: ``{-1}`` unknown conversation, ``{0, record}`` no such item, else ``{1, record}``."""
 
 
 class RedisStore:
@@ -134,6 +159,8 @@ class RedisStore:
             for name, text in (("put", _PUT_RESPONSE), ("delete", _DELETE_RESPONSE), ("append", _APPEND))
         }
         self._scripts["page"] = client.register_script(_PAGE)
+        self._scripts["get_item"] = client.register_script(_GET_ITEM)
+        self._scripts["delete_item"] = client.register_script(_DELETE_ITEM)
 
     @classmethod
     async def open(cls, url: SplitResult, limits: StoreLimits | None = None) -> RedisStore:
@@ -261,6 +288,31 @@ class RedisStore:
         first = items[0].get("id") if items else None
         last = items[-1].get("id") if items else None
         return ItemPage(items=items, has_more=len(ordered) > size, first_id=first, last_id=last)
+
+    async def update_conversation(
+        self, conversation_id: str, metadata: dict[str, Any]
+    ) -> ConversationRecord | None:
+        kept = await self.get_conversation(conversation_id)
+        if kept is None:
+            return None
+        record = msgspec.structs.replace(kept, metadata=metadata)
+        data = encode_record(record, self.limits)  # id and created_at never change: SET XX is atomic
+        replaced = await self._call(self.client.set(self._key("c:", conversation_id), data, xx=True))
+        return record if replaced else None
+
+    async def get_item(self, conversation_id: str, item_id: str) -> dict[str, Any] | None:
+        keys = self._conversation_keys(conversation_id)
+        found = await self._call(self._scripts["get_item"](keys=keys, args=[item_id]))
+        if int(found[0]) < 0:
+            raise StoreNotFoundError(f"no conversation {conversation_id!r}")
+        return _ITEM.decode(found[1]) if int(found[0]) > 0 else None
+
+    async def delete_item(self, conversation_id: str, item_id: str) -> ConversationRecord | None:
+        keys = self._conversation_keys(conversation_id)
+        found = await self._call(self._scripts["delete_item"](keys=keys, args=[item_id]))
+        if int(found[0]) < 0:
+            raise StoreNotFoundError(f"no conversation {conversation_id!r}")
+        return decode_record(found[1], ConversationRecord) if int(found[0]) > 0 else None
 
     async def delete_conversation(self, conversation_id: str) -> bool:
         return int(await self._call(self.client.delete(*self._conversation_keys(conversation_id)))) > 0

@@ -240,7 +240,8 @@ class SQLiteStore:
                 (conversation_id,),
             ).fetchone()
             self._insert_items(db, conversation_id, count, encoded)
-            return int(count) + len(encoded)
+            query = "SELECT COUNT(*) FROM conversation_items WHERE conversation_id = ?"
+            return int(db.execute(query, (conversation_id,)).fetchone()[0])
 
         return await self._run(self._write, append)
 
@@ -281,6 +282,46 @@ class SQLiteStore:
             return [(row[0], row[1]) for row in db.execute(query, (*args, limit + 1))]
         finally:
             db.execute("COMMIT")
+
+    async def update_conversation(
+        self, conversation_id: str, metadata: dict[str, Any]
+    ) -> ConversationRecord | None:
+        def update(db: sqlite3.Connection) -> ConversationRecord | None:
+            row = db.execute("SELECT body FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
+            if row is None:
+                return None
+            record = msgspec.structs.replace(decode_record(row[0], ConversationRecord), metadata=metadata)
+            data = encode_record(record, self.limits)
+            db.execute("UPDATE conversations SET body = ? WHERE id = ?", (data, conversation_id))
+            return decode_record(data, ConversationRecord)
+
+        return await self._run(self._write, update)
+
+    async def get_item(self, conversation_id: str, item_id: str) -> dict[str, Any] | None:
+        def get() -> bytes | None:
+            db = self._conn()
+            db.execute("BEGIN")
+            try:
+                self._require(db, conversation_id)
+                query = "SELECT body FROM conversation_items WHERE conversation_id = ? AND item_id = ?"
+                row = db.execute(query, (conversation_id, item_id)).fetchone()
+                return bytes(row[0]) if row is not None else None
+            finally:
+                db.execute("COMMIT")
+
+        data = await self._run(get)
+        return _ITEM.decode(data) if data is not None else None
+
+    async def delete_item(self, conversation_id: str, item_id: str) -> ConversationRecord | None:
+        def delete(db: sqlite3.Connection) -> bytes | None:
+            row = db.execute("SELECT body FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
+            if row is None:
+                raise StoreNotFoundError(f"no conversation {conversation_id!r}")
+            query = "DELETE FROM conversation_items WHERE conversation_id = ? AND item_id = ?"
+            return bytes(row[0]) if db.execute(query, (conversation_id, item_id)).rowcount > 0 else None
+
+        data = await self._run(self._write, delete)
+        return decode_record(data, ConversationRecord) if data is not None else None
 
     async def delete_conversation(self, conversation_id: str) -> bool:
         def delete(db: sqlite3.Connection) -> bool:
