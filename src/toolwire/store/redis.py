@@ -14,6 +14,9 @@ key (after the prefix)   value
 ``c:<id>``               a conversation record (JSON)
 ``ci:<id>`` / ``cx:<id>``  the conversation's items (a list of JSON) / item id -> position
 ``s:<key>``              opaque state bytes (PX for a TTL)
+``t:<id>``               a trace record (JSON)
+``tsum`` / ``tz``        trace id -> its summary (JSON) / sorted set of trace ids by
+                         ``created_at`` (equal times: the greater id first)
 =======================  ============================================================
 
 The prefix is ``toolwire:`` unless the URL says ``?prefix=...``; ``?max_connections=N`` bounds
@@ -31,6 +34,7 @@ import msgspec
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from toolwire.store._traces import SCAN_BATCH, encode_parts, keep
 from toolwire.store.base import (
     ConversationRecord,
     ItemPage,
@@ -43,6 +47,7 @@ from toolwire.store.base import (
     encode_record,
     item_ids,
 )
+from toolwire.trace.record import TraceQuery, TraceRecord, TraceSummary, decode_trace
 
 __all__ = ["DEFAULT_PREFIX", "MAX_CONNECTIONS", "POOL_TIMEOUT", "RedisStore"]
 
@@ -133,6 +138,34 @@ return {1, record}
 """
 """Remove item ``ARGV[1]`` (an empty string marks it: no item is one) and move the later
 positions down: ``{-1}`` unknown conversation, ``{0, record}`` no such item, else ``{1, record}``."""
+_PUT_TRACE = """
+redis.call('SET', KEYS[1], ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+return 1
+"""
+_PRUNE_TRACES = """
+local doomed = {}
+if ARGV[2] ~= '' then
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[2])) do doomed[id] = true end
+end
+if ARGV[3] ~= '' then
+  local extra = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[3])
+  if extra > 0 then
+    for _, id in ipairs(redis.call('ZRANGE', KEYS[2], 0, extra - 1)) do doomed[id] = true end
+  end
+end
+local n = 0
+for id in pairs(doomed) do
+  redis.call('DEL', ARGV[1] .. id)
+  redis.call('HDEL', KEYS[1], id)
+  redis.call('ZREM', KEYS[2], id)
+  n = n + 1
+end
+return n
+"""
+"""Drop traces scored below ``ARGV[2]`` (``(cut``) and all but the newest ``ARGV[3]``; the record
+keys are ``ARGV[1] .. id`` (so not declared: a single Redis server, not a cluster)."""
 
 
 class RedisStore:
@@ -161,6 +194,8 @@ class RedisStore:
         self._scripts["page"] = client.register_script(_PAGE)
         self._scripts["get_item"] = client.register_script(_GET_ITEM)
         self._scripts["delete_item"] = client.register_script(_DELETE_ITEM)
+        self._scripts["put_trace"] = client.register_script(_PUT_TRACE)
+        self._scripts["prune_traces"] = client.register_script(_PRUNE_TRACES)
 
     @classmethod
     async def open(cls, url: SplitResult, limits: StoreLimits | None = None) -> RedisStore:
@@ -330,6 +365,43 @@ class RedisStore:
 
     async def delete_state(self, key: str) -> bool:
         return int(await self._call(self.client.delete(self._key("s:", key)))) > 0
+
+    # -- traces
+
+    async def put_trace(self, record: TraceRecord) -> None:
+        summary, data = encode_parts(record, self.limits)
+        keys = [self._key("t:", record.id), self._key("tsum"), self._key("tz")]
+        args = [record.id, repr(float(record.created_at)), data, summary]
+        await self._call(self._scripts["put_trace"](keys=keys, args=args))
+
+    async def get_trace(self, trace_id: str) -> TraceRecord | None:
+        data = await self._call(self.client.get(self._key("t:", trace_id)))
+        return decode_trace(data) if data is not None else None
+
+    async def list_traces(self, query: TraceQuery) -> list[TraceSummary]:
+        start = 0
+        if query.before is not None:
+            rank = await self._call(self.client.zrevrank(self._key("tz"), query.before))
+            if rank is None:
+                return []
+            start = int(rank) + 1
+        found: list[TraceSummary] = []
+        while True:
+            ids = await self._call(self.client.zrevrange(self._key("tz"), start, start + SCAN_BATCH - 1))
+            if not ids:
+                return found
+            start += len(ids)
+            bodies = await self._call(self.client.hmget(self._key("tsum"), ids))
+            if keep(found, (body for body in bodies if body is not None), query):
+                return found
+
+    async def prune_traces(self, *, max_age: float | None, max_count: int | None) -> int:
+        cut = "" if max_age is None else f"({self.limits.clock() - max_age!r}"
+        count = "" if max_count is None else str(max(0, max_count))
+        keys = [self._key("tsum"), self._key("tz")]
+        return int(
+            await self._call(self._scripts["prune_traces"](keys=keys, args=[self._key("t:"), cut, count]))
+        )
 
     async def aclose(self) -> None:
         await self.client.aclose()

@@ -14,6 +14,7 @@ table                      rows
 ``conversation_items``     ``(conversation_id, seq)``, ``item_id`` (unique per conversation),
                            ``body``
 ``state``                  ``key``, ``expires_at`` (unix seconds, real), ``value`` (the bytes)
+``traces``                 ``id``, ``created_at`` (indexed with ``id``), ``summary``, ``body``
 ``meta``                   ``schema`` = 1
 =========================  ======================================================================
 
@@ -32,6 +33,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from toolwire.store._traces import SCAN_BATCH, encode_parts, keep
 from toolwire.store.base import (
     ConversationRecord,
     ItemPage,
@@ -44,6 +46,7 @@ from toolwire.store.base import (
     encode_record,
     item_ids,
 )
+from toolwire.trace.record import TraceQuery, TraceRecord, TraceSummary, decode_trace
 
 __all__ = ["SCHEMA", "SQLiteStore"]
 
@@ -59,6 +62,10 @@ CREATE TABLE IF NOT EXISTS conversation_items (
     PRIMARY KEY (conversation_id, seq), UNIQUE (conversation_id, item_id)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, expires_at REAL, value BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS traces (
+    id TEXT PRIMARY KEY, created_at REAL NOT NULL, summary BLOB NOT NULL, body BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS traces_order ON traces (created_at, id);
 INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', '1');
 """
 """The tables (created when missing; ``meta.schema`` names the layout)."""
@@ -355,6 +362,61 @@ class SQLiteStore:
             return db.execute(f"DELETE FROM state WHERE key = ? AND {_LIVE}", (key, self._now())).rowcount > 0
 
         return await self._run(self._write, delete)
+
+    # -- traces
+
+    async def put_trace(self, record: TraceRecord) -> None:
+        summary, data = encode_parts(record, self.limits)
+
+        def put(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT OR REPLACE INTO traces (id, created_at, summary, body) VALUES (?, ?, ?, ?)",
+                (record.id, record.created_at, summary, data),
+            )
+
+        await self._run(self._write, put)
+
+    async def get_trace(self, trace_id: str) -> TraceRecord | None:
+        row = await self._run(self._one, "SELECT body FROM traces WHERE id = ?", (trace_id,))
+        return decode_trace(row[0]) if row is not None else None
+
+    async def list_traces(self, query: TraceQuery) -> list[TraceSummary]:
+        return await self._run(self._list_traces, query)
+
+    def _list_traces(self, query: TraceQuery) -> list[TraceSummary]:
+        db = self._conn()
+        at: tuple[float, str] = (float("inf"), "")
+        if query.before is not None:
+            row = db.execute("SELECT created_at, id FROM traces WHERE id = ?", (query.before,)).fetchone()
+            if row is None:
+                return []
+            at = (row[0], row[1])
+        found: list[TraceSummary] = []
+        sql = (
+            "SELECT created_at, id, summary FROM traces WHERE (created_at, id) < (?, ?) "
+            "ORDER BY created_at DESC, id DESC LIMIT ?"
+        )
+        while True:
+            rows = db.execute(sql, (*at, SCAN_BATCH)).fetchall()
+            if keep(found, (row[2] for row in rows), query) or len(rows) < SCAN_BATCH:
+                return found
+            at = (rows[-1][0], rows[-1][1])
+
+    async def prune_traces(self, *, max_age: float | None, max_count: int | None) -> int:
+        def prune(db: sqlite3.Connection) -> int:
+            dropped = 0
+            if max_age is not None:
+                cut = self._now() - max_age
+                dropped += db.execute("DELETE FROM traces WHERE created_at < ?", (cut,)).rowcount
+            if max_count is not None:
+                dropped += db.execute(
+                    "DELETE FROM traces WHERE id IN (SELECT id FROM traces "
+                    "ORDER BY created_at DESC, id DESC LIMIT -1 OFFSET ?)",
+                    (max(0, max_count),),
+                ).rowcount
+            return dropped
+
+        return await self._run(self._write, prune)
 
     async def aclose(self) -> None:
         if self._db is not None:
