@@ -57,6 +57,14 @@ class AsyncStoreHandle:
                     self._store = await open_store(self.url or DEFAULT_STORE)
         return self._store
 
+    async def opened(self) -> Any:
+        """The store, opened now if it was not.
+
+        Raises:
+            StoreError: it cannot be opened.
+        """
+        return await self._open()
+
     async def call(self, step: StoreCall) -> Any:
         """Perform ``step``.
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from toolwire._json import dumps
+from toolwire.hop._capture import HopCapture
 from toolwire.hop._relay import StreamRelay
 from toolwire.hop._stateful import StoreCall
 from toolwire.ir.base import Format
@@ -96,7 +97,8 @@ class ReplyStream:
 
 @dataclass(slots=True)
 class HopRecord:
-    """What an access log line reports of one call (no keys, no bodies)."""
+    """What an access log line reports of one call (no keys, no bodies); ``capture`` holds a
+    traced call's payloads, notes and times (:mod:`toolwire.hop._capture`), else ``None``."""
 
     request_id: str
     method: str
@@ -114,6 +116,7 @@ class HopRecord:
     output_tokens: int | None = None
     error: str | None = None
     started: float = field(default_factory=time.monotonic)
+    capture: HopCapture | None = None
 
 
 def client_error(

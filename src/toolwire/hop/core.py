@@ -49,6 +49,7 @@ from toolwire.errors import (
 )
 from toolwire.hop._build import auth_headers
 from toolwire.hop._call import ClientCall, InboundRequest, read_inbound
+from toolwire.hop._capture import HopCapture
 from toolwire.hop._config import FORMAT_PROVIDER, GatewayKey, HopConfig, Route, Upstream
 from toolwire.hop._count import count_call, count_reply, estimate_reply
 from toolwire.hop._defaults import apply_route_defaults
@@ -123,6 +124,7 @@ class Hop:
         env: where upstream keys are read (default: the process environment).
         clock: the current time, unix seconds.
         request_id: the gateway's id of this call (default: a random one).
+        trace: keep what a trace of this call needs in ``record.capture``.
     """
 
     def __init__(
@@ -132,11 +134,14 @@ class Hop:
         env: Mapping[str, str] | None = None,
         clock: Callable[[], float] = time.time,
         request_id: str | None = None,
+        trace: bool = False,
     ) -> None:
         self.config = config
         self._env = env
         self._clock = clock
         self.record = HopRecord(request_id or f"req_{uuid.uuid4().hex}", "", "")
+        self._cap = HopCapture(budget=config.trace.max_body_bytes) if trace else None
+        self.record.capture = self._cap
         self._key: GatewayKey | None = None
 
     def steps(self, inbound: InboundRequest) -> _Steps:
@@ -144,6 +149,8 @@ class Hop:
         rec = self.record
         rec.method, rec.path = inbound.method, inbound.path
         headers = {name.lower(): value for name, value in inbound.headers.items()}
+        if self._cap is not None:
+            self._cap.inbound(headers, inbound.query, inbound.body)
         endpoint = match_inbound(inbound.method, inbound.path, headers)
         if endpoint is None:
             return self._finish(self._no_route(inbound, headers))
@@ -206,6 +213,8 @@ class Hop:
                 fmt, 404, f"The model {model!r} does not exist or has no route", code="model_not_found"
             )
         self.record.client_model = model
+        if self._cap is not None:
+            self._cap.route = route.match
         self.record.upstream = route.upstream
         self.record.upstream_model = route.model or model
         upstream = self.config.upstream(route)
@@ -232,6 +241,8 @@ class Hop:
     ) -> Send:
         spec = PROVIDERS[FORMAT_PROVIDER[upstream.format]]
         sent = {**headers, **upstream.headers, **auth_headers(spec, upstream.key(self._env))}
+        if self._cap is not None:
+            self._cap.sent(body, sent)
         timeout = (
             min(upstream.timeout, self.config.limits.stream_idle_timeout) if stream else upstream.timeout
         )
@@ -259,6 +270,8 @@ class Hop:
             received = yield send
         except TransportError as exc:
             return self._transport_failed(fmt, exc)
+        if self._cap is not None and not (send.stream and received.status < 300):
+            self._cap.received(received.body, received.headers)
         return received
 
     def _headers(self, upstream: Format, fmt: Format, received: Received) -> dict[str, str]:
@@ -298,6 +311,8 @@ class Hop:
             loaded = yield from load_state(owner, fmt, payload)
             ex.state = dict(loaded)
         up = ex.request_read(payload, call)
+        if self._cap is not None:
+            self._cap.notes, self._cap.request_notes = ex.notes, len(ex.notes)
         self.record.stream = up.stream
         self.record.notes = len(ex.notes)
         received = yield from self._call(fmt, self._send(upstream, up.path, up.headers, up.body, up.stream))
@@ -427,6 +442,8 @@ class Hop:
 
     def _finish(self, answer: Reply | ReplyStream) -> Reply | ReplyStream:
         self.record.status = answer.status
+        if self._cap is not None and isinstance(answer, Reply):
+            self._cap.replied(answer.body, answer.headers)
         return answer
 
 
