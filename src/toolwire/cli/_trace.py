@@ -19,6 +19,7 @@ exist is reported, not created.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -120,8 +121,8 @@ def _head(record: TraceRecord) -> list[str]:
         f"trace {record.id}  {_when(record.created_at)}",
         f"  {record.method} {record.path} -> {record.status}" + ("  (stream)" if record.stream else ""),
         f"  client {record.client_format or '-'} model {record.client_model or '-'}",
-        f"  upstream {record.upstream or '-'} ({record.upstream_format or '-'}) model {record.upstream_model or '-'}"
-        + (f"  route {record.route!r}" if record.route else ""),
+        f"  upstream {record.upstream or '-'} ({record.upstream_format or '-'}) "
+        f"model {record.upstream_model or '-'}" + (f"  route {record.route!r}" if record.route else ""),
         f"  latency total {_ms(latency.total)}, upstream {_ms(latency.upstream)}, "
         f"first byte {_ms(latency.first_byte)}, gateway {_ms(latency.gateway)}",
         f"  tokens in {record.input_tokens if record.input_tokens is not None else '-'}, "
@@ -151,10 +152,8 @@ def _body(title: str, body: TraceBody | None) -> list[str]:
     cut = f", cut at {len(body.text.encode())}" if body.truncated else ""
     text = body.text
     if not body.truncated and body.content_type.endswith("json"):
-        try:
+        with contextlib.suppress(ValueError):
             text = json.dumps(json.loads(text), indent=2, ensure_ascii=False)
-        except ValueError:
-            pass
     return ["", f"--- {title} ({body.size} bytes{cut}, {body.content_type})", text]
 
 
