@@ -4,8 +4,9 @@ Commands: ``convert``, ``tools convert``, ``schema``, ``validate``, ``replay`` (
 only the core), ``run`` (the ``client`` extra), ``emulate`` and ``serve`` (``server``), ``demo``
 (``cli``), ``store ls|show|rm`` (a gateway's store; a Redis store needs ``redis``), ``trace
 ls|show`` (the calls a gateway traced) and ``completion``. A command's optional dependencies
-are imported when it runs, never when the parser is built, so ``--help`` works with any set of extras. Errors are one line on standard
-error, ``toolwire: error: <message>``; exit codes are listed in :class:`ExitCode`.
+are imported when it runs, never when the parser is built, so ``--help`` works with any set of
+extras. Errors are one line on standard error, ``toolwire: error: <message>``; exit codes are
+listed in :class:`ExitCode`.
 """
 
 from __future__ import annotations
