@@ -178,7 +178,8 @@ def _run(args: argparse.Namespace) -> int:
     if config.trace.enabled:
         from toolwire.store import DEFAULT_STORE, redact
 
-        store = redact(config.store or DEFAULT_STORE)
+        store = config.store or DEFAULT_STORE
+        store = redact(store) if "@" in store else store  # redact() would respell sqlite:///x as sqlite:/x
         print(
             f"tracing every call into {store} (toolwire trace ls --store {store})",
             file=sys.stderr,
