@@ -4,7 +4,8 @@ never on the request path.
 A call's capture is offered to a bounded queue (:meth:`TraceWriter.offer` never waits: when the
 queue is full the trace is dropped and counted, ``toolwire_gateway_traces_total{outcome="dropped"}``).
 One background task takes captures in order, builds each record (redaction and caps,
-:func:`~toolwire.trace.build.build_trace`) and keeps it in the gateway's store; a store failure
+:func:`~toolwire.trace.build.iter_build_trace`, a long stream in slices with the event loop
+free in between) and keeps it in the gateway's store; a store failure
 is logged (no key: records are redacted, store messages hold none) and counted as ``failed``.
 Retention (``max_age``, ``max_count``) is applied after the first write and then every
 :data:`PRUNE_EVERY` seconds while traces come in. Closing waits up to :data:`DRAIN_TIMEOUT`
@@ -24,7 +25,7 @@ from toolwire.gateway._metrics import Metrics
 from toolwire.gateway._store import AsyncStoreHandle
 from toolwire.hop._config import HopConfig
 from toolwire.hop._steps import HopRecord
-from toolwire.trace.build import build_trace
+from toolwire.trace.build import iter_build_trace
 
 __all__ = ["DRAIN_TIMEOUT", "PRUNE_EVERY", "TraceWriter", "config_secrets"]
 
@@ -102,7 +103,16 @@ class TraceWriter:
         capture = record.capture
         if capture is None:
             return
-        trace = build_trace(record, capture, created_at=capture.created_at, done=done, secrets=self._secrets)
+        steps = iter_build_trace(
+            record, capture, created_at=capture.created_at, done=done, secrets=self._secrets
+        )
+        while True:  # a long stream's events are built in slices, requests run in between
+            try:
+                next(steps)
+            except StopIteration as stop:
+                trace = stop.value
+                break
+            await asyncio.sleep(0)
         store: Any = await self._store.opened()
         await store.put_trace(trace)
         self._metrics.traces["written"] += 1

@@ -29,7 +29,7 @@ the data on the first.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import Any
 
 import msgspec
@@ -39,7 +39,7 @@ from toolwire.framing import JSONArrayDecoder, SSEDecoder
 from toolwire.hop._capture import HopCapture, StreamSide
 from toolwire.trace.record import TraceEvent
 
-__all__ = ["MARKERS", "stream_events"]
+__all__ = ["MARKERS", "SLICE", "Steps", "iter_stream_events"]
 
 Mark = tuple[str, int | None]
 _Open = set[int]
@@ -156,26 +156,36 @@ def _parsed(capture: HopCapture, side: StreamSide) -> list[tuple[float, str, str
 _SIDES: tuple[StreamSide, ...] = ("upstream_response", "client_response")
 
 
+SLICE = 64
+"""Events handled between two yields of :func:`iter_stream_events` (a writer on an event loop
+lets requests run in between)."""
+
+
 def _read(fmt: str | None, name: str, data: str, tools: _Open) -> tuple[str, list[Mark]]:
     """The event's name (its SSE name, else its JSON ``type``) and its marks."""
-    if data.strip() == "[DONE]":
-        return "done", [("end", None)]
-    marker = MARKERS.get(fmt or "")
+    if data[:1] != "{":
+        return ("done", [("end", None)]) if data.strip() == "[DONE]" else (name, [])
     try:
-        obj = _JSON.decode(data) if data[:1] == "{" else None
+        obj = _JSON.decode(data)
     except msgspec.DecodeError:
-        obj = None
+        return name, []
     if not isinstance(obj, dict):
         return name, []
     if name == "data" and isinstance(obj.get("type"), str):
         name = obj["type"]
+    marker = MARKERS.get(fmt or "")
     return name, marker(obj, tools) if marker is not None else []
 
 
-def stream_events(
+Steps = Generator[None, None, list[TraceEvent]]
+"""A computation that yields now and then (to let an event loop run) and returns its result."""
+
+
+def iter_stream_events(
     capture: HopCapture, formats: dict[StreamSide, str | None], cut: Callable[[str], str]
-) -> list[TraceEvent]:
-    """The timeline of a streamed call: both sides' events in time order.
+) -> Steps:
+    """The timeline of a streamed call, both sides' events in time order, yielding every
+    :data:`SLICE` events.
 
     Args:
         capture: the call's capture (``started`` and the chunks).
@@ -183,15 +193,17 @@ def stream_events(
         cut: redacts and caps an event's data.
     """
     events: list[TraceEvent] = []
+    started = capture.started
     for side in _SIDES:
         parsed = _parsed(capture, side)
         if not parsed:
             continue
-        first = round((parsed[0][0] - capture.started) * 1000, 3)
+        yield
+        first = round((parsed[0][0] - started) * 1000, 3)
         events.append(TraceEvent(t_ms=first, side=side, name="first_byte", kind="first_byte"))
         tools: _Open = set()
-        for t, name, data in parsed:
-            t_ms = round((t - capture.started) * 1000, 3)
+        for count, (t, name, data) in enumerate(parsed, 1):
+            t_ms = round((t - started) * 1000, 3)
             name, marks = _read(formats[side], name, data, tools)
             text = cut(data)
             if not marks:
@@ -202,6 +214,8 @@ def stream_events(
                         t_ms=t_ms, side=side, name=name, kind=kind, index=index, data="" if n else text
                     )
                 )
+            if count % SLICE == 0:
+                yield
         if capture.truncated(side):
             note = f"later events are not kept: {capture.seen[side]} bytes, {capture.budget} kept"
             events.append(TraceEvent(t_ms=events[-1].t_ms, side=side, name="truncated", data=note))

@@ -16,14 +16,14 @@ Notes made by the request's translation point into ``client_request`` (their ``t
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Generator, Iterable
 
-from toolwire.hop._capture import HopCapture
+from toolwire.hop._capture import HopCapture, StreamSide
 from toolwire.hop._steps import HopRecord
-from toolwire.trace._events import stream_events
+from toolwire.trace._events import iter_stream_events
 from toolwire.trace.record import TraceBody, TraceLatency, TraceNote, TraceRecord
 
-__all__ = ["REDACTED", "Redactor", "build_trace"]
+__all__ = ["REDACTED", "Redactor", "build_trace", "iter_build_trace"]
 
 REDACTED = "[redacted]"
 """What a secret is replaced with."""
@@ -94,7 +94,21 @@ def _ms(start: float | None, end: float | None) -> float | None:
 def build_trace(
     record: HopRecord, capture: HopCapture, *, created_at: float, done: float, secrets: Iterable[str] = ()
 ) -> TraceRecord:
-    """The trace of a finished call.
+    """The trace of a finished call (:func:`iter_build_trace` run to its end)."""
+    steps = iter_build_trace(record, capture, created_at=created_at, done=done, secrets=secrets)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            result: TraceRecord = stop.value
+            return result
+
+
+def iter_build_trace(
+    record: HopRecord, capture: HopCapture, *, created_at: float, done: float, secrets: Iterable[str] = ()
+) -> Generator[None, None, TraceRecord]:
+    """The trace of a finished call, yielding now and then while a long stream's events are
+    built (an event-loop caller lets requests run at each yield).
 
     Args:
         record: the call's record (ids, formats, models, status, tokens).
@@ -106,7 +120,11 @@ def build_trace(
     """
     redactor = Redactor([*secrets, *capture.secrets], capture.budget)
     stream = bool(capture.chunks)
-    formats = {"upstream_response": record.upstream_format, "client_response": record.client}
+    formats: dict[StreamSide, str | None] = {
+        "upstream_response": record.upstream_format,
+        "client_response": record.client,
+    }
+    events = (yield from iter_stream_events(capture, formats, redactor.cut)) if stream else []
     return TraceRecord(
         id=record.request_id,
         created_at=created_at,
@@ -136,6 +154,6 @@ def build_trace(
         client_response=None
         if stream
         else redactor.body(capture.client_response, capture.client_response_type),
-        events=stream_events(capture, formats, redactor.cut) if stream else [],  # type: ignore[arg-type]
+        events=events,
         notes=_notes(capture, redactor),
     )
