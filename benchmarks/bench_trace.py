@@ -83,18 +83,20 @@ def _traces_metric(server: Server) -> dict[str, int]:
 
 
 async def _samples(url: str) -> list[TraceRecord]:
+    """A whole call's trace and a stream's, as the traced gateway kept them."""
     store = await open_store(url, create=False)
+    found: dict[bool, TraceRecord] = {}
     try:
-        rows = await store.list_traces(TraceQuery(limit=2000))
-        whole = [
-            r for r in [await store.get_trace(s.id) for s in rows[:50]] if r is not None and not r.stream
-        ]
-        streamed = [
-            r for r in [await store.get_trace(s.id) for s in rows[:400]] if r is not None and r.stream
-        ]
+        for row in await store.list_traces(TraceQuery(limit=10_000)):
+            record = await store.get_trace(row.id) if row.stream not in found else None
+            if record is not None:
+                found[record.stream] = record
+            if len(found) == 2:
+                break
     finally:
         await store.aclose()
-    return whole[:1] + streamed[:1]
+    assert len(found) == 2, f"the traced gateway kept no {'stream' if False in found else 'whole call'}"
+    return [found[False], found[True]]
 
 
 def _copies(samples: list[TraceRecord], count: int) -> list[TraceRecord]:

@@ -26,12 +26,12 @@ from toolwire.gateway import ConfigError, TraceConfig
 from toolwire.gateway._metrics import Metrics
 from toolwire.gateway._store import AsyncStoreHandle
 from toolwire.gateway._tracing import TraceWriter
-from toolwire.hop._capture import HopCapture
+from toolwire.hop._capture import SLACK, HopCapture, Payload
 from toolwire.hop._config import decode_config
 from toolwire.hop._steps import HopRecord
 from toolwire.store import open_store
-from toolwire.trace import TraceQuery
-from toolwire.trace.build import REDACTED, Redactor
+from toolwire.trace import TraceBody, TraceQuery
+from toolwire.trace.build import REDACTED, Redactor, build_trace
 
 __all__ = ["backend", "redis_server"]
 
@@ -77,9 +77,23 @@ def test_redaction_comes_before_the_cut() -> None:
     cut = redactor.cut(text)
     assert cut == "x" * 30 + REDACTED and not any(FAKE[:n] in cut for n in range(3, len(FAKE)))
     assert redactor.redact('"a/b\\\\key"') == f'"{REDACTED}"'  # the JSON spelling of a\\b
-    body = redactor.body(("é" * 30).encode())  # 60 bytes; the cut never splits a character
+    body = redactor.body(Payload(("é" * 30).encode(), 60))  # the cut never splits a character
     assert body is not None and (body.size, body.truncated, body.text) == (60, True, "é" * 20)
-    assert redactor.body(b'{"a": 1}') == redactor.body(b'{"a": 1}') and redactor.body(None) is None
+    assert redactor.body(Payload(b'{"a": 1}', 8)) == TraceBody(text='{"a": 1}', size=8)
+    assert redactor.body(None) is None
+
+
+def test_a_payload_is_kept_to_its_budget_and_a_key_across_the_cut_is_still_redacted() -> None:
+    capture = HopCapture(budget=1000)
+    body = b"a" * 995 + FAKE.encode() + b"b" * 100_000
+    capture.keep("client_request", body, {"content-type": "text/plain"})
+    kept = capture.payloads["client_request"]
+    assert (len(kept.data), kept.size, kept.content_type) == (1000 + SLACK, len(body), "text/plain")
+    record = HopRecord("req_1", "POST", "/v1/messages", status=200, capture=capture)
+    trace = build_trace(record, capture, created_at=0.0, done=1.0, secrets=[FAKE])
+    assert trace.client_request == TraceBody(
+        text="a" * 995 + REDACTED[:5], size=len(body), truncated=True, content_type="text/plain"
+    )
 
 
 def test_bearer_and_query_keys_are_secrets() -> None:
@@ -87,7 +101,7 @@ def test_bearer_and_query_keys_are_secrets() -> None:
     capture.inbound({"Authorization": f"Bearer {FAKE}", "x-other": "visible"}, f"alt=sse&key={FAKE}2", b"{}")
     capture.sent(b"{}", {"x-api-key": "upstream-k", "content-type": "application/json; charset=utf-8"})
     assert capture.secrets == {f"Bearer {FAKE}", FAKE, f"{FAKE}2", "upstream-k"}
-    assert capture.upstream_request_type == "application/json"
+    assert capture.payloads["upstream_request"] == Payload(b"{}", 2, "application/json")
 
 
 def test_big_bodies_and_streams_are_capped(backend: Backend, emulator_url: str) -> None:
@@ -204,4 +218,27 @@ def test_serve_trace_keeps_calls_and_writes_them_before_exit(
     assert [(r["stream"], r["status"], r["client_format"], r["upstream_format"]) for r in rows] == [
         (True, 200, "openai-chat", "anthropic"),
         (False, 200, "openai-chat", "anthropic"),
+    ]
+
+
+def test_a_store_that_fails_is_counted_and_the_writer_lives_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    (tmp_path / "file").write_text("not a folder")
+    config = decode_config({**UPSTREAMS, "trace": {"enabled": True}})
+    metrics = Metrics()
+    handle = AsyncStoreHandle(f"sqlite://{tmp_path / 'file' / 'traces.db'}")  # cannot be created
+
+    async def go() -> None:
+        writer = TraceWriter(config, handle, metrics)
+        for n in range(3):
+            capture = HopCapture(started=1.0, created_at=time.time())
+            writer.offer(HopRecord(f"req_{n}", "POST", "/v1/messages", status=200, capture=capture), 2.0)
+            await writer.flush()  # each in its own batch: the writer survived the one before
+        await writer.aclose()
+
+    asyncio.run(go())
+    assert dict(metrics.traces) == {"failed": 3}
+    assert [r.getMessage() for r in caplog.records if r.name == "toolwire.gateway"] == [
+        f"could not keep the trace of request req_{n}" for n in range(3)
     ]

@@ -1,15 +1,16 @@
 """The gateway's trace writer: finished calls in, :class:`~toolwire.trace.TraceRecord`\\ s kept,
 never on the request path.
 
-A call's capture is offered to a bounded queue (:meth:`TraceWriter.offer` never waits: when the
-queue is full the trace is dropped and counted, ``toolwire_gateway_traces_total{outcome="dropped"}``).
-One background task takes captures in order, builds each record (redaction and caps,
-:func:`~toolwire.trace.build.iter_build_trace`, a long stream in slices with the event loop
-free in between) and keeps it in the gateway's store; a store failure
-is logged (no key: records are redacted, store messages hold none) and counted as ``failed``.
-Retention (``max_age``, ``max_count``) is applied after the first write and then every
-:data:`PRUNE_EVERY` seconds while traces come in. Closing waits up to :data:`DRAIN_TIMEOUT`
-for the queue to be written.
+A call's capture is offered to a bounded queue (:meth:`TraceWriter.offer` never waits: when
+the queue is full the trace is dropped and counted,
+``toolwire_gateway_traces_total{outcome="dropped"}``). One background task takes captures in
+order, up to :data:`BATCH` at a time, builds each record (redaction and caps,
+:func:`~toolwire.trace.build.iter_build_trace`; a long stream in slices, with the event loop
+free in between), then keeps them in the gateway's store together. A failure is logged (no key:
+records are redacted, store messages hold none) and counted as ``failed``. Retention
+(``max_age``, ``max_count``) is applied after the first write and then every
+:data:`PRUNE_EVERY` seconds while traces come in. Closing waits up to :data:`DRAIN_TIMEOUT` for
+the queue to be written.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from toolwire.gateway._store import AsyncStoreHandle
 from toolwire.hop._config import HopConfig
 from toolwire.hop._steps import HopRecord
 from toolwire.trace.build import iter_build_trace
+from toolwire.trace.record import TraceRecord
 
 __all__ = ["DRAIN_TIMEOUT", "PRUNE_EVERY", "TraceWriter", "config_secrets"]
 
@@ -33,6 +35,9 @@ PRUNE_EVERY = 60.0
 """Seconds between two retention passes while traces are written."""
 DRAIN_TIMEOUT = 10.0
 """Seconds :meth:`TraceWriter.aclose` waits for queued traces to be written."""
+BATCH = 64
+"""Most traces the writer takes from the queue at once: built in turn, then stored together
+(concurrent ``put_trace`` calls: one hand-off to SQLite's thread, one Redis round trip)."""
 
 log = logging.getLogger("toolwire.gateway")
 
@@ -90,35 +95,44 @@ class TraceWriter:
 
     async def _run(self, queue: asyncio.Queue[_Job]) -> None:
         while True:
-            job = await queue.get()
+            jobs = [await queue.get()]
+            while len(jobs) < BATCH and not queue.empty():  # under load, one round trip for many
+                jobs.append(queue.get_nowait())
             try:
-                await self._write(*job)
-            except Exception:  # the writer must outlive any one trace
-                self._metrics.traces["failed"] += 1
-                log.exception("could not keep the trace of request %s", job[0].request_id)
+                await self._write(jobs)
             finally:
-                queue.task_done()
+                for _ in jobs:
+                    queue.task_done()
 
-    async def _write(self, record: HopRecord, done: float) -> None:
-        capture = record.capture
-        if capture is None:
-            return
-        steps = iter_build_trace(
-            record, capture, created_at=capture.created_at, done=done, secrets=self._secrets
-        )
-        while True:  # a long stream's events are built in slices, requests run in between
+    async def _write(self, jobs: list[_Job]) -> None:
+        traces: list[TraceRecord] = []
+        for record, done in jobs:
             try:
-                next(steps)
-            except StopIteration as stop:
-                trace = stop.value
-                break
-            await asyncio.sleep(0)
-        store: Any = await self._store.opened()
-        await store.put_trace(trace)
-        self._metrics.traces["written"] += 1
+                traces.append(await _built(record, done, self._secrets))
+            except Exception:  # the writer must outlive any one trace
+                self._failed(record.request_id)
+        try:
+            store: Any = await self._store.opened()
+        except ToolwireError:
+            for trace in traces:
+                self._failed(trace.id)
+            return
+        results = await asyncio.gather(*(store.put_trace(t) for t in traces), return_exceptions=True)
+        for trace, result in zip(traces, results, strict=True):
+            if isinstance(result, BaseException):
+                self._failed(trace.id, result)
+            else:
+                self._metrics.traces["written"] += 1
         if time.monotonic() - self._pruned_at >= PRUNE_EVERY:
             self._pruned_at = time.monotonic()
-            await store.prune_traces(max_age=self.settings.max_age, max_count=self.settings.max_count)
+            try:
+                await store.prune_traces(max_age=self.settings.max_age, max_count=self.settings.max_count)
+            except ToolwireError as exc:
+                log.warning("could not prune traces: %s", exc)
+
+    def _failed(self, trace_id: str, exc: BaseException | None = None) -> None:
+        self._metrics.traces["failed"] += 1
+        log.error("could not keep the trace of request %s", trace_id, exc_info=exc or True)
 
     async def flush(self) -> None:
         """Wait until every queued trace is written."""
@@ -138,3 +152,17 @@ class TraceWriter:
         self._task.cancel()
         await asyncio.gather(self._task, return_exceptions=True)
         self._task, self._queue = None, None
+
+
+async def _built(record: HopRecord, done: float, secrets: set[str]) -> TraceRecord:
+    """``record``'s trace; a long stream's events are built in slices, requests run in between."""
+    capture = record.capture
+    assert capture is not None  # only traced records are offered
+    steps = iter_build_trace(record, capture, created_at=capture.created_at, done=done, secrets=secrets)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            trace: TraceRecord = stop.value
+            return trace
+        await asyncio.sleep(0)

@@ -10,10 +10,10 @@ are still counted), so a long stream costs bounded memory.
 =========================  =====================================================================
 field                      set by
 =========================  =====================================================================
-``upstream_request``       the hop, with each :class:`~toolwire.hop.core.Send` (the last wins)
-``upstream_response``      the hop, with each whole :class:`~toolwire.hop.core.Received`
-``client_request``         the hop, from the inbound request
-``client_response``        the hop, with its :class:`~toolwire.hop.core.Reply`
+``payloads``               the hop: the inbound body, each :class:`~toolwire.hop.core.Send`'s
+                           (the last wins), each whole :class:`~toolwire.hop.core.Received`, its
+                           :class:`~toolwire.hop.core.Reply` (each at most ``budget`` plus
+                           :data:`SLACK` bytes, with its full size)
 ``route``                  the hop: the ``match`` of the route taken
 ``notes`` / ``request_notes``  the hop: the exchange's notes (read when the call is over) and
                            how many of them the request's translation made
@@ -35,12 +35,26 @@ from urllib.parse import parse_qsl
 
 from toolwire.ir.notes import Note
 
-__all__ = ["AUTH_HEADERS", "HopCapture", "StreamSide"]
+__all__ = ["AUTH_HEADERS", "SLACK", "HopCapture", "Payload", "Side", "StreamSide"]
 
+Side = Literal["client_request", "upstream_request", "upstream_response", "client_response"]
 StreamSide = Literal["upstream_response", "client_response"]
+
+SLACK = 4096
+"""Bytes kept past the budget of a payload, so that a secret cut by the budget is still whole
+when it is redacted (the kept part is redacted, then cut at the budget)."""
 
 AUTH_HEADERS = frozenset({"authorization", "x-api-key", "x-goog-api-key", "api-key", "proxy-authorization"})
 """Request headers whose values are credentials (their values are redacted from traces)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Payload:
+    """One whole payload: its first ``budget + SLACK`` bytes, its full size, its media type."""
+
+    data: bytes
+    size: int
+    content_type: str = "application/json"
 
 
 @dataclass(slots=True)
@@ -54,14 +68,7 @@ class HopCapture:
     budget: int = 256 * 1024
     started: float = 0.0
     created_at: float = 0.0
-    client_request: bytes | None = None
-    client_request_type: str = "application/json"
-    upstream_request: bytes | None = None
-    upstream_request_type: str = "application/json"
-    upstream_response: bytes | None = None
-    upstream_response_type: str = "application/json"
-    client_response: bytes | None = None
-    client_response_type: str = "application/json"
+    payloads: dict[Side, Payload] = field(default_factory=dict)
     route: str | None = None
     notes: list[Note] = field(default_factory=list)
     request_notes: int = 0
@@ -74,7 +81,7 @@ class HopCapture:
 
     def inbound(self, headers: Mapping[str, str], query: str, body: bytes) -> None:
         """The client's request: its body, and every credential it presented (headers, ``?key=``)."""
-        self.client_request, self.client_request_type = body, _media(headers)
+        self.keep("client_request", body, headers)
         for name, value in headers.items():
             if name.lower() in AUTH_HEADERS:
                 self.secret(value)
@@ -84,9 +91,8 @@ class HopCapture:
 
     def sent(self, body: bytes, headers: Mapping[str, str]) -> None:
         """An upstream request is about to go: keep its body and its credentials."""
-        self.upstream_request = body
-        self.upstream_request_type = _media(headers)
-        self.upstream_response = None
+        self.keep("upstream_request", body, headers)
+        self.payloads.pop("upstream_response", None)
         for name, value in headers.items():
             if name.lower() in AUTH_HEADERS and value:
                 self.secret(value)
@@ -100,15 +106,11 @@ class HopCapture:
             if rest.strip() and scheme.lower() in ("bearer", "basic", "token"):
                 self.secrets.add(rest.strip())
 
-    def received(self, body: bytes, headers: Mapping[str, str]) -> None:
-        """The upstream's whole answer."""
-        self.upstream_response = body
-        self.upstream_response_type = _media(headers)
-
-    def replied(self, body: bytes, headers: Mapping[str, str]) -> None:
-        """The whole answer the client gets."""
-        self.client_response = body
-        self.client_response_type = _media(headers)
+    def keep(self, side: Side, body: bytes, headers: Mapping[str, str]) -> None:
+        """A whole payload (a copy of its start when it is longer than the budget allows)."""
+        limit = self.budget + SLACK
+        data = body if len(body) <= limit else body[:limit]
+        self.payloads[side] = Payload(data, len(body), _media(headers))
 
     def chunk(self, now: float, side: StreamSide, data: bytes) -> None:
         """A stream chunk of ``side`` at ``now`` (kept while the side's budget lasts); the first

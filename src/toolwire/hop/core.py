@@ -271,7 +271,7 @@ class Hop:
         except TransportError as exc:
             return self._transport_failed(fmt, exc)
         if self._cap is not None and not (send.stream and received.status < 300):
-            self._cap.received(received.body, received.headers)
+            self._cap.keep("upstream_response", received.body, received.headers)
         return received
 
     def _headers(self, upstream: Format, fmt: Format, received: Received) -> dict[str, str]:
@@ -443,7 +443,7 @@ class Hop:
     def _finish(self, answer: Reply | ReplyStream) -> Reply | ReplyStream:
         self.record.status = answer.status
         if self._cap is not None and isinstance(answer, Reply):
-            self._cap.replied(answer.body, answer.headers)
+            self._cap.keep("client_response", answer.body, answer.headers)
         return answer
 
 

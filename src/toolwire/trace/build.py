@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Generator, Iterable
 
-from toolwire.hop._capture import HopCapture, StreamSide
+from toolwire.hop._capture import HopCapture, Payload, StreamSide
 from toolwire.hop._steps import HopRecord
 from toolwire.trace._events import iter_stream_events
 from toolwire.trace.record import TraceBody, TraceLatency, TraceNote, TraceRecord
@@ -61,12 +61,14 @@ class Redactor:
             return text, False
         return data[: self.cap].decode(errors="ignore"), True
 
-    def body(self, data: bytes | None, content_type: str = "application/json") -> TraceBody | None:
-        """A payload as kept (``None`` stays ``None``)."""
-        if data is None:
+    def body(self, payload: Payload | None) -> TraceBody | None:
+        """A payload as kept (``None`` stays ``None``); ``truncated`` also when only the start
+        of the payload was captured."""
+        if payload is None:
             return None
-        text, cut = self._capped(self.redact(data.decode(errors="replace")))
-        return TraceBody(text=text, size=len(data), truncated=cut, content_type=content_type)
+        text, cut = self._capped(self.redact(payload.data.decode(errors="replace")))
+        cut = cut or len(payload.data) < payload.size
+        return TraceBody(text=text, size=payload.size, truncated=cut, content_type=payload.content_type)
 
 
 def _notes(capture: HopCapture, redactor: Redactor) -> list[TraceNote]:
@@ -125,6 +127,7 @@ def iter_build_trace(
         "client_response": record.client,
     }
     events = (yield from iter_stream_events(capture, formats, redactor.cut)) if stream else []
+    payloads = capture.payloads
     return TraceRecord(
         id=record.request_id,
         created_at=created_at,
@@ -146,14 +149,10 @@ def iter_build_trace(
         input_tokens=record.input_tokens,
         output_tokens=record.output_tokens,
         error=redactor.cut(record.error) if record.error is not None else None,
-        client_request=redactor.body(capture.client_request, capture.client_request_type),
-        upstream_request=redactor.body(capture.upstream_request, capture.upstream_request_type),
-        upstream_response=None
-        if stream
-        else redactor.body(capture.upstream_response, capture.upstream_response_type),
-        client_response=None
-        if stream
-        else redactor.body(capture.client_response, capture.client_response_type),
+        client_request=redactor.body(payloads.get("client_request")),
+        upstream_request=redactor.body(payloads.get("upstream_request")),
+        upstream_response=None if stream else redactor.body(payloads.get("upstream_response")),
+        client_response=None if stream else redactor.body(payloads.get("client_response")),
         events=events,
         notes=_notes(capture, redactor),
     )
