@@ -3,6 +3,7 @@ newest first from summaries only, filtered, paged and pruned."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -177,3 +178,20 @@ def test_newer_trace_layout_is_refused() -> None:
     data = msgspec.json.encode(TraceRecord(v=2, id="tr_1", created_at=0, method="GET", path="/", status=200))
     with pytest.raises(StoreError, match="has layout v2"):
         decode_trace(data)
+
+
+def test_traces_put_together_are_all_kept(backend: Backend) -> None:
+    """Concurrent puts (the gateway's writer stores a batch at once; SQLite joins them into one
+    transaction): every one kept, a refused one alone refused."""
+    big = trace("tr_big", client_request=TraceBody(text="x" * 30_000, size=30_000))
+
+    async def go(store: Store) -> list[Any]:
+        puts = [store.put_trace(trace(f"tr_{n:03}", created_at=1_750_000_000 + n)) for n in range(100)]
+        results = await asyncio.gather(*puts[:50], store.put_trace(big), *puts[50:], return_exceptions=True)
+        again = await asyncio.gather(*(store.put_trace(trace(f"tr_{n:03}", status=500)) for n in range(2)))
+        return [results, again, ids(await store.list_traces(TraceQuery(limit=200)))]
+
+    results, again, listed = backend.run(go, StoreLimits(max_record_bytes=20_000))
+    assert [type(r).__name__ for r in results] == ["NoneType"] * 50 + ["StoreLimitError"] + ["NoneType"] * 50
+    assert again == [None, None]
+    assert listed == [f"tr_{n:03}" for n in range(99, 1, -1)] + ["tr_001", "tr_000"]

@@ -4,10 +4,11 @@ never on the request path.
 A call's capture is offered to a bounded queue (:meth:`TraceWriter.offer` never waits: when
 the queue is full the trace is dropped and counted,
 ``toolwire_gateway_traces_total{outcome="dropped"}``). One background task takes captures in
-order, up to :data:`BATCH` at a time, builds each record (redaction and caps,
-:func:`~toolwire.trace.build.iter_build_trace`; a long stream in slices, with the event loop
-free in between), then keeps them in the gateway's store together. A failure is logged (no key:
-records are redacted, store messages hold none) and counted as ``failed``. Retention
+order, up to :data:`BATCH` at a time (waiting :data:`LINGER` for a batch to fill), builds each
+record (redaction and caps, :func:`~toolwire.trace.build.iter_build_trace`; a long stream in
+slices, with the event loop free in between), then keeps them in the gateway's store together.
+A failure is logged (no key: records are redacted, store messages hold none) and counted as
+``failed``. Retention
 (``max_age``, ``max_count``) is applied after the first write and then every
 :data:`PRUNE_EVERY` seconds while traces come in. Closing waits up to :data:`DRAIN_TIMEOUT` for
 the queue to be written.
@@ -35,6 +36,9 @@ PRUNE_EVERY = 60.0
 """Seconds between two retention passes while traces are written."""
 DRAIN_TIMEOUT = 10.0
 """Seconds :meth:`TraceWriter.aclose` waits for queued traces to be written."""
+LINGER = 0.05
+"""Seconds the writer waits after a trace arrives for others to join its batch (one store
+round trip for all: on SQLite the hand-off to its thread costs more than the insert)."""
 BATCH = 64
 """Most traces the writer takes from the queue at once: built in turn, then stored together
 (concurrent ``put_trace`` calls: one hand-off to SQLite's thread, one Redis round trip)."""
@@ -96,7 +100,8 @@ class TraceWriter:
     async def _run(self, queue: asyncio.Queue[_Job]) -> None:
         while True:
             jobs = [await queue.get()]
-            while len(jobs) < BATCH and not queue.empty():  # under load, one round trip for many
+            await asyncio.sleep(LINGER)
+            while len(jobs) < BATCH and not queue.empty():
                 jobs.append(queue.get_nowait())
             try:
                 await self._write(jobs)
