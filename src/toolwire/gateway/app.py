@@ -28,6 +28,7 @@ from toolwire.gateway._embedded import EmbeddedEmulator
 from toolwire.gateway._metrics import Metrics
 from toolwire.gateway._store import AsyncStoreHandle
 from toolwire.gateway._tracing import TraceWriter
+from toolwire.gateway._ui import StoreTraces, TraceUI
 from toolwire.gateway._upstream import adrive, arelay_chunks
 from toolwire.gateway._wire import UpstreamPool, proxied
 from toolwire.hop._call import InboundRequest
@@ -85,6 +86,8 @@ class GatewayApp:
         self.tracer = (
             TraceWriter(self.config, self.store, self.metrics, env) if self.config.trace.enabled else None
         )
+        traces = StoreTraces(self.store) if self.tracer is not None else None
+        self.ui = TraceUI(self.config.keys, traces)  # the /ui pages (gateway/_ui)
 
     # -- lifespan -------------------------------------------------------------------------------
 
@@ -131,6 +134,9 @@ class GatewayApp:
         path = scope["path"]
         if scope["method"] == "GET" and path in _PLAIN:
             await _PLAIN[path](self, send)
+            return
+        if path == "/ui" or path.startswith("/ui/"):
+            await self.ui(scope, receive, send)
             return
         await self._request(scope, receive, send)
 

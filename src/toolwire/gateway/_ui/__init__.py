@@ -6,5 +6,6 @@ gateway mounts at ``/ui``.
 """
 
 from toolwire.gateway._ui._app import TraceSource, TraceUI
+from toolwire.gateway._ui._source import StoreTraces
 
-__all__ = ["TraceSource", "TraceUI"]
+__all__ = ["StoreTraces", "TraceSource", "TraceUI"]

@@ -110,7 +110,8 @@ class TraceUI:
         if path == "/ui/logout" and method == "POST":
             return _redirect("/ui/login", set_cookie=clear_cookie(secure=_secure(scope)))
         if method != "GET":
-            return _Answer(405, message_page("Method not allowed", "These pages are read with GET."), allow="GET")
+            refused = message_page("Method not allowed", "These pages are read with GET.")
+            return _Answer(405, refused, allow="GET")
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         if not self.auth.allowed(headers):
             return _refused(scope, path)
@@ -136,7 +137,8 @@ class TraceUI:
             record = await self.source.get_trace(unquote(path.removeprefix("/ui/trace/")))
             if record is not None:
                 return _Answer(200, detail_page(record))
-            return _Answer(404, message_page("Trace not found", "No trace has that id (it may have been pruned)."))
+            gone = message_page("Trace not found", "No trace has that id (it may have been pruned).")
+            return _Answer(404, gone)
         return _Answer(404, message_page("Not found", "There is no such page."))
 
     def _login_form(self, scope: Scope) -> _Answer:

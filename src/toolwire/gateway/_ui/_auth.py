@@ -97,7 +97,8 @@ class UiAuth:
     def set_cookie(self, key: str, *, secure: bool) -> str:
         """The ``set-cookie`` value that logs a browser in with ``key``."""
         flags = "; Secure" if secure else ""
-        return f"{COOKIE}={self.token(key)}; Path=/ui; Max-Age={SESSION_SECONDS}; HttpOnly; SameSite=Strict{flags}"
+        token = self.token(key)
+        return f"{COOKIE}={token}; Path=/ui; Max-Age={SESSION_SECONDS}; HttpOnly; SameSite=Strict{flags}"
 
 
 def clear_cookie(*, secure: bool) -> str:

@@ -91,12 +91,16 @@ def _path_cell(number: int, side: str | None, path: str | None, link: _Link) -> 
     if link.href is None:
         return f'<td>{where}{code} <span class="muted">(not shown in the payload)</span></td>'
     near = "" if link.exact else ' <span class="muted">(absent; its parent is marked)</span>'
-    return f'<td>{where}<a class="note-link" href="#{esc(link.href)}" data-note="{number}">{code}</a>{near}</td>'
+    anchor = f'<a class="note-link" href="#{esc(link.href)}" data-note="{number}">{code}</a>'
+    return f"<td>{where}{anchor}{near}</td>"
 
 
 def _notes(record: TraceRecord, marks: _Marks) -> str:
     if not record.notes:
-        return '<section aria-labelledby="h-notes"><h2 id="h-notes">Notes</h2><p>No conversion notes.</p></section>'
+        return (
+            '<section aria-labelledby="h-notes"><h2 id="h-notes">Notes</h2>'
+            "<p>No conversion notes.</p></section>"
+        )
     rows = "".join(_note_row(i, note, marks) for i, note in enumerate(record.notes, 1))
     return (
         '<section aria-labelledby="h-notes"><h2 id="h-notes">Notes</h2>'
@@ -137,7 +141,8 @@ def _payload(record: TraceRecord, side: str, marks: _Marks) -> str:
 
 def _pair(title: str, ident: str, record: TraceRecord, sides: tuple[str, str], marks: _Marks) -> str:
     inner = "".join(_payload(record, side, marks) for side in sides)
-    return f'<section aria-labelledby="{ident}"><h2 id="{ident}">{title}</h2><div class="pair">{inner}</div></section>'
+    heading = f'<h2 id="{ident}">{title}</h2>'
+    return f'<section aria-labelledby="{ident}">{heading}<div class="pair">{inner}</div></section>'
 
 
 def _ms(value: float | None) -> str:
@@ -145,7 +150,9 @@ def _ms(value: float | None) -> str:
 
 
 def _summary(r: TraceRecord) -> str:
-    tokens = "-" if r.input_tokens is None and r.output_tokens is None else f"{r.input_tokens} in, {r.output_tokens} out"
+    tokens = f"{r.input_tokens} in, {r.output_tokens} out"
+    if r.input_tokens is None and r.output_tokens is None:
+        tokens = "-"
     items = [
         ("Time", utc_time(r.created_at)),
         ("Request", f"<code>{esc(r.method)} {esc(r.path)}</code>"),
@@ -172,7 +179,7 @@ def detail_page(record: TraceRecord) -> str:
     marks = _Marks(record)
     notes = _notes(record, marks)  # first: it places the highlights the payloads show
     parts = [
-        f'<h1>Trace <code>{esc(record.id)}</code></h1>',
+        f"<h1>Trace <code>{esc(record.id)}</code></h1>",
         _summary(record),
         notes,
         _pair("Requests", "h-requests", record, ("client_request", "upstream_request"), marks),

@@ -53,7 +53,7 @@ def page(title: str, main: str, *, script: bool = True, nav: str = "") -> str:
         '<header class="banner"><p class="brand"><a href="/ui">toolwire traces</a></p>'
         f'<nav aria-label="Site">{nav}</nav></header>'
         f'<main id="main" tabindex="-1">{main}</main>'
-        '<footer><p>toolwire gateway trace viewer</p></footer></body></html>\n'
+        "<footer><p>toolwire gateway trace viewer</p></footer></body></html>\n"
     )
 
 

@@ -30,7 +30,17 @@ from toolwire.gateway._ui._html import esc, page, utc_time
 from toolwire.ir.base import FORMATS
 from toolwire.trace import TraceQuery, TraceSummary
 
-__all__ = ["PAGE_SIZE", "PAIRS", "Filters", "api_body", "list_page", "newer_than", "parse_filters", "rows", "trace_href"]
+__all__ = [
+    "PAGE_SIZE",
+    "PAIRS",
+    "Filters",
+    "api_body",
+    "list_page",
+    "newer_than",
+    "parse_filters",
+    "rows",
+    "trace_href",
+]
 
 PAGE_SIZE = 50
 """Traces per page."""
@@ -169,7 +179,8 @@ def _form(f: Filters) -> str:
         f'<div><label for="f-pair">Format pair</label><select id="f-pair" name="pair">{pairs}</select></div>'
         '<div><label for="f-status">Status</label>'
         f'<input id="f-status" name="status" value="{esc(f.status)}" placeholder="200 or 4xx" size="6"></div>'
-        f'<div><label for="f-loss">Has loss notes</label><select id="f-loss" name="loss">{losses}</select></div>'
+        '<div><label for="f-loss">Has loss notes</label>'
+        f'<select id="f-loss" name="loss">{losses}</select></div>'
         '<div class="actions"><button type="submit">Filter</button> <a href="/ui">Clear</a></div></form>'
     )
 
@@ -189,7 +200,8 @@ def list_page(summaries: list[TraceSummary], f: Filters) -> str:
     empty = "" if summaries else '<p id="empty">No traces match.</p>'
     api = "/ui/api/traces?" + f.params()
     table = (
-        f'<table class="traces" id="traces" data-api="{esc(api)}"><caption>Recent traces, newest first</caption>'
+        f'<table class="traces" id="traces" data-api="{esc(api)}">'
+        "<caption>Recent traces, newest first</caption>"
         '<thead><tr><th scope="col">Time (UTC)</th><th scope="col">Request</th>'
         '<th scope="col">Formats (client &rarr; upstream)</th><th scope="col">Models</th>'
         '<th scope="col">Status</th><th scope="col">Latency</th><th scope="col">Notes</th>'

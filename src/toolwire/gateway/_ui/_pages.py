@@ -30,7 +30,8 @@ def login_page(next_url: str, *, failed: bool) -> str:
         '<form class="login" method="post" action="/ui/login">'
         f'<input type="hidden" name="next" value="{esc(safe_next(next_url))}">'
         '<div><label for="key">Gateway key</label>'
-        f'<input id="key" name="key" type="password" autocomplete="current-password" required{described}></div>'
+        '<input id="key" name="key" type="password" autocomplete="current-password" '
+        f"required{described}></div>"
         '<div class="actions"><button type="submit">Sign in</button></div></form>'
     )
     return page("Sign in", main, script=False)
@@ -40,7 +41,8 @@ def off_page() -> str:
     """What ``/ui`` shows when the gateway keeps no traces."""
     main = (
         "<h1>Tracing is off</h1>"
-        '<p class="notice" role="status">This gateway does not record traces, so there is nothing to show.</p>'
+        '<p class="notice" role="status">'
+        "This gateway does not record traces, so there is nothing to show.</p>"
         f"<p>{TRACING_HELP}</p>"
     )
     return page("Tracing is off", main, script=False)
