@@ -7,7 +7,8 @@ gets a 503), the body limit (413 as soon as the body passes ``max_body_bytes``),
 A streamed answer is pumped while the client's connection is watched: a client that disconnects
 cancels the upstream call. One JSON access-log line per request on the ``toolwire.gateway.access``
 logger (ids, formats, models, status, latency, tokens, note count; never a key or a body), and
-Prometheus metrics at ``GET /metrics``; ``GET /healthz`` answers ``{"status": "ok"}``.
+Prometheus metrics at ``GET /metrics``; ``GET /healthz`` answers ``{"status": "ok"}``; ``/ui`` is
+the trace viewer (:mod:`toolwire.gateway._ui`).
 
 The lifespan opens the upstream HTTP client and closes it; without a lifespan (some test
 servers) the client is opened on the first request.

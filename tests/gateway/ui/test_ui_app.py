@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import Any
 
 import httpx
 
+from tests.gateway.shells import ENV, GATEWAY_KEY, UPSTREAM_KEY, gateway_config
 from tests.gateway.ui.samples import record, stream_record
-from toolwire.gateway import GatewayApp, GatewayKey, HopConfig
+from toolwire.gateway import GatewayApp, GatewayKey, HopConfig, TraceConfig
 from toolwire.gateway._ui import TraceUI
 from toolwire.gateway._ui._auth import SESSION_SECONDS, UiAuth
 from toolwire.store.base import StoreError
@@ -170,3 +172,42 @@ def test_the_gateway_serves_ui_behind_its_keys() -> None:
     reply = _call(app, "GET", "/ui", headers={"authorization": f"Bearer {KEY}"})
     assert reply.status_code == 200 and 'data-id="t1"' in reply.text
     assert _call(app, "GET", "/healthz").status_code == 200
+
+
+def test_a_traced_call_is_on_the_gateways_pages(emulator_url: str) -> None:
+    config = replace(gateway_config(emulator_url), store="memory://", trace=TraceConfig(enabled=True))
+    app = GatewayApp(config, env=ENV)
+    ask = {"model": "to-anthropic", "seed": 3, "messages": [{"role": "user", "content": "hi"}]}
+    auth = {"authorization": f"Bearer {GATEWAY_KEY}"}
+
+    async def go() -> tuple[httpx.Response, httpx.Response, httpx.Response]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://gw.test", timeout=60) as http:
+            call = await http.post("/v1/chat/completions", json=ask, headers=auth)
+            assert call.status_code == 200
+            assert app.tracer is not None
+            await app.tracer.flush()
+            listed = await http.get("/ui/api/traces", headers=auth)
+            trace_id = listed.json()["traces"][0]["id"]
+            page = await http.get(f"/ui/trace/{trace_id}", headers=auth)
+            await app.aclose()
+            return call, listed, page
+
+    call, listed, page = asyncio.run(go())
+    [summary] = listed.json()["traces"]
+    assert summary["client_format"] == "openai-chat" and summary["upstream_format"] == "anthropic"
+    assert (summary["client_model"], summary["upstream_model"], call.status_code) == (
+        "to-anthropic",
+        "claude-sonnet-4-5",
+        200,
+    )
+    assert page.status_code == 200
+    assert "<code>$.seed</code>" in page.text and "&quot;seed&quot;: 3</mark>" in page.text
+    assert GATEWAY_KEY not in page.text and UPSTREAM_KEY not in page.text
+
+
+def test_an_untraced_gateway_says_tracing_is_off() -> None:
+    app = GatewayApp(HopConfig({}))
+    reply = _call(app, "GET", "/ui")
+    assert reply.status_code == 200 and "<h1>Tracing is off</h1>" in reply.text
+    assert "toolwire serve --trace" in reply.text
