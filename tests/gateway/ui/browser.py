@@ -3,7 +3,8 @@
 No browser is downloaded: the system binaries are used. Without them (or without selenium) the
 browser tests are skipped, saying so, except under CI (``CI=true``), where their absence fails:
 CI installs them (``.ci/run``). Screenshots go to ``$TOOLWIRE_SCREENSHOTS`` or, by default, to
-``screenshots/`` in pytest's temporary folder of the run (never in the repository).
+``build/screenshots/`` under pytest's root folder (``build/`` is ignored by git; pytest's own
+temporary folders are pruned to the last three runs of the user, too soon on a shared machine).
 """
 
 from __future__ import annotations
@@ -94,6 +95,7 @@ class Browser:
     def screenshot(self, name: str, *, full: bool = True) -> Path:
         """Save the page as ``<shots>/<name>.png`` (the whole page when ``full``) and return it."""
         path = self.shots / f"{name}.png"
+        self.driver.execute_script("window.scrollTo(0, 0)")
         if full:
             height = self.driver.execute_script("return document.documentElement.scrollHeight")
             self.driver.set_window_size(1400, min(max(int(height) + 40, 600), 8000))
@@ -113,11 +115,12 @@ class Browser:
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    """A headless Chromium for the module; screenshots in ``$TOOLWIRE_SCREENSHOTS`` or the run's
-    temporary folder."""
+def browser(request: pytest.FixtureRequest) -> Iterator[Browser]:
+    """A headless Chromium for the module; screenshots in ``$TOOLWIRE_SCREENSHOTS`` or
+    ``build/screenshots`` (ignored by git)."""
     chromium, driver = need_chromium()
-    shots = Path(os.environ.get("TOOLWIRE_SCREENSHOTS") or tmp_path_factory.getbasetemp() / "screenshots")
+    default = request.config.rootpath / "build" / "screenshots"
+    shots = Path(os.environ.get("TOOLWIRE_SCREENSHOTS") or default)
     shots.mkdir(parents=True, exist_ok=True)
     window = Browser(chromium, driver, shots)
     try:

@@ -5,7 +5,7 @@ loop through it (Anthropic upstream), and the traces the pages show are in the g
 The test signs in through the form, reads the list (and sees a new trace arrive without a
 reload), filters it, opens a call's page (both payloads, the notes table, a note's highlights)
 and a stream's timeline, and saves a screenshot of each view in light and dark
-(``$TOOLWIRE_SCREENSHOTS``, default: ``screenshots/`` in pytest's temporary folder).
+(``$TOOLWIRE_SCREENSHOTS``, default: ``build/screenshots/``, not committed).
 """
 
 from __future__ import annotations

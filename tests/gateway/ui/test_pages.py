@@ -240,3 +240,44 @@ def test_login_and_off_pages() -> None:
     assert 'type="password"' in page and 'value="/ui/trace/a"' in page and 'role="alert"' in page
     assert '<label for="key">Gateway key</label>' in page
     assert "Tracing is off" in off_page() and "<h1>" in off_page()
+
+
+def test_a_timeline_without_milestones_says_so_and_an_unfinished_call_still_has_a_bar() -> None:
+    from toolwire.gateway._ui._timeline import timeline
+
+    quiet = [TraceEvent(t_ms=1.0, side="client_response", name="data", kind="text")]
+    assert timeline(quiet) == "<p>No stream milestones were recorded.</p>"
+    cut = [
+        TraceEvent(t_ms=0.0, side="upstream_response", name="message_start", kind="first_byte"),
+        TraceEvent(
+            t_ms=4.0, side="upstream_response", name="content_block_start", kind="tool_call_start", index=2
+        ),
+        TraceEvent(t_ms=8.0, side="upstream_response", name="overloaded_error", kind="error"),
+    ]
+    page = timeline(cut)
+    assert re.findall(r"<span>([^<]+)</span>", page) == [
+        "upstream: first byte",
+        "upstream: tool call 2 starts",
+        "upstream: error (overloaded_error)",
+    ]
+    assert '<rect x="555.0" y="41" width="3.0" height="14" class="bar"/>' in page
+    assert '<circle cx="980.0" cy="20" r="5" class="dot error"/>' in page
+    assert "3 milestones over 8.0 ms on 2 lanes" in page
+
+
+def test_a_note_on_the_whole_payload_links_the_payload_and_marks_nothing() -> None:
+    notes = [
+        TraceNote(side="client_request", path="$", kind="synthesized", message="max_tokens", loss=False),
+        TraceNote(side="upstream_response", path="$.choices[0].caller", kind="dropped", message="caller"),
+    ]
+    page = detail_page(record(notes=notes))
+    parsed = parse(page)
+    links = [a["href"] for t, a in parsed.tags if t == "a" and a.get("class") == "note-link"]
+    assert links == ["#body-client_request", "#body-upstream_response"]
+    assert [a["id"] for t, a in parsed.tags if t == "pre"][:3] == [
+        "body-client_request",
+        "body-upstream_request",
+        "body-upstream_response",
+    ]
+    assert "<mark" not in page
+    assert page.count("(absent from this payload)") == 1

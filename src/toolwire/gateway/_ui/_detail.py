@@ -64,6 +64,8 @@ class _Marks:
         if found is None:
             return _Link(None)
         assert side is not None
+        if (found.start, found.end) == (0, len(doc.text)):  # the whole payload: link it, mark nothing
+            return _Link(f"body-{side}", found.exact)
         self.marks[side].setdefault((found.start, found.end), []).append(number)
         key = (side, found.start, found.end)
         self.exact[key] = self.exact.get(key, True) and found.exact
@@ -90,7 +92,11 @@ def _path_cell(number: int, side: str | None, path: str | None, link: _Link) -> 
     code = f"<code>{esc(path)}</code>"
     if link.href is None:
         return f'<td>{where}{code} <span class="muted">(not shown in the payload)</span></td>'
-    near = "" if link.exact else ' <span class="muted">(absent; its parent is marked)</span>'
+    near = ""
+    if not link.exact:
+        near = ' <span class="muted">(absent; its parent is marked)</span>'
+        if link.href.startswith("body-"):
+            near = ' <span class="muted">(absent from this payload)</span>'
     anchor = f'<a class="note-link" href="#{esc(link.href)}" data-note="{number}">{code}</a>'
     return f"<td>{where}{anchor}{near}</td>"
 
@@ -134,7 +140,8 @@ def _payload(record: TraceRecord, side: str, marks: _Marks) -> str:
     text = marks.html(side) if marks.docs[side] is not None else esc(body.text)
     return (
         f'<section class="payload" aria-labelledby="h-{side}">{heading}<p class="meta">{size}</p>'
-        f'<pre tabindex="0" aria-label="{esc(SIDES[side])} body" data-side="{side}"><code>{text}</code></pre>'
+        f'<pre id="body-{side}" tabindex="0" aria-label="{esc(SIDES[side])} body" data-side="{side}">'
+        f"<code>{text}</code></pre>"
         "</section>"
     )
 

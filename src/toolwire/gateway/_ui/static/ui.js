@@ -3,6 +3,7 @@
 
 (function () {
   var POLL_MS = 2000;
+  var MAX_ROWS = 500; // a list left open for hours keeps only the newest rows
 
   function liveList() {
     var table = document.getElementById("traces");
@@ -28,6 +29,7 @@
         .then(function (data) {
           if (!data || !data.traces.length) return;
           body.insertAdjacentHTML("afterbegin", data.rows);
+          while (body.rows.length > MAX_ROWS) body.deleteRow(-1);
           var empty = document.getElementById("empty");
           if (empty) empty.remove();
           var n = data.traces.length;
