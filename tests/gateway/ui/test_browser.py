@@ -298,6 +298,52 @@ def test_hostile_text_in_a_tool_argument_stays_text(browser: Browser, site: Site
     assert browser.driver.execute_script("return document.scripts.length") == 1
 
 
+CONTRAST = """
+function rgb(text) { return text.match(/[0-9.]+/g).slice(0, 4).map(Number); }
+function lum(c) {
+  var v = c.slice(0, 3).map(function (x) {
+    x /= 255;
+    return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4);
+  });
+  return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+}
+function background(el) {
+  for (; el; el = el.parentElement) {
+    var c = rgb(getComputedStyle(el).backgroundColor);
+    if (c.length < 4 || c[3] > 0) return c;
+  }
+  return rgb(getComputedStyle(document.body).backgroundColor);
+}
+var worst = [];
+document.querySelectorAll(arguments[0]).forEach(function (el) {
+  var a = lum(rgb(getComputedStyle(el).color)), b = lum(background(el));
+  var ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  worst.push([el.tagName + "." + el.className, Math.round(ratio * 100) / 100]);
+});
+return worst;
+"""
+"""Each element's text contrast against the first opaque background behind it (WCAG formula)."""
+
+TEXT = (
+    "h1, h2, h3, th, td, dt, dd, p, label, a, code, mark, .muted, .loss, .ok, .bad, .side, li span, summary"
+)
+
+
+def test_text_contrast_is_at_least_4_5_in_light_and_dark(browser: Browser, site: Site) -> None:  # noqa: F811
+    _sign_in(browser, site)
+    pages = [site.url + "/ui", f"{site.url}/ui/trace/{_first(site, stream=False).id}"]
+    pages.append(f"{site.url}/ui/trace/{_first(site, stream=True).id}")
+    for dark in (False, True):
+        browser.scheme(dark)
+        for url in pages:
+            browser.get(url)
+            ratios = browser.driver.execute_script(CONTRAST, TEXT)
+            assert len(ratios) > 20
+            low = [r for r in ratios if r[1] < 4.5]
+            assert not low, (dark, url, low[:5])
+    browser.scheme(False)
+
+
 def test_keyboard_focus_is_visible(browser: Browser, site: Site) -> None:  # noqa: F811
     from selenium.webdriver.common.keys import Keys
 
