@@ -356,3 +356,12 @@ def test_keyboard_focus_is_visible(browser: Browser, site: Site) -> None:  # noq
         "Site",
         "Filter traces",
     ]
+
+
+def test_sign_out_ends_the_session(browser: Browser, site: Site) -> None:  # noqa: F811
+    _sign_in(browser, site)
+    browser.find(".signout button").click()
+    browser.wait(lambda: "/ui/login" in browser.driver.current_url, "the login form")
+    browser.get(site.url + "/ui")
+    assert "/ui/login" in browser.driver.current_url
+    _sign_in(browser, site)

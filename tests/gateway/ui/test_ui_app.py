@@ -211,3 +211,17 @@ def test_an_untraced_gateway_says_tracing_is_off() -> None:
     reply = _call(app, "GET", "/ui")
     assert reply.status_code == 200 and "<h1>Tracing is off</h1>" in reply.text
     assert "toolwire serve --trace" in reply.text
+
+
+def test_pages_of_fifty_with_an_older_link_and_a_sign_out_button_behind_keys() -> None:
+    many = [record(f"t{i:02d}", created_at=1_790_000_000.0 + i) for i in range(60)]
+    ui = TraceUI((GatewayKey(KEY),), _store(*many))
+    auth = {"authorization": f"Bearer {KEY}"}
+    first = _call(ui, "GET", "/ui?loss=yes", headers=auth).text
+    assert first.count("<tr data-id=") == 50 and 'data-id="t59"' in first and 'data-id="t10"' in first
+    assert 'href="/ui?loss=yes&amp;before=t10" rel="next"' in first
+    assert '<form class="signout" method="post" action="/ui/logout">' in first
+    second = _call(ui, "GET", "/ui?loss=yes&before=t10", headers=auth).text
+    assert second.count("<tr data-id=") == 10 and 'data-id="t09"' in second and 'rel="next"' not in second
+    assert 'id="live-toggle"' not in second  # an older page does not grow
+    assert 'class="signout"' not in _call(_ui(()), "GET", "/ui").text

@@ -128,7 +128,8 @@ class TraceUI:
             return _Answer(200, off_page())
         if path == "/ui":
             filters = parse_filters(query)
-            return _Answer(200, list_page(await self.source.list_traces(filters.query()), filters))
+            found = await self.source.list_traces(filters.query())
+            return _Answer(200, list_page(found, filters, signed_in=not self.auth.open))
         if path == "/ui/api/traces":
             filters = parse_filters(query)
             found = await self.source.list_traces(filters.query(PAGE_SIZE))
@@ -136,7 +137,7 @@ class TraceUI:
         if path.startswith("/ui/trace/"):
             record = await self.source.get_trace(unquote(path.removeprefix("/ui/trace/")))
             if record is not None:
-                return _Answer(200, detail_page(record))
+                return _Answer(200, detail_page(record, signed_in=not self.auth.open))
             gone = message_page("Trace not found", "No trace has that id (it may have been pruned).")
             return _Answer(404, gone)
         return _Answer(404, message_page("Not found", "There is no such page."))

@@ -181,8 +181,8 @@ def _summary(r: TraceRecord) -> str:
     return f'<dl class="summary">{body}</dl>'
 
 
-def detail_page(record: TraceRecord) -> str:
-    """The whole page of ``record``."""
+def detail_page(record: TraceRecord, *, signed_in: bool = False) -> str:
+    """The whole page of ``record`` (``signed_in``: offer to sign out)."""
     marks = _Marks(record)
     notes = _notes(record, marks)  # first: it places the highlights the payloads show
     parts = [
@@ -198,4 +198,4 @@ def detail_page(record: TraceRecord) -> str:
             f"{timeline(record.events)}{events_table(record.events)}</section>"
         )
     nav = '<a href="/ui">All traces</a>'
-    return page(f"Trace {record.id}", "".join(parts), nav=nav)
+    return page(f"Trace {record.id}", "".join(parts), nav=nav, signed_in=signed_in)

@@ -12,7 +12,7 @@ import html
 import time
 from dataclasses import dataclass
 
-__all__ = ["CSP", "Mark", "esc", "marked", "page", "utc_time"]
+__all__ = ["CSP", "SIGN_OUT", "Mark", "esc", "marked", "page", "utc_time"]
 
 CSP = (
     "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; connect-src 'self'; "
@@ -33,7 +33,13 @@ def utc_time(seconds: float) -> str:
     return f'<time datetime="{iso}">{time.strftime("%Y-%m-%d %H:%M:%S", stamp)}Z</time>'
 
 
-def page(title: str, main: str, *, script: bool = True, nav: str = "") -> str:
+SIGN_OUT = (
+    '<form class="signout" method="post" action="/ui/logout"><button type="submit">Sign out</button></form>'
+)
+"""The banner's sign-out button (pages behind gateway keys)."""
+
+
+def page(title: str, main: str, *, script: bool = True, nav: str = "", signed_in: bool = False) -> str:
     """A whole page: skip link, banner with the site name and ``nav``, ``main``, footer.
 
     Args:
@@ -41,6 +47,7 @@ def page(title: str, main: str, *, script: bool = True, nav: str = "") -> str:
         main: the HTML of the main landmark (already escaped by the caller).
         script: whether to load ``/ui/static/ui.js``.
         nav: extra HTML put in the banner's navigation.
+        signed_in: whether to offer the sign-out button.
     """
     js = '<script src="/ui/static/ui.js" defer></script>' if script else ""
     return (
@@ -51,7 +58,7 @@ def page(title: str, main: str, *, script: bool = True, nav: str = "") -> str:
         f'<link rel="stylesheet" href="/ui/static/ui.css">{js}</head><body>'
         '<a class="skip" href="#main">Skip to content</a>'
         '<header class="banner"><p class="brand"><a href="/ui">toolwire traces</a></p>'
-        f'<nav aria-label="Site">{nav}</nav></header>'
+        f'<nav aria-label="Site">{nav}</nav>{SIGN_OUT if signed_in else ""}</header>'
         f'<main id="main" tabindex="-1">{main}</main>'
         "<footer><p>toolwire gateway trace viewer</p></footer></body></html>\n"
     )

@@ -185,8 +185,8 @@ def _form(f: Filters) -> str:
     )
 
 
-def list_page(summaries: list[TraceSummary], f: Filters) -> str:
-    """The whole list page."""
+def list_page(summaries: list[TraceSummary], f: Filters, *, signed_in: bool = False) -> str:
+    """The whole list page (``signed_in``: offer to sign out)."""
     errors = "".join(f'<p class="error" role="alert">{esc(e)}</p>' for e in f.errors)
     live = ""
     if not f.before:
@@ -208,4 +208,4 @@ def list_page(summaries: list[TraceSummary], f: Filters) -> str:
         f'<th scope="col">Stream</th></tr></thead><tbody id="rows">{rows(summaries)}</tbody></table>'
     )
     main = f"<h1>Traces</h1>{_form(f)}{errors}{live}{table}{empty}{older}"
-    return page("Traces", main)
+    return page("Traces", main, signed_in=signed_in)

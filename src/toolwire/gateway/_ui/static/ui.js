@@ -28,12 +28,22 @@
         .then(function (r) { return r.ok ? r.json() : null; })
         .then(function (data) {
           if (!data || !data.traces.length) return;
-          body.insertAdjacentHTML("afterbegin", data.rows);
+          // rows the page already shows are skipped (the known newest one may have been pruned)
+          var fresh = document.createElement("tbody");
+          fresh.innerHTML = data.rows;
+          var shown = Object.create(null);
+          body.querySelectorAll("tr[data-id]").forEach(function (tr) {
+            shown[tr.getAttribute("data-id")] = true;
+          });
+          var added = 0;
+          Array.prototype.slice.call(fresh.rows).reverse().forEach(function (tr) {
+            if (!shown[tr.getAttribute("data-id")]) { body.insertBefore(tr, body.firstChild); added += 1; }
+          });
+          if (!added) return;
           while (body.rows.length > MAX_ROWS) body.deleteRow(-1);
           var empty = document.getElementById("empty");
           if (empty) empty.remove();
-          var n = data.traces.length;
-          status.textContent = n + (n === 1 ? " new trace" : " new traces");
+          status.textContent = added + (added === 1 ? " new trace" : " new traces");
         })
         .catch(function () { status.textContent = "Live updates paused: the gateway did not answer."; })
         .finally(function () { busy = false; });
