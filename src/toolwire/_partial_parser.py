@@ -40,7 +40,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from toolwire.partial_json import parse_partial
+import msgspec
+
+from toolwire.partial_json import _STRICT, parse_partial
 
 __all__ = ["MAX_OPEN", "PartialParser"]
 
@@ -49,7 +51,7 @@ MAX_OPEN = 256
 
 _Match = Callable[..., "re.Match[str]"]
 _skip_ws: _Match = re.compile(r"[ \t\n\r]*").match  # type: ignore[assignment]  # `*`: always matches
-_SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+_SCAN: Callable[[str, int], tuple[Any, int]] = _STRICT.scan_once  # type: ignore[attr-defined]
 """The C scanner behind ``json.loads``: the value at a position and where it ends."""
 scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 _string_body: _Match = re.compile(  # type: ignore[assignment]  # `*`: always matches
@@ -72,23 +74,50 @@ _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _NUMBER_CHARS = frozenset("0123456789.eE+-")
 """A number followed by one of these is still arriving (or malformed): it is not complete yet."""
 _NUMBER_PREFIX = re.compile(r"-?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*|\.[0-9]+[eE][-+]?[0-9]*|[eE][-+]?[0-9]*)?)?")
-_LITERALS = {"true": True, "false": False, "null": None, "NaN": float("nan")}
-_LITERALS.update(Infinity=float("inf"), **{"-Infinity": float("-inf")})
+_LITERALS = {"true": True, "false": False, "null": None}
 _LITERAL_PREFIXES = frozenset(word[:n] for word in _LITERALS for n in range(1, len(word)))
 _LITERAL = re.compile("|".join(sorted(map(re.escape, _LITERALS), key=len, reverse=True)))
 
-_W = r"[ \t\n\r]*"
-_SIMPLE = r'(?:"[^"\\\x00-\x1f]*"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null)'
-_MEMBER = rf'"[^"\\\x00-\x1f]*"{_W}:{_W}{_SIMPLE}'
+_W = r"[ \t\n\r]*+"
+_S = r'"[^"\\\x00-\x1f]*+(?:\\.[^"\\\x00-\x1f]*+)*+"'
+_ATOM = rf"(?:{_S}|-?[0-9][0-9.eE+-]*+|true|false|null)"
+
+
+def _nested(depth: int) -> str:
+    """A loose pattern for a complete value nested at most ``depth`` deep (validated by decoding)."""
+    value = _ATOM
+    for _ in range(depth):
+        items = rf"(?:{value}(?:{_W},{_W}{value})*+{_W})?"
+        members = rf"(?:{_S}{_W}:{_W}{value}(?:{_W},{_W}{_S}{_W}:{_W}{value})*+{_W})?"
+        value = rf"(?>{_ATOM}|\[{_W}{items}\]|\{{{_W}{members}\}})"
+    return value
+
+
+_VALUE = _nested(3)
+_MEMBER = rf"{_S}{_W}:{_W}{_VALUE}"
+_DONE = r"(?={_W}[,\]}}]|(?<![0-9])\Z)".replace("{_W}", _W)
+"""After a run: its last item is complete (a number at the very end may still grow)."""
 _RUNS = {
-    (list, False): re.compile(rf"(?:{_W},{_W}{_SIMPLE})+(?={_W}[,\]])"),
-    (list, True): re.compile(rf"{_W}{_SIMPLE}(?:{_W},{_W}{_SIMPLE})*(?={_W}[,\]])"),
-    (dict, False): re.compile(rf"(?:{_W},{_W}{_MEMBER})+(?={_W}[,}}])"),
-    (dict, True): re.compile(rf"{_W}{_MEMBER}(?:{_W},{_W}{_MEMBER})*(?={_W}[,}}])"),
+    (list, False): re.compile(rf"(?:{_W},{_W}{_VALUE})+{_DONE}"),
+    (list, True): re.compile(rf"{_W}{_VALUE}(?:{_W},{_W}{_VALUE})*{_DONE}"),
+    (dict, False): re.compile(rf"(?:{_W},{_W}{_MEMBER})+{_DONE}"),
+    (dict, True): re.compile(rf"{_W}{_MEMBER}(?:{_W},{_W}{_MEMBER})*{_DONE}"),
 }
-"""(container type, first item?) -> a run of complete items that are flat: numbers, ``true``,
-``false``, ``null`` and strings without escapes (with their keys). Such a run, found by one
-regular expression, is parsed by one call of the C scanner instead of one step per token."""
+"""(container type, first item?) -> a run of complete items, each nested at most three deep.
+The patterns are loose (any bracket closes, any run of number characters is a number): the run
+is decoded in one call by :func:`_loads`, which is strict, and the steps take over if it fails."""
+_decode: Callable[[str], Any] = msgspec.json.Decoder().decode
+
+
+def _loads(text: str) -> Any:
+    """``json.loads(text)`` without ``NaN``/``Infinity``: msgspec (C), or ``json`` where it refuses
+    what ``json`` takes (a lone surrogate escape, a float beyond the double range)."""
+    try:
+        return _decode(text)
+    except ValueError:
+        return _STRICT.decode(text)
+
+
 _BRACKETS = {list: "[]", dict: "{}"}
 _CLOSER = {"[": "]", "{": "}"}
 
@@ -341,8 +370,8 @@ class PartialParser:
         text = run.group() if first else run.group().lstrip(" \t\n\r")[1:]
         brackets = _BRACKETS[type(top)]
         try:
-            items = _SCAN(brackets[0] + text + brackets[1], 0)[0]
-        except ValueError:  # an int too long for int(): the steps will see it
+            items = _loads(brackets[0] + text + brackets[1])
+        except ValueError:  # malformed, or an int too long for int(): the steps will see it
             return pos
         self.scanned += run.end() - pos
         if isinstance(top, dict):
