@@ -35,91 +35,38 @@ tail of the text                   shown
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Callable
 from typing import Any
 
-import msgspec
-
-from toolwire.partial_json import _STRICT, parse_partial
+from toolwire._partial_lex import (
+    BRACKETS,
+    ESCAPE_TAIL,
+    HIDDEN,
+    ITEM,
+    LITERAL,
+    LITERAL_PREFIXES,
+    LITERALS,
+    NUMBER,
+    NUMBER_CHARS,
+    NUMBER_PREFIX,
+    RUNS,
+    loads,
+    number,
+    scanstring,
+    skip_ws,
+    string_body,
+    tail_value,
+)
+from toolwire.partial_json import parse_partial
 
 __all__ = ["MAX_OPEN", "PartialParser"]
 
 MAX_OPEN = 256
 """Most containers open at once before the parser hands over to ``parse_partial``."""
 
-_Match = Callable[..., "re.Match[str]"]
-_skip_ws: _Match = re.compile(r"[ \t\n\r]*").match  # type: ignore[assignment]  # `*`: always matches
-_SCAN: Callable[[str, int], tuple[Any, int]] = _STRICT.scan_once  # type: ignore[attr-defined]
-"""The C scanner behind ``json.loads``: the value at a position and where it ends."""
-scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
-_string_body: _Match = re.compile(  # type: ignore[assignment]  # `*`: always matches
-    r"""(?:[^"\\\x00-\x1f]+|\\["\\/bfnrt]|\\u(?![dD][89abAB])[0-9a-fA-F]{4}
-    |\\u[dD][89abAB][0-9a-fA-F]{2}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2}
-    |(?=[^\\]|\\[^ubf]|\\[bf](?![0-9a-fA-F]{0,2}\\?\Z)|\\u[0-9a-fA-F]{4})))*""",
-    re.VERBOSE,
-).match
-"""The longest run of string content that decodes the same whatever follows: it stops before the
-closing quote, a control character, an unfinished escape, and a high surrogate (``\\ud83d``)
-whose next six characters, which may pair with it, have not arrived. Like ``parse_partial``
-(whose pattern reads ``\\b`` and ``\\f`` as a ``\\u`` cut short), it also holds back a high
-surrogate followed by ``\\b`` or ``\\f``, at most two hex digits and maybe a lone ``\\`` at the end."""
-_ESCAPE_TAIL = re.compile(
-    r"(?:\\u[dD][89abAB][0-9a-fA-F]{2})?(?:\\(?:u[0-9a-fA-F]{0,3})?)?"
-    r"|\\u[dD][89abAB][0-9a-fA-F]{2}\\[bf][0-9a-fA-F]{0,2}\\?"
-)
-"""What may be left at the end of an open string's text: an escape still arriving."""
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
-_NUMBER_CHARS = frozenset("0123456789.eE+-")
-"""A number followed by one of these is still arriving (or malformed): it is not complete yet."""
-_NUMBER_PREFIX = re.compile(r"-?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*|\.[0-9]+[eE][-+]?[0-9]*|[eE][-+]?[0-9]*)?)?")
-_LITERALS = {"true": True, "false": False, "null": None}
-_LITERAL_PREFIXES = frozenset(word[:n] for word in _LITERALS for n in range(1, len(word)))
-_LITERAL = re.compile("|".join(sorted(map(re.escape, _LITERALS), key=len, reverse=True)))
-
-_W = r"[ \t\n\r]*+"
-_S = r'"[^"\\\x00-\x1f]*+(?:\\.[^"\\\x00-\x1f]*+)*+"'
-_ATOM = rf"(?:{_S}|-?[0-9][0-9.eE+-]*+|true|false|null)"
-
-
-def _nested(depth: int) -> str:
-    """A loose pattern for a complete value nested at most ``depth`` deep (validated by decoding)."""
-    value = _ATOM
-    for _ in range(depth):
-        items = rf"(?:{value}(?:{_W},{_W}{value})*+{_W})?"
-        members = rf"(?:{_S}{_W}:{_W}{value}(?:{_W},{_W}{_S}{_W}:{_W}{value})*+{_W})?"
-        value = rf"(?>{_ATOM}|\[{_W}{items}\]|\{{{_W}{members}\}})"
-    return value
-
-
-_VALUE = _nested(3)
-_MEMBER = rf"{_S}{_W}:{_W}{_VALUE}"
-_DONE = r"(?={_W}[,\]}}]|(?<![0-9])\Z)".replace("{_W}", _W)
-"""After a run: its last item is complete (a number at the very end may still grow)."""
-_RUNS = {
-    (list, False): re.compile(rf"(?:{_W},{_W}{_VALUE})+{_DONE}"),
-    (list, True): re.compile(rf"{_W}{_VALUE}(?:{_W},{_W}{_VALUE})*{_DONE}"),
-    (dict, False): re.compile(rf"(?:{_W},{_W}{_MEMBER})+{_DONE}"),
-    (dict, True): re.compile(rf"{_W}{_MEMBER}(?:{_W},{_W}{_MEMBER})*{_DONE}"),
-}
-"""(container type, first item?) -> a run of complete items, each nested at most three deep.
-The patterns are loose (any bracket closes, any run of number characters is a number): the run
-is decoded in one call by :func:`_loads`, which is strict, and the steps take over if it fails."""
-_decode: Callable[[str], Any] = msgspec.json.Decoder().decode
-
-
-def _loads(text: str) -> Any:
-    """``json.loads(text)`` without ``NaN``/``Infinity``: msgspec (C), or ``json`` where it refuses
-    what ``json`` takes (a lone surrogate escape, a float beyond the double range)."""
-    try:
-        return _decode(text)
-    except ValueError:
-        return _STRICT.decode(text)
-
-
-_BRACKETS = {list: "[]", dict: "{}"}
-_CLOSER = {"[": "]", "{": "}"}
+DEFER = 512
+"""Longest unfinished item (inside an open container) shown by :func:`tail_value` rather than
+opened: it is read again with each piece until it completes, then decoded in one C call."""
 
 # Parser states: what the text at the current position must be.
 _VALUE, _FIRST_ITEM, _FIRST_KEY, _KEY, _COLON, _AFTER, _STRING, _END = range(8)
@@ -147,6 +94,7 @@ class PartialParser:
     __slots__ = (
         "_buf",
         "_chunks",
+        "_defer",
         "_done",
         "_failed",
         "_keys",
@@ -157,6 +105,7 @@ class PartialParser:
         "_stack",
         "_state",
         "_string_is_key",
+        "rescanned",
         "scanned",
     )
 
@@ -173,8 +122,11 @@ class PartialParser:
         self._leaf = False  # a provisional leaf is in its container (or is the root)
         self._failed = False
         self._reference: Any = None
+        self._defer = True  # may keep a short unfinished container item as text (DEFER)
         self.scanned = 0
-        """Characters handed to the scanners so far: the parser's work, for complexity tests."""
+        """Characters parsed into the value so far: the parser's work, for complexity tests."""
+        self.rescanned = 0
+        """Characters of unfinished items read again to show them (at most :data:`DEFER` a piece)."""
 
     def feed(self, text: str) -> None:
         """Add the next piece of the text (parsed lazily, by the next :meth:`value`)."""
@@ -191,19 +143,52 @@ class PartialParser:
 
     def value(self) -> Any:
         """``parse_partial(self.text())``, rebuilding only what the new text changed."""
-        if self._done == len(self._chunks):
+        chunks, done = self._chunks, self._done
+        if done == len(chunks):
             return self._reference if self._failed else self._root
+        grows = self._leaf and self._state == _STRING and done == len(chunks) - 1 and not self._buf
+        if grows and self._grow(chunks[-1]):
+            self._done = done + 1
+            return self._root
+        self._done = len(chunks)
         if not self._failed:
-            new = "".join(self._chunks[self._done :])
-            self._done = len(self._chunks)
             self._drop_leaf()
-            self._parse(self._buf + new)
+            self._parse(self._buf + (chunks[-1] if done == len(chunks) - 1 else "".join(chunks[done:])))
+            if not self._failed:
+                self._put_leaf()
         if self._failed:
-            self._done = len(self._chunks)
             self._reference = parse_partial(self.text())
             return self._reference
-        self._put_leaf()
         return self._root
+
+    def _grow(self, new: str) -> bool:
+        """The fast path of a long string: ``new`` only adds to the open string (shown as a leaf).
+
+        It does when it holds no quote, no escape that may still be cut (a ``\\u`` near its end)
+        and nothing ``scanstring`` refuses. The string is taken out of its container while it grows,
+        so that CPython extends it in place: a long string costs its length, not length x pieces.
+        """
+        if '"' in new or "\\u" in new[-12:]:
+            return False
+        try:
+            piece = scanstring(new + '"', 0)[0]
+        except ValueError:  # a control character, a bad escape, a lone backslash at the end
+            return False
+        self.scanned += len(new)
+        text, self._open = self._open, ""
+        self._set_leaf("")
+        text += piece
+        self._open = text
+        self._set_leaf(text)
+        return True
+
+    def _set_leaf(self, value: Any) -> None:
+        if not self._stack:
+            self._root = value
+        elif isinstance(top := self._stack[-1], dict):
+            top[self._keys[-1]] = value
+        else:
+            top[-1] = value
 
     def _parse(self, buf: str) -> None:
         pos, end, steps = 0, len(buf), _STEPS
@@ -220,11 +205,24 @@ class PartialParser:
             return True, self._open
         if self._state not in (_VALUE, _FIRST_ITEM):
             return False, None
-        word = self._buf[_skip_ws(self._buf).end() :]
-        match = _NUMBER.fullmatch(word)
+        word = self._buf[skip_ws(self._buf).end() :]
+        if word[:1] in ("{", "["):
+            return self._tail_leaf(word)
+        match = NUMBER.fullmatch(word)
         if match is None:
             return False, None
-        return _number(word, match)
+        return number(word, match)
+
+    def _tail_leaf(self, word: str) -> tuple[bool, Any]:
+        """An unfinished container item kept as text (see :data:`DEFER`), or opened if unusual."""
+        self.rescanned += len(word)
+        shown = tail_value(word, 0)
+        if shown is not None:
+            return shown[0] is not HIDDEN, shown[0]
+        self._defer = False
+        self._parse(self._buf)
+        self._defer = True
+        return (False, None) if self._failed else self._leaf_value()
 
     def _put_leaf(self) -> None:
         shown, value = self._leaf_value()
@@ -269,7 +267,7 @@ class PartialParser:
         self._state = _AFTER
 
     def _step_value(self, buf: str, pos: int) -> int:
-        pos = _skip_ws(buf, pos).end()
+        pos = skip_ws(buf, pos).end()
         if pos == len(buf):
             return ~pos
         self.scanned += 1
@@ -296,17 +294,20 @@ class PartialParser:
         return pos + 1
 
     def _start_container(self, buf: str, pos: int) -> int:
-        # no closing bracket ahead: surely unfinished, and a failed scan costs an exception
-        if buf.find(_CLOSER[buf[pos]], pos) >= 0:
+        item = ITEM.match(buf, pos)
+        if item is not None:
             try:
-                value, end = _SCAN(buf, pos)
-            except (StopIteration, ValueError, RecursionError):
-                pass  # unfinished (or malformed, which the steps inside will find)
+                value = loads(item.group())
+            except ValueError:
+                pass  # malformed (or an int too long for int()): the steps will see it
             else:
-                self.scanned += end - pos
+                self.scanned += item.end() - pos
                 self._add(value)
-                return end
-        self.scanned += len(buf) - pos
+                return item.end()
+        if self._defer and self._stack and len(buf) - pos <= DEFER:
+            self.rescanned += len(buf) - pos
+            return ~pos  # unfinished: shown by tail_value until it completes
+        self.scanned += 1
         if len(self._stack) >= MAX_OPEN:
             return self._fail(pos)
         container: dict[str, Any] | list[Any] = {} if buf[pos] == "{" else []
@@ -317,27 +318,27 @@ class PartialParser:
         return pos + 1
 
     def _start_scalar(self, buf: str, pos: int) -> int:
-        literal = _LITERAL.match(buf, pos)
+        literal = LITERAL.match(buf, pos)
         if literal is not None:
             self.scanned += literal.end() - pos
-            self._add(_LITERALS[literal.group()])
+            self._add(LITERALS[literal.group()])
             return literal.end()
-        number = _NUMBER.match(buf, pos)
-        if number is not None and number.end() < len(buf) and buf[number.end()] not in _NUMBER_CHARS:
-            self.scanned += number.end() - pos
-            shown, value = _number(number.group(), number)
+        found = NUMBER.match(buf, pos)
+        if found is not None and found.end() < len(buf) and buf[found.end()] not in NUMBER_CHARS:
+            self.scanned += found.end() - pos
+            shown, value = number(found.group(), found)
             if not shown:
                 return self._fail(pos)
             self._add(value)
-            return number.end()
+            return found.end()
         rest = buf[pos:]
         self.scanned += len(rest)
-        if rest in _LITERAL_PREFIXES or _NUMBER_PREFIX.fullmatch(rest):
+        if rest in LITERAL_PREFIXES or NUMBER_PREFIX.fullmatch(rest):
             return ~pos  # still arriving: keep it in the buffer
         return self._fail(pos)
 
     def _step_key(self, buf: str, pos: int) -> int:
-        pos = _skip_ws(buf, pos).end()
+        pos = skip_ws(buf, pos).end()
         if pos == len(buf):
             return ~pos
         self.scanned += 1
@@ -352,7 +353,7 @@ class PartialParser:
         return self._start_string(buf, pos)
 
     def _step_colon(self, buf: str, pos: int) -> int:
-        pos = _skip_ws(buf, pos).end()
+        pos = skip_ws(buf, pos).end()
         if pos == len(buf):
             return ~pos
         self.scanned += 1
@@ -362,15 +363,15 @@ class PartialParser:
         return pos + 1
 
     def _run(self, buf: str, pos: int, first: bool) -> int:
-        """Past a run of flat items of the open container (see ``_RUNS``), or ``pos``."""
+        """Past a run of flat items of the open container (see ``RUNS``), or ``pos``."""
         top = self._stack[-1]
-        run = _RUNS[type(top), first].match(buf, pos)
+        run = RUNS[type(top), first].match(buf, pos)
         if run is None:
             return pos
         text = run.group() if first else run.group().lstrip(" \t\n\r")[1:]
-        brackets = _BRACKETS[type(top)]
+        brackets = BRACKETS[type(top)]
         try:
-            items = _loads(brackets[0] + text + brackets[1])
+            items = loads(brackets[0] + text + brackets[1])
         except ValueError:  # malformed, or an int too long for int(): the steps will see it
             return pos
         self.scanned += run.end() - pos
@@ -383,7 +384,7 @@ class PartialParser:
 
     def _step_after(self, buf: str, pos: int) -> int:
         pos = self._run(buf, pos, False)
-        pos = _skip_ws(buf, pos).end()
+        pos = skip_ws(buf, pos).end()
         if pos == len(buf):
             return ~pos
         self.scanned += 1
@@ -394,7 +395,7 @@ class PartialParser:
         return self._close(buf, pos)
 
     def _step_end(self, buf: str, pos: int) -> int:
-        pos = _skip_ws(buf, pos).end()
+        pos = skip_ws(buf, pos).end()
         return ~pos if pos == len(buf) else self._fail(pos)
 
     def _close(self, buf: str, pos: int) -> int:
@@ -406,7 +407,7 @@ class PartialParser:
         return pos + 1
 
     def _step_string(self, buf: str, pos: int) -> int:
-        end = _string_body(buf, pos).end()
+        end = string_body(buf, pos).end()
         self.scanned += end - pos
         if end > pos:
             piece = buf[pos:end]
@@ -420,7 +421,7 @@ class PartialParser:
         if buf[end] == '"':
             text, self._open = self._open, ""
             return self._end_string(text, end + 1)
-        if buf[end] == "\\" and _ESCAPE_TAIL.fullmatch(buf, end):
+        if buf[end] == "\\" and ESCAPE_TAIL.fullmatch(buf, end):
             return ~end  # an escape still arriving: keep it in the buffer
         return self._fail(end)  # a control character or a bad escape
 
@@ -435,15 +436,6 @@ class PartialParser:
         self._state = _COLON
         return pos
 
-
-def _number(word: str, match: re.Match[str]) -> tuple[bool, Any]:
-    """The value of a number token, as ``json.loads`` gives it; ``False`` if ``int()`` refuses it."""
-    if match.group(1) is None and match.group(2) is None:
-        try:
-            return True, int(word)
-        except ValueError:  # more digits than sys.get_int_max_str_digits()
-            return False, None
-    return True, float(word)
 
 
 _VALUE_STARTS: dict[str, _Step] = {

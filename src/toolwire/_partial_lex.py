@@ -1,0 +1,193 @@
+"""The lexical side of :mod:`toolwire._partial_parser`: patterns, C decoders, and the unfinished tail.
+
+Everything here runs in C but the loop of :func:`tail_value`, which sees one short text per call.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from toolwire.partial_json import _STRICT
+
+__all__ = ["HIDDEN", "tail_value"]  # and the tables the parser shares
+
+_Match = Callable[..., "re.Match[str]"]
+skip_ws: _Match = re.compile(r"[ \t\n\r]*").match  # type: ignore[assignment]  # `*`: always matches
+SCAN: Callable[[str, int], tuple[Any, int]] = _STRICT.scan_once  # type: ignore[attr-defined]
+"""The C scanner behind ``json.loads``: the value at a position and where it ends."""
+scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
+string_body: _Match = re.compile(  # type: ignore[assignment]  # `*`: always matches
+    r"""(?:[^"\\\x00-\x1f]+|\\["\\/bfnrt]|\\u(?![dD][89abAB])[0-9a-fA-F]{4}
+    |\\u[dD][89abAB][0-9a-fA-F]{2}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2}
+    |(?=[^\\]|\\[^ubf]|\\[bf](?![0-9a-fA-F]{0,2}\\?\Z)|\\u[0-9a-fA-F]{4})))*""",
+    re.VERBOSE,
+).match
+"""The longest run of string content that decodes the same whatever follows: it stops before the
+closing quote, a control character, an unfinished escape, and a high surrogate (``\\ud83d``)
+whose next six characters, which may pair with it, have not arrived. Like ``parse_partial``
+(whose pattern reads ``\\b`` and ``\\f`` as a ``\\u`` cut short), it also holds back a high
+surrogate followed by ``\\b`` or ``\\f``, at most two hex digits and maybe a lone ``\\`` at the end."""
+ESCAPE_TAIL = re.compile(
+    r"(?:\\u[dD][89abAB][0-9a-fA-F]{2})?(?:\\(?:u[0-9a-fA-F]{0,3})?)?"
+    r"|\\u[dD][89abAB][0-9a-fA-F]{2}\\[bf][0-9a-fA-F]{0,2}\\?"
+)
+"""What may be left at the end of an open string's text: an escape still arriving."""
+NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+NUMBER_CHARS = frozenset("0123456789.eE+-")
+"""A number followed by one of these is still arriving (or malformed): it is not complete yet."""
+NUMBER_PREFIX = re.compile(r"-?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*|\.[0-9]+[eE][-+]?[0-9]*|[eE][-+]?[0-9]*)?)?")
+LITERALS = {"true": True, "false": False, "null": None}
+LITERAL_PREFIXES = frozenset(word[:n] for word in LITERALS for n in range(1, len(word)))
+LITERAL = re.compile("|".join(sorted(map(re.escape, LITERALS), key=len, reverse=True)))
+
+_W = r"[ \t\n\r]*+"
+_S = r'"[^"\\\x00-\x1f]*+(?:\\.[^"\\\x00-\x1f]*+)*+"'
+_ATOM = rf"(?:{_S}|-?[0-9][0-9.eE+-]*+|true|false|null)"
+
+
+def _nested(depth: int) -> str:
+    """A loose pattern for a complete value nested at most ``depth`` deep (validated by decoding)."""
+    value = _ATOM
+    for _ in range(depth):
+        items = rf"(?:{value}(?:{_W},{_W}{value})*+{_W})?"
+        members = rf"(?:{_S}{_W}:{_W}{value}(?:{_W},{_W}{_S}{_W}:{_W}{value})*+{_W})?"
+        value = rf"(?>{_ATOM}|\[{_W}{items}\]|\{{{_W}{members}\}})"
+    return value
+
+
+_ITEM = _nested(3)
+_MEMBER = rf"{_S}{_W}:{_W}{_ITEM}"
+_DONE = rf"(?={_W}(?:[,\]}}]|\Z(?<![0-9.eE+-])))"
+"""After a run: its last item is complete (a number, or ``true``/``false``, right at the end of
+the text may still grow: left to the steps)."""
+RUNS = {
+    (list, False): re.compile(rf"(?:{_W},{_W}{_ITEM})+{_DONE}"),
+    (list, True): re.compile(rf"{_W}{_ITEM}(?:{_W},{_W}{_ITEM})*{_DONE}"),
+    (dict, False): re.compile(rf"(?:{_W},{_W}{_MEMBER})+{_DONE}"),
+    (dict, True): re.compile(rf"{_W}{_MEMBER}(?:{_W},{_W}{_MEMBER})*{_DONE}"),
+}
+"""(container type, first item?) -> a run of complete items, each nested at most three deep.
+The patterns are loose (any bracket closes, any run of number characters is a number): the run
+is decoded in one call by :func:`loads`, which is strict, and the steps take over if it fails."""
+ITEM = re.compile(_ITEM)
+"""A complete value nested at most three deep (loose, like ``RUNS``)."""
+BRACKETS = {list: "[]", dict: "{}"}
+_decode: Callable[[str], Any] = msgspec.json.Decoder().decode
+
+
+def loads(text: str) -> Any:
+    """``json.loads(text)`` without ``NaN``/``Infinity``: msgspec (C), or ``json`` where it refuses
+    what ``json`` takes (a lone surrogate escape, a float beyond the double range)."""
+    try:
+        return _decode(text)
+    except ValueError:
+        return _STRICT.decode(text)
+
+
+
+
+def number(word: str, match: re.Match[str]) -> tuple[bool, Any]:
+    """The value of a number token, as ``json.loads`` gives it; ``False`` if ``int()`` refuses it."""
+    if match.group(1) is None and match.group(2) is None:
+        try:
+            return True, int(word)
+        except ValueError:  # more digits than sys.get_int_max_str_digits()
+            return False, None
+    return True, float(word)
+
+
+HIDDEN: Any = object()
+""":func:`tail_value`: the unfinished item shows nothing yet (``tr``, ``"key":``, ``1.``)."""
+_BAIL: Any = object()
+_TAIL_DEPTH = 8
+_KEY = re.compile(rf"({_S}){_W}:{_W}")
+_KEY_PREFIX = re.compile(
+    r'"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*+'
+    rf'(?:\\(?:u[0-9a-fA-F]{{0,3}})?\Z|"{_W}\Z)?\Z'
+)
+"""An object key still arriving, or complete with no colon yet."""
+
+
+def tail_value(text: str, pos: int) -> Any:
+    """What ``parse_partial`` shows of the unfinished item ``text[pos:]`` (from its first character
+    to the end of the text): its value, :data:`HIDDEN`, or ``None`` for "use the steps" (the text is
+    unusual: malformed, nested deeper than the patterns, a duplicate key)."""
+    value = _tail(text, pos, _TAIL_DEPTH)
+    return None if value is _BAIL else (value,)
+
+
+def _tail(text: str, pos: int, depth: int) -> Any:
+    char = text[pos]
+    if char == '"':
+        return _tail_string(text, pos + 1)
+    if char in "{[":
+        return _tail_container(text, pos, depth - 1) if depth else _BAIL
+    word = text[pos:]
+    if (match := NUMBER.fullmatch(word)) is not None:
+        shown, value = number(word, match)
+        return value if shown else _BAIL
+    if word in LITERALS:
+        return LITERALS[word]
+    return HIDDEN if word in LITERAL_PREFIXES or NUMBER_PREFIX.fullmatch(word) else _BAIL
+
+
+def _tail_string(text: str, pos: int) -> Any:
+    end = string_body(text, pos).end()
+    if end < len(text) and not ESCAPE_TAIL.fullmatch(text, end):
+        return _BAIL  # a closing quote (not a tail), a control character or a bad escape
+    piece = text[pos:end]
+    return scanstring(piece + '"', 0)[0] if "\\" in piece else piece
+
+
+def _tail_container(text: str, pos: int, depth: int) -> Any:
+    container: Any = {} if text[pos] == "{" else []
+    kind = type(container)
+    pos += 1
+    run = RUNS[kind, True].match(text, pos)
+    if run is not None:
+        try:
+            items = loads(BRACKETS[kind][0] + run.group() + BRACKETS[kind][1])
+        except ValueError:
+            return _BAIL
+        if kind is dict:
+            container.update(items)
+        else:
+            container.extend(items)
+        pos = skip_ws(text, run.end()).end()
+        if pos == len(text):
+            return container
+        if text[pos] != ",":
+            return _BAIL  # a closing bracket: complete, yet too deep for the patterns
+        pos += 1
+    pos = skip_ws(text, pos).end()
+    if pos == len(text):
+        return container
+    if kind is list:
+        value = _tail(text, pos, depth)
+        if value is not HIDDEN and value is not _BAIL:
+            container.append(value)
+        return _BAIL if value is _BAIL else container
+    key = _KEY.match(text, pos)
+    if key is None:
+        return container if _KEY_PREFIX.match(text, pos) else _BAIL
+    name = key.group(1)
+    try:
+        name = scanstring(name, 1)[0] if "\\" in name else name[1:-1]
+    except ValueError:  # a bad escape
+        return _BAIL
+    if name in container:
+        return _BAIL  # a duplicate key: parse_partial's answer depends on the order of values
+    if key.end() == len(text):
+        return container
+    value = _tail(text, key.end(), depth)
+    if value is _BAIL:
+        return _BAIL
+    if value is not HIDDEN:
+        container[name] = value
+    return container
+
