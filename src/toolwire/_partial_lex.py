@@ -45,50 +45,48 @@ LITERALS = {"true": True, "false": False, "null": None}
 LITERAL_PREFIXES = frozenset(word[:n] for word in LITERALS for n in range(1, len(word)))
 LITERAL = re.compile("|".join(sorted(map(re.escape, LITERALS), key=len, reverse=True)))
 
-_W = r"[ \t\n\r]*+"
-_S = r'"[^"\\\x00-\x1f]*+(?:\\.[^"\\\x00-\x1f]*+)*+"'
-_ATOM = rf"(?:{_S}|-?[0-9][0-9.eE+-]*+|true|false|null)"
-
-
-def _nested(depth: int) -> str:
-    """A loose pattern for a complete value nested at most ``depth`` deep (validated by decoding)."""
-    value = _ATOM
-    for _ in range(depth):
-        items = rf"(?:{value}(?:{_W},{_W}{value})*+{_W})?"
-        members = rf"(?:{_S}{_W}:{_W}{value}(?:{_W},{_W}{_S}{_W}:{_W}{value})*+{_W})?"
-        value = rf"(?>{_ATOM}|\[{_W}{items}\]|\{{{_W}{members}\}})"
-    return value
-
-
-_ITEM = _nested(3)
-_MEMBER = rf"{_S}{_W}:{_W}{_ITEM}"
-_DONE = rf"(?={_W}(?:[,\]}}]|\Z(?<![0-9.eE+-])))"
-"""After a run: its last item is complete (a number, or ``true``/``false``, right at the end of
-the text may still grow: left to the steps)."""
-RUNS = {
-    (list, False): re.compile(rf"(?:{_W},{_W}{_ITEM})+{_DONE}"),
-    (list, True): re.compile(rf"{_W}{_ITEM}(?:{_W},{_W}{_ITEM})*{_DONE}"),
-    (dict, False): re.compile(rf"(?:{_W},{_W}{_MEMBER})+{_DONE}"),
-    (dict, True): re.compile(rf"{_W}{_MEMBER}(?:{_W},{_W}{_MEMBER})*{_DONE}"),
-}
-"""(container type, first item?) -> a run of complete items, each nested at most three deep.
-The patterns are loose (any bracket closes, any run of number characters is a number): the run
-is decoded in one call by :func:`loads`, which is strict, and the steps take over if it fails."""
-ITEM = re.compile(_ITEM)
-"""A complete value nested at most three deep (loose, like ``RUNS``)."""
 BRACKETS = {list: "[]", dict: "{}"}
-_decode: Callable[[str], Any] = msgspec.json.Decoder().decode
+decode: Callable[[str], Any] = msgspec.json.Decoder().decode
 
 
 def loads(text: str) -> Any:
-    """``json.loads(text)`` without ``NaN``/``Infinity``: msgspec (C), or ``json`` where it refuses
-    what ``json`` takes (a lone surrogate escape, a float beyond the double range)."""
+    """``json.loads(text)`` of strict JSON (no ``NaN``/``Infinity``), decoded by msgspec in C.
+
+    msgspec gives the same values as :mod:`json` or refuses: where :mod:`json` may still take the
+    text (a lone surrogate, escaped or not, a number beyond the double range) it decides.
+    """
     try:
-        return _decode(text)
+        return decode(text)
+    except (msgspec.ValidationError, UnicodeEncodeError):  # a number out of range, a lone surrogate
+        return _STRICT.decode(text)
     except ValueError:
+        if "\\u" not in text:
+            raise
         return _STRICT.decode(text)
 
 
+def complete_items(text: str, start: int, kind: type) -> tuple[Any, int]:
+    """The complete items (or members) of a ``kind`` container that ``text[start:]`` opens with,
+    and where they end; ``(None, start)`` if none was found.
+
+    The run is cut at the last comma or closing bracket of the text and decoded in one C call: it
+    decodes only if every bracket and string in it is closed and every item is whole, so where it
+    decodes it is the container's own items (the cut is at its depth). A cut that does not decode
+    is left to the caller's steps.
+    """
+    comma = text.rfind(",", start)
+    closer = max(text.rfind("}", start), text.rfind("]", start))
+    cuts = (closer + 1, comma) if closer > comma else (comma, closer + 1)
+    opener, close = BRACKETS[kind]
+    for cut in cuts:
+        if cut > start:
+            try:
+                items = loads(opener + text[start:cut] + close)
+            except (ValueError, RecursionError):
+                continue
+            if items:  # not blank: "[1, , 2]" is no run
+                return items, cut
+    return None, start
 
 
 def number(word: str, match: re.Match[str]) -> tuple[bool, Any]:
@@ -105,7 +103,8 @@ HIDDEN: Any = object()
 """:func:`tail_value`: the unfinished item shows nothing yet (``tr``, ``"key":``, ``1.``)."""
 _BAIL: Any = object()
 _TAIL_DEPTH = 8
-_KEY = re.compile(rf"({_S}){_W}:{_W}")
+_W = r"[ \t\n\r]*+"
+_KEY = re.compile(r'("[^"\\]*+(?:\\.[^"\\]*+)*+")' + rf"{_W}:{_W}")
 _KEY_PREFIX = re.compile(
     r'"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*+'
     rf'(?:\\(?:u[0-9a-fA-F]{{0,3}})?\Z|"{_W}\Z)?\Z'
@@ -141,28 +140,23 @@ def _tail_string(text: str, pos: int) -> Any:
     if end < len(text) and not ESCAPE_TAIL.fullmatch(text, end):
         return _BAIL  # a closing quote (not a tail), a control character or a bad escape
     piece = text[pos:end]
-    return scanstring(piece + '"', 0)[0] if "\\" in piece else piece
+    return loads('"' + piece + '"') if "\\" in piece else piece
 
 
 def _tail_container(text: str, pos: int, depth: int) -> Any:
     container: Any = {} if text[pos] == "{" else []
     kind = type(container)
-    pos += 1
-    run = RUNS[kind, True].match(text, pos)
-    if run is not None:
-        try:
-            items = loads(BRACKETS[kind][0] + run.group() + BRACKETS[kind][1])
-        except ValueError:
-            return _BAIL
+    items, pos = complete_items(text, pos + 1, kind)
+    if items is not None:
         if kind is dict:
             container.update(items)
         else:
             container.extend(items)
-        pos = skip_ws(text, run.end()).end()
+        pos = skip_ws(text, pos).end()
         if pos == len(text):
             return container
         if text[pos] != ",":
-            return _BAIL  # a closing bracket: complete, yet too deep for the patterns
+            return _BAIL  # a closing bracket: complete, so not a tail
         pos += 1
     pos = skip_ws(text, pos).end()
     if pos == len(text):
@@ -172,13 +166,17 @@ def _tail_container(text: str, pos: int, depth: int) -> Any:
         if value is not HIDDEN and value is not _BAIL:
             container.append(value)
         return _BAIL if value is _BAIL else container
+    return _tail_member(text, pos, depth, container)
+
+
+def _tail_member(text: str, pos: int, depth: int, container: dict[str, Any]) -> Any:
     key = _KEY.match(text, pos)
     if key is None:
         return container if _KEY_PREFIX.match(text, pos) else _BAIL
     name = key.group(1)
     try:
-        name = scanstring(name, 1)[0] if "\\" in name else name[1:-1]
-    except ValueError:  # a bad escape
+        name = scanstring(name, 1)[0]
+    except ValueError:  # a bad escape or a control character
         return _BAIL
     if name in container:
         return _BAIL  # a duplicate key: parse_partial's answer depends on the order of values
@@ -190,4 +188,3 @@ def _tail_container(text: str, pos: int, depth: int) -> Any:
     if value is not HIDDEN:
         container[name] = value
     return container
-

@@ -39,17 +39,16 @@ from collections.abc import Callable
 from typing import Any
 
 from toolwire._partial_lex import (
-    BRACKETS,
     ESCAPE_TAIL,
     HIDDEN,
-    ITEM,
     LITERAL,
     LITERAL_PREFIXES,
     LITERALS,
     NUMBER,
     NUMBER_CHARS,
     NUMBER_PREFIX,
-    RUNS,
+    complete_items,
+    decode,
     loads,
     number,
     scanstring,
@@ -164,15 +163,14 @@ class PartialParser:
     def _grow(self, new: str) -> bool:
         """The fast path of a long string: ``new`` only adds to the open string (shown as a leaf).
 
-        It does when it holds no quote, no escape that may still be cut (a ``\\u`` near its end)
-        and nothing ``scanstring`` refuses. The string is taken out of its container while it grows,
-        so that CPython extends it in place: a long string costs its length, not length x pieces.
+        It does when msgspec decodes ``"new"``: then it holds no closing quote, no control character,
+        no escape cut short and no lone surrogate (a high one may pair with the next piece), which are
+        left to the steps. The string is taken out of its container while it grows, so that CPython
+        extends it in place: a long string costs its length, not its length times the pieces.
         """
-        if '"' in new or "\\u" in new[-12:]:
-            return False
         try:
-            piece = scanstring(new + '"', 0)[0]
-        except ValueError:  # a control character, a bad escape, a lone backslash at the end
+            piece = decode('"' + new + '"')
+        except ValueError:  # the string ends, or something to look at closely (see above)
             return False
         self.scanned += len(new)
         text, self._open = self._open, ""
@@ -294,17 +292,20 @@ class PartialParser:
         return pos + 1
 
     def _start_container(self, buf: str, pos: int) -> int:
-        item = ITEM.match(buf, pos)
-        if item is not None:
-            try:
-                value = loads(item.group())
-            except ValueError:
-                pass  # malformed (or an int too long for int()): the steps will see it
+        top = self._stack[-1] if self._stack else None
+        if type(top) is list:  # this item and any complete ones after it, in one C call
+            if (end := self._run(buf, pos, True)) != pos:
+                return end
+        elif (closer := max(buf.rfind("}"), buf.rfind("]"))) > pos:
+            try:  # the value of a key, complete up to the last closing bracket
+                value = loads(buf[pos : closer + 1])
+            except (ValueError, RecursionError):
+                pass  # unfinished, or more follows (the steps will see it)
             else:
-                self.scanned += item.end() - pos
+                self.scanned += closer + 1 - pos
                 self._add(value)
-                return item.end()
-        if self._defer and self._stack and len(buf) - pos <= DEFER:
+                return closer + 1
+        if self._defer and top is not None and len(buf) - pos <= DEFER:
             self.rescanned += len(buf) - pos
             return ~pos  # unfinished: shown by tail_value until it completes
         self.scanned += 1
@@ -363,24 +364,24 @@ class PartialParser:
         return pos + 1
 
     def _run(self, buf: str, pos: int, first: bool) -> int:
-        """Past a run of flat items of the open container (see ``RUNS``), or ``pos``."""
+        """Past a run of complete items of the open container (see ``complete_items``), or ``pos``."""
         top = self._stack[-1]
-        run = RUNS[type(top), first].match(buf, pos)
-        if run is None:
+        start = pos
+        if not first:
+            start = skip_ws(buf, pos).end()
+            if buf[start : start + 1] != ",":
+                return pos
+            start += 1
+        items, end = complete_items(buf, start, type(top))
+        if items is None:
             return pos
-        text = run.group() if first else run.group().lstrip(" \t\n\r")[1:]
-        brackets = BRACKETS[type(top)]
-        try:
-            items = loads(brackets[0] + text + brackets[1])
-        except ValueError:  # malformed, or an int too long for int(): the steps will see it
-            return pos
-        self.scanned += run.end() - pos
+        self.scanned += end - pos
         if isinstance(top, dict):
             top.update(items)
         else:
             top.extend(items)
         self._state = _AFTER
-        return run.end()
+        return end
 
     def _step_after(self, buf: str, pos: int) -> int:
         pos = self._run(buf, pos, False)
@@ -414,7 +415,7 @@ class PartialParser:
             # the only reference left is ours, so CPython grows the string in place, and
             # following a long string costs O(its length), not O(length x pieces)
             text, self._open = self._open, ""
-            text += scanstring(piece + '"', 0)[0] if "\\" in piece else piece
+            text += loads('"' + piece + '"') if "\\" in piece else piece
             self._open = text
         if end == len(buf):
             return end
