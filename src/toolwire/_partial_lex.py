@@ -65,6 +65,17 @@ def loads(text: str) -> Any:
         return _STRICT.decode(text)
 
 
+def balanced(text: str, start: int, end: int) -> bool:
+    """A cheap test before a decode (which costs an exception when it fails): as many closing
+    brackets as opening ones and an even number of unescaped quotes, counted in C."""
+    count = text.count
+    return (
+        count("{", start, end) == count("}", start, end)
+        and count("[", start, end) == count("]", start, end)
+        and not (count('"', start, end) - count('\\"', start, end)) & 1
+    )
+
+
 def complete_items(text: str, start: int, kind: type) -> tuple[Any, int]:
     """The complete items (or members) of a ``kind`` container that ``text[start:]`` opens with,
     and where they end; ``(None, start)`` if none was found.
@@ -79,7 +90,7 @@ def complete_items(text: str, start: int, kind: type) -> tuple[Any, int]:
     cuts = (closer + 1, comma) if closer > comma else (comma, closer + 1)
     opener, close = BRACKETS[kind]
     for cut in cuts:
-        if cut > start:
+        if cut > start and balanced(text, start, cut):
             try:
                 items = loads(opener + text[start:cut] + close)
             except (ValueError, RecursionError):

@@ -47,6 +47,7 @@ from toolwire._partial_lex import (
     NUMBER,
     NUMBER_CHARS,
     NUMBER_PREFIX,
+    balanced,
     complete_items,
     decode,
     loads,
@@ -145,8 +146,8 @@ class PartialParser:
         chunks, done = self._chunks, self._done
         if done == len(chunks):
             return self._reference if self._failed else self._root
-        grows = self._leaf and self._state == _STRING and done == len(chunks) - 1 and not self._buf
-        if grows and self._grow(chunks[-1]):
+        grows = self._leaf and self._state == _STRING and done == len(chunks) - 1
+        if grows and self._grow(self._buf + chunks[-1]):
             self._done = done + 1
             return self._root
         self._done = len(chunks)
@@ -161,7 +162,8 @@ class PartialParser:
         return self._root
 
     def _grow(self, new: str) -> bool:
-        """The fast path of a long string: ``new`` only adds to the open string (shown as a leaf).
+        """The fast path of a long string: ``new`` (with an escape held back from the last piece)
+        only adds to the open string, which is shown as a leaf.
 
         It does when msgspec decodes ``"new"``: then it holds no closing quote, no control character,
         no escape cut short and no lone surrogate (a high one may pair with the next piece), which are
@@ -169,10 +171,21 @@ class PartialParser:
         extends it in place: a long string costs its length, not its length times the pieces.
         """
         try:
-            piece = decode('"' + new + '"')
-        except ValueError:  # the string ends, or something to look at closely (see above)
-            return False
-        self.scanned += len(new)
+            piece, self._buf = decode('"' + new + '"'), ""
+        except ValueError:  # maybe an escape cut short at the end: hold it back
+            cut = len(new)
+            for _ in range(2):  # the last escape, or a surrogate pair cut in two
+                cut = new.rfind("\\", 0, cut)
+                if cut < max(0, len(new) - 12) or not ESCAPE_TAIL.fullmatch(new, cut):
+                    return False
+                try:
+                    piece, self._buf = decode('"' + new[:cut] + '"'), new[cut:]
+                    break
+                except ValueError:
+                    continue
+            else:
+                return False
+        self.scanned += len(new) - len(self._buf)
         text, self._open = self._open, ""
         self._set_leaf("")
         text += piece
@@ -270,11 +283,10 @@ class PartialParser:
             return ~pos
         self.scanned += 1
         char = buf[pos]
-        if self._state == _FIRST_ITEM:
-            if char == "]":
-                return self._close(buf, pos)
-            if (end := self._run(buf, pos, True)) != pos:
-                return end
+        if self._state == _FIRST_ITEM and char == "]":
+            return self._close(buf, pos)
+        if self._stack and type(self._stack[-1]) is list and (end := self._run(buf, pos, True)) != pos:
+            return end
         return _VALUE_STARTS.get(char, PartialParser._start_scalar)(self, buf, pos)
 
     def _start_string(self, buf: str, pos: int) -> int:
@@ -293,18 +305,16 @@ class PartialParser:
 
     def _start_container(self, buf: str, pos: int) -> int:
         top = self._stack[-1] if self._stack else None
-        if type(top) is list:  # this item and any complete ones after it, in one C call
-            if (end := self._run(buf, pos, True)) != pos:
-                return end
-        elif (closer := max(buf.rfind("}"), buf.rfind("]"))) > pos:
+        closer = max(buf.rfind("}"), buf.rfind("]")) + 1
+        if type(top) is dict and closer > pos and balanced(buf, pos, closer):
             try:  # the value of a key, complete up to the last closing bracket
-                value = loads(buf[pos : closer + 1])
+                value = loads(buf[pos:closer])
             except (ValueError, RecursionError):
                 pass  # unfinished, or more follows (the steps will see it)
             else:
-                self.scanned += closer + 1 - pos
+                self.scanned += closer - pos
                 self._add(value)
-                return closer + 1
+                return closer
         if self._defer and top is not None and len(buf) - pos <= DEFER:
             self.rescanned += len(buf) - pos
             return ~pos  # unfinished: shown by tail_value until it completes
