@@ -14,7 +14,7 @@ import msgspec
 
 from toolwire.partial_json import _STRICT
 
-__all__ = ["HIDDEN", "tail_value"]  # and the tables the parser shares
+__all__ = ["HIDDEN", "tail_member", "tail_value"]  # and the tables the parser shares
 
 _Match = Callable[..., "re.Match[str]"]
 skip_ws: _Match = re.compile(r"[ \t\n\r]*").match  # type: ignore[assignment]  # `*`: always matches
@@ -140,7 +140,7 @@ def _tail(text: str, pos: int, depth: int) -> Any:
     word = text[pos:]
     if (match := NUMBER.fullmatch(word)) is not None:
         shown, value = number(word, match)
-        return value if shown else _BAIL
+        return value if shown else HIDDEN  # too many digits: parse_partial leaves it out
     if word in LITERALS:
         return LITERALS[word]
     return HIDDEN if word in LITERAL_PREFIXES or NUMBER_PREFIX.fullmatch(word) else _BAIL
@@ -181,21 +181,31 @@ def _tail_container(text: str, pos: int, depth: int) -> Any:
 
 
 def _tail_member(text: str, pos: int, depth: int, container: dict[str, Any]) -> Any:
+    member = _member(text, pos, depth)
+    if member is _BAIL or member is HIDDEN:
+        return container if member is HIDDEN else _BAIL
+    if member[0] in container:
+        return _BAIL  # a duplicate key: parse_partial's answer depends on the order of values
+    container[member[0]] = member[1]
+    return container
+
+
+def tail_member(text: str, pos: int) -> Any:
+    """:func:`tail_value` of an unfinished object member ``"key": value``: ``(key, value)``,
+    :data:`HIDDEN` (no value yet), or ``None`` for "use the steps"."""
+    member = _member(text, pos, _TAIL_DEPTH)
+    return None if member is _BAIL else member
+
+
+def _member(text: str, pos: int, depth: int) -> Any:
     key = _KEY.match(text, pos)
     if key is None:
-        return container if _KEY_PREFIX.match(text, pos) else _BAIL
-    name = key.group(1)
+        return HIDDEN if _KEY_PREFIX.match(text, pos) else _BAIL
     try:
-        name = scanstring(name, 1)[0]
+        name = scanstring(key.group(1), 1)[0]
     except ValueError:  # a bad escape or a control character
         return _BAIL
-    if name in container:
-        return _BAIL  # a duplicate key: parse_partial's answer depends on the order of values
     if key.end() == len(text):
-        return container
+        return HIDDEN
     value = _tail(text, key.end(), depth)
-    if value is _BAIL:
-        return _BAIL
-    if value is not HIDDEN:
-        container[name] = value
-    return container
+    return value if value is _BAIL or value is HIDDEN else (name, value)

@@ -55,6 +55,7 @@ from toolwire._partial_lex import (
     scanstring,
     skip_ws,
     string_body,
+    tail_member,
     tail_value,
 )
 from toolwire.partial_json import parse_partial
@@ -70,6 +71,8 @@ opened: it is read again with each piece until it completes, then decoded in one
 
 # Parser states: what the text at the current position must be.
 _VALUE, _FIRST_ITEM, _FIRST_KEY, _KEY, _COLON, _AFTER, _STRING, _END = range(8)
+_FAST_STATES = {list: (_VALUE, _FIRST_ITEM), dict: (_KEY, _FIRST_KEY)}
+"""Container type -> the states before an item, where :meth:`PartialParser._run_fast` starts."""
 _Step = Callable[["PartialParser", str, int], int]
 """A step reads the text from a position and returns where it stopped: ``>= 0`` when it
 consumed a token, ``~pos`` (negative) when the token at ``pos`` is still arriving."""
@@ -153,7 +156,9 @@ class PartialParser:
         self._done = len(chunks)
         if not self._failed:
             self._drop_leaf()
-            self._parse(self._buf + (chunks[-1] if done == len(chunks) - 1 else "".join(chunks[done:])))
+            buf = self._buf + (chunks[-1] if done == len(chunks) - 1 else "".join(chunks[done:]))
+            if not self._run_fast(buf):
+                self._parse(buf)
             if not self._failed:
                 self._put_leaf()
         if self._failed:
@@ -201,6 +206,48 @@ class PartialParser:
         else:
             top[-1] = value
 
+    def _run_fast(self, buf: str) -> bool:
+        """The common piece inside a container: complete items, then at most one unfinished item.
+
+        The items are decoded in one C call (``complete_items``); the unfinished one is kept as text
+        and shown by the leaf (``tail_value``). Anything else is left to the steps (``False``).
+        """
+        if not self._stack:
+            return False
+        top, state = self._stack[-1], self._state
+        start = 0
+        if state == _AFTER:
+            start = skip_ws(buf).end()
+            if buf[start : start + 1] != ",":
+                return False
+            start += 1
+        elif state not in _FAST_STATES[type(top)]:
+            return False
+        items, end = complete_items(buf, start, type(top))
+        if items is None:  # no item completes: the piece goes on with the unfinished one
+            start = skip_ws(buf, start).end()
+            if not start < len(buf) <= start + DEFER:
+                return False
+            self._buf = buf[start:]
+            self._state = _KEY if isinstance(top, dict) else _VALUE
+            return True
+        self.scanned += end
+        if isinstance(top, dict):
+            top.update(items)
+        else:
+            top.extend(items)
+        self._state = _AFTER
+        rest = skip_ws(buf, end).end()
+        if rest < len(buf) and buf[rest] == ",":
+            rest = skip_ws(buf, rest + 1).end()
+            closer = max(buf.rfind("]"), buf.rfind("}"), buf.rfind(","))
+            if closer < rest and len(buf) - rest <= DEFER:
+                self._buf = buf[rest:]
+                self._state = _KEY if isinstance(top, dict) else _VALUE
+                return True
+        self._parse(buf[end:])
+        return True
+
     def _parse(self, buf: str) -> None:
         pos, end, steps = 0, len(buf), _STEPS
         while 0 <= pos < end:
@@ -214,26 +261,32 @@ class PartialParser:
             if self._string_is_key:
                 return False, None
             return True, self._open
-        if self._state not in (_VALUE, _FIRST_ITEM):
-            return False, None
         word = self._buf[skip_ws(self._buf).end() :]
-        if word[:1] in ("{", "["):
-            return self._tail_leaf(word)
-        match = NUMBER.fullmatch(word)
-        if match is None:
+        if not word:
             return False, None
-        return number(word, match)
+        if self._state in (_VALUE, _FIRST_ITEM):
+            return self._tail_leaf(word, tail_value(word, 0))
+        if self._state in (_KEY, _FIRST_KEY):
+            member = tail_member(word, 0)
+            if member is None or member is HIDDEN or member[0] in self._stack[-1]:
+                return self._tail_leaf(word, None if member is not HIDDEN else (HIDDEN,))
+            self._keys[-1] = member[0]
+            return True, member[1]
+        return False, None
 
-    def _tail_leaf(self, word: str) -> tuple[bool, Any]:
-        """An unfinished container item kept as text (see :data:`DEFER`), or opened if unusual."""
+    def _tail_leaf(self, word: str, shown: Any) -> tuple[bool, Any]:
+        """An unfinished item kept as text (see :data:`DEFER`), or parsed by the steps if unusual."""
         self.rescanned += len(word)
-        shown = tail_value(word, 0)
         if shown is not None:
             return shown[0] is not HIDDEN, shown[0]
+        if not self._defer:  # the steps kept it too: a number or literal still arriving
+            match = NUMBER.fullmatch(word)
+            return (False, None) if match is None else number(word, match)
         self._defer = False
         self._parse(self._buf)
+        shown = (False, None) if self._failed else self._leaf_value()
         self._defer = True
-        return (False, None) if self._failed else self._leaf_value()
+        return shown
 
     def _put_leaf(self) -> None:
         shown, value = self._leaf_value()
