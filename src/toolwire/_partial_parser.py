@@ -229,7 +229,8 @@ class PartialParser:
             if not start < len(buf) <= start + DEFER:
                 return False
             self._buf = buf[start:]
-            self._state = _KEY if isinstance(top, dict) else _VALUE
+            if state == _AFTER:
+                self._state = _KEY if isinstance(top, dict) else _VALUE
             return True
         self.scanned += end
         if isinstance(top, dict):
@@ -240,8 +241,7 @@ class PartialParser:
         rest = skip_ws(buf, end).end()
         if rest < len(buf) and buf[rest] == ",":
             rest = skip_ws(buf, rest + 1).end()
-            closer = max(buf.rfind("]"), buf.rfind("}"), buf.rfind(","))
-            if closer < rest and len(buf) - rest <= DEFER:
+            if len(buf) - rest <= DEFER:  # tail_value leaves anything but one item to the steps
                 self._buf = buf[rest:]
                 self._state = _KEY if isinstance(top, dict) else _VALUE
                 return True
