@@ -3,21 +3,26 @@
 :class:`PartialParser` is fed the text of one tool call's arguments piece by piece and gives,
 after any piece, exactly ``parse_partial(text_so_far)``. It never re-reads what it has parsed:
 
-- **A stack of open containers.** Each open ``{`` or ``[`` is a real ``dict``/``list``, attached
-  to its parent the moment it opens (``parse_partial('{"a": [')`` shows ``{"a": []}``).
-  Completed members are stored in it once and never built again (structural sharing).
-- **One provisional leaf.** The unfinished string or number at the end of the text is the only
-  thing rebuilt by :meth:`PartialParser.value`; it is put into its container and taken out
-  again before the next piece is parsed.
-- **C where it counts.** A value that is complete in the new text is parsed by the C scanner of
-  :mod:`json` (the one ``parse_partial`` uses, so ``NaN``, lone surrogates and big numbers come
-  out the same); the body of a long string is found with one regular expression per piece.
-- **Exact or not at all.** The parser follows the strict grammar of :func:`json.loads`. Any text
-  that is not a prefix of a valid document (malformed JSON), a duplicate key, an integer too long
-  for ``int()``, or nesting deeper than :data:`MAX_OPEN` switches it to the reference: from then on
-  :meth:`~PartialParser.value` is ``parse_partial(text)`` of the whole text (quadratic again, but
-  the same answer, the same ``None`` for hopeless text, and the same ``RecursionError`` that
-  ``json.loads`` raises for nesting deeper than Python's recursion limit).
+- **A stack of open containers.** An open ``{`` or ``[`` is a real ``dict``/``list``, attached
+  to its parent (``parse_partial('{"a": [')`` shows ``{"a": []}``). Completed members are stored
+  in it once and never built again (structural sharing).
+- **One provisional leaf.** The unfinished item at the end of the text is the only thing rebuilt
+  by :meth:`PartialParser.value`; it is put into its container and taken out again before the
+  next piece is parsed. A short unfinished item inside a container (up to :data:`DEFER`
+  characters: a record, a number, a member) is kept as text and shown by
+  :func:`~toolwire._partial_lex.tail_value`; once it completes it is decoded in one call.
+- **C where it counts** (per character, Python's ``re`` is slow; ``str.rfind``/``count`` and
+  msgspec are not). Complete items are found by cutting the new text at its last comma or closing
+  bracket and decoding the run in one msgspec call (``complete_items``: it decodes only if the cut
+  is at the container's depth). A long open string grows by decoding each piece as ``"piece"``
+  with msgspec and appending it in place.
+- **Exact or not at all.** The parser follows strict JSON (RFC 8259: no ``NaN``/``Infinity``,
+  like ``parse_partial``). Any text that is not a prefix of a valid document (malformed JSON), a
+  duplicate key, an integer too long for ``int()``, or nesting deeper than :data:`MAX_OPEN`
+  switches it to the reference: from then on :meth:`~PartialParser.value` is
+  ``parse_partial(text)`` of the whole text (quadratic again, but the same answer, the same
+  ``None`` for hopeless text, and the same ``RecursionError`` that ``json.loads`` raises for
+  nesting deeper than Python's recursion limit). Valid text never takes that path (tested).
 
 What ``parse_partial`` shows of an unfinished tail, and so what this parser shows:
 
@@ -82,7 +87,8 @@ class PartialParser:
     """``parse_partial`` of a growing text, one piece at a time, in time linear in the text.
 
     The value returned by :meth:`value` is the parser's own, updated in place by later pieces:
-    read it, don't change it (``copy.deepcopy`` it to keep a snapshot).
+    read it, don't change it (``copy.deepcopy`` it to keep a snapshot). The root and every complete
+    value stay the same objects; the unfinished item at the end is a new object at each call.
 
     Example:
         >>> parser = PartialParser()
@@ -499,7 +505,6 @@ class PartialParser:
         self._keys[-1] = text
         self._state = _COLON
         return pos
-
 
 
 _VALUE_STARTS: dict[str, _Step] = {

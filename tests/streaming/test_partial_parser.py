@@ -117,6 +117,35 @@ def test_any_split_of_a_broken_document(data: st.DataObject) -> None:
     assert_follows(broken, cuts)
 
 
+_long_strings = st.lists(_chars | st.sampled_from(["\U0001f600", "é", "\\", '"', "\n"]), max_size=300).map(
+    "".join
+)
+_long_values = st.recursive(
+    _scalars | _long_strings,
+    lambda inner: st.lists(inner, max_size=40) | st.dictionaries(_keys, inner, max_size=12),
+    max_leaves=120,
+)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.data())
+def test_long_documents_in_stream_sized_pieces(data: st.DataObject) -> None:
+    """Long strings (escapes, surrogate pairs) and long containers cut into pieces of 1-80
+    characters, as a model streams them: the fast paths (a string growing in place, complete items
+    decoded in one call, the unfinished item shown from its text) agree with parse_partial."""
+    value = data.draw(_long_values)
+    text = json.dumps(
+        value, ensure_ascii=data.draw(st.booleans()), indent=data.draw(st.sampled_from([None, 1]))
+    )
+    sizes = data.draw(st.lists(st.integers(1, 80), min_size=1, max_size=20))
+    cuts, at = [], 0
+    while at < len(text):
+        at += sizes[len(cuts) % len(sizes)]
+        cuts.append(at)
+    parser = assert_follows(text, cuts)
+    assert _canon(parser.value()) == _canon(json.loads(text)) and not parser._failed
+
+
 TRICKY = [
     '{"q": "say \\"hi\\" \\\\ \\/ \\b\\f\\n\\r\\t"}',
     '["\\u00e9\\u20ac", "\\ud83d\\ude00", "\\ud83d", "\\ude00", "\\ud83d\\u0041", "\\ud83d\\ud83d\\ude00"]',
@@ -130,6 +159,8 @@ TRICKY = [
     '{"a": "x", "b": tru, "c": 1}',
     "12345",
     "-12.5e3",
+    "[1.5e-7, -0.25E+12, 3e0, -0.0e-0, 12E3]",
+    '{"a": "\\ud83d\\ude00\\ud83d\\ude00x", "b": ["\\ud83d\\ude00", "\\u00e9\\n\\"\\\\"]}',
     "tru",
     '"abc',
     "[" + "9" * 5000 + "]",
