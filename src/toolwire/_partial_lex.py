@@ -1,6 +1,19 @@
 """The lexical side of :mod:`toolwire._partial_parser`: patterns, C decoders, and the unfinished tail.
 
 Everything here runs in C but the loop of :func:`tail_value`, which sees one short text per call.
+
+What ``parse_partial`` shows of an unfinished tail, and so what the parser shows:
+
+=================================  ==========================================================
+tail of the text                   shown
+=================================  ==========================================================
+``{"a": "Par``                     the string so far: ``{"a": "Par"}``
+``"x\\``, ``"x\\u00``               the string without the unfinished escape
+``"\\ud83d``, ``"\\ud83d\\ud``       the string without a high surrogate that may yet pair
+``{"a": 12`` / ``12.`` / ``1e``    ``12`` as far as it is a number: ``{"a": 12}`` / ``{}``
+``{"a": tr``, ``{"a": -``          nothing: ``{}`` (a literal or sign alone is not a value)
+``{"a"`` / ``{"a":`` / ``{"a``     nothing: a key shows only once its value has started
+=================================  ==========================================================
 """
 
 from __future__ import annotations
@@ -14,7 +27,7 @@ import msgspec
 
 from toolwire.partial_json import _STRICT
 
-__all__ = ["HIDDEN", "tail_member", "tail_value"]  # and the tables the parser shares
+__all__ = ["HIDDEN", "string_piece", "tail_member", "tail_value"]  # and the tables the parser shares
 
 _Match = Callable[..., "re.Match[str]"]
 skip_ws: _Match = re.compile(r"[ \t\n\r]*").match  # type: ignore[assignment]  # `*`: always matches
@@ -45,7 +58,7 @@ LITERALS = {"true": True, "false": False, "null": None}
 LITERAL_PREFIXES = frozenset(word[:n] for word in LITERALS for n in range(1, len(word)))
 LITERAL = re.compile("|".join(sorted(map(re.escape, LITERALS), key=len, reverse=True)))
 
-BRACKETS = {list: "[]", dict: "{}"}
+BRACKETS: dict[type, tuple[str, str]] = {list: ("[", "]"), dict: ("{", "}")}
 decode: Callable[[str], Any] = msgspec.json.Decoder().decode
 
 
@@ -74,6 +87,30 @@ def balanced(text: str, start: int, end: int) -> bool:
         and count("[", start, end) == count("]", start, end)
         and not (count('"', start, end) - count('\\"', start, end)) & 1
     )
+
+
+def string_piece(new: str) -> tuple[str, str] | None:
+    """More of an open string: ``new`` decoded, and the escape cut short at its end held back.
+
+    msgspec decodes ``"new"`` only if it holds no closing quote, no control character, no bad or
+    cut escape and no lone surrogate (a high one may pair with the next piece): each of those is
+    left to the steps (``None``), except an escape cut at the very end (``\\u00``, or a pair cut in
+    two, ``\\ud83d\\ude``), which is held back for the next piece like the steps hold it.
+    """
+    try:
+        return decode('"' + new + '"'), ""
+    except ValueError:
+        pass
+    cut = len(new)
+    for _ in range(2):  # the last escape, or a surrogate pair cut in two
+        cut = new.rfind("\\", 0, cut)
+        if cut < max(0, len(new) - 12) or not ESCAPE_TAIL.fullmatch(new, cut):
+            return None
+        try:
+            return decode('"' + new[:cut] + '"'), new[cut:]
+        except ValueError:
+            continue
+    return None
 
 
 def complete_items(text: str, start: int, kind: type) -> tuple[Any, int]:

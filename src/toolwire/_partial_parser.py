@@ -24,18 +24,7 @@ after any piece, exactly ``parse_partial(text_so_far)``. It never re-reads what 
   ``None`` for hopeless text, and the same ``RecursionError`` that ``json.loads`` raises for
   nesting deeper than Python's recursion limit). Valid text never takes that path (tested).
 
-What ``parse_partial`` shows of an unfinished tail, and so what this parser shows:
-
-=================================  ==========================================================
-tail of the text                   shown
-=================================  ==========================================================
-``{"a": "Par``                     the string so far: ``{"a": "Par"}``
-``"x\\``, ``"x\\u00``               the string without the unfinished escape
-``"\\ud83d``, ``"\\ud83d\\ud``       the string without a high surrogate that may yet pair
-``{"a": 12`` / ``12.`` / ``1e``    ``12`` as far as it is a number: ``{"a": 12}`` / ``{}``
-``{"a": tr``, ``{"a": -``          nothing: ``{}`` (a literal or sign alone is not a value)
-``{"a"`` / ``{"a":`` / ``{"a``     nothing: a key shows only once its value has started
-=================================  ==========================================================
+What it shows of an unfinished tail is tabled in :mod:`toolwire._partial_lex`.
 """
 
 from __future__ import annotations
@@ -54,12 +43,12 @@ from toolwire._partial_lex import (
     NUMBER_PREFIX,
     balanced,
     complete_items,
-    decode,
     loads,
     number,
     scanstring,
     skip_ws,
     string_body,
+    string_piece,
     tail_member,
     tail_value,
 )
@@ -176,26 +165,14 @@ class PartialParser:
         """The fast path of a long string: ``new`` (with an escape held back from the last piece)
         only adds to the open string, which is shown as a leaf.
 
-        It does when msgspec decodes ``"new"``: then it holds no closing quote, no control character,
-        no escape cut short and no lone surrogate (a high one may pair with the next piece), which are
-        left to the steps. The string is taken out of its container while it grows, so that CPython
-        extends it in place: a long string costs its length, not its length times the pieces.
+        It does when :func:`~toolwire._partial_lex.string_piece` decodes it. The string is taken out
+        of its container while it grows, so that CPython extends it in place: a long string costs
+        its length, not its length times the pieces.
         """
-        try:
-            piece, self._buf = decode('"' + new + '"'), ""
-        except ValueError:  # maybe an escape cut short at the end: hold it back
-            cut = len(new)
-            for _ in range(2):  # the last escape, or a surrogate pair cut in two
-                cut = new.rfind("\\", 0, cut)
-                if cut < max(0, len(new) - 12) or not ESCAPE_TAIL.fullmatch(new, cut):
-                    return False
-                try:
-                    piece, self._buf = decode('"' + new[:cut] + '"'), new[cut:]
-                    break
-                except ValueError:
-                    continue
-            else:
-                return False
+        grown = string_piece(new)
+        if grown is None:
+            return False
+        piece, self._buf = grown
         self.scanned += len(new) - len(self._buf)
         text, self._open = self._open, ""
         self._set_leaf("")
@@ -221,29 +198,21 @@ class PartialParser:
         if not self._stack:
             return False
         top, state = self._stack[-1], self._state
-        start = 0
-        if state == _AFTER:
-            start = skip_ws(buf).end()
-            if buf[start : start + 1] != ",":
-                return False
-            start += 1
-        elif state not in _FAST_STATES[type(top)]:
+        if state != _AFTER and state not in _FAST_STATES[type(top)]:
             return False
-        items, end = complete_items(buf, start, type(top))
-        if items is None:  # no item completes: the piece goes on with the unfinished one
-            start = skip_ws(buf, start).end()
+        end = self._run(buf, 0, state != _AFTER)
+        if end == 0:  # no item completes: the piece goes on with the unfinished one
+            start = skip_ws(buf).end()
+            if state == _AFTER:
+                if buf[start : start + 1] != ",":
+                    return False
+                start = skip_ws(buf, start + 1).end()
             if not start < len(buf) <= start + DEFER:
                 return False
             self._buf = buf[start:]
             if state == _AFTER:
                 self._state = _KEY if isinstance(top, dict) else _VALUE
             return True
-        self.scanned += end
-        if isinstance(top, dict):
-            top.update(items)
-        else:
-            top.extend(items)
-        self._state = _AFTER
         rest = skip_ws(buf, end).end()
         if rest < len(buf) and buf[rest] == ",":
             rest = skip_ws(buf, rest + 1).end()
@@ -290,9 +259,9 @@ class PartialParser:
             return (False, None) if match is None else number(word, match)
         self._defer = False
         self._parse(self._buf)
-        shown = (False, None) if self._failed else self._leaf_value()
+        after: tuple[bool, Any] = (False, None) if self._failed else self._leaf_value()
         self._defer = True
-        return shown
+        return after
 
     def _put_leaf(self) -> None:
         shown, value = self._leaf_value()
