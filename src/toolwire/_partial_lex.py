@@ -97,20 +97,21 @@ def string_piece(new: str) -> tuple[str, str] | None:
     left to the steps (``None``), except an escape cut at the very end (``\\u00``, or a pair cut in
     two, ``\\ud83d\\ude``), which is held back for the next piece like the steps hold it.
     """
-    try:
-        return decode('"' + new + '"'), ""
-    except ValueError:
-        pass
-    cut = len(new)
-    for _ in range(2):  # the last escape, or a surrogate pair cut in two
-        cut = new.rfind("\\", 0, cut)
-        if cut < max(0, len(new) - 12) or not ESCAPE_TAIL.fullmatch(new, cut):
-            return None
+    cut = new.rfind("\\", max(0, len(new) - 12))
+    if cut >= 0 and ESCAPE_TAIL.fullmatch(new, cut):  # surely cut short (or "\\\\" at the end)
+        if cut >= 6 and _HIGH.fullmatch(new, cut - 6, cut):
+            cut -= 6  # a pair cut in two
         try:
             return decode('"' + new[:cut] + '"'), new[cut:]
         except ValueError:
-            continue
-    return None
+            pass
+    try:
+        return decode('"' + new + '"'), ""
+    except ValueError:
+        return None
+
+
+_HIGH = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")
 
 
 def complete_items(text: str, start: int, kind: type) -> tuple[Any, int]:
