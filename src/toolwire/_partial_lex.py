@@ -97,21 +97,19 @@ def string_piece(new: str) -> tuple[str, str] | None:
     left to the steps (``None``), except an escape cut at the very end (``\\u00``, or a pair cut in
     two, ``\\ud83d\\ude``), which is held back for the next piece like the steps hold it.
     """
-    cut = new.rfind("\\", max(0, len(new) - 12))
-    if cut >= 0 and ESCAPE_TAIL.fullmatch(new, cut):  # surely cut short (or "\\\\" at the end)
-        if cut >= 6 and _HIGH.fullmatch(new, cut - 6, cut):
-            cut -= 6  # a pair cut in two
-        try:
-            return decode('"' + new[:cut] + '"'), new[cut:]
-        except ValueError:
-            pass
     try:
         return decode('"' + new + '"'), ""
     except ValueError:
+        pass
+    cut = new.rfind("\\", max(0, len(new) - 12))
+    if cut < 0 or not ESCAPE_TAIL.fullmatch(new, cut):
         return None
-
-
-_HIGH = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")
+    if cut >= 6 and ESCAPE_TAIL.fullmatch(new, cut - 6):
+        cut -= 6  # a surrogate pair cut in two
+    try:
+        return decode('"' + new[:cut] + '"'), new[cut:]
+    except ValueError:
+        return None
 
 
 def complete_items(text: str, start: int, kind: type) -> tuple[Any, int]:

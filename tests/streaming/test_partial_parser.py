@@ -207,6 +207,22 @@ def test_deep_nesting_is_bounded_like_parse_partial(depth: int) -> None:
     assert parser._failed == (depth > MAX_OPEN)
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        "x\\ud83d\\ud83d\\ude00y",  # a lone high surrogate, then a pair
+        "x\\\\ud83d\\ude00y",  # an escaped backslash, then text that looks like an escape
+        "x\\\\\\ud83d\\ude00\\\\",
+        "\\u00e9\\ud83d\\ude00\\u00e9" * 3,
+    ],
+)
+def test_escapes_cut_at_every_point_of_a_long_string(body: str) -> None:
+    """A long open string fed in pieces that end at every point of the escapes near its end."""
+    text = '{"s": "' + "a" * 60 + body + '"}'
+    for first in range(60, len(text)):
+        assert_follows(text, [first, first + 7, first + 13])
+
+
 def test_a_split_surrogate_pair_never_shows_half() -> None:
     parser = PartialParser()
     shown = []
