@@ -398,11 +398,20 @@ def _thinking_on(cfg: ReasoningConfig | None) -> bool:
     return cfg.effort != "none"
 
 
+def _vanishes_for_anthropic(message: Message) -> bool:
+    """An assistant turn of only another provider's reasoning: the Anthropic encoder drops it."""
+    return (
+        message.role == "assistant"
+        and bool(message.parts)
+        and all(isinstance(p, ReasoningPart) and p.origin != "anthropic" for p in message.parts)
+    )
+
+
 def _anthropic(req: Request, notes: Notes) -> Request:
     """No ``thinking`` when the turn answering tool calls has no signed thinking block to replay."""
     if not _thinking_on(req.reasoning):
         return req
-    turns = _conversation(req)
+    turns = [m for m in _conversation(req) if not _vanishes_for_anthropic(m)]
     last = max((i for i, m in enumerate(turns) if m.role == "assistant"), default=None)
     if last is None or last == len(turns) - 1:
         return req

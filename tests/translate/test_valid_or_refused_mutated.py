@@ -17,6 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.corpus import FORMATS, samples
+from toolwire.translate import translate_request
+from toolwire.validate import validate
 
 from .test_valid_or_refused import outcome
 
@@ -81,3 +83,25 @@ def test_mutated_corpus_requests_are_valid_or_refused(source: str) -> None:
         assert result != "invalid", details
 
     check()
+
+
+def test_reasoning_moved_after_the_tool_result_still_turns_thinking_off() -> None:
+    """Found by the property above: OpenAI reasoning echoed after a tool result forms a last
+    assistant turn the Anthropic encoder drops; thinking must still go off for the tool turn."""
+    encrypted = {"type": "reasoning", "id": "rs_1", "encrypted_content": "gAAAA-opaque", "summary": []}
+    request = {
+        "model": "gpt-5",
+        "reasoning": {"effort": "high"},
+        "input": [
+            {"role": "user", "content": "population of Pundora?"},
+            {"type": "function_call", "call_id": "call_1", "name": "lookup", "arguments": "{}"},
+            {"type": "function_call_output", "call_id": "call_1", "output": "123124"},
+            encrypted,
+        ],
+        "tools": [{"type": "function", "name": "lookup", "parameters": {"type": "object", "properties": {}}}],
+    }
+    result = translate_request(request, source="openai-responses", target="anthropic")
+    assert "thinking" not in result.payload
+    assert [m["role"] for m in result.payload["messages"]] == ["user", "assistant", "user"]
+    assert validate(result.payload, format="anthropic", kind="request") == []
+    assert any(n.path == "$.reasoning" and "thinking turned off" in n.message for n in result.notes)
