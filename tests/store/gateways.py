@@ -19,17 +19,21 @@ from tests.redis_server import free_port
 
 
 class GatewayProcess:
-    """One ``toolwire serve --store URL`` in front of ``upstream_url`` (an Anthropic-format API)."""
+    """One ``toolwire serve --store URL`` in front of ``upstream_url`` (an Anthropic-format API),
+    or of the upstreams and routes of a ``config`` file."""
 
-    def __init__(self, upstream_url: str, store: str) -> None:
-        self.upstream_url, self.store = upstream_url, store
+    def __init__(self, upstream_url: str, store: str, config: str | None = None) -> None:
+        self.upstream_url, self.store, self.config = upstream_url, store, config
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         argv = [sys.executable, "-m", "toolwire", "serve", "--port", str(self.port)]
-        argv += ["--upstream-format", "anthropic", "--upstream-url", self.upstream_url]
+        if self.config is not None:
+            argv += ["--config", self.config]
+        else:
+            argv += ["--upstream-format", "anthropic", "--upstream-url", self.upstream_url]
         argv += ["--store", self.store, "--log-level", "warning", "--no-access-log"]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)

@@ -9,7 +9,9 @@ route                                                      format
 ``POST /v1/responses/compact``                             ``openai-responses``
                                                            (:mod:`toolwire.emulator.compact`)
 ``GET``/``DELETE /v1/responses/{id}``,                     ``openai-responses`` (the store,
-``GET /v1/responses/{id}/input_items``                     :mod:`toolwire.store.responses`)
+``GET /v1/responses/{id}/input_items``,                    :mod:`toolwire.store.responses`;
+``POST /v1/responses/{id}/cancel``                         background responses:
+                                                           :mod:`toolwire.emulator.background`)
 ``/v1/conversations``, ``/v1/conversations/{id}``,         ``openai-responses`` (the store,
 ``.../{id}/items``, ``.../{id}/items/{item_id}``           the gateway's own code,
                                                            :mod:`toolwire.hop._conversations`)
@@ -44,6 +46,7 @@ from starlette.routing import Route
 
 from toolwire._json import dumps
 from toolwire.emulator.auth import api_key
+from toolwire.emulator.background import Background
 from toolwire.emulator.config import EmulatorConfig
 from toolwire.emulator.faults import FAULT_HEADER, Faults, parse_faults
 from toolwire.emulator.service import Emulator, Failure, Success
@@ -66,6 +69,7 @@ from toolwire.store import (
     open_store,
     page_query,
 )
+from toolwire.store.background import STORE_REQUIRED, is_background, stream_query
 
 __all__ = ["COUNT_BODIES", "create_app"]
 
@@ -97,6 +101,7 @@ class _Handler:
         self.base_faults = parse_faults(config.faults)
         self._store: Store | None = None
         self._opening = asyncio.Lock()
+        self.background = Background()
 
     async def store(self) -> Store:
         """The Responses store, opened on first use (see :mod:`toolwire.store.responses`)."""
@@ -108,7 +113,8 @@ class _Handler:
         return self._store
 
     async def close(self) -> None:
-        """Close the store (the app's lifespan ends)."""
+        """Stop background jobs, close the store (the app's lifespan ends)."""
+        await self.background.aclose()
         if self._store is not None:
             await self._store.aclose()
             self._store = None
@@ -122,13 +128,16 @@ class _Handler:
         spec = req.headers.get(FAULT_HEADER)
         return self.base_faults.merged(parse_faults(spec)) if spec else self.base_faults
 
-    async def gate(self, fmt: Format, req: HTTPRequest) -> tuple[Faults, HTTPResponse | None]:
-        """Latency, auth and injected error statuses: a response to send now, or None."""
+    async def gate(
+        self, fmt: Format, req: HTTPRequest, *, wait: bool = True
+    ) -> tuple[Faults, HTTPResponse | None]:
+        """Latency (unless ``wait`` is false: a background job waits it), auth and injected error
+        statuses: a response to send now, or None."""
         try:
             faults = self.faults(req)
         except ToolwireError as exc:
             return Faults(), _json(*error_body(fmt, 400, f"{FAULT_HEADER}: {exc.message}"))
-        if faults.latency:
+        if faults.latency and wait:
             await asyncio.sleep(faults.latency)
         keys = self.config.api_keys
         if keys:
@@ -150,11 +159,15 @@ class _Handler:
         sse: bool = True,
     ) -> HTTPResponse:
         """Answer one model request in ``fmt``."""
+        body = await req.body()
+        if fmt == "openai-responses" and b'"background"' in body:
+            wanted = self.core.parse(fmt, body)
+            if isinstance(wanted, dict) and is_background(wanted):
+                return await self._background(req, body, wanted)
         faults, early = await self.gate(fmt, req)
         if early is not None:
             return early
         beta = req.query_params.get("beta") == "true"
-        body = await req.body()
         try:
             previous = await self.previous(fmt, body)
             outcome = self.core.handle(fmt, body, model=model, beta=beta, previous=previous)
@@ -172,6 +185,51 @@ class _Handler:
                 return HTTPResponse(MALFORMED, media_type=_JSON)
             return _json(200, outcome.payload)
         return self._stream(fmt, outcome, faults, sse=sse)
+
+    async def _background(self, req: HTTPRequest, body: bytes, wanted: dict[str, Any]) -> HTTPResponse:
+        """A ``background: true`` Responses request (:mod:`toolwire.emulator.background`)."""
+        fmt: Format = "openai-responses"
+        faults, early = await self.gate(fmt, req, wait=False)
+        if early is not None:
+            return early
+        if wanted.get("store") is False:
+            return _json(*error_body(fmt, 400, STORE_REQUIRED, param="background"))
+        try:
+            store = await self.store()
+            outcome = self.core.handle(fmt, body, previous=await self.previous(fmt, body))
+            if isinstance(outcome, Failure):
+                return _json(outcome.status, outcome.body, outcome.headers)
+            assert outcome.record is not None  # kept: store is not false
+            chunks = None
+            if outcome.stream:
+                response = streamed_response(fmt, outcome.request, outcome.response)
+                size = self.config.chunk_size
+                chunks = list(stream_chunks(fmt, response, Faults(), chunk_size=size, request=outcome.body))
+            queued = await self.background.create(store, outcome.record, chunks, faults.latency)
+        except StoreError as exc:
+            return _json(*error_body(fmt, 500, f"The store failed: {exc.message}"))
+        if chunks is None:
+            return _json(200, queued)
+        follower = self.background.follow(store, outcome.record.id, None)
+        return StreamingResponse(follower, media_type="text/event-stream", headers=_SSE_HEADERS)
+
+    async def cancel(self, req: HTTPRequest) -> HTTPResponse:
+        """``POST /v1/responses/{id}/cancel``: a background response cancelled."""
+        _, early = await self.gate("openai-responses", req)
+        if early is not None:
+            return early
+        key = req.path_params["response_id"]
+        try:
+            store = await self.store()
+            record = await store.get_response(key)
+            if record is None:
+                return _json(*not_found(f"Response with id '{key}' not found."))
+            refused = self.background.refusal(record, stream=False)
+            if refused is not None:
+                return _json(*error_body("openai-responses", 400, refused))
+            return _json(200, await self.background.cancel(store, record))
+        except StoreError as exc:
+            return _json(*error_body("openai-responses", 500, f"The store failed: {exc.message}"))
 
     async def count(self, fmt: Format, req: HTTPRequest, *, model: str | None = None) -> HTTPResponse:
         """Answer a token-count request in ``fmt``'s shape."""
@@ -223,7 +281,9 @@ class _Handler:
                 return _json(*error_body("openai-responses", 400, exc.message, param=exc.path))
             page = list_page(record.input_items, after=query.after, limit=query.limit, order=query.order)
             return _json(200, page)
-        if req.method == "DELETE" and not await store.delete_response(key):
+        if req.method == "GET" and req.query_params.get("stream", "").lower() == "true":
+            return self._replay(store, record, req)
+        if req.method == "DELETE" and not await self.background.delete(store, record):
             return _json(*not_found(f"Response with id '{key}' not found."))
         if req.method == "DELETE":
             return _json(200, {"id": key, "object": "response.deleted", "deleted": True})
@@ -248,6 +308,17 @@ class _Handler:
 
         reply = await drive_conversation(endpoint.operation, endpoint, inbound, call, time.time)
         return HTTPResponse(reply.body, status_code=reply.status, headers=reply.headers)
+    def _replay(self, store: Store, record: ResponseRecord, req: HTTPRequest) -> HTTPResponse:
+        """``GET /v1/responses/{id}?stream=true&starting_after=N``: a background stream's events."""
+        try:
+            _, after = stream_query(dict(req.query_params))
+        except PayloadError as exc:
+            return _json(*error_body("openai-responses", 400, exc.message, param=exc.path))
+        refused = self.background.refusal(record, stream=True)
+        if refused is not None:
+            return _json(*error_body("openai-responses", 400, refused, param="stream"))
+        follower = self.background.follow(store, record.id, after)
+        return StreamingResponse(follower, media_type="text/event-stream", headers=_SSE_HEADERS)
 
     def _stream(self, fmt: Format, outcome: Success, faults: Faults, *, sse: bool) -> HTTPResponse:
         response = streamed_response(fmt, outcome.request, outcome.response)
@@ -309,6 +380,7 @@ def _routes(handler: _Handler, config: EmulatorConfig) -> list[Route]:
         Route("/v1/conversations/{ident}", handler.conversations, methods=["GET", "POST", "DELETE"]),
         Route("/v1/conversations/{ident}/items", handler.conversations, methods=["GET", "POST"]),
         Route("/v1/conversations/{ident}/items/{item}", handler.conversations, methods=["GET", "DELETE"]),
+        Route("/v1/responses/{response_id}/cancel", handler.cancel, methods=["POST"]),
         Route("/v1/messages", messages, methods=["POST"]),
         Route("/v1/messages/count_tokens", count_tokens, methods=["POST"]),
         Route("/v1/models", models, methods=["GET"]),

@@ -7,6 +7,7 @@ metric                                                 type       labels
 ``toolwire_gateway_request_duration_seconds``          histogram  client, upstream
 ``toolwire_gateway_upstream_errors_total``             counter    upstream, error
 ``toolwire_gateway_open_streams``                      gauge      --
+``toolwire_gateway_background_jobs``                   gauge      --
 ``toolwire_gateway_tokens_total``                      counter    direction (input, output)
 ``toolwire_gateway_traces_total``                      counter    outcome (written, dropped, failed)
 =====================================================  =========  ===================================
@@ -59,6 +60,7 @@ class Metrics:
         self.tokens: dict[str, int] = defaultdict(int)
         self.traces: dict[str, int] = defaultdict(int)
         self.open_streams = 0
+        self.background_jobs = 0
 
     def observe(self, record: HopRecord, seconds: float) -> None:
         """Count one finished call."""
@@ -99,6 +101,12 @@ class Metrics:
             f"# HELP {name} Streams being relayed.",
             f"# TYPE {name} gauge",
             f"{name} {self.open_streams}",
+        ]
+        name = f"{prefix}background_jobs"
+        lines += [
+            f"# HELP {name} Background responses running in this process.",
+            f"# TYPE {name} gauge",
+            f"{name} {self.background_jobs}",
         ]
         name = f"{prefix}tokens_total"
         lines += [f"# HELP {name} Tokens reported by upstreams.", f"# TYPE {name} counter"]

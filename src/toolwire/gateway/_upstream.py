@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -23,13 +23,13 @@ from toolwire.gateway._wire import UpstreamPool, WireResponse
 from toolwire.hop._call import InboundRequest
 from toolwire.hop._capture import HopCapture
 from toolwire.hop._stateful import StoreCall
-from toolwire.hop.core import Hop, Received, Reply, ReplyStream, Send
+from toolwire.hop.core import BackgroundJob, Detach, Hop, Received, Reply, ReplyFollow, ReplyStream, Send
 
 log = logging.getLogger("toolwire.gateway")
 
 __all__ = ["adrive", "arelay_chunks", "asend", "drive", "map_httpx_errors", "relay_chunks", "send"]
 
-Answer = tuple[Reply | ReplyStream, Any]
+Answer = tuple[Reply | ReplyStream | ReplyFollow, Any]
 """A hop's answer, and the upstream response a :class:`ReplyStream` reads (open: an
 ``httpx.Response`` or a :class:`~toolwire.gateway._wire.WireResponse`), else ``None``."""
 
@@ -91,6 +91,8 @@ def drive(hop: Hop, inbound: InboundRequest, client: httpx.Client, store: SyncSt
             try:
                 if isinstance(step, StoreCall):
                     result: Any = store.call(step)
+                elif isinstance(step, Detach):
+                    raise TypeError("this shell runs no background jobs: make the Hop without background")
                 else:
                     result, opened = send(client, step)
             except ToolwireError as exc:  # TransportError, StoreError: the hop words the answer
@@ -102,9 +104,14 @@ def drive(hop: Hop, inbound: InboundRequest, client: httpx.Client, store: SyncSt
 
 
 async def adrive(
-    hop: Hop, inbound: InboundRequest, client: httpx.AsyncClient | UpstreamPool, store: AsyncStoreHandle
+    hop: Hop,
+    inbound: InboundRequest,
+    client: httpx.AsyncClient | UpstreamPool,
+    store: AsyncStoreHandle,
+    detach: Callable[[BackgroundJob], None] | None = None,
 ) -> Answer:
-    """:func:`drive`, async; ``client`` may also be the gateway's own :class:`UpstreamPool`."""
+    """:func:`drive`, async; ``client`` may also be the gateway's own :class:`UpstreamPool`;
+    ``detach`` starts the job of a :class:`Detach` step (a hop made with ``background=True``)."""
     steps = hop.steps(inbound)
     opened: Any = None
     send_step = client.send if isinstance(client, UpstreamPool) else None
@@ -115,6 +122,10 @@ async def adrive(
             try:
                 if isinstance(step, StoreCall):
                     result: Any = await store.call(step)
+                elif isinstance(step, Detach):
+                    if detach is None:
+                        raise TypeError("this shell runs no background jobs: make the Hop without background")
+                    result = detach(step.job)
                 else:
                     if capture is not None:
                         capture.sent_at = time.monotonic()

@@ -25,6 +25,7 @@ from typing import Any
 import httpx
 
 from toolwire._json import dumps_str
+from toolwire.gateway._background import Jobs, follow
 from toolwire.gateway._embedded import EmbeddedEmulator
 from toolwire.gateway._metrics import Metrics
 from toolwire.gateway._store import AsyncStoreHandle
@@ -36,7 +37,7 @@ from toolwire.hop._call import InboundRequest
 from toolwire.hop._capture import HopCapture
 from toolwire.hop._config import HopConfig
 from toolwire.hop._routes import match_inbound
-from toolwire.hop.core import Hop, HopRecord, Reply, ReplyStream, client_error
+from toolwire.hop.core import Hop, HopRecord, Reply, ReplyFollow, ReplyStream, client_error
 
 __all__ = ["GatewayApp", "create_app"]
 
@@ -83,6 +84,7 @@ class GatewayApp:
         self._client: httpx.AsyncClient | UpstreamPool | None = None
         self._slots: asyncio.Semaphore | None = None
         self.store = AsyncStoreHandle(self.config.store)
+        self.jobs = Jobs(self._open, self.store)
         self.metrics = Metrics()
         self.tracer = (
             TraceWriter(self.config, self.store, self.metrics, env) if self.config.trace.enabled else None
@@ -103,7 +105,8 @@ class GatewayApp:
         return self._client
 
     async def aclose(self) -> None:
-        """Close the upstream client (and the embedded emulator)."""
+        """Stop background jobs, close the upstream client (and the embedded emulator)."""
+        await self.jobs.aclose()
         if self._client is not None:
             await self._client.aclose()
             self._client = None
@@ -145,6 +148,7 @@ class GatewayApp:
         await _send_whole(send, Reply(200, {"content-type": "application/json"}, b'{"status":"ok"}'))
 
     async def _metrics(self, send: Send) -> None:
+        self.metrics.background_jobs = self.jobs.running
         body = self.metrics.render().encode()
         await _send_whole(send, Reply(200, {"content-type": "text/plain; version=0.0.4"}, body))
 
@@ -154,7 +158,9 @@ class GatewayApp:
         assert slots is not None
         started = time.monotonic()
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        hop = Hop(self.config, env=self._env, clock=self._clock, trace=self.tracer is not None)
+        hop = Hop(
+            self.config, env=self._env, clock=self._clock, trace=self.tracer is not None, background=True
+        )
         record = hop.record
         if record.capture is not None:
             record.capture.started, record.capture.created_at = started, self._clock()
@@ -234,6 +240,9 @@ class GatewayApp:
         if isinstance(answer, Reply):
             await _send_whole(send, answer, hop.record.capture)
             return
+        if isinstance(answer, ReplyFollow):
+            await self._stream(answer, None, watch, send, hop.record)
+            return
         assert opened is not None
         await self._stream(answer, opened, watch, send, hop.record)
 
@@ -241,35 +250,41 @@ class GatewayApp:
         self, hop: Hop, inbound: InboundRequest, client: httpx.AsyncClient | UpstreamPool
     ) -> Any:
         # a coroutine of its own, so that anything the hop raises surfaces in the task's result
-        return await adrive(hop, inbound, client, self.store)
+        return await adrive(hop, inbound, client, self.store, self.jobs.start)
 
     async def _stream(
         self,
-        answer: ReplyStream,
+        answer: ReplyStream | ReplyFollow,
         opened: Any,
         watch: asyncio.Future[None],
         send: Send,
         record: HopRecord,
     ) -> None:
+        """Pump a stream (the upstream's through the relay, or a background response's from the
+        store) raced against the client's disconnect."""
         self.metrics.open_streams += 1
         try:
             await send(
                 {"type": "http.response.start", "status": answer.status, "headers": _raw(answer.headers)}
             )
-            pump = asyncio.ensure_future(_pump(answer, opened, send, self.store, record.capture))
+            if isinstance(answer, ReplyFollow):
+                pump = asyncio.ensure_future(_follow(answer, send, self.store))
+            else:
+                pump = asyncio.ensure_future(_pump(answer, opened, send, self.store, record.capture))
             racing: list[asyncio.Future[Any]] = [pump, watch]
             await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
             if pump.done():
                 pump.result()
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
-            else:  # the client went away: stop reading upstream, close its connection
+            else:  # the client went away: stop reading upstream (or the store), close its connection
                 pump.cancel()
                 await asyncio.gather(pump, return_exceptions=True)
-                await opened.aclose()
+                if opened is not None:
+                    await opened.aclose()
                 record.status, record.error = 499, "client disconnected"
         finally:
             self.metrics.open_streams -= 1
-            usage = answer.relay.usage
+            usage = answer.relay.usage if isinstance(answer, ReplyStream) else None
             if usage is not None:
                 record.input_tokens, record.output_tokens = usage
 
@@ -349,6 +364,13 @@ async def _pump(
     async for chunk in arelay_chunks(answer, opened, store, capture):
         if chunk:
             await send({"type": "http.response.body", "body": chunk, "more_body": True})
+
+
+async def _follow(answer: ReplyFollow, send: Send, store: AsyncStoreHandle) -> None:
+    async def emit(chunk: bytes) -> None:
+        await send({"type": "http.response.body", "body": chunk, "more_body": True})
+
+    await follow(answer, store, emit)
 
 
 async def _wait_disconnect(receive: Receive) -> None:

@@ -21,6 +21,10 @@ client does                           hop does
 ``GET /v1/responses/{id}``            the response object as answered; 404 when not kept
 ``DELETE /v1/responses/{id}``         ``{"id", "object": "response.deleted", "deleted": true}``
 ``GET .../{id}/input_items``          the resolved input items, an OpenAI list page
+``background: true``                  kept ``queued`` and answered at once; the upstream call
+                                      runs in a job (:mod:`toolwire.hop._detached`, rules in
+                                      :mod:`toolwire.store.background`); ``POST .../{id}/cancel``
+                                      and ``GET .../{id}?stream=true&starting_after=N``
 ====================================  ===========================================================
 
 Every response object the client gets (whole, or in a stream's lifecycle events) carries a
@@ -38,6 +42,7 @@ from typing import Any
 from toolwire._json import dumps, loads
 from toolwire.errors import PayloadError
 from toolwire.formats.openai_responses.response import ECHO_FIELDS
+from toolwire.store.background import StoreCall
 
 __all__ = ["LIFECYCLE", "ResponsesFacade", "StoreCall", "is_stateful"]
 
@@ -51,21 +56,6 @@ LIFECYCLE = (
 """Stream events that carry the whole response object."""
 _STATE_KEYS = frozenset({"previous_response_id", "conversation"})
 _FINAL = frozenset({"response.completed", "response.incomplete", "response.failed"})
-
-
-@dataclass(frozen=True, slots=True)
-class StoreCall:
-    """A step: ``await store.<method>(*args, **kwargs)``; its result is sent back to the hop.
-
-    Attributes:
-        method: a :class:`~toolwire.store.Store` method name.
-        args: its positional arguments.
-        kwargs: its keyword arguments.
-    """
-
-    method: str
-    args: tuple[Any, ...] = ()
-    kwargs: dict[str, Any] = field(default_factory=dict)
 
 
 def is_stateful(client: str, upstream: str) -> bool:
@@ -88,6 +78,8 @@ class ResponsesFacade:
         previous: the stored response it continues (a ``ResponseRecord``), or ``None``.
         make_record: builds the record to keep: ``(response, request, previous) -> record``.
         conversation: the id of the conversation the response joins, or ``None``.
+        fixed_id: the id every response object gets (a background response's, known before the
+            upstream answers); ``None`` derives it from the upstream's id.
 
     Attributes:
         body: the body the upstream translation gets (:meth:`resolved_body`), set when opened.
@@ -98,6 +90,7 @@ class ResponsesFacade:
     previous: Any = None
     make_record: Callable[[dict[str, Any], dict[str, Any], Any], Any] | None = None
     conversation: str | None = None
+    fixed_id: str | None = None
     saved: bool = False
     body: dict[str, Any] = field(default_factory=dict)
     _ids: dict[str, str] = field(default_factory=dict)
@@ -119,7 +112,7 @@ class ResponsesFacade:
         """The client's response object: a ``resp_`` id and the request's echoed parameters."""
         out = dict(response)
         upstream_id = out.get("id")
-        mapped = self._ids.get(str(upstream_id))
+        mapped = self.fixed_id or self._ids.get(str(upstream_id))
         if mapped is None:
             mapped = self._ids[str(upstream_id)] = response_id(upstream_id)
         out["id"] = mapped

@@ -1,13 +1,15 @@
-"""The steps of a hop as data: what it asks its shell to do (:class:`Send`), what the shell
-answers (:class:`Received`), and the answers it ends with (:class:`Reply`, :class:`ReplyStream`),
-plus the record an access log reports (:class:`HopRecord`) and :func:`client_error`. No I/O.
+"""The steps of a hop as data: what it asks its shell to do (:class:`Send`, :class:`Detach`,
+:class:`ReadChunk`), what the shell answers (:class:`Received`), and the answers it ends with
+(:class:`Reply`, :class:`ReplyStream`, :class:`ReplyFollow`), plus the record an access log
+reports (:class:`HopRecord`) and :func:`client_error`. No I/O.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from toolwire._json import dumps
 from toolwire.hop._capture import HopCapture
@@ -17,7 +19,18 @@ from toolwire.ir.base import Format
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import ErrorInfo
 
-__all__ = ["HopRecord", "Received", "Reply", "ReplyStream", "Send", "client_error"]
+__all__ = [
+    "BackgroundJob",
+    "Detach",
+    "HopRecord",
+    "ReadChunk",
+    "Received",
+    "Reply",
+    "ReplyFollow",
+    "ReplyStream",
+    "Send",
+    "client_error",
+]
 
 _JSON = {"content-type": "application/json"}
 
@@ -93,6 +106,55 @@ class ReplyStream:
     headers: dict[str, str]
     relay: StreamRelay
     tap: Callable[[bytes], tuple[bytes, list[StoreCall]]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyFollow:
+    """A streamed answer read from the store: drive ``steps`` (:class:`~toolwire.store.background.
+    StoreCall`, :class:`~toolwire.store.background.Wait`, :class:`~toolwire.store.background.Emit`)
+    and send what they emit; the stream ends when they return.
+
+    Attributes:
+        status: HTTP status (200).
+        headers: response headers (``content-type`` included).
+        steps: the follower (:func:`toolwire.store.background.follow`).
+    """
+
+    status: int
+    headers: dict[str, str]
+    steps: Generator[Any, Any, None]
+
+
+@dataclass(frozen=True, slots=True)
+class ReadChunk:
+    """A step of a :class:`BackgroundJob`: the next chunk of the upstream stream its last
+    :class:`Send` opened (``b""`` at its end; a failed read is a thrown ``TransportError``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BackgroundJob:
+    """Work a hop leaves running after it answers (a ``background: true`` Responses request).
+
+    Attributes:
+        response_id: the response it keeps.
+        steps: :class:`Send`, :class:`ReadChunk` and store steps; the shell races each
+            :class:`Send` and :class:`ReadChunk` against the response's cancel flag, read every
+            ``poll`` seconds, and on a cancel stops the upstream call and throws
+            :class:`~toolwire.store.background.Cancelled` into the steps.
+        poll: seconds between reads of the cancel flag.
+    """
+
+    response_id: str
+    steps: Generator[Any, Any, None]
+    poll: float
+
+
+@dataclass(frozen=True, slots=True)
+class Detach:
+    """A step: start ``job`` off the request path and send ``None`` back at once (only shells
+    that can, see ``Hop(background=)``, are asked)."""
+
+    job: BackgroundJob
 
 
 @dataclass(slots=True)

@@ -19,16 +19,17 @@ from toolwire.hop._stateful import ResponsesFacade, StoreCall
 from toolwire.ir.base import Format
 
 if TYPE_CHECKING:
-    from toolwire.hop.core import Hop, Reply, ReplyStream
+    from toolwire.hop.core import Hop, Reply, ReplyFollow, ReplyStream
 
 __all__ = ["STORED_OPERATIONS", "open_facade", "save_calls"]
 
 _JSON = {"content-type": "application/json"}
+_SSE = {"content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache"}
 _EXCLUSIVE = (
     "Mutually exclusive parameters: Ensure you are only providing one of: "
     "'previous_response_id' or 'conversation'."
 )
-_Steps = Generator[Any, Any, "Reply | ReplyStream"]
+_Steps = Generator[Any, Any, "Reply | ReplyStream | ReplyFollow"]
 
 
 def _error(status: int, message: str, *, code: str | None = None, param: str | None = None) -> Reply:
@@ -126,7 +127,7 @@ def _load(ident: str) -> Generator[StoreCall, Any, Any]:
 
 
 def _stored(
-    operation: Callable[[Any, InboundRequest], _Steps],
+    operation: Callable[[Hop, Any, InboundRequest], _Steps],
 ) -> Callable[[Hop, Endpoint, InboundRequest], _Steps]:
     def run(hop: Hop, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
         if _upstream_keeps_state(hop):
@@ -136,25 +137,43 @@ def _stored(
         record = yield from _load(endpoint.ident or "")
         if isinstance(record, Reply):
             return record
-        return (yield from operation(record, inbound))
+        return (yield from operation(hop, record, inbound))
 
     return run
 
 
-def _retrieve(record: Any, inbound: InboundRequest) -> _Steps:
-    return _reply(record.response)
+def _retrieve(hop: Hop, record: Any, inbound: InboundRequest) -> _Steps:
+    """The response as kept; with ``?stream=true``, a background stream's events after
+    ``starting_after``, then live ones (:func:`toolwire.store.background.follow`)."""
+    from toolwire.hop._steps import ReplyFollow
+    from toolwire.store.background import NOT_STREAMED, follow, stream_query, streamed
+
+    try:
+        wanted, after = stream_query(dict(parse_qsl(inbound.query)))
+    except PayloadError as exc:
+        return _error(400, exc.message, param=exc.path)
+    if not wanted:
+        return _reply(record.response)
+    if not streamed(record):
+        return _error(400, NOT_STREAMED, param="stream")
+    if not hop.background:
+        return _error(400, "Streaming a stored response needs the gateway server (toolwire serve).")
+    steps = follow(record.id, after, idle=hop.config.limits.stream_idle_timeout)
+    return ReplyFollow(200, dict(_SSE), steps)
     yield
 
 
-def _delete(record: Any, inbound: InboundRequest) -> _Steps:
+def _delete(hop: Hop, record: Any, inbound: InboundRequest) -> _Steps:
+    from toolwire.store.background import forget
+
     try:
-        yield StoreCall("delete_response", (record.id,))
+        yield from forget(record)
     except ToolwireError as exc:
         return _error(503, f"The response store is unavailable: {exc.message}")
     return _reply({"id": record.id, "object": "response.deleted", "deleted": True})
 
 
-def _input_items(record: Any, inbound: InboundRequest) -> _Steps:
+def _input_items(hop: Hop, record: Any, inbound: InboundRequest) -> _Steps:
     from toolwire.store.pages import list_page, page_query
 
     try:
@@ -165,11 +184,17 @@ def _input_items(record: Any, inbound: InboundRequest) -> _Steps:
     yield
 
 
-def _cancel(record: Any, inbound: InboundRequest) -> _Steps:
-    # Only background responses can be cancelled; the gateway answers every request in the
-    # foreground, so a kept response is always finished (the API's answer for those).
-    return _error(400, "Only responses created with background=true can be cancelled.")
-    yield
+def _cancel(hop: Hop, record: Any, inbound: InboundRequest) -> _Steps:
+    """A background response cancelled (:func:`toolwire.store.background.cancel`); another is a 400."""
+    from toolwire.store.background import NOT_BACKGROUND, cancel, is_background
+
+    if not is_background(record.request):
+        return _error(400, NOT_BACKGROUND)
+    try:
+        response = yield from cancel(record)
+    except ToolwireError as exc:
+        return _error(503, f"The response store is unavailable: {exc.message}")
+    return _reply(response)
 
 
 def _conversation_operations() -> dict[str, Callable[[Hop, Endpoint, InboundRequest], _Steps]]:

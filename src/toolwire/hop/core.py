@@ -53,6 +53,7 @@ from toolwire.hop._capture import HopCapture
 from toolwire.hop._config import FORMAT_PROVIDER, GatewayKey, HopConfig, Route, Upstream
 from toolwire.hop._count import count_call, count_reply, estimate_reply
 from toolwire.hop._defaults import apply_route_defaults
+from toolwire.hop._detached import generate_in_background
 from toolwire.hop._errors import refused_credentials
 from toolwire.hop._headers import map_response_headers
 from toolwire.hop._models import list_models
@@ -61,16 +62,32 @@ from toolwire.hop._providers import PROVIDERS, resolve_base_url
 from toolwire.hop._relay import StreamRelay
 from toolwire.hop._routes import Endpoint, allowed_methods, match_inbound
 from toolwire.hop._stateful import ResponsesFacade, StoreCall, is_stateful
-from toolwire.hop._steps import HopRecord, Received, Reply, ReplyStream, Send, client_error
+from toolwire.hop._steps import (
+    BackgroundJob,
+    Detach,
+    HopRecord,
+    ReadChunk,
+    Received,
+    Reply,
+    ReplyFollow,
+    ReplyStream,
+    Send,
+    client_error,
+)
 from toolwire.hop._stored import STORED_OPERATIONS, open_facade, save_calls
 from toolwire.ir.base import Format
+from toolwire.store.background import is_background
 
 __all__ = [
     "BASE_HOLDS_VERSION",
+    "BackgroundJob",
+    "Detach",
     "Hop",
     "HopRecord",
+    "ReadChunk",
     "Received",
     "Reply",
+    "ReplyFollow",
     "ReplyStream",
     "Send",
     "client_error",
@@ -81,9 +98,9 @@ _JSON = {"content-type": "application/json"}
 _MODEL_LIST_HEADERS = {"anthropic": {"accept": "application/json", "anthropic-version": "2023-06-01"}}
 
 
-Step = Send | StoreCall
+Step = Send | StoreCall | Detach
 """What the hop asks its shell to perform."""
-_Steps = Generator[Step, Any, Reply | ReplyStream]
+_Steps = Generator[Step, Any, Reply | ReplyStream | ReplyFollow]
 
 
 BASE_HOLDS_VERSION: dict[str, str] = {"openai-chat": "/v1", "openai-responses": "/v1"}
@@ -125,6 +142,9 @@ class Hop:
         clock: the current time, unix seconds.
         request_id: the gateway's id of this call (default: a random one).
         trace: keep what a trace of this call needs in ``record.capture``.
+        background: whether the shell runs the jobs of :class:`Detach` steps and answers
+            :class:`ReplyFollow` (the ASGI gateway); otherwise ``background: true`` and
+            ``?stream=true`` on a stored response are refused with a 400.
     """
 
     def __init__(
@@ -135,8 +155,10 @@ class Hop:
         clock: Callable[[], float] = time.time,
         request_id: str | None = None,
         trace: bool = False,
+        background: bool = False,
     ) -> None:
         self.config = config
+        self.background = background
         self._env = env
         self._clock = clock
         self.record = HopRecord(request_id or f"req_{uuid.uuid4().hex}", "", "")
@@ -315,6 +337,8 @@ class Hop:
             self._cap.notes, self._cap.request_notes = ex.notes, len(ex.notes)
         self.record.stream = up.stream
         self.record.notes = len(ex.notes)
+        if facade is not None and is_background(facade.request):
+            return (yield from generate_in_background(self, facade, ex, upstream, up))
         received = yield from self._call(fmt, self._send(upstream, up.path, up.headers, up.body, up.stream))
         if isinstance(received, Reply):
             return received
@@ -440,7 +464,7 @@ class Hop:
         )
         yield  # a generator, like every operation
 
-    def _finish(self, answer: Reply | ReplyStream) -> Reply | ReplyStream:
+    def _finish(self, answer: Reply | ReplyStream | ReplyFollow) -> Reply | ReplyStream | ReplyFollow:
         self.record.status = answer.status
         if self._cap is not None and isinstance(answer, Reply):
             self._cap.keep("client_response", answer.body, answer.headers)

@@ -23,6 +23,8 @@ route                                          answer
                                                page (:mod:`toolwire.store.pages`: ``order``
                                                default ``desc``, ``limit`` 1..100, default
                                                20, ``after``)
+``POST /v1/responses/{id}/cancel``,            background responses (``background: true``):
+``GET /v1/responses/{id}?stream=true``         :mod:`toolwire.store.background`
 unknown id                                     404 ``Response with id '…' not found.``;
                                                as ``previous_response_id``: 400, code
                                                ``previous_response_not_found``, param
