@@ -308,6 +308,7 @@ class _Handler:
 
         reply = await drive_conversation(endpoint.operation, endpoint, inbound, call, time.time)
         return HTTPResponse(reply.body, status_code=reply.status, headers=reply.headers)
+
     def _replay(self, store: Store, record: ResponseRecord, req: HTTPRequest) -> HTTPResponse:
         """``GET /v1/responses/{id}?stream=true&starting_after=N``: a background stream's events."""
         try:
