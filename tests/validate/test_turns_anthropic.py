@@ -11,8 +11,8 @@ from typing import Any
 from toolwire.validate import validate
 
 _BASE = {"model": "claude-sonnet-4-5", "max_tokens": 4096}
-_THINK = {"thinking": {"type": "enabled", "budget_tokens": 1024}}
-_ADAPTIVE = {"thinking": {"type": "adaptive"}}
+_THINK: dict[str, Any] = {"thinking": {"type": "enabled", "budget_tokens": 1024}}
+_ADAPTIVE: dict[str, Any] = {"thinking": {"type": "adaptive"}}
 _ORPHAN_CALL = (
     "messages.{turn}: `tool_use` ids were found without `tool_result` blocks immediately after: {ids}. "
     "Each `tool_use` block must have a corresponding `tool_result` block in the next message."
@@ -123,7 +123,12 @@ def test_after_a_message_without_role_later_turns_are_checked() -> None:
 
 def test_a_skipped_message_does_not_split_a_turn() -> None:
     """A result after a message with a bad role still answers the call before it."""
-    messages = [_user("hi"), _assistant([_use("t1")]), {"role": "bot", "content": "x"}, _user([_result("t1")])]
+    messages = [
+        _user("hi"),
+        _assistant([_use("t1")]),
+        {"role": "bot", "content": "x"},
+        _user([_result("t1")]),
+    ]
     assert _found(messages) == [("invalid_value", "$.messages[2].role", "messages.2.role")]
 
 
@@ -186,7 +191,11 @@ def test_a_call_in_the_final_turn_is_unanswered() -> None:
 
 def test_results_must_lead_the_next_turn() -> None:
     """A result after text in the next turn does not answer the call (the API wants them first)."""
-    messages = [_user("hi"), _assistant([_use("t1"), _use("t2")]), _user([_result("t1"), _text(), _result("t2")])]
+    messages = [
+        _user("hi"),
+        _assistant([_use("t1"), _use("t2")]),
+        _user([_result("t1"), _text(), _result("t2")]),
+    ]
     assert _found(messages) == [("orphan_tool_call", "$.messages[1].content[1]", "messages.1")]
     assert _messages(messages) == [_ORPHAN_CALL.format(turn=1, ids="t2")]
 
