@@ -303,3 +303,56 @@ def test_the_thinking_head_rule_needs_a_tool_loop() -> None:
     answered_then_text = [_user("hi"), _assistant([_text(), _use("t1")]), _user([_text(), _result("t1")])]
     codes = [code for code, _, _ in _found(answered_then_text, **_THINK)]
     assert "thinking_placement" not in codes
+
+
+def test_a_conversation_may_start_with_an_assistant_turn() -> None:
+    messages = [_assistant([_use("t1")]), _user([_result("t1")])]
+    assert _found(messages) == []
+
+
+def test_a_first_turn_result_does_not_answer_a_later_call() -> None:
+    messages = [_user([_result("t1")]), _assistant([_use("t1")])]
+    assert _found(messages) == [
+        ("orphan_tool_result", "$.messages[0].content[0]", "messages.0.content.0"),
+        ("orphan_tool_call", "$.messages[1].content[0]", "messages.1"),
+    ]
+
+
+def test_a_lone_turn_of_results_with_thinking() -> None:
+    assert _found([_user([_result("t1")])], **_THINK) == [
+        ("orphan_tool_result", "$.messages[0].content[0]", "messages.0.content.0")
+    ]
+
+
+def test_redacted_thinking_is_a_thinking_block() -> None:
+    redacted = {"type": "redacted_thinking", "data": "opaque"}
+    loop = [_user("hi"), _assistant([redacted, _use("t1")]), _user([_result("t1")])]
+    assert _found(loop, **_THINK) == []
+    final = [_user("hi"), _assistant([_text(), redacted])]
+    assert _found(final, **_THINK) == [("thinking_placement", "$.messages[1].content[1]", "messages.1")]
+    assert _messages(final, **_THINK) == [
+        "messages.1: The final block in an assistant message cannot be `redacted_thinking`."
+    ]
+    assert _found(final) == [("thinking_placement", "$.messages[1].content[1]", "messages.1.content.1")]
+
+
+def test_a_tool_loop_head_written_as_a_string() -> None:
+    """A string-content message is one text block: the head rule names it ``content.0``."""
+    messages = [_user("hi"), _assistant("Let me check."), _assistant([_use("t1")]), _user([_result("t1")])]
+    assert _found(messages, **_THINK) == [
+        ("thinking_placement", "$.messages[1].content.type", "messages.1.content.0.type")
+    ]
+    assert _messages(messages, **_THINK) == [
+        "messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`. When "
+        "`thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding "
+        "the lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking "
+        "blocks from previous turns. To avoid this requirement, disable `thinking`. Please consult our "
+        "documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
+    ]
+
+
+def test_a_two_turn_tool_loop_with_thinking() -> None:
+    messages = [_assistant([_text(), _use("t1")]), _user([_result("t1")])]
+    assert _found(messages, **_THINK) == [
+        ("thinking_placement", "$.messages[0].content[0].type", "messages.0.content.0.type")
+    ]
