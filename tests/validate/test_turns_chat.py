@@ -254,3 +254,43 @@ def test_strict_schemas_are_checked_only_with_strict_true() -> None:
             "supplied and to be false.",
         )
     ]
+
+
+def test_tools_that_are_not_tools_do_not_hide_the_ones_that_are() -> None:
+    tool = {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "array"}}}
+    tools = ["junk", {"type": "x"}, {"function": {"name": "n"}}, tool]
+    choice = {"type": "function", "function": {"name": "get_weather"}}
+    assert _where([_user()], tools=tools, tool_choice=choice) == [
+        ("invalid_type", "$.tools[0]", "tools[0]"),
+        ("invalid_value", "$.tools[1].type", "tools[1].type"),
+        ("missing_required_parameter", "$.tools[2].type", "tools[2].type"),
+        ("invalid_function_parameters", "$.tools[3].function.parameters", "tools[3].function.parameters"),
+    ]
+
+
+def test_null_choices_are_not_choices() -> None:
+    payload = {"model": "gpt-4o", "messages": [_user()], "tool_choice": None, "parallel_tool_calls": None}
+    codes = [p.code for p in validate({**payload, "function_call": None}, format="openai-chat")]
+    assert len(codes) == 3 and "tool_choice_without_tools" not in codes
+
+
+def test_a_tool_message_with_a_non_string_id_answers_nothing() -> None:
+    messages = [_user(), _calls("c1"), {"role": "tool", "tool_call_id": 5, "content": "18C"}, _user("x")]
+    assert _where(messages) == [
+        ("invalid_type", "$.messages[2].tool_call_id", "messages[2].tool_call_id"),
+        ("orphan_tool_call", "$.messages[1].tool_calls", "messages.[3].role"),
+    ]
+
+
+def test_calls_without_string_ids_are_left_to_the_shape_checks() -> None:
+    good = _calls("c1")["tool_calls"][0]
+    no_id = {"type": "function", "function": {"name": "get_weather", "arguments": "{}"}}
+    messages = [
+        _user(),
+        {"role": "assistant", "content": None, "tool_calls": ["x", no_id, good]},
+        _tool("c1"),
+    ]
+    assert _where(messages) == [
+        ("invalid_type", "$.messages[1].tool_calls[0]", "messages[1].tool_calls[0]"),
+        ("missing_required_parameter", "$.messages[1].tool_calls[1].id", "messages[1].tool_calls[1].id"),
+    ]

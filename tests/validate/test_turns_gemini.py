@@ -238,3 +238,47 @@ def test_duplicate_declarations_across_tools() -> None:
             "* GenerateContentRequest.tools: Duplicate function declaration found: a",
         )
     ]
+
+
+_DATA_PARTS = [
+    {"fileData": {"mimeType": "image/png", "fileUri": "gs://bucket/chart.png"}},
+    {"executableCode": {"language": "PYTHON", "code": "print(1)"}},
+    {"codeExecutionResult": {"outcome": "OUTCOME_OK", "output": "1"}},
+    {"toolCall": {"id": "tc_1"}},
+    {"toolResponse": {"id": "tc_1"}},
+]
+
+
+def test_every_data_field_fills_a_part() -> None:
+    """Each member of the ``data`` oneof is a part's data; a second one is a conflict."""
+    assert _problems([{"role": "user", "parts": _DATA_PARTS}]) == []
+    conflicting = [{"text": "a", **part} for part in _DATA_PARTS]
+    assert _where([{"role": "user", "parts": conflicting}]) == [
+        ("oneof_conflict", f"$.contents[0].parts[{j}].{next(iter(part))}")
+        for j, part in enumerate(_DATA_PARTS)
+    ]
+    snake = {"text": "a", "function_call": {"name": "a", "args": {}}}
+    assert _problems([{"role": "user", "parts": [snake]}]) == [
+        (
+            "oneof_conflict",
+            "$.contents[0].parts[0].function_call",
+            "contents[0].parts[0].function_call",
+            "Invalid JSON payload received. Oneof field 'data' is already set. Cannot set 'function_call'",
+        )
+    ]
+
+
+def test_a_non_object_part_is_a_type_problem_only() -> None:
+    found = _where([{"role": "user", "parts": ["x", {}]}])
+    assert found == [("invalid_type", "$.contents[0].parts[0]"), ("empty_part", "$.contents[0].parts[1]")]
+
+
+def test_a_first_response_turn_is_not_answered_by_the_last_call_turn() -> None:
+    assert _where([_responses("a"), _user(), _calls("a")]) == [("orphan_tool_result", "$.contents[0]")]
+
+
+def test_a_call_turn_followed_by_a_non_object() -> None:
+    assert _where([_user(), _calls("a"), 5]) == [
+        ("invalid_type", "$.contents[2]"),
+        ("orphan_tool_call", "$.contents[2]"),
+    ]

@@ -243,3 +243,54 @@ def test_strict_and_root_checks_of_function_parameters() -> None:
             "'type: \"array\"'.",
         ),
     ]
+
+
+_FOLLOWER_TYPES = (
+    "function_call",
+    "custom_tool_call",
+    "message",
+    "reasoning",
+    "web_search_call",
+    "file_search_call",
+    "computer_call",
+    "code_interpreter_call",
+    "image_generation_call",
+    "local_shell_call",
+    "shell_call",
+    "apply_patch_call",
+    "mcp_call",
+    "tool_search_call",
+)
+
+
+def _reasoning_codes(follower: dict[str, Any]) -> list[str]:
+    """Codes of the problems reported at the reasoning item ``input[1]`` when ``follower`` follows it."""
+    payload = {"model": "gpt-5", "input": [_USER, _reasoning(), follower]}
+    return [p.code for p in validate(payload, format="openai-responses") if p.path == "$.input[1]"]
+
+
+def test_every_output_item_type_may_follow_a_reasoning_item() -> None:
+    """The rule looks at the follower's type only; its own shape is checked elsewhere."""
+    for kind in _FOLLOWER_TYPES:
+        follower = {"type": kind, "id": "it_1", "role": "assistant", "call_id": "c1"}
+        assert _reasoning_codes(follower) == [], kind
+    for kind in ("function_call_output", "item_reference", "custom_tool_call_output", "compaction"):
+        assert _reasoning_codes({"type": kind, "id": "it_1", "call_id": "c1"}) == [
+            "reasoning_without_follower"
+        ], kind
+
+
+def test_a_refusal_needs_an_output_item_with_id_and_status() -> None:
+    refusal = [{"type": "refusal", "refusal": "No."}]
+    for keys in ({"id": "msg_1"}, {"status": "completed"}):
+        item = {"type": "message", "role": "assistant", "content": refusal, **keys}
+        assert _where([_USER, item]) == [("refusal_in_input", "$.input[1].content[0].type")]
+
+
+def test_assistant_parts_without_a_type_are_left_to_the_shape_checks() -> None:
+    item = {"role": "assistant", "content": ["junk", {"text": "x"}, {"type": "input_image"}]}
+    codes = [
+        code for code, path, _, _ in _problems([_USER, item]) if path.startswith("$.input[1].content[2]")
+    ]
+    assert codes == ["invalid_value"]
+    assert all(code != "refusal_in_input" for code, _, _, _ in _problems([_USER, item]))
