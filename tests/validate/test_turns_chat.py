@@ -258,13 +258,14 @@ def test_strict_schemas_are_checked_only_with_strict_true() -> None:
 
 def test_tools_that_are_not_tools_do_not_hide_the_ones_that_are() -> None:
     tool = {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "array"}}}
-    tools = ["junk", {"type": "x"}, {"function": {"name": "n"}}, tool]
+    tools = ["junk", {"type": "x"}, {"function": {"name": "n"}}, {"type": ["function"]}, tool]
     choice = {"type": "function", "function": {"name": "get_weather"}}
     assert _where([_user()], tools=tools, tool_choice=choice) == [
         ("invalid_type", "$.tools[0]", "tools[0]"),
         ("invalid_value", "$.tools[1].type", "tools[1].type"),
         ("missing_required_parameter", "$.tools[2].type", "tools[2].type"),
-        ("invalid_function_parameters", "$.tools[3].function.parameters", "tools[3].function.parameters"),
+        ("invalid_value", "$.tools[3].type", "tools[3].type"),
+        ("invalid_function_parameters", "$.tools[4].function.parameters", "tools[4].function.parameters"),
     ]
 
 
@@ -294,3 +295,11 @@ def test_calls_without_string_ids_are_left_to_the_shape_checks() -> None:
         ("invalid_type", "$.messages[1].tool_calls[0]", "messages[1].tool_calls[0]"),
         ("missing_required_parameter", "$.messages[1].tool_calls[1].id", "messages[1].tool_calls[1].id"),
     ]
+
+
+def test_a_named_choice_without_a_name_is_left_to_the_shape_checks() -> None:
+    for function, code in (({}, "missing_required_parameter"), ({"name": 5}, "invalid_type")):
+        choice = {"type": "function", "function": function}
+        assert _where([_user()], tool_choice=choice) == [
+            (code, "$.tool_choice.function.name", "tool_choice.function.name")
+        ]
