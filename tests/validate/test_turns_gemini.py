@@ -282,3 +282,11 @@ def test_a_call_turn_followed_by_a_non_object() -> None:
         ("invalid_type", "$.contents[2]"),
         ("orphan_tool_call", "$.contents[2]"),
     ]
+
+
+def test_a_non_object_tool_does_not_hide_the_declarations_after_it() -> None:
+    tools = ["junk", {"functionDeclarations": [{"name": "a", "parameters": {"type": "ARRAY"}}]}]
+    assert _where([_user()], tools=tools) == [
+        ("invalid_type", "$.tools[0]"),
+        ("invalid_function_parameters", "$.tools[1].functionDeclarations[0].parameters.type"),
+    ]
