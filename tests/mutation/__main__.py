@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import random
+import signal
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -36,6 +37,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--report", type=Path, default=ROOT / ".mutation-cache" / "survivors.md", help="survivor report"
     )
+    p.add_argument("--fresh", action="store_true", help="collect per-test coverage again, ignoring the cache")
+    p.add_argument("--only", action="append", default=[], help="run only this mutant id (repeatable)")
     p.add_argument("--list", action="store_true", help="list the sampled mutants and stop")
     p.add_argument("--no-baseline", action="store_true", help="skip the unmutated run of each module's tests")
     p.add_argument(
@@ -55,6 +58,11 @@ def _targets(args: argparse.Namespace) -> list[str]:
 
 def _dotted(path: str) -> str:
     return ".".join(Path(path).relative_to("src").with_suffix("").parts)
+
+
+def _key(ident: str) -> str:
+    module, _line, _col, op, digest = ident.strip().split(":")
+    return f"{module}:{op}:{digest}"
 
 
 def load_equivalent(path: Path) -> dict[str, str]:
@@ -81,7 +89,12 @@ def sample(mutants: list[Mutant], n: int, seed: int, module: str) -> list[Mutant
 
 
 def _covering(cov: Coverage, path: str, m: Mutant) -> set[str]:
+    """The tests that run the mutated lines; for a line no test runs (an unreachable ``yield``
+    that makes a function a generator, say), those that run its function; for a line run only at
+    import, every test of the module."""
     tests = cov.tests_for(path, range(min(m.stmt_line, m.line), m.end_line + 1))
+    if tests == set() and m.function != (0, 0):
+        tests = cov.tests_for(path, range(m.function[0], m.function[1] + 1))
     return cov.module_tests(path) if tests is None else tests
 
 
@@ -90,6 +103,9 @@ def _run_module(
 ) -> list[Outcome]:
     text = (ROOT / path).read_text(encoding="utf-8")
     mutants = sample(generate(text, _dotted(path)), 0 if args.all else args.mutants, args.seed, path)
+    if args.only:
+        wanted = {_key(i) for i in args.only}
+        mutants = [m for m in generate(text, _dotted(path)) if m.key in wanted]
     plan = [(m, _covering(cov, path, m)) for m in mutants]
     timeout = args.timeout or 600.0
     if not args.no_baseline:
@@ -185,8 +201,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     started = time.monotonic()
     measured = sorted(set(_listed()) | set(targets))  # one cache serves every subset of targets.txt
-    cov = collect(ROOT, measured, args.jobs, ROOT / ".mutation-cache" / "coverage.json")
+    cov = collect(ROOT, measured, args.jobs, ROOT / ".mutation-cache" / "coverage.json", fresh=args.fresh)
     workers = Workers(ROOT, args.jobs)
+
+    def interrupted(*_: object) -> None:
+        workers.stop()  # kill the pytest runs in flight so the pool winds down, then clean up
+        sys.exit(143)
+
+    signal.signal(signal.SIGTERM, interrupted)
     results: dict[str, list[Outcome]] = {}
     try:
         for path in targets:

@@ -15,8 +15,8 @@ operator        change
 ``del``         a simple statement in a function or class replaced by ``pass``
 ==============  ===============================================================
 
-Not mutated: docstrings, annotations, decorators, ``__all__``/``__slots__``, f-strings, the body
-of ``if TYPE_CHECKING:``, and lines marked ``# pragma: no mutate``.
+Not mutated: docstrings (attribute docstrings too), annotations, decorators, ``__all__``/``__slots__``,
+f-strings, ``Literal[...]`` types, the body of ``if TYPE_CHECKING:``, lines marked ``# pragma: no mutate``.
 
 A mutant's id is ``module:line:col:operator:hash``; the hash covers the enclosing function, the
 operator, the original text and its replacement (and a counter for repeats), not the position, so
@@ -58,6 +58,7 @@ _DELETABLE = (
     ast.Continue,
 )
 _NO_MUTATE = "pragma: no mutate"
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,7 @@ class Mutant:
     end_line: int
     stmt_line: int
     source: str
+    function: tuple[int, int] = (0, 0)  # lines of the innermost enclosing function, when there is one
 
     @property
     def key(self) -> str:
@@ -118,14 +120,9 @@ def _span(node: ast.AST) -> tuple[tuple[int, int], tuple[int, int]]:
     return (node.lineno, node.col_offset), (node.end_lineno or node.lineno, node.end_col_offset or 0)  # type: ignore[attr-defined]
 
 
-def _is_docstring(stmt: ast.stmt, parent_body: list[ast.stmt]) -> bool:
-    return (
-        parent_body
-        and parent_body[0] is stmt
-        and isinstance(stmt, ast.Expr)
-        and isinstance(stmt.value, ast.Constant)
-        and isinstance(stmt.value.value, str)
-    )
+def _is_bare_constant(stmt: ast.stmt) -> bool:
+    """A docstring, an attribute docstring (a string under an assignment) or ``...``: no code."""
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
 
 
 class _Collector:
@@ -138,7 +135,7 @@ class _Collector:
     # statements ---------------------------------------------------------------------------------
     def _body(self, body: list[ast.stmt], qual: str) -> None:
         for stmt in body:
-            if _NO_MUTATE in self.lines[stmt.lineno - 1] or _is_docstring(stmt, body):
+            if _NO_MUTATE in self.lines[stmt.lineno - 1] or _is_bare_constant(stmt):
                 continue
             self._stmt(stmt, body, qual)
 
@@ -180,7 +177,7 @@ class _Collector:
 
     # expressions --------------------------------------------------------------------------------
     def _expr(self, node: ast.expr, stmt: ast.stmt, qual: str) -> None:
-        if isinstance(node, ast.JoinedStr):
+        if isinstance(node, ast.JoinedStr) or _is_literal_type(node):
             return
         if _NO_MUTATE in self.lines[node.lineno - 1]:
             return
@@ -252,6 +249,16 @@ class _Collector:
         self.edits.append(_Edit(node, stmt, qual, op, span[0], span[1], replacement))
 
 
+def _is_literal_type(node: ast.expr) -> bool:
+    """``Literal[...]``: values of a type, not of the code."""
+    if not isinstance(node, ast.Subscript):
+        return False
+    base = node.value
+    return (isinstance(base, ast.Name) and base.id == "Literal") or (
+        isinstance(base, ast.Attribute) and base.attr == "Literal"
+    )
+
+
 def _is_none(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
@@ -291,6 +298,10 @@ def generate(text: str, module: str) -> list[Mutant]:
     original_dump = ast.dump(tree)
     src = _Source(text)
     collector = _Collector(tree, src, text.splitlines())
+    functions = sorted(
+        ((f.lineno, f.end_lineno or f.lineno) for f in ast.walk(tree) if isinstance(f, _FUNCTIONS)),
+        reverse=True,
+    )
     seen: Counter[str] = Counter()
     mutants: list[Mutant] = []
     for edit in sorted(collector.edits, key=lambda e: (e.start, e.operator, e.replacement)):
@@ -318,6 +329,7 @@ def generate(text: str, module: str) -> list[Mutant]:
                 end_line=edit.node.end_lineno or line,  # type: ignore[attr-defined]
                 stmt_line=edit.stmt.lineno,
                 source=mutated,
+                function=next(((a, b) for a, b in functions if a <= line <= b), (0, 0)),
             )
         )
     return mutants

@@ -5,6 +5,7 @@ replacement they return is what goes to the model or back into the conversation)
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 from typing import Any
 
 import msgspec
@@ -13,8 +14,9 @@ import pytest
 from toolwire import ToolwireError
 from toolwire.client import Client
 from toolwire.emulator import EmulatorConfig, create_app, serve
-from toolwire.ir import Message, Request, Response, TextPart, ToolCall, ToolResult
-from toolwire.runner import Hooks, RunState, RunUsageError, Toolbox, run, run_stream
+from toolwire.ir import Message, Request, Response, TextPart, ToolCall, ToolResult, Usage
+from toolwire.runner import Hooks, RunResult, RunState, RunUsageError, Toolbox, run, run_stream
+from toolwire.usage import Price, Prices
 
 from .test_loop import SCRIPT, first_request, toolbox
 
@@ -172,3 +174,32 @@ def test_toolbox_tools_are_added_to_the_request_once(url: str) -> None:
     assert [t.name for t in state.next_request().tools] == ["get_time"]  # type: ignore[union-attr]
     again = RunState(state.request, box, max_turns=2)
     assert [t.name for t in again.next_request().tools] == ["get_time"]  # type: ignore[union-attr]
+
+
+def test_results_must_answer_every_call(url: str) -> None:
+    state = RunState(first_request(), toolbox(), max_turns=5, hooks=Hooks(after_tool=lambda c, r: None))
+    with Client("anthropic", base_url=url, api_key="k") as client:
+        calls = state.take_response(client.create(state.next_request()).response)
+    results = [ToolResult(call_id=c.id or "", content=(TextPart(text="ok"),)) for c in calls]
+    with pytest.raises(RunUsageError, match=r"^2 tool results for 3 tool calls: one per call$"):
+        state.take_results(calls, results[:2])
+    assert [m.role for m in state.messages] == ["user", "assistant"]  # nothing recorded
+    state.take_results(calls, results)
+    assert state.messages[-1] == Message(role="tool", parts=tuple(results))
+
+
+def test_cost_prices_each_turn_by_the_model_that_answered() -> None:
+    usage = Usage(input_tokens=1_000_000, output_tokens=0)
+    request = Request(model="big", messages=(Message(role="user", parts=(TextPart(text="hi"),)),))
+    turns = (Response(model="small", usage=usage), Response(model=None, usage=usage))
+    result = RunResult(turns[-1], request.messages, 2, "completed", request, turns)
+    prices = Prices({"big": Price(input=10, output=0), "small": Price(input=1, output=0)})
+    assert result.cost(prices) == Decimal(11)  # "small" for the turn that named it, else "big"
+
+
+def test_at_the_turn_limit_take_response_returns_no_calls(url: str) -> None:
+    state = RunState(first_request(), toolbox(), max_turns=1)
+    with Client("anthropic", base_url=url, api_key="k") as client:
+        calls = state.take_response(client.create(state.next_request()).response)
+    assert calls == [] and isinstance(calls, list)  # "the tool calls to run": an empty list, not None
+    assert state.done and state.result().stop == "max_turns"
