@@ -15,6 +15,7 @@ from benchmarks import (
     bench_store,
     bench_stream,
     bench_tools,
+    bench_trace,
     bench_validate,
     bench_validators,
 )
@@ -35,6 +36,7 @@ def main() -> None:
         bench_emulator,
         bench_store,
         bench_gateway,
+        bench_trace,
         bench_stateful,
     ):
         print()

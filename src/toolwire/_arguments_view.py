@@ -16,9 +16,10 @@ class ArgumentsView:
 
     ``parsed(index)`` is ``parse_partial(text(index))`` at every step, but costs only the new
     text: each call's arguments have an incremental parser (:mod:`toolwire._partial_parser`)
-    that keeps completed values and rebuilds only the unfinished string or number at the end.
-    So the value it returns is shared and live: later events update it in place. Read it (render
-    it, serialize it), don't change it; ``copy.deepcopy`` it to keep a snapshot.
+    that keeps completed values and rebuilds only the unfinished item at the end. So the value it
+    returns is shared and live: later events update it in place (the root and complete values
+    stay the same objects; the unfinished last item is rebuilt). Read it (render it, serialize
+    it), don't change it; ``copy.deepcopy`` it to keep a snapshot.
 
     Example:
         >>> view = ArgumentsView()

@@ -3,43 +3,55 @@
 :class:`PartialParser` is fed the text of one tool call's arguments piece by piece and gives,
 after any piece, exactly ``parse_partial(text_so_far)``. It never re-reads what it has parsed:
 
-- **A stack of open containers.** Each open ``{`` or ``[`` is a real ``dict``/``list``, attached
-  to its parent the moment it opens (``parse_partial('{"a": [')`` shows ``{"a": []}``).
-  Completed members are stored in it once and never built again (structural sharing).
-- **One provisional leaf.** The unfinished string or number at the end of the text is the only
-  thing rebuilt by :meth:`PartialParser.value`; it is put into its container and taken out
-  again before the next piece is parsed.
-- **C where it counts.** A value that is complete in the new text is parsed by the C scanner of
-  :mod:`json` (the one ``parse_partial`` uses, so ``NaN``, lone surrogates and big numbers come
-  out the same); the body of a long string is found with one regular expression per piece.
-- **Exact or not at all.** The parser follows the strict grammar of :func:`json.loads`. Any text
-  that is not a prefix of a valid document (malformed JSON), a duplicate key, an integer too long
-  for ``int()``, or nesting deeper than :data:`MAX_OPEN` switches it to the reference: from then on
-  :meth:`~PartialParser.value` is ``parse_partial(text)`` of the whole text (quadratic again, but
-  the same answer, the same ``None`` for hopeless text, and the same ``RecursionError`` that
-  ``json.loads`` raises for nesting deeper than Python's recursion limit).
+- **A stack of open containers.** An open ``{`` or ``[`` is a real ``dict``/``list``, attached
+  to its parent (``parse_partial('{"a": [')`` shows ``{"a": []}``). Completed members are stored
+  in it once and never built again (structural sharing).
+- **One provisional leaf.** The unfinished item at the end of the text is the only thing rebuilt
+  by :meth:`PartialParser.value`; it is put into its container and taken out again before the
+  next piece is parsed. A short unfinished item inside a container (up to :data:`DEFER`
+  characters: a record, a number, a member) is kept as text and shown by
+  :func:`~toolwire._partial_lex.tail_value`; once it completes it is decoded in one call.
+- **C where it counts** (per character, Python's ``re`` is slow; ``str.rfind``/``count`` and
+  msgspec are not). Complete items are found by cutting the new text at its last comma or closing
+  bracket and decoding the run in one msgspec call (``complete_items``: it decodes only if the cut
+  is at the container's depth). A long open string grows by decoding each piece as ``"piece"``
+  with msgspec and appending it in place.
+- **Exact or not at all.** The parser follows strict JSON (RFC 8259: no ``NaN``/``Infinity``,
+  like ``parse_partial``). Any text that is not a prefix of a valid document (malformed JSON), a
+  duplicate key, an integer too long for ``int()``, or nesting deeper than :data:`MAX_OPEN`
+  switches it to the reference: from then on :meth:`~PartialParser.value` is
+  ``parse_partial(text)`` of the whole text (quadratic again, but the same answer, the same
+  ``None`` for hopeless text, and the same ``RecursionError`` that ``json.loads`` raises for
+  nesting deeper than Python's recursion limit). Valid text never takes that path (tested).
 
-What ``parse_partial`` shows of an unfinished tail, and so what this parser shows:
-
-=================================  ==========================================================
-tail of the text                   shown
-=================================  ==========================================================
-``{"a": "Par``                     the string so far: ``{"a": "Par"}``
-``"x\\``, ``"x\\u00``               the string without the unfinished escape
-``"\\ud83d``, ``"\\ud83d\\ud``       the string without a high surrogate that may yet pair
-``{"a": 12`` / ``12.`` / ``1e``    ``12`` as far as it is a number: ``{"a": 12}`` / ``{}``
-``{"a": tr``, ``{"a": -``          nothing: ``{}`` (a literal or sign alone is not a value)
-``{"a"`` / ``{"a":`` / ``{"a``     nothing: a key shows only once its value has started
-=================================  ==========================================================
+What it shows of an unfinished tail is tabled in :mod:`toolwire._partial_lex`.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Callable
 from typing import Any
 
+from toolwire._partial_lex import (
+    ESCAPE_TAIL,
+    HIDDEN,
+    LITERAL,
+    LITERAL_PREFIXES,
+    LITERALS,
+    NUMBER,
+    NUMBER_CHARS,
+    NUMBER_PREFIX,
+    balanced,
+    complete_items,
+    loads,
+    number,
+    scanstring,
+    skip_ws,
+    string_body,
+    string_piece,
+    tail_member,
+    tail_value,
+)
 from toolwire.partial_json import parse_partial
 
 __all__ = ["MAX_OPEN", "PartialParser"]
@@ -47,53 +59,14 @@ __all__ = ["MAX_OPEN", "PartialParser"]
 MAX_OPEN = 256
 """Most containers open at once before the parser hands over to ``parse_partial``."""
 
-_Match = Callable[..., "re.Match[str]"]
-_skip_ws: _Match = re.compile(r"[ \t\n\r]*").match  # type: ignore[assignment]  # `*`: always matches
-_SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
-"""The C scanner behind ``json.loads``: the value at a position and where it ends."""
-scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
-_string_body: _Match = re.compile(  # type: ignore[assignment]  # `*`: always matches
-    r"""(?:[^"\\\x00-\x1f]+|\\["\\/bfnrt]|\\u(?![dD][89abAB])[0-9a-fA-F]{4}
-    |\\u[dD][89abAB][0-9a-fA-F]{2}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2}
-    |(?=[^\\]|\\[^ubf]|\\[bf](?![0-9a-fA-F]{0,2}\\?\Z)|\\u[0-9a-fA-F]{4})))*""",
-    re.VERBOSE,
-).match
-"""The longest run of string content that decodes the same whatever follows: it stops before the
-closing quote, a control character, an unfinished escape, and a high surrogate (``\\ud83d``)
-whose next six characters, which may pair with it, have not arrived. Like ``parse_partial``
-(whose pattern reads ``\\b`` and ``\\f`` as a ``\\u`` cut short), it also holds back a high
-surrogate followed by ``\\b`` or ``\\f``, at most two hex digits and maybe a lone ``\\`` at the end."""
-_ESCAPE_TAIL = re.compile(
-    r"(?:\\u[dD][89abAB][0-9a-fA-F]{2})?(?:\\(?:u[0-9a-fA-F]{0,3})?)?"
-    r"|\\u[dD][89abAB][0-9a-fA-F]{2}\\[bf][0-9a-fA-F]{0,2}\\?"
-)
-"""What may be left at the end of an open string's text: an escape still arriving."""
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
-_NUMBER_CHARS = frozenset("0123456789.eE+-")
-"""A number followed by one of these is still arriving (or malformed): it is not complete yet."""
-_NUMBER_PREFIX = re.compile(r"-?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*|\.[0-9]+[eE][-+]?[0-9]*|[eE][-+]?[0-9]*)?)?")
-_LITERALS = {"true": True, "false": False, "null": None, "NaN": float("nan")}
-_LITERALS.update(Infinity=float("inf"), **{"-Infinity": float("-inf")})
-_LITERAL_PREFIXES = frozenset(word[:n] for word in _LITERALS for n in range(1, len(word)))
-_LITERAL = re.compile("|".join(sorted(map(re.escape, _LITERALS), key=len, reverse=True)))
-
-_W = r"[ \t\n\r]*"
-_SIMPLE = r'(?:"[^"\\\x00-\x1f]*"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null)'
-_MEMBER = rf'"[^"\\\x00-\x1f]*"{_W}:{_W}{_SIMPLE}'
-_RUNS = {
-    (list, False): re.compile(rf"(?:{_W},{_W}{_SIMPLE})+(?={_W}[,\]])"),
-    (list, True): re.compile(rf"{_W}{_SIMPLE}(?:{_W},{_W}{_SIMPLE})*(?={_W}[,\]])"),
-    (dict, False): re.compile(rf"(?:{_W},{_W}{_MEMBER})+(?={_W}[,}}])"),
-    (dict, True): re.compile(rf"{_W}{_MEMBER}(?:{_W},{_W}{_MEMBER})*(?={_W}[,}}])"),
-}
-"""(container type, first item?) -> a run of complete items that are flat: numbers, ``true``,
-``false``, ``null`` and strings without escapes (with their keys). Such a run, found by one
-regular expression, is parsed by one call of the C scanner instead of one step per token."""
-_BRACKETS = {list: "[]", dict: "{}"}
-_CLOSER = {"[": "]", "{": "}"}
+DEFER = 512
+"""Longest unfinished item (inside an open container) shown by :func:`tail_value` rather than
+opened: it is read again with each piece until it completes, then decoded in one C call."""
 
 # Parser states: what the text at the current position must be.
 _VALUE, _FIRST_ITEM, _FIRST_KEY, _KEY, _COLON, _AFTER, _STRING, _END = range(8)
+_FAST_STATES = {list: (_VALUE, _FIRST_ITEM), dict: (_KEY, _FIRST_KEY)}
+"""Container type -> the states before an item, where :meth:`PartialParser._run_fast` starts."""
 _Step = Callable[["PartialParser", str, int], int]
 """A step reads the text from a position and returns where it stopped: ``>= 0`` when it
 consumed a token, ``~pos`` (negative) when the token at ``pos`` is still arriving."""
@@ -103,7 +76,8 @@ class PartialParser:
     """``parse_partial`` of a growing text, one piece at a time, in time linear in the text.
 
     The value returned by :meth:`value` is the parser's own, updated in place by later pieces:
-    read it, don't change it (``copy.deepcopy`` it to keep a snapshot).
+    read it, don't change it (``copy.deepcopy`` it to keep a snapshot). The root and every complete
+    value stay the same objects; the unfinished item at the end is a new object at each call.
 
     Example:
         >>> parser = PartialParser()
@@ -118,6 +92,7 @@ class PartialParser:
     __slots__ = (
         "_buf",
         "_chunks",
+        "_defer",
         "_done",
         "_failed",
         "_keys",
@@ -128,6 +103,7 @@ class PartialParser:
         "_stack",
         "_state",
         "_string_is_key",
+        "rescanned",
         "scanned",
     )
 
@@ -144,8 +120,11 @@ class PartialParser:
         self._leaf = False  # a provisional leaf is in its container (or is the root)
         self._failed = False
         self._reference: Any = None
+        self._defer = True  # may keep a short unfinished container item as text (DEFER)
         self.scanned = 0
-        """Characters handed to the scanners so far: the parser's work, for complexity tests."""
+        """Characters parsed into the value so far: the parser's work, for complexity tests."""
+        self.rescanned = 0
+        """Characters of unfinished items read again to show them (at most :data:`DEFER` a piece)."""
 
     def feed(self, text: str) -> None:
         """Add the next piece of the text (parsed lazily, by the next :meth:`value`)."""
@@ -162,19 +141,87 @@ class PartialParser:
 
     def value(self) -> Any:
         """``parse_partial(self.text())``, rebuilding only what the new text changed."""
-        if self._done == len(self._chunks):
+        chunks, done = self._chunks, self._done
+        if done == len(chunks):
             return self._reference if self._failed else self._root
+        grows = self._leaf and self._state == _STRING and done == len(chunks) - 1
+        if grows and self._grow(self._buf + chunks[-1]):
+            self._done = done + 1
+            return self._root
+        self._done = len(chunks)
         if not self._failed:
-            new = "".join(self._chunks[self._done :])
-            self._done = len(self._chunks)
             self._drop_leaf()
-            self._parse(self._buf + new)
+            buf = self._buf + (chunks[-1] if done == len(chunks) - 1 else "".join(chunks[done:]))
+            if not self._run_fast(buf):
+                self._parse(buf)
+            if not self._failed:
+                self._put_leaf()
         if self._failed:
-            self._done = len(self._chunks)
             self._reference = parse_partial(self.text())
             return self._reference
-        self._put_leaf()
         return self._root
+
+    def _grow(self, new: str) -> bool:
+        """The fast path of a long string: ``new`` (with an escape held back from the last piece)
+        only adds to the open string, which is shown as a leaf.
+
+        It does when :func:`~toolwire._partial_lex.string_piece` decodes it. The string is taken out
+        of its container while it grows, so that CPython extends it in place: a long string costs
+        its length, not its length times the pieces.
+        """
+        grown = string_piece(new)
+        if grown is None:
+            return False
+        piece, self._buf = grown
+        self.scanned += len(new) - len(self._buf)
+        text, self._open = self._open, ""
+        self._set_leaf("")
+        text += piece
+        self._open = text
+        self._set_leaf(text)
+        return True
+
+    def _set_leaf(self, value: Any) -> None:
+        if not self._stack:
+            self._root = value
+        elif isinstance(top := self._stack[-1], dict):
+            top[self._keys[-1]] = value
+        else:
+            top[-1] = value
+
+    def _run_fast(self, buf: str) -> bool:
+        """The common piece inside a container: complete items, then at most one unfinished item.
+
+        The items are decoded in one C call (``complete_items``); the unfinished one is kept as text
+        and shown by the leaf (``tail_value``). Anything else is left to the steps (``False``).
+        """
+        if not self._stack:
+            return False
+        top, state = self._stack[-1], self._state
+        if state != _AFTER and state not in _FAST_STATES[type(top)]:
+            return False
+        end = self._run(buf, 0, state != _AFTER)
+        if end == 0:  # no item completes: the piece goes on with the unfinished one
+            start = skip_ws(buf).end()
+            if state == _AFTER:
+                if buf[start : start + 1] != ",":
+                    return False
+                start = skip_ws(buf, start + 1).end()
+            if not start < len(buf) <= start + DEFER:
+                return False
+            self._buf = buf[start:]
+            if state == _AFTER:
+                self._state = _KEY if isinstance(top, dict) else _VALUE
+            return True
+        rest = skip_ws(buf, end).end()
+        if rest < len(buf) and buf[rest] == ",":
+            rest = skip_ws(buf, rest + 1).end()
+            if len(buf) - rest <= DEFER:  # tail_value leaves anything but one item to the steps
+                self._buf = buf[rest:]
+                self._state = _KEY if isinstance(top, dict) else _VALUE
+                return True
+        self._parse(buf[end:])
+        return True
 
     def _parse(self, buf: str) -> None:
         pos, end, steps = 0, len(buf), _STEPS
@@ -189,13 +236,32 @@ class PartialParser:
             if self._string_is_key:
                 return False, None
             return True, self._open
-        if self._state not in (_VALUE, _FIRST_ITEM):
+        word = self._buf[skip_ws(self._buf).end() :]
+        if not word:
             return False, None
-        word = self._buf[_skip_ws(self._buf).end() :]
-        match = _NUMBER.fullmatch(word)
-        if match is None:
-            return False, None
-        return _number(word, match)
+        if self._state in (_VALUE, _FIRST_ITEM):
+            return self._tail_leaf(word, tail_value(word, 0))
+        if self._state in (_KEY, _FIRST_KEY):
+            member = tail_member(word, 0)
+            if member is None or member is HIDDEN or member[0] in self._stack[-1]:
+                return self._tail_leaf(word, None if member is not HIDDEN else (HIDDEN,))
+            self._keys[-1] = member[0]
+            return True, member[1]
+        return False, None
+
+    def _tail_leaf(self, word: str, shown: Any) -> tuple[bool, Any]:
+        """An unfinished item kept as text (see :data:`DEFER`), or parsed by the steps if unusual."""
+        self.rescanned += len(word)
+        if shown is not None:
+            return shown[0] is not HIDDEN, shown[0]
+        if not self._defer:  # the steps kept it too: a number or literal still arriving
+            match = NUMBER.fullmatch(word)
+            return (False, None) if match is None else number(word, match)
+        self._defer = False
+        self._parse(self._buf)
+        after: tuple[bool, Any] = (False, None) if self._failed else self._leaf_value()
+        self._defer = True
+        return after
 
     def _put_leaf(self) -> None:
         shown, value = self._leaf_value()
@@ -240,16 +306,15 @@ class PartialParser:
         self._state = _AFTER
 
     def _step_value(self, buf: str, pos: int) -> int:
-        pos = _skip_ws(buf, pos).end()
+        pos = skip_ws(buf, pos).end()
         if pos == len(buf):
             return ~pos
         self.scanned += 1
         char = buf[pos]
-        if self._state == _FIRST_ITEM:
-            if char == "]":
-                return self._close(buf, pos)
-            if (end := self._run(buf, pos, True)) != pos:
-                return end
+        if self._state == _FIRST_ITEM and char == "]":
+            return self._close(buf, pos)
+        if self._stack and type(self._stack[-1]) is list and (end := self._run(buf, pos, True)) != pos:
+            return end
         return _VALUE_STARTS.get(char, PartialParser._start_scalar)(self, buf, pos)
 
     def _start_string(self, buf: str, pos: int) -> int:
@@ -267,17 +332,21 @@ class PartialParser:
         return pos + 1
 
     def _start_container(self, buf: str, pos: int) -> int:
-        # no closing bracket ahead: surely unfinished, and a failed scan costs an exception
-        if buf.find(_CLOSER[buf[pos]], pos) >= 0:
-            try:
-                value, end = _SCAN(buf, pos)
-            except (StopIteration, ValueError, RecursionError):
-                pass  # unfinished (or malformed, which the steps inside will find)
+        top = self._stack[-1] if self._stack else None
+        closer = max(buf.rfind("}"), buf.rfind("]")) + 1
+        if type(top) is dict and closer > pos and balanced(buf, pos, closer):
+            try:  # the value of a key, complete up to the last closing bracket
+                value = loads(buf[pos:closer])
+            except (ValueError, RecursionError):
+                pass  # unfinished, or more follows (the steps will see it)
             else:
-                self.scanned += end - pos
+                self.scanned += closer - pos
                 self._add(value)
-                return end
-        self.scanned += len(buf) - pos
+                return closer
+        if self._defer and top is not None and len(buf) - pos <= DEFER:
+            self.rescanned += len(buf) - pos
+            return ~pos  # unfinished: shown by tail_value until it completes
+        self.scanned += 1
         if len(self._stack) >= MAX_OPEN:
             return self._fail(pos)
         container: dict[str, Any] | list[Any] = {} if buf[pos] == "{" else []
@@ -288,27 +357,27 @@ class PartialParser:
         return pos + 1
 
     def _start_scalar(self, buf: str, pos: int) -> int:
-        literal = _LITERAL.match(buf, pos)
+        literal = LITERAL.match(buf, pos)
         if literal is not None:
             self.scanned += literal.end() - pos
-            self._add(_LITERALS[literal.group()])
+            self._add(LITERALS[literal.group()])
             return literal.end()
-        number = _NUMBER.match(buf, pos)
-        if number is not None and number.end() < len(buf) and buf[number.end()] not in _NUMBER_CHARS:
-            self.scanned += number.end() - pos
-            shown, value = _number(number.group(), number)
+        found = NUMBER.match(buf, pos)
+        if found is not None and found.end() < len(buf) and buf[found.end()] not in NUMBER_CHARS:
+            self.scanned += found.end() - pos
+            shown, value = number(found.group(), found)
             if not shown:
                 return self._fail(pos)
             self._add(value)
-            return number.end()
+            return found.end()
         rest = buf[pos:]
         self.scanned += len(rest)
-        if rest in _LITERAL_PREFIXES or _NUMBER_PREFIX.fullmatch(rest):
+        if rest in LITERAL_PREFIXES or NUMBER_PREFIX.fullmatch(rest):
             return ~pos  # still arriving: keep it in the buffer
         return self._fail(pos)
 
     def _step_key(self, buf: str, pos: int) -> int:
-        pos = _skip_ws(buf, pos).end()
+        pos = skip_ws(buf, pos).end()
         if pos == len(buf):
             return ~pos
         self.scanned += 1
@@ -323,7 +392,7 @@ class PartialParser:
         return self._start_string(buf, pos)
 
     def _step_colon(self, buf: str, pos: int) -> int:
-        pos = _skip_ws(buf, pos).end()
+        pos = skip_ws(buf, pos).end()
         if pos == len(buf):
             return ~pos
         self.scanned += 1
@@ -333,28 +402,28 @@ class PartialParser:
         return pos + 1
 
     def _run(self, buf: str, pos: int, first: bool) -> int:
-        """Past a run of flat items of the open container (see ``_RUNS``), or ``pos``."""
+        """Past a run of complete items of the open container (see ``complete_items``), or ``pos``."""
         top = self._stack[-1]
-        run = _RUNS[type(top), first].match(buf, pos)
-        if run is None:
+        start = pos
+        if not first:
+            start = skip_ws(buf, pos).end()
+            if buf[start : start + 1] != ",":
+                return pos
+            start += 1
+        items, end = complete_items(buf, start, type(top))
+        if items is None:
             return pos
-        text = run.group() if first else run.group().lstrip(" \t\n\r")[1:]
-        brackets = _BRACKETS[type(top)]
-        try:
-            items = _SCAN(brackets[0] + text + brackets[1], 0)[0]
-        except ValueError:  # an int too long for int(): the steps will see it
-            return pos
-        self.scanned += run.end() - pos
+        self.scanned += end - pos
         if isinstance(top, dict):
             top.update(items)
         else:
             top.extend(items)
         self._state = _AFTER
-        return run.end()
+        return end
 
     def _step_after(self, buf: str, pos: int) -> int:
         pos = self._run(buf, pos, False)
-        pos = _skip_ws(buf, pos).end()
+        pos = skip_ws(buf, pos).end()
         if pos == len(buf):
             return ~pos
         self.scanned += 1
@@ -365,7 +434,7 @@ class PartialParser:
         return self._close(buf, pos)
 
     def _step_end(self, buf: str, pos: int) -> int:
-        pos = _skip_ws(buf, pos).end()
+        pos = skip_ws(buf, pos).end()
         return ~pos if pos == len(buf) else self._fail(pos)
 
     def _close(self, buf: str, pos: int) -> int:
@@ -377,21 +446,21 @@ class PartialParser:
         return pos + 1
 
     def _step_string(self, buf: str, pos: int) -> int:
-        end = _string_body(buf, pos).end()
+        end = string_body(buf, pos).end()
         self.scanned += end - pos
         if end > pos:
             piece = buf[pos:end]
             # the only reference left is ours, so CPython grows the string in place, and
             # following a long string costs O(its length), not O(length x pieces)
             text, self._open = self._open, ""
-            text += scanstring(piece + '"', 0)[0] if "\\" in piece else piece
+            text += loads('"' + piece + '"') if "\\" in piece else piece
             self._open = text
         if end == len(buf):
             return end
         if buf[end] == '"':
             text, self._open = self._open, ""
             return self._end_string(text, end + 1)
-        if buf[end] == "\\" and _ESCAPE_TAIL.fullmatch(buf, end):
+        if buf[end] == "\\" and ESCAPE_TAIL.fullmatch(buf, end):
             return ~end  # an escape still arriving: keep it in the buffer
         return self._fail(end)  # a control character or a bad escape
 
@@ -405,16 +474,6 @@ class PartialParser:
         self._keys[-1] = text
         self._state = _COLON
         return pos
-
-
-def _number(word: str, match: re.Match[str]) -> tuple[bool, Any]:
-    """The value of a number token, as ``json.loads`` gives it; ``False`` if ``int()`` refuses it."""
-    if match.group(1) is None and match.group(2) is None:
-        try:
-            return True, int(word)
-        except ValueError:  # more digits than sys.get_int_max_str_digits()
-            return False, None
-    return True, float(word)
 
 
 _VALUE_STARTS: dict[str, _Step] = {

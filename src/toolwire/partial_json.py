@@ -5,6 +5,10 @@ it ended here, closing open strings, arrays and objects, and leaving out a key w
 not started. The full text is still the source of truth: a complete argument string is parsed
 with a real JSON parser by the caller; this module never turns a truncated argument into ``{}``
 silently; it only offers the best view of an incomplete one.
+
+The grammar is strict JSON (RFC 8259): ``NaN``, ``Infinity`` and ``-Infinity``, which
+:func:`json.loads` accepts, are not values, so a text that holds one is malformed (``None``, or the
+part before a trailing one that may still become something else).
 """
 
 from __future__ import annotations
@@ -16,6 +20,14 @@ from typing import Any
 __all__ = ["complete_json", "parse_partial"]
 
 _LITERALS = ("true", "false", "null")
+
+
+def _no_constant(word: str) -> Any:
+    raise ValueError(f"{word} is not JSON")
+
+
+_STRICT = json.JSONDecoder(parse_constant=_no_constant)
+"""``json.loads`` of strict JSON: the same values, but ``NaN``/``Infinity`` raise ``ValueError``."""
 # an escape cut short at the end of an open string: "\u00", or a high surrogate without its pair
 _PARTIAL_ESCAPE = re.compile(
     r"(?<!\\)((?:\\\\)*)\\u(?:[0-9a-fA-F]{0,3}|[dD][89abAB][0-9a-fA-F]{2}(?:\\u?[0-9a-fA-F]{0,3})?)$"
@@ -68,7 +80,7 @@ def _is_complete_scalar(word: str) -> bool:
     if word in _LITERALS:
         return True
     try:
-        json.loads(word)
+        _STRICT.decode(word)
     except ValueError:
         return False
     return not word.endswith(".") and not word.endswith("e") and not word.endswith("E")
@@ -123,13 +135,13 @@ def parse_partial(text: str) -> Any:
     if not text.strip():
         return None
     try:
-        return json.loads(text)
+        return _STRICT.decode(text)
     except ValueError:
         pass
     completed = complete_json(text)
     if not completed:
         return None
     try:
-        return json.loads(completed)
+        return _STRICT.decode(completed)
     except ValueError:
         return None

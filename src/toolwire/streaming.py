@@ -269,6 +269,9 @@ class StreamTranslator:
             first, so ``restore`` sees the client's part indices.
         clock: the time (unix seconds) for a stream start that reports none, which the
             target needs (Chat ``created``, Responses ``created_at``); ``None``: left unknown.
+        observer: sees the decoded upstream events and hot-path deltas where nothing seals
+            (``feed(events)``, ``lane(lane)``, each returned unchanged), e.g.
+            :class:`~toolwire._opaque_state.StreamState` for a client without a slot.
     """
 
     def __init__(
@@ -282,6 +285,7 @@ class StreamTranslator:
         restore: Restorer | None = None,
         seal: bool = False,
         clock: Callable[[], float] | None = None,
+        observer: Any = None,
     ) -> None:
         from toolwire.translate import resolve_format
 
@@ -308,7 +312,7 @@ class StreamTranslator:
         """The usage the source stream reported at its end (``None`` until then)."""
         upstream = resolve_format(source)
         self._sealer = (
-            StreamSealer(self._target, self.notes) if seal and seals(upstream, self._target) else None
+            StreamSealer(self._target, self.notes) if seal and seals(upstream, self._target) else observer
         )
         custom = restore is not None and restore.shims is not None and restore.shims.restores_custom
         if self._target in _DELTA_BUILT and not custom and hasattr(self._decoder, "hold_calls"):

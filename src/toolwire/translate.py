@@ -22,7 +22,7 @@ import msgspec
 
 from toolwire._choices import unknown_choice
 from toolwire._notepaths import in_user_coordinates
-from toolwire._opaque_state import keep_state, recall_state
+from toolwire._opaque_state import StreamState, keep_state, keeps_state, recall_state
 from toolwire._pairing import fill_result_ids, order_results, restore_history_ids
 from toolwire._restore import Restorer
 from toolwire._shims import ToolShims
@@ -179,6 +179,7 @@ class Exchange:
     _stream: StreamTranslator | None = None
     _shims: ToolShims | None = None
     _inbound: ClientCall | None = None
+    _stream_state: StreamState | None = None
 
     def __post_init__(self) -> None:
         self.client = resolve_format(self.client)
@@ -258,6 +259,12 @@ class Exchange:
         """
         return self._stream_translator().feed(event)
 
+    def keep_stream_state(self, call_id: str) -> None:
+        """Record the streamed response's opaque state in :attr:`state` under ``call_id`` (the
+        first call id the client's stream showed); nothing when no state is kept."""
+        if self._stream_state is not None and self.state is not None:
+            self._stream_state.keep(call_id, self.state)
+
     def stream_close(self) -> list[WireEvent]:
         """End of the upstream stream: the client's closing events."""
         translator = self._stream_translator()
@@ -283,6 +290,8 @@ class Exchange:
 
             model = self.client_model if self.upstream_model is not None else None
             restore = self._restorer() if self.client != self.upstream else None
+            if self.state is not None and keeps_state(self.client, self.upstream):  # type: ignore[arg-type]
+                self._stream_state = StreamState()
             self._stream = StreamTranslator(
                 self.upstream,
                 self.client,
@@ -291,6 +300,7 @@ class Exchange:
                 restore=restore,
                 seal=True,
                 clock=self.clock,
+                observer=self._stream_state,
             )
             encoder = self._stream._encoder
             if hasattr(encoder, "include_usage"):  # Chat: only when the client asked (see client_usage)

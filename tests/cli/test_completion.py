@@ -95,6 +95,7 @@ def test_zsh_script_is_valid_and_completes(tmp_path: Path) -> None:
         "serve:run the gateway: OpenAI, Anthropic and Gemini clients in front of any upstream",
         "demo:one tool-calling conversation through every format, offline",
         "store:list, show or delete the responses a gateway kept",
+        "trace:list or show the calls a gateway traced (serve --trace)",
         "completion:print a shell completion script (bash, zsh or fish)",
     ]
     cases = [

@@ -47,9 +47,10 @@ def test_every_command_is_covered() -> None:
         "serve",
         "store",
         "tools",
+        "trace",
         "validate",
     ]
-    store = [("store", "ls"), ("store", "rm"), ("store", "show")]
+    store = [("store", "ls"), ("store", "rm"), ("store", "show"), ("trace", "ls"), ("trace", "show")]
     assert _commands() == sorted([(), *[(name,) for name in top], ("tools", "convert"), *store])
 
 

@@ -40,6 +40,7 @@ import pytest
 
 from tests.translate.hop_loop import Client, client_stream_body, post_upstream, relay
 from toolwire.emulator import EmulatorConfig, serve
+from toolwire.emulator.signature import PLACEHOLDERS
 from toolwire.errors import ConversionError
 from toolwire.gateway import HopConfig, Route, Transport, Upstream, create_app
 from toolwire.ir import ToolCall
@@ -66,7 +67,8 @@ FALLBACKS = {
     ("openai-chat", "gemini"): ("$.messages[", "approximated", "placeholder thought signature"),
 }
 """Pairs whose client has no slot for the upstream's state: the loss note of the documented
-fallback (path prefix, kind, words of the message)."""
+fallback (path prefix, kind, words of the message), when no store keeps the state (driven by
+hand; the gateway keeps it and takes no fallback)."""
 
 FALLBACK_REQUESTS = {"anthropic": [1, 3, 5], "gemini": [1, 2, 3, 4, 5]}
 """Which requests (0-based) take the fallback: Anthropic turns thinking off when the last
@@ -120,7 +122,8 @@ class Gateway:
 def _gateway_config(url: str) -> HopConfig:
     """An upstream per format, all the emulator; the client's model ``to-<format>`` picks it."""
     upstreams = {f: Upstream(f, f, url + ("/v1" if f.startswith("openai") else "")) for f in FORMATS}  # type: ignore[arg-type]
-    return HopConfig(upstreams, tuple(Route(f"to-{f}", f, MODELS[f]) for f in FORMATS))
+    routes = tuple(Route(f"to-{f}", f, MODELS[f]) for f in FORMATS)
+    return HopConfig(upstreams, routes, store="memory://")
 
 
 @pytest.fixture(scope="module")
@@ -254,15 +257,22 @@ def _check_calls(client_fmt: str, upstream: str, calls: list[ToolCall]) -> None:
         assert not [a for a in patches if a.lstrip().startswith("{")], patches
 
 
-def _check_state(client_fmt: str, upstream: str, sent: list[dict[str, Any]], stream: bool) -> None:
+def _check_state(
+    client_fmt: str, upstream: str, sent: list[dict[str, Any]], stream: bool, shell: str
+) -> None:
     """The upstream's reasoning state of every earlier answer comes back, but to a Chat client
-    (no slot: only Gemini's placeholder on each call turn), and but a streamed Gemini report's
-    text signature, which comes after the text that ends the turn (dropped, noted)."""
+    (no slot: driven by hand, only Gemini's placeholder on each call turn; through the gateway,
+    the call turns' state, kept in its store), and but a streamed Gemini report's text
+    signature, which comes after the text that ends the turn (dropped, noted)."""
     if upstream == "openai-chat":
         return
     if upstream == "openai-responses":  # the API returns the state only when asked
         assert all("reasoning.encrypted_content" in body.get("include", []) for body in sent)
     counts = [json.dumps(body).count(STATE[upstream]) for body in sent]
+    if client_fmt == "openai-chat" and shell != "direct":
+        assert counts == [0, 1, 1, 2, 2, 3], counts  # the call turns' state, from the store
+        assert not [p for p in PLACEHOLDERS for body in sent if p in json.dumps(body)]
+        return
     if client_fmt != "openai-chat" and stream and upstream == "gemini" and client_fmt != upstream:
         assert counts == [0, 1, 1, 2, 2, 3], counts  # the call turns' signatures only
     elif client_fmt != "openai-chat":
@@ -299,10 +309,10 @@ def test_matrix(
     gateway = request.getfixturevalue("gateway") if shell != "direct" else None
     run = converse(upstream_url, client_fmt, upstream, stream, caplog.records, (shell, gateway))
     _check_calls(client_fmt, upstream, run.client.calls)
-    _check_state(client_fmt, upstream, run.sent, stream)
+    _check_state(client_fmt, upstream, run.sent, stream, shell)
     pair = (client_fmt, upstream)
     losses = [loss for request in run.losses for loss in request]
-    if pair in FALLBACKS:
+    if pair in FALLBACKS and shell == "direct":  # the gateway keeps the state in its store
         taken = [
             i for i, request in enumerate(run.losses) if any(_is_fallback(loss, pair) for loss in request)
         ]

@@ -50,6 +50,7 @@ models = ["gpt-*"]
 [limits]
 max_body_bytes = 1000
 stream_idle_timeout = 5
+state_ttl = 600
 """
 
 YAML = """
@@ -69,7 +70,7 @@ default: {upstream: oai, model: gpt-5}
 keys:
   - key_env: GW_KEY_A
   - {key_env: GW_KEY_B, models: ["gpt-*"]}
-limits: {max_body_bytes: 1000, stream_idle_timeout: 5}
+limits: {max_body_bytes: 1000, stream_idle_timeout: 5, state_ttl: 600}
 """
 
 EXPECTED = HopConfig(
@@ -87,7 +88,7 @@ EXPECTED = HopConfig(
     routes=(Route("gpt-*", "claude", "claude-sonnet-4-5", 8192), Route("o3", "oai")),
     default=Route("*", "oai", "gpt-5"),
     keys=(GatewayKey("key-a"), GatewayKey("key-b", ("gpt-*",))),
-    limits=Limits(max_body_bytes=1000, stream_idle_timeout=5.0),
+    limits=Limits(max_body_bytes=1000, stream_idle_timeout=5.0, state_ttl=600.0),
     policy="strict",
 )
 

@@ -5,11 +5,18 @@ from __future__ import annotations
 import io
 import json
 import re
+from pathlib import Path
 
 import pytest
 
 from toolwire.cli import main
 from toolwire.cli._demo_gateway import run_gateway_demo
+
+
+@pytest.fixture(autouse=True)
+def _own_data_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The demo keeps its traces in the default store: here, a file of the test's own."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
 
 
 def _blocks(text: str) -> dict[str, list[object]]:
@@ -56,3 +63,31 @@ def test_demo_gateway_without_the_openai_sdk_exits_6_with_its_install_hint(
     assert capsys.readouterr().err == (
         "toolwire: error: 'toolwire demo --gateway' drives the official OpenAI SDK: pip install openai\n"
     )
+
+
+def test_demo_leaves_its_traces_in_the_default_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo", "--gateway"]) == 0
+    printed = capsys.readouterr().out
+    where = tmp_path / "toolwire" / "store.db"
+    assert f"traces: 2 calls kept in sqlite:// ({where})\n  list them:   toolwire trace ls\n" in printed
+    assert "  browse them: toolwire serve --trace, then open http://127.0.0.1:8080/ui\n" in printed
+    assert main(["trace", "ls", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["status"], r["client_format"], r["upstream_format"]) for r in rows] == [
+        (200, "openai-chat", "anthropic")
+    ] * 2
+    assert main(["trace", "show", rows[1]["id"]]) == 0
+    shown = capsys.readouterr().out
+    assert "--- upstream response (" in shown and '"stop_reason": "tool_use"' in shown
+
+
+def test_demo_traces_go_to_the_store_given(tmp_path: Path) -> None:
+    out = io.StringIO()
+    url = f"sqlite://{tmp_path / 'elsewhere.db'}"
+    run_gateway_demo(out, store=url)
+    assert (
+        f"traces: 2 calls kept in {url}\n  list them:   toolwire trace ls --store {url}\n" in out.getvalue()
+    )
+    assert not (tmp_path / "toolwire" / "store.db").exists()

@@ -103,15 +103,18 @@ def test_responses_in_a_conversation_send_its_items_and_append_theirs(
 
 def test_in_front_of_a_responses_api_the_conversations_routes_are_forwarded(emulator_url: str) -> None:
     """The upstream keeps its own state: the request goes to it as it came, its answer comes back
-    (the emulator has no Conversations API: its 404)."""
+    (the emulator's Conversations API answers from its own store)."""
     recorder = Recorder()
     config = HopConfig.single("openai-responses", emulator_url + "/v1")
     with open_gateway("asgi", config, "memory://", recorder) as client:
-        with pytest.raises(openai.NotFoundError):
-            client.conversations.create(items=[{"role": "user", "content": "hi"}])
-        with pytest.raises(openai.NotFoundError):
+        made = client.conversations.create(items=[{"role": "user", "content": "hi"}])
+        with pytest.raises(openai.NotFoundError) as unknown:
             client.conversations.items.list("conv_abc")
+        assert unknown.value.body["message"] == "Conversation with id 'conv_abc' not found."  # type: ignore[index]
+        updated = client.conversations.update(made.id, metadata={"a": "b"})
+        assert (updated.id, updated.metadata) == (made.id, {"a": "b"})
     assert [(sent.path, sent.body) for sent in recorder.sent] == [
         ("/v1/conversations", {"items": [{"role": "user", "content": "hi"}]}),
         ("/v1/conversations/conv_abc/items", None),
+        (f"/v1/conversations/{made.id}", {"metadata": {"a": "b"}}),
     ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire.store import ConversationRecord, ResponseRecord
+from toolwire.trace import TraceBody, TraceEvent, TraceLatency, TraceNote, TraceRecord
 
 ENCRYPTED = "gAAAAABo" + "x/+=" * 4000
 """A long opaque reasoning blob (base64 alphabet, as the API sends it)."""
@@ -50,3 +51,41 @@ def response(key: str = "resp_1", *, items: int = 3, **fields: Any) -> ResponseR
 
 def conversation(key: str = "conv_1", **metadata: str) -> ConversationRecord:
     return ConversationRecord(id=key, created_at=1_750_000_000, metadata=metadata or {"topic": "tests"})
+
+
+def trace(key: str = "tr_1", created_at: float = 1_750_000_000.0, **fields: Any) -> TraceRecord:
+    """A streamed chat->anthropic trace with bodies, events and one loss note."""
+    values: dict[str, Any] = {
+        "id": key,
+        "created_at": created_at,
+        "method": "POST",
+        "path": "/v1/chat/completions",
+        "status": 200,
+        "client_format": "openai_chat",
+        "upstream": "claude",
+        "upstream_format": "anthropic",
+        "client_model": "gpt-5",
+        "upstream_model": "claude-sonnet-4-5",
+        "stream": True,
+        "latency": TraceLatency(total=12.5, upstream=10.0, first_byte=3.25),
+        "input_tokens": 11,
+        "output_tokens": 7,
+        "client_request": TraceBody(text='{"model":"gpt-5","messages":[]}', size=31),
+        "upstream_request": TraceBody(text='{"model":"claude"', size=4000, truncated=True),
+        "events": [
+            TraceEvent(t_ms=3.25, side="upstream_response", name="message_start", kind="first_byte"),
+            TraceEvent(t_ms=4.0, side="client_response", name="data", kind="text", data=AWKWARD["text"]),
+        ],
+        "notes": [
+            TraceNote(
+                side="client_request",
+                path="$.messages[0]",
+                kind="dropped",
+                message="logprobs has no Anthropic field",
+                target_side="upstream_request",
+                target="$.messages",
+            )
+        ],
+        **fields,
+    }
+    return TraceRecord(**values)

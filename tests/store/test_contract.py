@@ -310,3 +310,102 @@ def test_records_of_a_newer_layout_are_refused() -> None:
         decode_record(data, ConversationRecord)
     with pytest.raises(StoreError, match="unreadable ResponseRecord"):
         decode_record(b'{"id": 1}', ResponseRecord)
+
+
+def test_update_conversation_replaces_its_metadata(backend: Backend) -> None:
+    async def go(store: Store) -> list[Any]:
+        await store.create_conversation(conversation(), [item(0)])
+        updated = await store.update_conversation("conv_1", {"topic": "new", "owner": "ada"})
+        again = await store.update_conversation("conv_1", {"only": "this"})
+        missing = await store.update_conversation("conv_none", {"a": "b"})
+        page = await store.list_items("conv_1")
+        return [
+            updated,
+            again,
+            await store.get_conversation("conv_1"),
+            missing,
+            await store.get_conversation("conv_none"),
+            [i["id"] for i in page.items],
+        ]
+
+    updated, again, kept, missing, created, ids = backend.run(go)
+    assert updated == ConversationRecord(
+        id="conv_1", created_at=1_750_000_000, metadata={"topic": "new", "owner": "ada"}
+    )
+    assert (
+        again == kept == ConversationRecord(id="conv_1", created_at=1_750_000_000, metadata={"only": "this"})
+    )
+    assert missing is None and created is None  # an update creates nothing
+    assert ids == ["msg_c_0"]  # the items stay
+
+
+def test_update_conversation_too_large_keeps_the_old_record(backend: Backend) -> None:
+    async def go(store: Store) -> tuple[str, Any]:
+        await store.create_conversation(conversation())
+        with pytest.raises(StoreLimitError) as info:
+            await store.update_conversation("conv_1", {"big": "x" * 2000})
+        return info.value.message, await store.get_conversation("conv_1")
+
+    message, kept = backend.run(go, StoreLimits(max_record_bytes=1000))
+    assert message.startswith("record 'conv_1' is ") and kept == conversation()
+
+
+def test_get_item(backend: Backend) -> None:
+    async def go(store: Store) -> list[Any]:
+        await store.create_conversation(conversation(), [item(0), item(1, extra=AWKWARD)])
+        await store.append_items("conv_1", [item(2)])
+        out: list[Any] = [await store.get_item("conv_1", key) for key in ("msg_c_1", "msg_c_2", "msg_c_9")]
+        with pytest.raises(StoreNotFoundError) as info:
+            await store.get_item("conv_none", "msg_c_0")
+        return [*out, info.value.message]
+
+    one, two, missing, unknown = backend.run(go)
+    assert one == item(1, extra=AWKWARD) and list(one["extra"]) == list(AWKWARD)
+    assert one["extra"]["alpha"][4] == 123456789012345678901234567890
+    assert two == item(2) and missing is None
+    assert unknown == "no conversation 'conv_none'"
+
+
+def test_delete_item_keeps_the_others_in_order(backend: Backend) -> None:
+    async def go(store: Store) -> list[Any]:
+        await store.create_conversation(conversation(), [item(n) for n in range(5)])
+        out: list[Any] = [
+            await store.delete_item("conv_1", "msg_c_1"),
+            await store.delete_item("conv_1", "msg_c_1"),
+        ]
+        out.append(await store.delete_item("conv_1", "msg_c_4"))  # the last one
+        out.append(await store.get_item("conv_1", "msg_c_1"))
+        out.append(await store.get_item("conv_1", "msg_c_3"))  # moved down by the delete
+        out.append(await store.append_items("conv_1", [item(5), item(1)]))  # the id is free again
+        for after, order in ((None, "asc"), ("msg_c_2", "asc"), ("msg_c_5", "desc"), ("msg_c_0", "asc")):
+            page = await store.list_items("conv_1", after=after, limit=2, order=order)  # type: ignore[arg-type]
+            out.append(([i["id"][-1] for i in page.items], page.has_more))
+        with pytest.raises(StoreNotFoundError) as info:
+            await store.delete_item("conv_none", "msg_c_0")
+        out.append(info.value.message)
+        return out
+
+    first, again, last, gone, moved, count, *pages, unknown = backend.run(go)
+    assert first == last == conversation() and again is None
+    assert gone is None and moved == item(3)
+    assert count == 5
+    assert pages == [(["0", "2"], True), (["3", "5"], True), (["3", "2"], True), (["2", "3"], True)]
+    assert unknown == "no conversation 'conv_none'"
+
+
+def test_concurrent_deletes_and_appends_lose_nothing(backend: Backend) -> None:
+    async def go(store: Store) -> tuple[list[Any], list[str]]:
+        await store.create_conversation(conversation(), [item(n) for n in range(40)])
+        deletes = [store.delete_item("conv_1", f"msg_c_{n}") for n in range(0, 40, 2)]
+        appends = [store.append_items("conv_1", [item(n, "new")]) for n in range(20)]
+        results = await asyncio.gather(*deletes, *appends)
+        page = await store.list_items("conv_1", limit=100)
+        return list(results[:20]), [i["id"] for i in page.items]
+
+    deleted, ids = backend.run(go)
+    assert deleted == [conversation()] * 20
+    assert [key for key in ids if key.startswith("msg_c_")] == [f"msg_c_{n}" for n in range(1, 40, 2)]
+    assert sorted(key for key in ids if key.startswith("msg_new_")) == sorted(
+        f"msg_new_{n}" for n in range(20)
+    )
+    assert ids[:20] == [f"msg_c_{n}" for n in range(1, 40, 2)]  # appended after every kept item

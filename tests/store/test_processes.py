@@ -72,7 +72,13 @@ def _kill_after(proc: subprocess.Popen[str], acked: int) -> list[str]:
     start(proc)
     seen = [proc.stdout.readline().strip() for _ in range(acked)]
     proc.send_signal(signal.SIGKILL)
-    rest, _ = proc.communicate(timeout=30)
+    # Read the rest through the same text wrapper: its buffer may already hold lines read ahead
+    # by readline(), which communicate() (reading the raw pipe) would never return.
+    rest = proc.stdout.read()
+    proc.wait(timeout=30)
+    for pipe in (proc.stdin, proc.stdout, proc.stderr):
+        if pipe is not None:
+            pipe.close()
     assert proc.returncode == -signal.SIGKILL
     return [line for line in [*seen, *rest.split("\n")] if line]
 

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import math
 import time
 from typing import Any
 
@@ -68,7 +67,7 @@ _scalars = (
     st.none()
     | st.booleans()
     | st.integers(-(10**20), 10**20)
-    | st.floats(allow_nan=False)  # NaN != NaN; NaN has its own test below
+    | st.floats(allow_nan=False, allow_infinity=False)  # not JSON: see test_nan_and_infinity_are_not_json
     | _strings
 )
 
@@ -96,12 +95,13 @@ def test_any_split_of_a_valid_document(data: st.DataObject) -> None:
     cuts = data.draw(st.lists(st.integers(0, len(text)), max_size=12))
     parser = assert_follows(text, cuts)
     assert _canon(parser.value()) == _canon(json.loads(text))
+    assert not parser._failed  # valid text never needs the (quadratic) reference
 
 
 @settings(max_examples=60, deadline=None)
 @given(_documents())
 def test_every_prefix_one_character_at_a_time(text: str) -> None:
-    assert_follows(text, list(range(len(text))))
+    assert not assert_follows(text, list(range(len(text))))._failed
 
 
 @settings(max_examples=300, deadline=None)
@@ -117,6 +117,35 @@ def test_any_split_of_a_broken_document(data: st.DataObject) -> None:
     assert_follows(broken, cuts)
 
 
+_long_strings = st.lists(_chars | st.sampled_from(["\U0001f600", "é", "\\", '"', "\n"]), max_size=300).map(
+    "".join
+)
+_long_values = st.recursive(
+    _scalars | _long_strings,
+    lambda inner: st.lists(inner, max_size=40) | st.dictionaries(_keys, inner, max_size=12),
+    max_leaves=120,
+)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.data())
+def test_long_documents_in_stream_sized_pieces(data: st.DataObject) -> None:
+    """Long strings (escapes, surrogate pairs) and long containers cut into pieces of 1-80
+    characters, as a model streams them: the fast paths (a string growing in place, complete items
+    decoded in one call, the unfinished item shown from its text) agree with parse_partial."""
+    value = data.draw(_long_values)
+    text = json.dumps(
+        value, ensure_ascii=data.draw(st.booleans()), indent=data.draw(st.sampled_from([None, 1]))
+    )
+    sizes = data.draw(st.lists(st.integers(1, 80), min_size=1, max_size=20))
+    cuts, at = [], 0
+    while at < len(text):
+        at += sizes[len(cuts) % len(sizes)]
+        cuts.append(at)
+    parser = assert_follows(text, cuts)
+    assert _canon(parser.value()) == _canon(json.loads(text)) and not parser._failed
+
+
 TRICKY = [
     '{"q": "say \\"hi\\" \\\\ \\/ \\b\\f\\n\\r\\t"}',
     '["\\u00e9\\u20ac", "\\ud83d\\ude00", "\\ud83d", "\\ude00", "\\ud83d\\u0041", "\\ud83d\\ud83d\\ude00"]',
@@ -130,6 +159,8 @@ TRICKY = [
     '{"a": "x", "b": tru, "c": 1}',
     "12345",
     "-12.5e3",
+    "[1.5e-7, -0.25E+12, 3e0, -0.0e-0, 12E3]",
+    '{"a": "\\ud83d\\ude00\\ud83d\\ude00x", "b": ["\\ud83d\\ude00", "\\u00e9\\n\\"\\\\"]}',
     "tru",
     '"abc',
     "[" + "9" * 5000 + "]",
@@ -139,6 +170,10 @@ TRICKY = [
     '{"k": "\x01"}',
     '{"a" 1}',
     "[1,]",
+    "[1, , 2, [3, , 4]]",
+    '{"a": 1, , "b": {"c": 2, , "d": 3}}',
+    '[{"a": [1, {"b": "x, y]}"}]}, {"a": [2, {"b": "}, ]"}]}, {"a": [3, {"b": "',
+    '{"k": [[[[[[1, 2], [3]]]]], [[[[[4]]]]]], "m": {"n": {"o": {"p": {"q": {"r": [5, "s"]}}}}}}',
     '{"a": 1}}',
     "[1] [2]",
     "\ufeff[1]",
@@ -151,9 +186,15 @@ def test_tricky_text_at_every_split(text: str) -> None:
     assert_follows(text, list(range(0, len(text), 1 + len(text) // 400)))
 
 
-def test_nan_is_shown_like_parse_partial() -> None:
-    parser = assert_follows('{"x": NaN, "y": [NaN', list(range(20)))
-    assert math.isnan(parser.value()["x"]) and math.isnan(parser.value()["y"][0])
+@pytest.mark.parametrize("word", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_not_json(word: str) -> None:
+    """RFC 8259 has no NaN or Infinity (json.loads takes them): both sides treat them as malformed."""
+    text = '{"x": 1, "y": [2, ' + word + "]}"
+    parser = assert_follows(text, list(range(len(text))))
+    assert parser.value() is None and parse_partial(text) is None
+    assert parse_partial(text[: text.index(word) + len(word)]) == {"x": 1, "y": [2]}  # may still grow
+    assert parse_partial(f"[{word}]") is None and parse_partial(word) is None
+    assert parse_partial('{"x": 1.5}') == {"x": 1.5}
 
 
 @pytest.mark.parametrize("depth", [MAX_OPEN - 1, MAX_OPEN + 1, 3000])
@@ -164,6 +205,22 @@ def test_deep_nesting_is_bounded_like_parse_partial(depth: int) -> None:
     cuts = [one // 2, one, one + 1, one + depth // 2]
     parser = assert_follows(text, cuts)
     assert parser._failed == (depth > MAX_OPEN)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "x\\ud83d\\ud83d\\ude00y",  # a lone high surrogate, then a pair
+        "x\\\\ud83d\\ude00y",  # an escaped backslash, then text that looks like an escape
+        "x\\\\\\ud83d\\ude00\\\\",
+        "\\u00e9\\ud83d\\ude00\\u00e9" * 3,
+    ],
+)
+def test_escapes_cut_at_every_point_of_a_long_string(body: str) -> None:
+    """A long open string fed in pieces that end at every point of the escapes near its end."""
+    text = '{"s": "' + "a" * 60 + body + '"}'
+    for first in range(60, len(text)):
+        assert_follows(text, [first, first + 7, first + 13])
 
 
 def test_a_split_surrogate_pair_never_shows_half() -> None:

@@ -385,6 +385,34 @@ def test_a_chat_client_with_a_state_mapping_gets_the_state_back(upstream: str) -
         assert all(open_envelope(v) is not None for v in json.loads(value))
 
 
+@pytest.mark.parametrize("upstream", SLOTTED)
+@pytest.mark.parametrize("chunk_size", [3, 1000])
+def test_a_streamed_answer_keeps_the_same_state_as_a_whole_one(upstream: str, chunk_size: int) -> None:
+    """The recorded answer streamed (deltas on the hot paths, cut small or not at all): the state
+    kept under the first call id the client's stream shows equals the whole answer's."""
+    from toolwire._opaque_state import first_stream_call_id
+    from toolwire.emulator.streaming import wire_events
+    from toolwire.translate import format_module
+
+    request = first_request("openai-chat", tool_name(upstream))
+    whole: dict[str, str] = {}
+    Exchange("openai-chat", upstream, client_model="m", state=whole).response(recorded(upstream))
+    streamed: dict[str, str] = {}
+    ex = Exchange("openai-chat", upstream, client_model="m", state=streamed)
+    ex.request({**copy.deepcopy(request), "stream": True})
+    response = format_module(upstream).decode_response(recorded(upstream), toolwire.Notes("drop"))
+    asked = {"include": ["reasoning.encrypted_content"]}  # as the hop asks a Responses upstream
+    events = wire_events(upstream, response, chunk_size, asked)
+    out = b"".join(ex.stream_frames(event) for event in events)
+    out += ex.stream_close_frames()
+    call_id = first_stream_call_id(out)
+    assert call_id is not None and not [
+        v for v in opaque_values(upstream, recorded(upstream)) if v in out.decode()
+    ]
+    ex.keep_stream_state(call_id)
+    assert streamed == whole and len(whole) == 1
+
+
 def test_without_a_state_mapping_nothing_is_kept() -> None:
     ex = Exchange("openai-chat", "anthropic")
     ex.response(recorded("anthropic"))

@@ -2,10 +2,11 @@
 
 Commands: ``convert``, ``tools convert``, ``schema``, ``validate``, ``replay`` (pure: they need
 only the core), ``run`` (the ``client`` extra), ``emulate`` and ``serve`` (``server``), ``demo``
-(``cli``), ``store ls|show|rm`` (a gateway's store; a Redis store needs ``redis``) and
-``completion``. A command's optional dependencies are imported when it runs, never when the
-parser is built, so ``--help`` works with any set of extras. Errors are one line on standard
-error, ``toolwire: error: <message>``; exit codes are listed in :class:`ExitCode`.
+(``cli``), ``store ls|show|rm`` (a gateway's store; a Redis store needs ``redis``), ``trace
+ls|show`` (the calls a gateway traced) and ``completion``. A command's optional dependencies
+are imported when it runs, never when the parser is built, so ``--help`` works with any set of
+extras. Errors are one line on standard error, ``toolwire: error: <message>``; exit codes are
+listed in :class:`ExitCode`.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from toolwire.cli import (
     _schema,
     _serve,
     _store,
+    _trace,
     _validate,
 )
 from toolwire.cli._exit import ExitCode, exit_code_for
@@ -55,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     _serve.add_parser(sub)
     _demo.add_parser(sub)
     _store.add_parser(sub)
+    _trace.add_parser(sub)
     _completion.add_parser(sub)
     return parser
 

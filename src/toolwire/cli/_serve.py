@@ -65,6 +65,12 @@ def add_parser(sub: Any) -> None:
         "a file in the user's data directory), redis://host:port/db, memory://",
     )
     parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="keep a trace of each call in the store (see 'toolwire trace ls'; a [trace] config "
+        "section sets its limits)",
+    )
+    parser.add_argument(
         "--graceful-timeout", type=float, default=30.0, help="seconds open streams get at shutdown"
     )
     parser.add_argument("--no-access-log", action="store_true", help="do not write the JSON access log")
@@ -165,8 +171,20 @@ def _run(args: argparse.Namespace) -> int:
         where = f"the built-in emulator ({config.upstreams['upstream'].format})"
     else:
         where = ", ".join(f"{u.name} ({u.format})" for u in config.upstreams.values())
+    if args.trace:
+        config = replace(config, trace=replace(config.trace, enabled=True))
     _access_logging(not args.no_access_log)
     print(f"toolwire gateway on http://{args.host}:{args.port} -> {where}", file=sys.stderr, flush=True)
+    if config.trace.enabled:
+        from toolwire.store import DEFAULT_STORE, redact
+
+        store = config.store or DEFAULT_STORE
+        store = redact(store) if "@" in store else store  # redact() would respell sqlite:///x as sqlite:/x
+        print(
+            f"tracing every call into {store} (toolwire trace ls --store {store})",
+            file=sys.stderr,
+            flush=True,
+        )
     server_config = uvicorn.Config(
         create_app(config),
         host=args.host,

@@ -10,6 +10,9 @@ route                                                      format
                                                            (:mod:`toolwire.emulator.compact`)
 ``GET``/``DELETE /v1/responses/{id}``,                     ``openai-responses`` (the store,
 ``GET /v1/responses/{id}/input_items``                     :mod:`toolwire.store.responses`)
+``/v1/conversations``, ``/v1/conversations/{id}``,         ``openai-responses`` (the store,
+``.../{id}/items``, ``.../{id}/items/{item_id}``           the gateway's own code,
+                                                           :mod:`toolwire.hop._conversations`)
 ``POST /v1/messages`` (also ``?beta=true``)                ``anthropic``
 ``POST /v1/messages/count_tokens``                         ``anthropic``
 ``POST /v1beta/models/{model}:generateContent``            ``gemini``
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -225,6 +229,26 @@ class _Handler:
             return _json(200, {"id": key, "object": "response.deleted", "deleted": True})
         return _json(200, record.response)
 
+    async def conversations(self, req: HTTPRequest) -> HTTPResponse:
+        """The Conversations API, answered by the gateway's operations on the store."""
+        from toolwire.hop._call import InboundRequest
+        from toolwire.hop._conversations import drive_conversation
+        from toolwire.hop._routes import match_inbound
+
+        _, early = await self.gate("openai-responses", req)
+        if early is not None:
+            return early
+        inbound = InboundRequest(req.method, req.url.path, req.url.query, dict(req.headers), await req.body())
+        endpoint = match_inbound(inbound.method, inbound.path, inbound.headers)
+        assert endpoint is not None  # the routes below are the inbound routes' conversation paths
+        store = await self.store()
+
+        async def call(step: Any) -> Any:
+            return await getattr(store, step.method)(*step.args, **step.kwargs)
+
+        reply = await drive_conversation(endpoint.operation, endpoint, inbound, call, time.time)
+        return HTTPResponse(reply.body, status_code=reply.status, headers=reply.headers)
+
     def _stream(self, fmt: Format, outcome: Success, faults: Faults, *, sse: bool) -> HTTPResponse:
         response = streamed_response(fmt, outcome.request, outcome.response)
         chunks = stream_chunks(
@@ -281,6 +305,10 @@ def _routes(handler: _Handler, config: EmulatorConfig) -> list[Route]:
         Route("/v1/responses/compact", handler.compact, methods=["POST"]),
         Route("/v1/responses/{response_id}", handler.stored, methods=["GET", "DELETE"]),
         Route("/v1/responses/{response_id}/input_items", handler.stored, methods=["GET"]),
+        Route("/v1/conversations", handler.conversations, methods=["POST"]),
+        Route("/v1/conversations/{ident}", handler.conversations, methods=["GET", "POST", "DELETE"]),
+        Route("/v1/conversations/{ident}/items", handler.conversations, methods=["GET", "POST"]),
+        Route("/v1/conversations/{ident}/items/{item}", handler.conversations, methods=["GET", "DELETE"]),
         Route("/v1/messages", messages, methods=["POST"]),
         Route("/v1/messages/count_tokens", count_tokens, methods=["POST"]),
         Route("/v1/models", models, methods=["GET"]),

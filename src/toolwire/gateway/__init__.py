@@ -21,7 +21,7 @@ except ImportError:
 from toolwire.gateway._files import load_config
 from toolwire.gateway.app import GatewayApp, create_app
 from toolwire.gateway.transport import Transport
-from toolwire.hop._config import ConfigError, GatewayKey, HopConfig, Limits, Route, Upstream
+from toolwire.hop._config import ConfigError, GatewayKey, HopConfig, Limits, Route, TraceConfig, Upstream
 
 __all__ = [
     "ConfigError",
@@ -30,6 +30,7 @@ __all__ = [
     "HopConfig",
     "Limits",
     "Route",
+    "TraceConfig",
     "Transport",
     "Upstream",
     "create_app",

@@ -8,6 +8,7 @@ metric                                                 type       labels
 ``toolwire_gateway_upstream_errors_total``             counter    upstream, error
 ``toolwire_gateway_open_streams``                      gauge      --
 ``toolwire_gateway_tokens_total``                      counter    direction (input, output)
+``toolwire_gateway_traces_total``                      counter    outcome (written, dropped, failed)
 =====================================================  =========  ===================================
 """
 
@@ -56,6 +57,7 @@ class Metrics:
         self.durations: dict[_Labels, _Histogram] = defaultdict(_Histogram)
         self.errors: dict[_Labels, int] = defaultdict(int)
         self.tokens: dict[str, int] = defaultdict(int)
+        self.traces: dict[str, int] = defaultdict(int)
         self.open_streams = 0
 
     def observe(self, record: HopRecord, seconds: float) -> None:
@@ -101,4 +103,8 @@ class Metrics:
         name = f"{prefix}tokens_total"
         lines += [f"# HELP {name} Tokens reported by upstreams.", f"# TYPE {name} counter"]
         lines += [f'{name}{{direction="{d}"}} {n}' for d, n in sorted(self.tokens.items())]
+        if self.traces:
+            name = f"{prefix}traces_total"
+            lines += [f"# HELP {name} Call traces by outcome.", f"# TYPE {name} counter"]
+            lines += [f'{name}{{outcome="{o}"}} {n}' for o, n in sorted(self.traces.items())]
         return "\n".join(lines) + "\n"

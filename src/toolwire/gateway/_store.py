@@ -1,5 +1,6 @@
-"""The shells' handle on the store: opened on first use, so traffic that keeps no Responses
-state never touches it; performs the hop's :class:`~toolwire.hop._stateful.StoreCall` steps.
+"""The shells' handle on the store: opened on first use, so traffic that keeps no state (no
+Responses state, no Chat client's reasoning state) never touches it; performs the hop's
+:class:`~toolwire.hop._stateful.StoreCall` steps.
 
 The async handle serves the ASGI app and the async transport. The sync transport's handle runs
 the (async) store on a private event loop in a daemon thread.
@@ -13,13 +14,30 @@ from typing import Any
 
 from toolwire.hop._stateful import StoreCall
 
-__all__ = ["STORE_ERROR_EVENT", "AsyncStoreHandle", "SyncStoreHandle"]
+__all__ = [
+    "CHAT_STORE_ERROR_EVENT",
+    "STORE_ERROR_EVENT",
+    "AsyncStoreHandle",
+    "SyncStoreHandle",
+    "store_error_event",
+]
 
 STORE_ERROR_EVENT = (
     b'event: error\ndata: {"type":"error","code":"store_failed",'
     b'"message":"The response could not be stored.","param":null}\n\n'
 )
 """Sent in place of a Responses stream's final event when keeping the response failed."""
+CHAT_STORE_ERROR_EVENT = (
+    b'data: {"error":{"message":"The reasoning state could not be stored.","type":"api_error",'
+    b'"param":null,"code":"store_failed"}}\n\n'
+)
+"""Sent in place of a Chat stream's last chunk (``[DONE]``) when keeping its reasoning state
+failed (the ``openai`` SDK raises it as an ``APIError``)."""
+
+
+def store_error_event(client: str) -> bytes:
+    """What a ``client``'s stream gets in place of the chunk whose store calls failed."""
+    return CHAT_STORE_ERROR_EVENT if client == "openai-chat" else STORE_ERROR_EVENT
 
 
 class AsyncStoreHandle:
@@ -38,6 +56,14 @@ class AsyncStoreHandle:
 
                     self._store = await open_store(self.url or DEFAULT_STORE)
         return self._store
+
+    async def opened(self) -> Any:
+        """The store, opened now if it was not.
+
+        Raises:
+            StoreError: it cannot be opened.
+        """
+        return await self._open()
 
     async def call(self, step: StoreCall) -> Any:
         """Perform ``step``.

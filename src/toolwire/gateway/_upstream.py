@@ -10,6 +10,7 @@ differing only in ``await``.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -17,9 +18,10 @@ from typing import Any
 import httpx
 
 from toolwire.errors import ConnectionFailedError, RequestTimeoutError, ToolwireError, TransportError
-from toolwire.gateway._store import STORE_ERROR_EVENT, AsyncStoreHandle, SyncStoreHandle
+from toolwire.gateway._store import AsyncStoreHandle, SyncStoreHandle, store_error_event
 from toolwire.gateway._wire import UpstreamPool, WireResponse
 from toolwire.hop._call import InboundRequest
+from toolwire.hop._capture import HopCapture
 from toolwire.hop._stateful import StoreCall
 from toolwire.hop.core import Hop, Received, Reply, ReplyStream, Send
 
@@ -106,16 +108,22 @@ async def adrive(
     steps = hop.steps(inbound)
     opened: Any = None
     send_step = client.send if isinstance(client, UpstreamPool) else None
+    capture = hop.record.capture
     try:
         step = next(steps)
         while True:
             try:
                 if isinstance(step, StoreCall):
                     result: Any = await store.call(step)
-                elif send_step is not None:
-                    result, opened = await send_step(step)
                 else:
-                    result, opened = await asend(client, step)  # type: ignore[arg-type]
+                    if capture is not None:
+                        capture.sent_at = time.monotonic()
+                    if send_step is not None:
+                        result, opened = await send_step(step)
+                    else:
+                        result, opened = await asend(client, step)  # type: ignore[arg-type]
+                    if capture is not None and opened is None:
+                        capture.upstream_done_at = time.monotonic()
             except ToolwireError as exc:  # TransportError, StoreError: the hop words the answer
                 step = steps.throw(exc)
                 continue
@@ -154,25 +162,38 @@ def _tapped(stream: ReplyStream, out: bytes, store: SyncStoreHandle) -> bytes:
             store.call(call)
     except ToolwireError:
         log.exception("could not keep a streamed response")
-        return STORE_ERROR_EVENT
+        return store_error_event(stream.relay.client)
     return out
 
 
 async def arelay_chunks(
-    stream: ReplyStream, response: httpx.Response | WireResponse, store: AsyncStoreHandle
+    stream: ReplyStream,
+    response: httpx.Response | WireResponse,
+    store: AsyncStoreHandle,
+    capture: HopCapture | None = None,
 ) -> AsyncIterator[bytes]:
-    """:func:`relay_chunks`, async."""
+    """:func:`relay_chunks`, async; a traced call's ``capture`` gets both sides' chunks, timed."""
     relay = stream.relay
     try:
         async for chunk in response.aiter_bytes():
+            if capture is not None:
+                capture.chunk(time.monotonic(), "upstream_response", chunk)
             out = relay.feed(chunk)
             if out:
-                yield await _atapped(stream, out, store)
+                yield _captured(capture, await _atapped(stream, out, store))
     except (httpx.TransportError, httpx.StreamError, TransportError):
         pass
     finally:
         await response.aclose()
-    yield await _atapped(stream, relay.close(), store)
+        if capture is not None:
+            capture.upstream_done_at = time.monotonic()
+    yield _captured(capture, await _atapped(stream, relay.close(), store))
+
+
+def _captured(capture: HopCapture | None, out: bytes) -> bytes:
+    if capture is not None:
+        capture.chunk(time.monotonic(), "client_response", out)
+    return out
 
 
 async def _atapped(stream: ReplyStream, out: bytes, store: AsyncStoreHandle) -> bytes:
@@ -184,5 +205,5 @@ async def _atapped(stream: ReplyStream, out: bytes, store: AsyncStoreHandle) -> 
             await store.call(call)
     except ToolwireError:
         log.exception("could not keep a streamed response")
-        return STORE_ERROR_EVENT
+        return store_error_event(stream.relay.client)
     return out

@@ -7,7 +7,8 @@ gets a 503), the body limit (413 as soon as the body passes ``max_body_bytes``),
 A streamed answer is pumped while the client's connection is watched: a client that disconnects
 cancels the upstream call. One JSON access-log line per request on the ``toolwire.gateway.access``
 logger (ids, formats, models, status, latency, tokens, note count; never a key or a body), and
-Prometheus metrics at ``GET /metrics``; ``GET /healthz`` answers ``{"status": "ok"}``.
+Prometheus metrics at ``GET /metrics``; ``GET /healthz`` answers ``{"status": "ok"}``; ``/ui`` is
+the trace viewer (:mod:`toolwire.gateway._ui`).
 
 The lifespan opens the upstream HTTP client and closes it; without a lifespan (some test
 servers) the client is opened on the first request.
@@ -27,9 +28,12 @@ from toolwire._json import dumps_str
 from toolwire.gateway._embedded import EmbeddedEmulator
 from toolwire.gateway._metrics import Metrics
 from toolwire.gateway._store import AsyncStoreHandle
+from toolwire.gateway._tracing import TraceWriter
+from toolwire.gateway._ui import StoreTraces, TraceUI
 from toolwire.gateway._upstream import adrive, arelay_chunks
 from toolwire.gateway._wire import UpstreamPool, proxied
 from toolwire.hop._call import InboundRequest
+from toolwire.hop._capture import HopCapture
 from toolwire.hop._config import HopConfig
 from toolwire.hop._routes import match_inbound
 from toolwire.hop.core import Hop, HopRecord, Reply, ReplyStream, client_error
@@ -80,6 +84,11 @@ class GatewayApp:
         self._slots: asyncio.Semaphore | None = None
         self.store = AsyncStoreHandle(self.config.store)
         self.metrics = Metrics()
+        self.tracer = (
+            TraceWriter(self.config, self.store, self.metrics, env) if self.config.trace.enabled else None
+        )
+        traces = StoreTraces(self.store) if self.tracer is not None else None
+        self.ui = TraceUI(self.config.keys, traces)  # the /ui pages (gateway/_ui)
 
     # -- lifespan -------------------------------------------------------------------------------
 
@@ -98,6 +107,8 @@ class GatewayApp:
         if self._client is not None:
             await self._client.aclose()
             self._client = None
+        if self.tracer is not None:
+            await self.tracer.aclose()
         await self.store.aclose()
         if self._embedded is not None:
             self._embedded.close()
@@ -125,6 +136,9 @@ class GatewayApp:
         if scope["method"] == "GET" and path in _PLAIN:
             await _PLAIN[path](self, send)
             return
+        if path == "/ui" or path.startswith("/ui/"):
+            await self.ui(scope, receive, send)
+            return
         await self._request(scope, receive, send)
 
     async def _healthz(self, send: Send) -> None:
@@ -140,8 +154,10 @@ class GatewayApp:
         assert slots is not None
         started = time.monotonic()
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        hop = Hop(self.config, env=self._env, clock=self._clock)
+        hop = Hop(self.config, env=self._env, clock=self._clock, trace=self.tracer is not None)
         record = hop.record
+        if record.capture is not None:
+            record.capture.started, record.capture.created_at = started, self._clock()
         record.method, record.path = scope["method"], scope["path"]
         try:
             await asyncio.wait_for(slots.acquire(), self.config.limits.queue_timeout)
@@ -216,7 +232,7 @@ class GatewayApp:
             await _send_whole(send, self._early(scope, headers, 500, "The gateway failed on this request"))
             return
         if isinstance(answer, Reply):
-            await _send_whole(send, answer)
+            await _send_whole(send, answer, hop.record.capture)
             return
         assert opened is not None
         await self._stream(answer, opened, watch, send, hop.record)
@@ -240,7 +256,7 @@ class GatewayApp:
             await send(
                 {"type": "http.response.start", "status": answer.status, "headers": _raw(answer.headers)}
             )
-            pump = asyncio.ensure_future(_pump(answer, opened, send, self.store))
+            pump = asyncio.ensure_future(_pump(answer, opened, send, self.store, record.capture))
             racing: list[asyncio.Future[Any]] = [pump, watch]
             await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
             if pump.done():
@@ -263,8 +279,11 @@ class GatewayApp:
         return client_error(fmt, status, message)
 
     def _done(self, record: HopRecord, started: float) -> None:
-        elapsed = time.monotonic() - started
+        done = time.monotonic()
+        elapsed = done - started
         self.metrics.observe(record, elapsed)
+        if self.tracer is not None and record.capture is not None:
+            self.tracer.offer(record, done)
         if access_log.isEnabledFor(logging.INFO):
             access_log.info(dumps_str(_access_line(record, elapsed)))
 
@@ -300,7 +319,9 @@ def _raw(headers: Mapping[str, str]) -> list[tuple[bytes, bytes]]:
     return [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
 
 
-async def _send_whole(send: Send, reply: Reply) -> None:
+async def _send_whole(send: Send, reply: Reply, capture: HopCapture | None = None) -> None:
+    if capture is not None:
+        capture.first_byte_at = time.monotonic()
     headers = {**reply.headers, "content-length": str(len(reply.body))}
     await send({"type": "http.response.start", "status": reply.status, "headers": _raw(headers)})
     await send({"type": "http.response.body", "body": reply.body, "more_body": False})
@@ -322,8 +343,10 @@ async def _read_body(receive: Receive, limit: int) -> bytes:
             return b"".join(chunks)
 
 
-async def _pump(answer: ReplyStream, opened: Any, send: Send, store: AsyncStoreHandle) -> None:
-    async for chunk in arelay_chunks(answer, opened, store):
+async def _pump(
+    answer: ReplyStream, opened: Any, send: Send, store: AsyncStoreHandle, capture: HopCapture | None
+) -> None:
+    async for chunk in arelay_chunks(answer, opened, store, capture):
         if chunk:
             await send({"type": "http.response.body", "body": chunk, "more_body": True})
 

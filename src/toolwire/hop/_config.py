@@ -28,6 +28,13 @@ into frozen rows; every mistake is a :class:`ConfigError` naming its path in the
     max_body_bytes = 33554432
     max_concurrency = 256
     stream_idle_timeout = 300
+    state_ttl = 86400
+
+    [trace]                                     # keep a trace of each call (``serve --trace``)
+    enabled = true
+    max_body_bytes = 262144                     # each payload (and each stream side) is cut here
+    max_age = 604800                            # seconds a trace is kept (0: no age bound)
+    max_count = 10000                           # traces kept, the newest (0: no count bound)
 
 Routes are tried in file order; the first whose ``match`` fits the client's model wins.
 """
@@ -53,6 +60,7 @@ __all__ = [
     "HopConfig",
     "Limits",
     "Route",
+    "TraceConfig",
     "Upstream",
     "decode_config",
     "parse_model_map",
@@ -148,12 +156,34 @@ class Limits:
         queue_timeout: seconds a request may wait for a slot.
         stream_idle_timeout: seconds a stream may go without an upstream byte before it is
             ended with the client's error event.
+        state_ttl: seconds the store keeps a Chat client's opaque reasoning state (see
+            :mod:`toolwire.hop._opaque`).
     """
 
     max_body_bytes: int = 32 * 1024 * 1024
     max_concurrency: int = 256
     queue_timeout: float = 30.0
     stream_idle_timeout: float = 300.0
+    state_ttl: float = 86400.0
+
+
+@dataclass(frozen=True, slots=True)
+class TraceConfig:
+    """Whether and how the gateway keeps traces of its calls (see :mod:`toolwire.trace`).
+
+    Attributes:
+        enabled: keep a trace of each call.
+        max_body_bytes: each payload (and each stream side's events) is cut at this size.
+        max_age: seconds a trace is kept (``None``: no age bound).
+        max_count: the most traces kept, the newest (``None``: no count bound).
+        queue: traces waiting to be written; past it new ones are dropped (and counted).
+    """
+
+    enabled: bool = False
+    max_body_bytes: int = 256 * 1024
+    max_age: float | None = 7 * 24 * 3600.0
+    max_count: int | None = 10_000
+    queue: int = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +197,8 @@ class HopConfig:
         keys: gateway keys (empty: no gateway auth).
         limits: the gateway's bounds.
         policy: the conversion policy (``warn``, ``strict`` or ``drop``).
-        store: the store URL for stateful Responses (``None``: the shell's default).
+        store: the store URL for stateful Responses and traces (``None``: the shell's default).
+        trace: whether and how calls are traced.
     """
 
     upstreams: Mapping[str, Upstream]
@@ -177,6 +208,7 @@ class HopConfig:
     limits: Limits = field(default_factory=Limits)
     policy: str = "warn"
     store: str | None = None
+    trace: TraceConfig = field(default_factory=TraceConfig)
 
     def route(self, model: str | None) -> Route | None:
         """The route of ``model``: the first that fits, else the default."""
@@ -340,7 +372,7 @@ def _decode_key(data: Any, path: str, env: Mapping[str, str]) -> GatewayKey:
     return GatewayKey(key, tuple(models))
 
 
-_LIMIT_KEYS = ("max_body_bytes", "max_concurrency", "queue_timeout", "stream_idle_timeout")
+_LIMIT_KEYS = ("max_body_bytes", "max_concurrency", "queue_timeout", "stream_idle_timeout", "state_ttl")
 
 
 def _decode_limits(data: Mapping[str, Any], path: str) -> Limits:
@@ -355,7 +387,22 @@ def _decode_limits(data: Mapping[str, Any], path: str) -> Limits:
     return Limits(**values)
 
 
-_TOP_KEYS = ("upstreams", "routes", "default", "keys", "limits", "policy", "store")
+_TRACE_KEYS = ("enabled", "max_body_bytes", "max_age", "max_count", "queue")
+
+
+def _decode_trace(data: Mapping[str, Any], path: str) -> TraceConfig:
+    _unknown(data, _TRACE_KEYS, path)
+    values: dict[str, Any] = {"enabled": _typed(data, "enabled", bool, path, False)}
+    for key in _TRACE_KEYS[1:]:
+        value = _typed(data, key, (int, float) if key == "max_age" else int, path, None)
+        if value is not None and (value < 0 or (value == 0 and key in ("max_body_bytes", "queue"))):
+            raise ConfigError(f"{path}.{key}: must be positive")
+        if value is not None:
+            values[key] = (None if value == 0 else float(value)) if key == "max_age" else value or None
+    return TraceConfig(**values)
+
+
+_TOP_KEYS = ("upstreams", "routes", "default", "keys", "limits", "policy", "store", "trace")
 
 
 def decode_config(data: Any, env: Mapping[str, str] | None = None) -> HopConfig:
@@ -400,4 +447,5 @@ def decode_config(data: Any, env: Mapping[str, str] | None = None) -> HopConfig:
         _decode_limits(_table(data, "limits", "$"), "limits"),
         policy,
         _typed(data, "store", str, "$", None),
+        _decode_trace(_table(data, "trace", "$"), "trace"),
     )

@@ -8,22 +8,29 @@ route                                      answer
 ``POST /v1/conversations``                 a new ``conversation`` object (``items``: its first
                                            items, up to 20; ``metadata``: up to 16 pairs)
 ``GET /v1/conversations/{id}``             the ``conversation`` object
+``POST /v1/conversations/{id}``            the ``conversation`` object, its ``metadata``
+                                           replaced (``metadata`` required)
 ``DELETE /v1/conversations/{id}``          ``{"id", "object": "conversation.deleted",
                                            "deleted": true}``
 ``GET .../{id}/items``                     a list page (``order`` default ``desc``, ``limit``
                                            1..100, ``after``)
 ``POST .../{id}/items``                    the added items, a list (``items``: up to 20)
 ``GET .../{id}/items/{item_id}``           that item
+``DELETE .../{id}/items/{item_id}``        the ``conversation`` object (the item is gone)
 =========================================  ====================================================
 
 An unknown conversation or item is a 404 worded as the API words it. Items without an id get one
 (``msg_...``, derived from the conversation and a fresh token, as ``input_items`` lists them).
+The item routes take ``include`` (``include[]=...``, values of the API's list); a reasoning
+item's ``encrypted_content`` is kept but shown only with ``include=reasoning.encrypted_content``,
+as the API shows it. The operations take a clock, an endpoint and the request, so the gateway's
+hop and the emulator answer alike (:func:`drive_conversation` performs one on a store).
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Generator
+from collections.abc import Awaitable, Callable, Generator
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
 
@@ -34,14 +41,26 @@ from toolwire.hop._stateful import StoreCall
 if TYPE_CHECKING:
     from toolwire.hop._call import InboundRequest
     from toolwire.hop._routes import Endpoint
-    from toolwire.hop.core import Hop, Reply, ReplyStream
+    from toolwire.hop.core import Reply, ReplyStream
 
-__all__ = ["CONVERSATION_OPERATIONS", "conversation_id", "load_items"]
+__all__ = ["CONVERSATION_OPERATIONS", "INCLUDE", "conversation_id", "drive_conversation", "load_items"]
 
 MAX_ITEMS = 20
 """The most items one create or add request may carry (the API's limit)."""
 MAX_METADATA = 16
+INCLUDE = (
+    "file_search_call.results",
+    "web_search_call.results",
+    "web_search_call.action.sources",
+    "message.input_image.image_url",
+    "computer_call_output.output.image_url",
+    "code_interpreter_call.outputs",
+    "reasoning.encrypted_content",
+    "message.output_text.logprobs",
+)
+"""The values ``include`` takes (the API's list)."""
 _Steps = Generator[Any, Any, "Reply | ReplyStream"]
+_Clock = Callable[[], float]
 
 
 def _error(status: int, message: str, *, param: str | None = None) -> Reply:
@@ -62,6 +81,35 @@ def _unavailable(exc: ToolwireError) -> Reply:
 
 def _not_found(ident: str) -> Reply:
     return _error(404, f"Conversation with id '{ident}' not found.")
+
+
+def _no_item(item: str | None) -> Reply:
+    return _error(404, f"Item with id '{item}' not found.")
+
+
+def _include(query: str) -> frozenset[str]:
+    """The ``include`` values of a query (``include`` or ``include[]``, repeated).
+
+    Raises:
+        PayloadError: a value the API does not take (path ``include``).
+    """
+    values = [value for name, value in parse_qsl(query) if name in ("include", "include[]")]
+    for value in values:
+        if value not in INCLUDE:
+            supported = ", ".join(f"'{v}'" for v in INCLUDE)
+            raise PayloadError(
+                f"Invalid value: '{value}'. Supported values are: {supported}.", path="include"
+            )
+    return frozenset(values)
+
+
+def _shown(item: dict[str, Any], include: frozenset[str]) -> dict[str, Any]:
+    """``item`` as the API shows it: a reasoning item's ``encrypted_content`` only when asked."""
+    if item.get("type") != "reasoning" or "encrypted_content" not in item:
+        return item
+    if "reasoning.encrypted_content" in include:
+        return item
+    return {key: value for key, value in item.items() if key != "encrypted_content"}
 
 
 def conversation_id(value: Any) -> str:
@@ -139,20 +187,21 @@ def _metadata(body: dict[str, Any]) -> dict[str, Any]:
     return metadata
 
 
-def _list(items: list[dict[str, Any]], has_more: bool = False) -> dict[str, Any]:
+def _list(
+    items: list[dict[str, Any]], has_more: bool = False, include: frozenset[str] = frozenset()
+) -> dict[str, Any]:
     first = items[0]["id"] if items else None
     last = items[-1]["id"] if items else None
-    return {"object": "list", "data": items, "first_id": first, "last_id": last, "has_more": has_more}
+    data = [_shown(item, include) for item in items]
+    return {"object": "list", "data": data, "first_id": first, "last_id": last, "has_more": has_more}
 
 
-def _create(hop: Hop, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
+def _create(clock: _Clock, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
     from toolwire.store import ConversationRecord
 
     body = _body(inbound)
     items, metadata = _items(body, required=False), _metadata(body)
-    record = ConversationRecord(
-        id=f"conv_{uuid.uuid4().hex}", created_at=int(hop._clock()), metadata=metadata
-    )
+    record = ConversationRecord(id=f"conv_{uuid.uuid4().hex}", created_at=int(clock()), metadata=metadata)
     try:
         yield StoreCall("create_conversation", (record, items))
     except ToolwireError as exc:
@@ -160,7 +209,7 @@ def _create(hop: Hop, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
     return _reply(_conversation(record))
 
 
-def _get(hop: Hop, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
+def _get(clock: _Clock, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
     ident = endpoint.ident or ""
     try:
         record = yield StoreCall("get_conversation", (ident,))
@@ -169,7 +218,20 @@ def _get(hop: Hop, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
     return _not_found(ident) if record is None else _reply(_conversation(record))
 
 
-def _delete(hop: Hop, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
+def _update(clock: _Clock, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
+    ident = endpoint.ident or ""
+    body = _body(inbound)
+    if "metadata" not in body:
+        raise PayloadError("Missing required parameter: 'metadata'.", path="metadata")
+    metadata = _metadata(body)
+    try:
+        record = yield StoreCall("update_conversation", (ident, metadata))
+    except ToolwireError as exc:
+        return _unavailable(exc)
+    return _not_found(ident) if record is None else _reply(_conversation(record))
+
+
+def _delete(clock: _Clock, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
     ident = endpoint.ident or ""
     try:
         deleted = yield StoreCall("delete_conversation", (ident,))
@@ -180,13 +242,14 @@ def _delete(hop: Hop, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
     return _reply({"id": ident, "object": "conversation.deleted", "deleted": True})
 
 
-def _list_items(hop: Hop, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
+def _list_items(clock: _Clock, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
     from toolwire.store import StoreNotFoundError
     from toolwire.store.pages import page_query
 
     ident = endpoint.ident or ""
     try:
         query = page_query(dict(parse_qsl(inbound.query)))
+        include = _include(inbound.query)
     except PayloadError as exc:
         return _error(400, exc.message, param=exc.path)
     try:
@@ -197,13 +260,17 @@ def _list_items(hop: Hop, endpoint: Endpoint, inbound: InboundRequest) -> _Steps
         return _not_found(ident)
     except ToolwireError as exc:
         return _unavailable(exc)
-    return _reply(_list(page.items, page.has_more))
+    return _reply(_list(page.items, page.has_more, include))
 
 
-def _add_items(hop: Hop, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
+def _add_items(clock: _Clock, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
     from toolwire.store import StoreNotFoundError
 
     ident = endpoint.ident or ""
+    try:
+        include = _include(inbound.query)
+    except PayloadError as exc:
+        return _error(400, exc.message, param=exc.path)
     items = _items(_body(inbound), required=True)
     try:
         yield StoreCall("append_items", (ident, items))
@@ -211,25 +278,77 @@ def _add_items(hop: Hop, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
         return _not_found(ident)
     except ToolwireError as exc:
         return _unavailable(exc)
-    return _reply(_list(items))
+    return _reply(_list(items, include=include))
 
 
-def _item(hop: Hop, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
-    items = yield from load_items(endpoint.ident or "")
-    if not isinstance(items, list):
-        return items
-    found = next((item for item in items if item.get("id") == endpoint.item), None)
-    if found is None:
-        return _error(404, f"Item with id '{endpoint.item}' not found.")
-    return _reply(found)
+def _item(clock: _Clock, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
+    from toolwire.store import StoreNotFoundError
+
+    ident = endpoint.ident or ""
+    try:
+        include = _include(inbound.query)
+    except PayloadError as exc:
+        return _error(400, exc.message, param=exc.path)
+    try:
+        found = yield StoreCall("get_item", (ident, endpoint.item or ""))
+    except StoreNotFoundError:
+        return _not_found(ident)
+    except ToolwireError as exc:
+        return _unavailable(exc)
+    return _no_item(endpoint.item) if found is None else _reply(_shown(found, include))
 
 
-CONVERSATION_OPERATIONS: dict[str, Callable[[Hop, Endpoint, InboundRequest], _Steps]] = {
+def _delete_item(clock: _Clock, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
+    from toolwire.store import StoreNotFoundError
+
+    ident = endpoint.ident or ""
+    try:
+        record = yield StoreCall("delete_item", (ident, endpoint.item or ""))
+    except StoreNotFoundError:
+        return _not_found(ident)
+    except ToolwireError as exc:
+        return _unavailable(exc)
+    return _no_item(endpoint.item) if record is None else _reply(_conversation(record))
+
+
+CONVERSATION_OPERATIONS: dict[str, Callable[[_Clock, Endpoint, InboundRequest], _Steps]] = {
     "conv_create": _create,
     "conv_get": _get,
+    "conv_update": _update,
     "conv_delete": _delete,
     "conv_items": _list_items,
     "conv_add": _add_items,
     "conv_item": _item,
+    "conv_item_delete": _delete_item,
 }
-"""The Conversations API operations by name."""
+"""The Conversations API operations by name: ``(clock, endpoint, request)`` -> steps."""
+
+
+async def drive_conversation(
+    operation: str,
+    endpoint: Endpoint,
+    inbound: InboundRequest,
+    call: Callable[[StoreCall], Awaitable[Any]],
+    clock: _Clock,
+) -> Reply:
+    """Answer a Conversations API request, performing its store steps with ``call`` (the
+    emulator's shell; the gateway's hop yields them to its own). A bad body is the API's 400."""
+    from toolwire.hop.core import Reply
+
+    steps = CONVERSATION_OPERATIONS[operation](clock, endpoint, inbound)
+    result: Any = None
+    failure: ToolwireError | None = None
+    try:
+        while True:
+            step = steps.send(result) if failure is None else steps.throw(failure)
+            result, failure = None, None
+            try:
+                result = await call(step)
+            except ToolwireError as exc:
+                failure = exc
+    except StopIteration as stop:
+        answer = stop.value
+    except PayloadError as exc:
+        return _error(400, exc.message, param=exc.path)
+    assert isinstance(answer, Reply)
+    return answer

@@ -70,6 +70,11 @@ class StreamRelay:
         self._closed = False
 
     @property
+    def client(self) -> Format:
+        """The client's wire format."""
+        return self._client
+
+    @property
     def usage(self) -> tuple[int | None, int | None] | None:
         """Input and output tokens the upstream's stream reported at its end (``None`` before)."""
         usage = self._ex._stream_translator().usage

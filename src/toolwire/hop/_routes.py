@@ -12,10 +12,12 @@ GET         ``/v1/responses/{id}/input_items``                  ``openai-respons
 POST        ``/v1/responses/{id}/cancel``                       ``openai-responses`` cancel
 POST        ``/v1/conversations``                               ``openai-responses`` conv_create
 GET         ``/v1/conversations/{id}``                          ``openai-responses`` conv_get
+POST        ``/v1/conversations/{id}``                          ``openai-responses`` conv_update
 DELETE      ``/v1/conversations/{id}``                          ``openai-responses`` conv_delete
 GET         ``/v1/conversations/{id}/items``                    ``openai-responses`` conv_items
 POST        ``/v1/conversations/{id}/items``                    ``openai-responses`` conv_add
 GET         ``/v1/conversations/{id}/items/{item}``             ``openai-responses`` conv_item
+DELETE      ``/v1/conversations/{id}/items/{item}``             ``openai-responses`` conv_item_delete
 POST        ``/v1/messages`` (``?beta=true`` too)               ``anthropic``        generate
 POST        ``/v1/messages/count_tokens``                       ``anthropic``        count
 POST        ``/v1beta/models/{model}:generateContent``          ``gemini``           generate
@@ -52,10 +54,12 @@ Operation = Literal[
     "cancel",
     "conv_create",
     "conv_get",
+    "conv_update",
     "conv_delete",
     "conv_items",
     "conv_add",
     "conv_item",
+    "conv_item_delete",
 ]
 """What an inbound request asks for."""
 
@@ -69,7 +73,7 @@ class Endpoint:
         operation: what it asks for.
         model: the model named in the path (Gemini calls, model lookups), else ``None``.
         ident: the response or conversation id of a stored-state operation, else ``None``.
-        item: the conversation item id of ``conv_item``, else ``None``.
+        item: the conversation item id of ``conv_item`` and ``conv_item_delete``, else ``None``.
     """
 
     format: Format
@@ -91,10 +95,12 @@ INBOUND: tuple[tuple[str, re.Pattern[str], Format | None, Operation], ...] = (
     ("POST", re.compile(r"/v1/responses/(?P<ident>[^/]+)/cancel"), "openai-responses", "cancel"),
     ("POST", re.compile(r"/v1/conversations"), "openai-responses", "conv_create"),
     ("GET", re.compile(_CONV), "openai-responses", "conv_get"),
+    ("POST", re.compile(_CONV), "openai-responses", "conv_update"),
     ("DELETE", re.compile(_CONV), "openai-responses", "conv_delete"),
     ("GET", re.compile(_CONV + "/items"), "openai-responses", "conv_items"),
     ("POST", re.compile(_CONV + "/items"), "openai-responses", "conv_add"),
     ("GET", re.compile(_CONV + r"/items/(?P<item>[^/]+)"), "openai-responses", "conv_item"),
+    ("DELETE", re.compile(_CONV + r"/items/(?P<item>[^/]+)"), "openai-responses", "conv_item_delete"),
     ("POST", re.compile(r"/v1/messages"), "anthropic", "generate"),
     ("POST", re.compile(r"/v1/messages/count_tokens"), "anthropic", "count"),
     ("POST", re.compile(_GEMINI + r"(?:generateContent|streamGenerateContent)"), "gemini", "generate"),

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from toolwire._json import dumps
+from toolwire.hop._capture import HopCapture
 from toolwire.hop._relay import StreamRelay
 from toolwire.hop._stateful import StoreCall
 from toolwire.ir.base import Format
@@ -81,7 +82,8 @@ class ReplyStream:
         headers: response headers (``content-type`` included).
         tap: when set, each chunk the relay gives goes through it before it is sent: it returns
             the chunk to send and the :class:`StoreCall`\\ s to perform first (a Responses
-            client's state, :mod:`toolwire.hop._stateful`).
+            client's state, :mod:`toolwire.hop._stateful`; a Chat client's reasoning state,
+            :mod:`toolwire.hop._opaque`).
         relay: the stream relay (``feed(chunk)``, ``close()``). The :class:`Send` of a stream
             has the idle limit as its read timeout; when a read fails or times out, the shell
             sends ``relay.close()``, which ends the stream with the client's error event.
@@ -95,7 +97,8 @@ class ReplyStream:
 
 @dataclass(slots=True)
 class HopRecord:
-    """What an access log line reports of one call (no keys, no bodies)."""
+    """What an access log line reports of one call (no keys, no bodies); ``capture`` holds a
+    traced call's payloads, notes and times (:mod:`toolwire.hop._capture`), else ``None``."""
 
     request_id: str
     method: str
@@ -113,6 +116,7 @@ class HopRecord:
     output_tokens: int | None = None
     error: str | None = None
     started: float = field(default_factory=time.monotonic)
+    capture: HopCapture | None = None
 
 
 def client_error(

@@ -175,11 +175,11 @@ def _cancel(record: Any, inbound: InboundRequest) -> _Steps:
 def _conversation_operations() -> dict[str, Callable[[Hop, Endpoint, InboundRequest], _Steps]]:
     from toolwire.hop._conversations import CONVERSATION_OPERATIONS
 
-    def forwarding(operation: Callable[[Hop, Endpoint, InboundRequest], _Steps]) -> Any:
+    def forwarding(operation: Callable[[Callable[[], float], Endpoint, InboundRequest], _Steps]) -> Any:
         def run(hop: Hop, endpoint: Endpoint, inbound: InboundRequest) -> _Steps:
             if _upstream_keeps_state(hop):
                 return (yield from _forward(hop, inbound))
-            return (yield from operation(hop, endpoint, inbound))
+            return (yield from operation(hop._clock, endpoint, inbound))
 
         return run
 

@@ -24,6 +24,8 @@ upstream 401 / 403                     the same status, the gateway's own messag
 upstream unreachable / reset           502
 upstream timeout                       504
 upstream body not JSON                 502
+a Chat client's reasoning state        500 (a stream: an error chunk in place of ``[DONE]``),
+cannot be stored                       see :mod:`toolwire.hop._opaque`
 =====================================  =======================================================
 """
 
@@ -37,6 +39,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from toolwire._json import dumps, loads
+from toolwire._opaque_state import keeps_state
 from toolwire.errors import (
     ConversionError,
     PayloadError,
@@ -46,12 +49,14 @@ from toolwire.errors import (
 )
 from toolwire.hop._build import auth_headers
 from toolwire.hop._call import ClientCall, InboundRequest, read_inbound
+from toolwire.hop._capture import HopCapture
 from toolwire.hop._config import FORMAT_PROVIDER, GatewayKey, HopConfig, Route, Upstream
 from toolwire.hop._count import count_call, count_reply, estimate_reply
 from toolwire.hop._defaults import apply_route_defaults
 from toolwire.hop._errors import refused_credentials
 from toolwire.hop._headers import map_response_headers
 from toolwire.hop._models import list_models
+from toolwire.hop._opaque import StateTap, load_state, save_state, store_state, tenant
 from toolwire.hop._providers import PROVIDERS, resolve_base_url
 from toolwire.hop._relay import StreamRelay
 from toolwire.hop._routes import Endpoint, allowed_methods, match_inbound
@@ -119,6 +124,7 @@ class Hop:
         env: where upstream keys are read (default: the process environment).
         clock: the current time, unix seconds.
         request_id: the gateway's id of this call (default: a random one).
+        trace: keep what a trace of this call needs in ``record.capture``.
     """
 
     def __init__(
@@ -128,11 +134,14 @@ class Hop:
         env: Mapping[str, str] | None = None,
         clock: Callable[[], float] = time.time,
         request_id: str | None = None,
+        trace: bool = False,
     ) -> None:
         self.config = config
         self._env = env
         self._clock = clock
         self.record = HopRecord(request_id or f"req_{uuid.uuid4().hex}", "", "")
+        self._cap = HopCapture(budget=config.trace.max_body_bytes) if trace else None
+        self.record.capture = self._cap
         self._key: GatewayKey | None = None
 
     def steps(self, inbound: InboundRequest) -> _Steps:
@@ -140,6 +149,8 @@ class Hop:
         rec = self.record
         rec.method, rec.path = inbound.method, inbound.path
         headers = {name.lower(): value for name, value in inbound.headers.items()}
+        if self._cap is not None:
+            self._cap.inbound(headers, inbound.query, inbound.body)
         endpoint = match_inbound(inbound.method, inbound.path, headers)
         if endpoint is None:
             return self._finish(self._no_route(inbound, headers))
@@ -202,6 +213,8 @@ class Hop:
                 fmt, 404, f"The model {model!r} does not exist or has no route", code="model_not_found"
             )
         self.record.client_model = model
+        if self._cap is not None:
+            self._cap.route = route.match
         self.record.upstream = route.upstream
         self.record.upstream_model = route.model or model
         upstream = self.config.upstream(route)
@@ -228,6 +241,8 @@ class Hop:
     ) -> Send:
         spec = PROVIDERS[FORMAT_PROVIDER[upstream.format]]
         sent = {**headers, **upstream.headers, **auth_headers(spec, upstream.key(self._env))}
+        if self._cap is not None:
+            self._cap.sent(body, sent)
         timeout = (
             min(upstream.timeout, self.config.limits.stream_idle_timeout) if stream else upstream.timeout
         )
@@ -255,6 +270,8 @@ class Hop:
             received = yield send
         except TransportError as exc:
             return self._transport_failed(fmt, exc)
+        if self._cap is not None and not (send.stream and received.status < 300):
+            self._cap.keep("upstream_response", received.body, received.headers)
         return received
 
     def _headers(self, upstream: Format, fmt: Format, received: Received) -> dict[str, str]:
@@ -288,7 +305,14 @@ class Hop:
                 return opened
             facade, payload = opened, opened.body
         ex = self._exchange(fmt, route, upstream)
+        owner = self._tenant(inbound, upstream) if keeps_state(fmt, upstream.format) else None
+        loaded: dict[str, str] = {}
+        if owner is not None:
+            loaded = yield from load_state(owner, fmt, payload)
+            ex.state = dict(loaded)
         up = ex.request_read(payload, call)
+        if self._cap is not None:
+            self._cap.notes, self._cap.request_notes = ex.notes, len(ex.notes)
         self.record.stream = up.stream
         self.record.notes = len(ex.notes)
         received = yield from self._call(fmt, self._send(upstream, up.path, up.headers, up.body, up.stream))
@@ -300,13 +324,31 @@ class Hop:
         if up.stream:
             relay = StreamRelay(ex)
             headers = {"content-type": relay.content_type, "cache-control": "no-cache", **headers}
-            return ReplyStream(200, headers, relay, facade.frames if facade is not None else None)
+            ttl = self.config.limits.state_ttl
+            tap = StateTap(ex, owner, ttl, before=loaded) if owner is not None else None
+            return ReplyStream(200, headers, relay, facade.frames if facade is not None else tap)
         out = self._whole(ex, fmt, received)
+        if owner is not None and not isinstance(out, Reply):
+            calls = save_state(owner, loaded, ex.state, self.config.limits.state_ttl)
+            failed = yield from store_state(fmt, calls)
+            if failed is not None:
+                return failed
         if isinstance(out, Reply) or facade is None:
             return out if isinstance(out, Reply) else Reply(200, {**_JSON, **headers}, dumps(out))
         out = facade.finish(out)
         saved = yield from save_calls(fmt, facade.save(out))
         return saved if saved is not None else Reply(200, {**_JSON, **headers}, dumps(out))
+
+    def _tenant(self, inbound: InboundRequest, upstream: Upstream) -> str:
+        """Whose opaque state this call reads and writes: the gateway key it presented; with no
+        gateway keys, its own credential, else the upstream's (hashed, see :func:`tenant`)."""
+        if self._key is not None:
+            return tenant("gateway\0" + self._key.key)
+        headers = {name.lower(): value for name, value in inbound.headers.items()}
+        presented = _presented_key(headers, inbound.query)
+        if presented is not None:
+            return tenant("client\0" + presented)
+        return tenant(f"upstream\0{upstream.name}\0{upstream.key(self._env) or ''}")
 
     def _upstream_error(
         self, ex: Any, fmt: Format, upstream: str, received: Received, headers: dict[str, str]
@@ -400,6 +442,8 @@ class Hop:
 
     def _finish(self, answer: Reply | ReplyStream) -> Reply | ReplyStream:
         self.record.status = answer.status
+        if self._cap is not None and isinstance(answer, Reply):
+            self._cap.keep("client_response", answer.body, answer.headers)
         return answer
 
 

@@ -11,11 +11,16 @@ kept                              how
 ================================  ===============================================================
 :class:`ResponseRecord`           by id; replaced when put again (its place in
                                   :meth:`Store.list_responses` stays); gone after ``expires_at``
-:class:`ConversationRecord`       by id, created once; its items are a separate ordered list,
-                                  appended atomically (all or none, never interleaved)
+:class:`ConversationRecord`       by id, created once (an update replaces its metadata); its
+                                  items are a separate ordered list, appended atomically (all
+                                  or none, never interleaved), read or removed one by one
 conversation items                JSON objects, each with a string ``id`` unique in the
                                   conversation (the caller assigns ids, as the API lists them)
 opaque state                      ``bytes`` by key, with an optional time to live
+:class:`~toolwire.trace.TraceRecord`  by id, with its :class:`~toolwire.trace.TraceSummary` kept
+                                  apart (a list reads summaries only); newest ``created_at``
+                                  first (ties: the greater id first); dropped by
+                                  :meth:`Store.prune_traces`
 ================================  ===============================================================
 
 Records are ``msgspec`` structs encoded as JSON with a version field ``v``; a record written by
@@ -28,11 +33,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 import msgspec
 
 from toolwire.errors import LimitError, ToolwireError
+
+if TYPE_CHECKING:
+    from toolwire.trace.record import TraceQuery, TraceRecord, TraceSummary
 
 __all__ = [
     "ConversationRecord",
@@ -288,6 +296,31 @@ class Store(Protocol):
             StoreNotFoundError: no such conversation.
         """
 
+    async def update_conversation(
+        self, conversation_id: str, metadata: dict[str, Any]
+    ) -> ConversationRecord | None:
+        """Replace a conversation's metadata, atomically; the updated record, or ``None`` when
+        no such conversation (nothing is created).
+
+        Raises:
+            StoreLimitError: the updated record is too large (the old one stays).
+        """
+
+    async def get_item(self, conversation_id: str, item_id: str) -> dict[str, Any] | None:
+        """Item ``item_id`` of a conversation, or ``None`` when the conversation has no such item.
+
+        Raises:
+            StoreNotFoundError: no such conversation.
+        """
+
+    async def delete_item(self, conversation_id: str, item_id: str) -> ConversationRecord | None:
+        """Remove item ``item_id`` from a conversation, atomically (the other items keep their
+        order; the id is free again); the conversation record, or ``None`` when it has no such item.
+
+        Raises:
+            StoreNotFoundError: no such conversation.
+        """
+
     async def delete_conversation(self, conversation_id: str) -> bool:
         """Forget a conversation and its items; whether it was kept."""
 
@@ -299,6 +332,25 @@ class Store(Protocol):
 
     async def delete_state(self, key: str) -> bool:
         """Forget ``key``; whether it was kept."""
+
+    async def put_trace(self, record: TraceRecord) -> None:
+        """Keep a gateway call's trace (replacing one with its id) and its summary.
+
+        Raises:
+            StoreLimitError: the encoded trace is larger than ``limits.max_record_bytes``.
+        """
+
+    async def get_trace(self, trace_id: str) -> TraceRecord | None:
+        """The trace ``trace_id``, or ``None`` (never kept, or pruned)."""
+
+    async def list_traces(self, query: TraceQuery) -> list[TraceSummary]:
+        """Summaries of kept traces that pass ``query``'s filters, newest first, at most
+        ``query.limit``; ``query.before``: the last id of the previous page (an unknown id gives
+        an empty list). No trace body is read."""
+
+    async def prune_traces(self, *, max_age: float | None, max_count: int | None) -> int:
+        """Drop traces created more than ``max_age`` seconds ago (by ``limits.clock``) and all
+        but the newest ``max_count``; returns how many were dropped (``None``: no bound)."""
 
     async def aclose(self) -> None:
         """Release connections and threads; the store is unusable afterwards."""

@@ -8,12 +8,14 @@ responses kept (the one stored first is dropped first), as the emulator's ``stor
 
 from __future__ import annotations
 
+import bisect
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
+from toolwire.store._traces import SCAN_BATCH, encode_parts, keep
 from toolwire.store.base import (
     ConversationRecord,
     ItemPage,
@@ -27,6 +29,7 @@ from toolwire.store.base import (
     item_ids,
 )
 from toolwire.store.pages import page_of
+from toolwire.trace.record import TraceQuery, TraceRecord, TraceSummary, decode_trace
 
 __all__ = ["MemoryStore"]
 
@@ -35,12 +38,12 @@ _ITEM = msgspec.json.Decoder(dict[str, Any])
 
 
 class _Conversation:
-    __slots__ = ("ids", "items", "record")
+    __slots__ = ("items", "order", "record")
 
     def __init__(self, record: bytes) -> None:
         self.record = record
-        self.items: list[bytes] = []
-        self.ids: set[str] = set()
+        self.order: list[str] = []  # item ids, oldest first
+        self.items: dict[str, bytes] = {}  # item id -> its JSON
 
 
 class MemoryStore:
@@ -57,6 +60,8 @@ class MemoryStore:
         self._responses: OrderedDict[str, tuple[int | None, bytes]] = OrderedDict()
         self._conversations: dict[str, _Conversation] = {}
         self._state: dict[str, tuple[float | None, bytes]] = {}
+        self._traces: dict[str, tuple[float, bytes, bytes]] = {}
+        self._trace_order: list[tuple[float, str]] = []  # ascending; the newest last
 
     def _live(self, expires_at: float | None) -> bool:
         return expires_at is None or expires_at > self.limits.clock()
@@ -105,8 +110,9 @@ class MemoryStore:
 
     @staticmethod
     def _extend(conversation: _Conversation, items: Sequence[dict[str, Any]], encoded: list[bytes]) -> None:
-        conversation.items.extend(encoded)
-        conversation.ids.update(item["id"] for item in items)
+        for item, data in zip(items, encoded, strict=True):
+            conversation.order.append(item["id"])
+            conversation.items[item["id"]] = data
 
     async def get_conversation(self, conversation_id: str) -> ConversationRecord | None:
         kept = self._conversations.get(conversation_id)
@@ -114,9 +120,9 @@ class MemoryStore:
 
     async def append_items(self, conversation_id: str, items: Sequence[dict[str, Any]]) -> int:
         conversation = self._conversation(conversation_id)
-        encoded = self._encode_items(items, conversation.ids.__contains__)
+        encoded = self._encode_items(items, conversation.items.__contains__)
         self._extend(conversation, items, encoded)
-        return len(conversation.items)
+        return len(conversation.order)
 
     def _conversation(self, conversation_id: str) -> _Conversation:
         conversation = self._conversations.get(conversation_id)
@@ -128,8 +134,29 @@ class MemoryStore:
         self, conversation_id: str, *, after: str | None = None, limit: int = 20, order: Order = "asc"
     ) -> ItemPage:
         conversation = self._conversation(conversation_id)
-        items = [_ITEM.decode(data) for data in conversation.items]
+        items = [_ITEM.decode(conversation.items[key]) for key in conversation.order]
         return page_of(items, after=after, limit=limit, order=order)
+
+    async def update_conversation(
+        self, conversation_id: str, metadata: dict[str, Any]
+    ) -> ConversationRecord | None:
+        kept = self._conversations.get(conversation_id)
+        if kept is None:
+            return None
+        record = msgspec.structs.replace(decode_record(kept.record, ConversationRecord), metadata=metadata)
+        kept.record = encode_record(record, self.limits)
+        return decode_record(kept.record, ConversationRecord)
+
+    async def get_item(self, conversation_id: str, item_id: str) -> dict[str, Any] | None:
+        data = self._conversation(conversation_id).items.get(item_id)
+        return _ITEM.decode(data) if data is not None else None
+
+    async def delete_item(self, conversation_id: str, item_id: str) -> ConversationRecord | None:
+        conversation = self._conversation(conversation_id)
+        if conversation.items.pop(item_id, None) is None:
+            return None
+        conversation.order.remove(item_id)
+        return decode_record(conversation.record, ConversationRecord)
 
     async def delete_conversation(self, conversation_id: str) -> bool:
         return self._conversations.pop(conversation_id, None) is not None
@@ -146,7 +173,53 @@ class MemoryStore:
         kept = self._state.pop(key, None)
         return kept is not None and self._live(kept[0])
 
+    async def put_trace(self, record: TraceRecord) -> None:
+        summary, data = encode_parts(record, self.limits)
+        self._drop_trace(record.id)
+        self._traces[record.id] = (record.created_at, summary, data)
+        bisect.insort(self._trace_order, (record.created_at, record.id))
+
+    def _drop_trace(self, trace_id: str) -> bool:
+        kept = self._traces.pop(trace_id, None)
+        if kept is None:
+            return False
+        at = bisect.bisect_left(self._trace_order, (kept[0], trace_id))
+        del self._trace_order[at]
+        return True
+
+    async def get_trace(self, trace_id: str) -> TraceRecord | None:
+        kept = self._traces.get(trace_id)
+        return decode_trace(kept[2]) if kept is not None else None
+
+    async def list_traces(self, query: TraceQuery) -> list[TraceSummary]:
+        end = len(self._trace_order)
+        if query.before is not None:
+            kept = self._traces.get(query.before)
+            if kept is None:
+                return []
+            end = bisect.bisect_left(self._trace_order, (kept[0], query.before))
+        found: list[TraceSummary] = []
+        while end > 0:
+            start = max(0, end - SCAN_BATCH)
+            batch = [self._traces[key][1] for _, key in reversed(self._trace_order[start:end])]
+            if keep(found, batch, query):
+                break
+            end = start
+        return found
+
+    async def prune_traces(self, *, max_age: float | None, max_count: int | None) -> int:
+        doomed: list[str] = []
+        if max_age is not None:
+            cut = bisect.bisect_left(self._trace_order, (self.limits.clock() - max_age, ""))
+            doomed += [key for _, key in self._trace_order[:cut]]
+        if max_count is not None:
+            extra = len(self._trace_order) - max(0, max_count)
+            doomed += [key for _, key in self._trace_order[: max(0, extra)]]
+        return sum(self._drop_trace(key) for key in dict.fromkeys(doomed))
+
     async def aclose(self) -> None:
+        self._traces.clear()
+        self._trace_order.clear()
         self._responses.clear()
         self._conversations.clear()
         self._state.clear()

@@ -14,6 +14,9 @@ key (after the prefix)   value
 ``c:<id>``               a conversation record (JSON)
 ``ci:<id>`` / ``cx:<id>``  the conversation's items (a list of JSON) / item id -> position
 ``s:<key>``              opaque state bytes (PX for a TTL)
+``t:<id>``               a trace record (JSON)
+``tsum`` / ``tz``        trace id -> its summary (JSON) / sorted set of trace ids by
+                         ``created_at`` (equal times: the greater id first)
 =======================  ============================================================
 
 The prefix is ``toolwire:`` unless the URL says ``?prefix=...``; ``?max_connections=N`` bounds
@@ -31,6 +34,7 @@ import msgspec
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from toolwire.store._traces import SCAN_BATCH, encode_parts, keep
 from toolwire.store.base import (
     ConversationRecord,
     ItemPage,
@@ -43,6 +47,7 @@ from toolwire.store.base import (
     encode_record,
     item_ids,
 )
+from toolwire.trace.record import TraceQuery, TraceRecord, TraceSummary, decode_trace
 
 __all__ = ["DEFAULT_PREFIX", "MAX_CONNECTIONS", "POOL_TIMEOUT", "RedisStore"]
 
@@ -108,6 +113,59 @@ if start < 0 then return {1, {}} end
 return {1, redis.call('LRANGE', KEYS[2], math.max(0, start - limit), start)}
 """
 """``limit + 1`` items after ``ARGV[1]``, oldest first (reversed by the caller for ``desc``)."""
+_GET_ITEM = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return {-1} end
+local at = redis.call('HGET', KEYS[3], ARGV[1])
+if not at then return {0} end
+return {1, redis.call('LINDEX', KEYS[2], tonumber(at))}
+"""
+"""Item ``ARGV[1]``: ``{-1}`` unknown conversation, ``{0}`` no such item, else ``{1, item}``."""
+_DELETE_ITEM = """
+local record = redis.call('GET', KEYS[1])
+if not record then return {-1} end
+local at = redis.call('HGET', KEYS[3], ARGV[1])
+if not at then return {0, record} end
+at = tonumber(at)
+redis.call('LSET', KEYS[2], at, '')
+redis.call('LREM', KEYS[2], 1, '')
+redis.call('HDEL', KEYS[3], ARGV[1])
+local positions = redis.call('HGETALL', KEYS[3])
+for i = 1, #positions, 2 do
+  local n = tonumber(positions[i + 1])
+  if n > at then redis.call('HSET', KEYS[3], positions[i], n - 1) end
+end
+return {1, record}
+"""
+"""Remove item ``ARGV[1]`` (an empty string marks it: no item is one) and move the later
+positions down: ``{-1}`` unknown conversation, ``{0, record}`` no such item, else ``{1, record}``."""
+_PUT_TRACE = """
+redis.call('SET', KEYS[1], ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+return 1
+"""
+_PRUNE_TRACES = """
+local doomed = {}
+if ARGV[2] ~= '' then
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[2])) do doomed[id] = true end
+end
+if ARGV[3] ~= '' then
+  local extra = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[3])
+  if extra > 0 then
+    for _, id in ipairs(redis.call('ZRANGE', KEYS[2], 0, extra - 1)) do doomed[id] = true end
+  end
+end
+local n = 0
+for id in pairs(doomed) do
+  redis.call('DEL', ARGV[1] .. id)
+  redis.call('HDEL', KEYS[1], id)
+  redis.call('ZREM', KEYS[2], id)
+  n = n + 1
+end
+return n
+"""
+"""Drop traces scored below ``ARGV[2]`` (``(cut``) and all but the newest ``ARGV[3]``; the record
+keys are ``ARGV[1] .. id`` (so not declared: a single Redis server, not a cluster)."""
 
 
 class RedisStore:
@@ -134,6 +192,10 @@ class RedisStore:
             for name, text in (("put", _PUT_RESPONSE), ("delete", _DELETE_RESPONSE), ("append", _APPEND))
         }
         self._scripts["page"] = client.register_script(_PAGE)
+        self._scripts["get_item"] = client.register_script(_GET_ITEM)
+        self._scripts["delete_item"] = client.register_script(_DELETE_ITEM)
+        self._scripts["put_trace"] = client.register_script(_PUT_TRACE)
+        self._scripts["prune_traces"] = client.register_script(_PRUNE_TRACES)
 
     @classmethod
     async def open(cls, url: SplitResult, limits: StoreLimits | None = None) -> RedisStore:
@@ -262,6 +324,31 @@ class RedisStore:
         last = items[-1].get("id") if items else None
         return ItemPage(items=items, has_more=len(ordered) > size, first_id=first, last_id=last)
 
+    async def update_conversation(
+        self, conversation_id: str, metadata: dict[str, Any]
+    ) -> ConversationRecord | None:
+        kept = await self.get_conversation(conversation_id)
+        if kept is None:
+            return None
+        record = msgspec.structs.replace(kept, metadata=metadata)
+        data = encode_record(record, self.limits)  # id and created_at never change: SET XX is atomic
+        replaced = await self._call(self.client.set(self._key("c:", conversation_id), data, xx=True))
+        return record if replaced else None
+
+    async def get_item(self, conversation_id: str, item_id: str) -> dict[str, Any] | None:
+        keys = self._conversation_keys(conversation_id)
+        found = await self._call(self._scripts["get_item"](keys=keys, args=[item_id]))
+        if int(found[0]) < 0:
+            raise StoreNotFoundError(f"no conversation {conversation_id!r}")
+        return _ITEM.decode(found[1]) if int(found[0]) > 0 else None
+
+    async def delete_item(self, conversation_id: str, item_id: str) -> ConversationRecord | None:
+        keys = self._conversation_keys(conversation_id)
+        found = await self._call(self._scripts["delete_item"](keys=keys, args=[item_id]))
+        if int(found[0]) < 0:
+            raise StoreNotFoundError(f"no conversation {conversation_id!r}")
+        return decode_record(found[1], ConversationRecord) if int(found[0]) > 0 else None
+
     async def delete_conversation(self, conversation_id: str) -> bool:
         return int(await self._call(self.client.delete(*self._conversation_keys(conversation_id)))) > 0
 
@@ -278,6 +365,43 @@ class RedisStore:
 
     async def delete_state(self, key: str) -> bool:
         return int(await self._call(self.client.delete(self._key("s:", key)))) > 0
+
+    # -- traces
+
+    async def put_trace(self, record: TraceRecord) -> None:
+        summary, data = encode_parts(record, self.limits)
+        keys = [self._key("t:", record.id), self._key("tsum"), self._key("tz")]
+        args = [record.id, repr(float(record.created_at)), data, summary]
+        await self._call(self._scripts["put_trace"](keys=keys, args=args))
+
+    async def get_trace(self, trace_id: str) -> TraceRecord | None:
+        data = await self._call(self.client.get(self._key("t:", trace_id)))
+        return decode_trace(data) if data is not None else None
+
+    async def list_traces(self, query: TraceQuery) -> list[TraceSummary]:
+        start = 0
+        if query.before is not None:
+            rank = await self._call(self.client.zrevrank(self._key("tz"), query.before))
+            if rank is None:
+                return []
+            start = int(rank) + 1
+        found: list[TraceSummary] = []
+        while True:
+            ids = await self._call(self.client.zrevrange(self._key("tz"), start, start + SCAN_BATCH - 1))
+            if not ids:
+                return found
+            start += len(ids)
+            bodies = await self._call(self.client.hmget(self._key("tsum"), ids))
+            if keep(found, (body for body in bodies if body is not None), query):
+                return found
+
+    async def prune_traces(self, *, max_age: float | None, max_count: int | None) -> int:
+        cut = "" if max_age is None else f"({self.limits.clock() - max_age!r}"
+        count = "" if max_count is None else str(max(0, max_count))
+        keys = [self._key("tsum"), self._key("tz")]
+        return int(
+            await self._call(self._scripts["prune_traces"](keys=keys, args=[self._key("t:"), cut, count]))
+        )
 
     async def aclose(self) -> None:
         await self.client.aclose()

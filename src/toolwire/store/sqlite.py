@@ -14,11 +14,18 @@ table                      rows
 ``conversation_items``     ``(conversation_id, seq)``, ``item_id`` (unique per conversation),
                            ``body``
 ``state``                  ``key``, ``expires_at`` (unix seconds, real), ``value`` (the bytes)
+``traces``                 ``id``, ``created_at`` (indexed with ``id``), ``summary``, ``body``
 ``meta``                   ``schema`` = 1
 =========================  ======================================================================
 
 Bodies are the records' JSON bytes (:func:`~toolwire.store.base.encode_record`). Expired rows
 are invisible at once and deleted by the next write that finds them.
+
+Traces are diagnostics written after each gateway call, so they are written through a second
+connection with ``synchronous=NORMAL``: in WAL mode a commit then skips its fsync (about 3 ms on
+a busy disk, more than the call it traces). A power loss may lose the last traces written, never
+the file or anything else in it. ``put_trace`` calls made together (``asyncio.gather``) go to the
+worker thread as one transaction: the hand-off to the thread, not the insert, is the main cost.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from toolwire.store._traces import SCAN_BATCH, encode_parts, keep
 from toolwire.store.base import (
     ConversationRecord,
     ItemPage,
@@ -44,6 +52,7 @@ from toolwire.store.base import (
     encode_record,
     item_ids,
 )
+from toolwire.trace.record import TraceQuery, TraceRecord, TraceSummary, decode_trace
 
 __all__ = ["SCHEMA", "SQLiteStore"]
 
@@ -59,6 +68,10 @@ CREATE TABLE IF NOT EXISTS conversation_items (
     PRIMARY KEY (conversation_id, seq), UNIQUE (conversation_id, item_id)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, expires_at REAL, value BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS traces (
+    id TEXT PRIMARY KEY, created_at REAL NOT NULL, summary BLOB NOT NULL, body BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS traces_order ON traces (created_at, id);
 INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', '1');
 """
 """The tables (created when missing; ``meta.schema`` names the layout)."""
@@ -66,6 +79,18 @@ BUSY_TIMEOUT_MS = 30_000
 """How long a write waits for another process's transaction before failing."""
 
 _T = TypeVar("_T")
+
+
+class _TraceBatch:
+    """Traces put together (one executor hop, one transaction) and the future they wait on."""
+
+    __slots__ = ("done", "rows")
+
+    def __init__(self, done: asyncio.Future[None]) -> None:
+        self.done = done
+        self.rows: list[tuple[str, float, bytes, bytes]] = []
+
+
 _ITEMS = msgspec.json.Encoder()
 _ITEM = msgspec.json.Decoder(dict[str, Any])
 _LIVE = "(expires_at IS NULL OR expires_at > ?)"
@@ -86,6 +111,9 @@ class SQLiteStore:
         self.limits = limits or StoreLimits()
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolwire-sqlite")
         self._db: sqlite3.Connection | None = None
+        self._trace_db: sqlite3.Connection | None = None
+        self._trace_batch: _TraceBatch | None = None
+        self._tasks: set[asyncio.Future[None]] = set()
 
     @classmethod
     async def open(cls, path: Path, limits: StoreLimits | None = None) -> SQLiteStore:
@@ -126,8 +154,8 @@ class SQLiteStore:
         except RuntimeError as exc:  # the executor was shut down
             raise StoreError(f"sqlite store {self.path.name} is closed") from exc
 
-    def _write(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
-        db = self._conn()
+    def _write(self, fn: Callable[[sqlite3.Connection], _T], db: sqlite3.Connection | None = None) -> _T:
+        db = db or self._conn()
         db.execute("BEGIN IMMEDIATE")
         try:
             result = fn(db)
@@ -240,7 +268,8 @@ class SQLiteStore:
                 (conversation_id,),
             ).fetchone()
             self._insert_items(db, conversation_id, count, encoded)
-            return int(count) + len(encoded)
+            query = "SELECT COUNT(*) FROM conversation_items WHERE conversation_id = ?"
+            return int(db.execute(query, (conversation_id,)).fetchone()[0])
 
         return await self._run(self._write, append)
 
@@ -282,6 +311,46 @@ class SQLiteStore:
         finally:
             db.execute("COMMIT")
 
+    async def update_conversation(
+        self, conversation_id: str, metadata: dict[str, Any]
+    ) -> ConversationRecord | None:
+        def update(db: sqlite3.Connection) -> ConversationRecord | None:
+            row = db.execute("SELECT body FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
+            if row is None:
+                return None
+            record = msgspec.structs.replace(decode_record(row[0], ConversationRecord), metadata=metadata)
+            data = encode_record(record, self.limits)
+            db.execute("UPDATE conversations SET body = ? WHERE id = ?", (data, conversation_id))
+            return decode_record(data, ConversationRecord)
+
+        return await self._run(self._write, update)
+
+    async def get_item(self, conversation_id: str, item_id: str) -> dict[str, Any] | None:
+        def get() -> bytes | None:
+            db = self._conn()
+            db.execute("BEGIN")
+            try:
+                self._require(db, conversation_id)
+                query = "SELECT body FROM conversation_items WHERE conversation_id = ? AND item_id = ?"
+                row = db.execute(query, (conversation_id, item_id)).fetchone()
+                return bytes(row[0]) if row is not None else None
+            finally:
+                db.execute("COMMIT")
+
+        data = await self._run(get)
+        return _ITEM.decode(data) if data is not None else None
+
+    async def delete_item(self, conversation_id: str, item_id: str) -> ConversationRecord | None:
+        def delete(db: sqlite3.Connection) -> bytes | None:
+            row = db.execute("SELECT body FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
+            if row is None:
+                raise StoreNotFoundError(f"no conversation {conversation_id!r}")
+            query = "DELETE FROM conversation_items WHERE conversation_id = ? AND item_id = ?"
+            return bytes(row[0]) if db.execute(query, (conversation_id, item_id)).rowcount > 0 else None
+
+        data = await self._run(self._write, delete)
+        return decode_record(data, ConversationRecord) if data is not None else None
+
     async def delete_conversation(self, conversation_id: str) -> bool:
         def delete(db: sqlite3.Connection) -> bool:
             db.execute("DELETE FROM conversation_items WHERE conversation_id = ?", (conversation_id,))
@@ -315,12 +384,99 @@ class SQLiteStore:
 
         return await self._run(self._write, delete)
 
+    # -- traces
+
+    async def put_trace(self, record: TraceRecord) -> None:
+        summary, data = encode_parts(record, self.limits)
+        batch = self._trace_batch
+        if batch is None:  # the first of the calls made together: the others join before it goes
+            batch = self._trace_batch = _TraceBatch(asyncio.get_running_loop().create_future())
+            asyncio.get_running_loop().call_soon(self._flush_traces, batch)
+        batch.rows.append((record.id, record.created_at, summary, data))
+        await asyncio.shield(batch.done)
+
+    def _flush_traces(self, batch: _TraceBatch) -> None:
+        self._trace_batch = None
+
+        def put(db: sqlite3.Connection) -> None:
+            query = "INSERT OR REPLACE INTO traces (id, created_at, summary, body) VALUES (?, ?, ?, ?)"
+            db.executemany(query, batch.rows)
+
+        async def flush() -> None:
+            try:
+                await self._run(lambda: self._write(put, self._traces_conn()))
+            except BaseException as exc:
+                batch.done.set_exception(exc)
+                batch.done.exception()  # retrieved: no warning when every caller went away
+            else:
+                batch.done.set_result(None)
+
+        self._tasks.add(task := asyncio.ensure_future(flush()))
+        task.add_done_callback(self._tasks.discard)
+
+    def _traces_conn(self) -> sqlite3.Connection:
+        """The connection traces are written through (``synchronous=NORMAL``, see the module)."""
+        self._conn()  # refuses when closed
+        if self._trace_db is None:
+            db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+            db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            db.execute("PRAGMA synchronous = NORMAL")
+            self._trace_db = db
+        return self._trace_db
+
+    async def get_trace(self, trace_id: str) -> TraceRecord | None:
+        row = await self._run(self._one, "SELECT body FROM traces WHERE id = ?", (trace_id,))
+        return decode_trace(row[0]) if row is not None else None
+
+    async def list_traces(self, query: TraceQuery) -> list[TraceSummary]:
+        return await self._run(self._list_traces, query)
+
+    def _list_traces(self, query: TraceQuery) -> list[TraceSummary]:
+        db = self._conn()
+        at: tuple[float, str] = (float("inf"), "")
+        if query.before is not None:
+            row = db.execute("SELECT created_at, id FROM traces WHERE id = ?", (query.before,)).fetchone()
+            if row is None:
+                return []
+            at = (row[0], row[1])
+        found: list[TraceSummary] = []
+        sql = (
+            "SELECT created_at, id, summary FROM traces WHERE (created_at, id) < (?, ?) "
+            "ORDER BY created_at DESC, id DESC LIMIT ?"
+        )
+        while True:
+            rows = db.execute(sql, (*at, SCAN_BATCH)).fetchall()
+            if keep(found, (row[2] for row in rows), query) or len(rows) < SCAN_BATCH:
+                return found
+            at = (rows[-1][0], rows[-1][1])
+
+    async def prune_traces(self, *, max_age: float | None, max_count: int | None) -> int:
+        def prune(db: sqlite3.Connection) -> int:
+            dropped = 0
+            if max_age is not None:
+                cut = self._now() - max_age
+                dropped += db.execute("DELETE FROM traces WHERE created_at < ?", (cut,)).rowcount
+            if max_count is not None:
+                dropped += db.execute(
+                    "DELETE FROM traces WHERE id IN (SELECT id FROM traces "
+                    "ORDER BY created_at DESC, id DESC LIMIT -1 OFFSET ?)",
+                    (max(0, max_count),),
+                ).rowcount
+            return dropped
+
+        return await self._run(lambda: self._write(prune, self._traces_conn()))
+
     async def aclose(self) -> None:
+        if self._tasks:  # traces on their way to the thread
+            await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._db is not None:
             await self._run(self._close)
         self._thread.shutdown(wait=True)
 
     def _close(self) -> None:
+        if self._trace_db is not None:
+            self._trace_db.close()
+            self._trace_db = None
         if self._db is not None:
             self._db.close()
             self._db = None
