@@ -101,7 +101,7 @@ def _role_ok(role: Any, i: int, ctx: Ctx) -> bool:
 
 
 def check_turns(
-    messages: list[Any], thinking: bool, ctx: Ctx, *, inline_system: bool = False, adaptive: bool = False
+    messages: list[Any], thinking: bool, ctx: Ctx, *, inline_system: bool, adaptive: bool
 ) -> None:
     """Pairing of ``tool_use``/``tool_result``, unique ids, thinking placement.
 

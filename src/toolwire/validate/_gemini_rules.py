@@ -49,38 +49,43 @@ def _items(value: Any) -> list[Any]:
     return [value] if isinstance(value, dict) else []
 
 
-def declared_names(payload: dict[str, Any]) -> list[tuple[int, str, Path]]:
-    """(index, name, path of the name) of every function declaration, across tools."""
-    out: list[tuple[int, str, Path]] = []
+def _declarations(payload: dict[str, Any]) -> list[tuple[Path, dict[str, Any]]]:
+    """(path, declaration) of every named function declaration, across tools.
+
+    A lone object stands for a one-element list (of tools or of declarations); its path has no index.
+    """
+    out: list[tuple[Path, dict[str, Any]]] = []
     tools = get(payload, "tools")
-    tools_key = "tools"
     for t, tool in enumerate(_items(tools)):
         if not isinstance(tool, dict):
             continue
         key = "functionDeclarations" if "functionDeclarations" in tool else "function_declarations"
-        where: Path = (tools_key, t) if isinstance(tools, list) else (tools_key,)
-        for d, decl in enumerate(_items(tool.get(key))):
+        where: Path = ("tools", t, key) if isinstance(tools, list) else ("tools", key)
+        decls = tool.get(key)
+        for d, decl in enumerate(_items(decls)):
             if isinstance(decl, dict) and isinstance(decl.get("name"), str):
-                out.append((len(out), decl["name"], (*where, key, d, "name")))
+                out.append(((*where, d) if isinstance(decls, list) else where, decl))
     return out
+
+
+def declared_names(payload: dict[str, Any]) -> list[tuple[int, str, Path]]:
+    """(index, name, path of the name) of every function declaration, across tools."""
+    return [(i, decl["name"], (*path, "name")) for i, (path, decl) in enumerate(_declarations(payload))]
 
 
 def check_parameter_roots(payload: dict[str, Any], ctx: Ctx) -> None:
     """A declaration's ``parameters`` (or ``parametersJsonSchema``) root must be an object schema."""
-    for _, name, name_path in declared_names(payload):
-        decl: Any = payload
-        for seg in name_path[:-1]:
-            decl = decl[seg]
+    for path, decl in _declarations(payload):
         for key in ("parameters", "parametersJsonSchema", "parameters_json_schema"):
             kind = schema_root_type(decl.get(key))
             if kind is not None:
-                where = ".".join(snake(str(s)) if isinstance(s, str) else f"[{s}]" for s in name_path[:-1])
+                where = ".".join(snake(str(s)) if isinstance(s, str) else f"[{s}]" for s in path)
                 ctx.add(
-                    (*name_path[:-1], key, "type"),
+                    (*path, key, "type"),
                     "invalid_function_parameters",
                     request_check(
                         f"{where.replace('.[', '[')}.{snake(key)}.type",
-                        f"schema of function '{name}' must be of type OBJECT, got {kind}.",
+                        f"schema of function '{decl['name']}' must be of type OBJECT, got {kind}.",
                     ),
                 )
 
