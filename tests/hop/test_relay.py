@@ -204,3 +204,30 @@ def test_an_empty_upstream_body_is_a_cut_stream_in_the_clients_shape() -> None:
     ex.request_http(inbound("openai-chat", stream=True))
     events = _client_events(b"".join(ex.translate_stream([])))
     assert events and isinstance(events[0], dict) and "error" in events[0]
+
+
+@pytest.mark.parametrize("sse", [True, False])
+def test_a_closed_relay_answers_nothing_more(sse: bool) -> None:
+    """After ``close()`` (the client has its last bytes), a late chunk or a second close adds
+    nothing: no second error event, no second ``[DONE]`` or array end."""
+    ex = Exchange("gemini", "anthropic")
+    call = ex.request_http(inbound("gemini", stream=True, sse=sse))
+    raw = _upstream_bytes("anthropic", _sent_name("anthropic", call.json()))
+    relay = StreamRelay(ex)
+    body = relay.feed(raw) + relay.close()
+    assert body
+    assert relay.feed(raw) == b""
+    assert relay.close() == b""
+
+
+def test_a_failed_relay_ignores_later_chunks_and_ends_once() -> None:
+    ex = Exchange("openai-chat", "anthropic")
+    call = ex.request_http(inbound("openai-chat", stream=True))
+    raw = _upstream_bytes("anthropic", _sent_name("anthropic", call.json()))
+    relay = StreamRelay(ex)
+    failed = relay.feed(BROKEN + raw[:60])  # a frame begun after the broken one: never read
+    assert failed.count(b'data: {"error"') == 1
+    assert relay.feed(raw) == b""
+    end = relay.close()
+    assert b'"error"' not in end and end.count(b"[DONE]") <= 1
+    assert relay.close() == b""
