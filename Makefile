@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test lint typecheck bench bench-peers fuzz clean-venvs e2e e2e-record
+.PHONY: setup demo test lint typecheck bench bench-peers fuzz mutate clean-venvs e2e e2e-record
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,13 @@ bench: setup
 FUZZ_EXAMPLES ?= 50000
 fuzz: setup
 	TOOLWIRE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) TOOLWIRE_FUZZ_TRACE_EVERY=20 $(BIN)/python -m pytest tests/fuzz -q -p no:cacheprovider
+
+# Mutation run (tests/mutation): MUTANTS sampled one-spot mutants per module of tests/mutation/targets.txt,
+# each against the tests that cover its line; prints a per-module score table. Not part of `make test`.
+MUTANTS ?= 60
+JOBS ?= 2
+mutate: setup
+	$(BIN)/python -m tests.mutation -n $(MUTANTS) -j $(JOBS) $(MUTATE_ARGS)
 
 # Every format pair against LiteLLM and the OpenAI Agents SDK, installed only into .venv-bench.
 bench-peers:

@@ -1,0 +1,135 @@
+"""Running mutants: a temporary copy of ``src/`` per worker, one pytest subprocess per mutant.
+
+A worker writes the mutant into its own copy (never the working tree), runs only the tests that
+cover the mutated lines with ``-x`` and ``PYTHONPATH`` on the copy, then puts the original back and
+drops that module's bytecode. A failing test kills the mutant; so does a collection error (the
+mutant broke an import); a run past the timeout is killed with its process group (a hang is caught).
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.mutation._mutants import Mutant
+
+__all__ = ["Outcome", "Workers"]
+
+KILLED, SURVIVED, TIMEOUT, UNCOVERED, EQUIVALENT, ERROR = (
+    "killed",
+    "survived",
+    "timeout",
+    "uncovered",
+    "equivalent",
+    "error",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What happened to one mutant."""
+
+    mutant: Mutant
+    status: str
+    tests: int
+    seconds: float
+    detail: str = ""
+
+
+class Workers:
+    """A pool of private ``src/`` copies, one per concurrent run."""
+
+    def __init__(self, root: Path, jobs: int) -> None:
+        self.root = root
+        self._tmp = Path(tempfile.mkdtemp(prefix="toolwire-mutants-"))
+        self._free: queue.Queue[Path] = queue.Queue()
+        for n in range(jobs):
+            copy = self._tmp / f"w{n}" / "src"
+            shutil.copytree(root / "src", copy, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+            self._free.put(copy)
+
+    def close(self) -> None:
+        """Remove every copy."""
+        shutil.rmtree(self._tmp, ignore_errors=True)
+
+    @contextmanager
+    def _copy(self) -> Iterator[Path]:
+        copy = self._free.get()
+        try:
+            yield copy
+        finally:
+            self._free.put(copy)
+
+    def run(
+        self, module_path: str, source: str | None, tests: set[str], timeout: float
+    ) -> tuple[str, float, str]:
+        """Run ``tests`` with ``module_path`` replaced by ``source`` (None: unmutated).
+
+        Returns:
+            (status, seconds, last line of pytest output): status is killed, survived, timeout or error.
+        """
+        with self._copy() as copy:
+            target = copy / Path(module_path).relative_to("src")
+            original = target.read_bytes()
+            _drop_bytecode(target)
+            if source is not None:
+                target.write_text(source, encoding="utf-8")
+            try:
+                return self._pytest(copy, tests, timeout)
+            finally:
+                target.write_bytes(original)
+                _drop_bytecode(target)
+
+    def _pytest(self, copy: Path, tests: set[str], timeout: float) -> tuple[str, float, str]:
+        select = copy.parent / "select.txt"
+        select.write_text("\n".join(sorted(tests)) + "\n", encoding="utf-8")
+        files = sorted({t.split("::", 1)[0] for t in tests})
+        env = {**os.environ, "PYTHONPATH": str(copy), "TOOLWIRE_MUTATION_SELECT": str(select)}
+        env.pop("TOOLWIRE_MUTATION_CONTEXTS", None)
+        cmd = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-x",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "tests.mutation._plugin",
+        ]
+        start = time.monotonic()
+        proc = subprocess.Popen(
+            [*cmd, *files],
+            cwd=self.root,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            out, _ = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            return TIMEOUT, time.monotonic() - start, f"no result after {timeout:.0f} s"
+        seconds = time.monotonic() - start
+        lines = out.decode(errors="replace").strip().splitlines()
+        tail = lines[-1] if lines else ""
+        # pytest exit codes: 0 passed, 1 a test failed, 2 interrupted (a collection error), 5 nothing ran
+        status = {0: SURVIVED, 1: KILLED, 2: KILLED}.get(proc.returncode, ERROR)
+        return status, seconds, tail if status != ERROR else f"pytest exit {proc.returncode}: {tail}"
+
+
+def _drop_bytecode(source: Path) -> None:
+    for pyc in (source.parent / "__pycache__").glob(f"{source.stem}.*.pyc"):
+        pyc.unlink(missing_ok=True)
