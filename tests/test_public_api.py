@@ -74,9 +74,9 @@ PINNED: dict[str, set[str]] = {
     },
     "toolwire.runner": {
         "DEFAULT_ABANDONED_LIMIT", "abandoned_threads", "set_abandoned_limit",
-        "Approver", "Hooks", "RegisteredTool", "RunEnd", "RunEvent", "RunResult", "RunState", "StopKind",
-        "ToolResultEvent", "Toolbox", "TurnEnd", "arun", "arun_stream", "execute_async", "execute_sync",
-        "result_from_value", "run", "run_stream",
+        "Approver", "Hooks", "RegisteredTool", "RunEnd", "RunEvent", "RunResult", "RunState", "RunUsageError",
+        "StopKind", "ToolResultEvent", "Toolbox", "TurnEnd", "arun", "arun_stream", "execute_async",
+        "execute_sync", "result_from_value", "run", "run_stream",
     },
     "toolwire.emulator": {
         "DEFAULT_MODELS", "Emulator", "EmulatorConfig", "FAULT_HEADER", "Faults", "PARALLEL_TRIGGERS",

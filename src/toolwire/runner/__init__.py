@@ -8,7 +8,7 @@ sans-IO state machine (:class:`RunState`); only waiting differs.
 
 from toolwire.runner._calls import result_from_value
 from toolwire.runner._execute import Approver, execute_async, execute_sync
-from toolwire.runner._loop import Hooks, RunResult, RunState, StopKind
+from toolwire.runner._loop import Hooks, RunResult, RunState, RunUsageError, StopKind
 from toolwire.runner._run import (
     RunEnd,
     RunEvent,
@@ -31,6 +31,7 @@ __all__ = [
     "RunEvent",
     "RunResult",
     "RunState",
+    "RunUsageError",
     "StopKind",
     "ToolResultEvent",
     "Toolbox",

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from toolwire.errors import ToolwireError
 from toolwire.ir.base import FormatName
 from toolwire.ir.content import Message, ToolCall, ToolResult
 from toolwire.ir.request import Request
@@ -21,10 +22,15 @@ from toolwire.runner._calls import not_run_result
 from toolwire.runner._toolbox import Toolbox
 from toolwire.usage import Prices, total_usage
 
-__all__ = ["Hooks", "RunResult", "RunState", "StopKind"]
+__all__ = ["Hooks", "RunResult", "RunState", "RunUsageError", "StopKind"]
 
 StopKind = Literal["completed", "max_turns"]
 """Why a run ended: the model answered without tool calls, or the turn limit was reached."""
+
+
+class RunUsageError(ToolwireError, ValueError):
+    """The runner was used out of its contract: ``max_turns`` below 1, or
+    :meth:`RunState.result` asked for before the run ended."""
 
 
 @dataclass(slots=True)
@@ -35,7 +41,8 @@ class Hooks:
     (and without ever breaking the run) use an observer (:mod:`toolwire.hooks`).
 
     Attributes:
-        before_request: ``(turn, request) -> Request | None`` before each model call.
+        before_request: ``(turn, request) -> Request | None`` before each model call; a
+            replacement is sent, and later turns start from it (with the conversation so far).
         after_response: ``(turn, response) -> Response | None`` after each model answer.
         after_tool: ``(call, result) -> ToolResult | None`` after each tool call.
     """
@@ -116,7 +123,7 @@ class RunState:
 
     def __post_init__(self) -> None:
         if self.max_turns < 1:
-            raise ValueError("max_turns must be at least 1")
+            raise RunUsageError(f"max_turns must be at least 1 (got {self.max_turns})")
         self.messages = list(self.request.messages)
         known = {getattr(t, "name", None) for t in self.request.tools}
         extra_tools = tuple(t for t in self.toolbox.tools if t.name not in known)
@@ -166,9 +173,13 @@ class RunState:
         return self.stop is not None
 
     def result(self) -> RunResult:
-        """The outcome (only once a response has been taken)."""
+        """The outcome of the ended run.
+
+        Raises:
+            RunUsageError: the run has not ended (check :attr:`done` first).
+        """
         if self.last is None or self.stop is None:
-            raise RuntimeError("the run has not ended")
+            raise RunUsageError("the run has not ended: result() is available once done is true")
         return RunResult(
             self.last, tuple(self.messages), self.turns, self.stop, self.request, tuple(self.responses)
         )
