@@ -1,0 +1,192 @@
+"""Chat stream decoder contracts a client relies on (issue 22): malformed chunks end the stream
+with a typed, located error; tool-call fragments never merge two calls; per-chunk noise never
+reaches the re-encoded stream."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from toolwire.formats.openai_chat import StreamDecoder
+from toolwire.ir.accumulate import accumulate
+from toolwire.ir.content import ToolCall
+from toolwire.ir.stream import StreamErrorEvent, StreamEvent
+from toolwire.streaming import StreamTranslator, check_stream
+
+
+def chunk(delta: dict[str, Any] | None = None, finish: str | None = None, **top: Any) -> dict[str, Any]:
+    choice = {"index": 0, "delta": {} if delta is None else delta, "finish_reason": finish}
+    return {
+        "id": "c1",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "m",
+        "choices": [choice],
+        **top,
+    }
+
+
+def decode(chunks: list[Any]) -> tuple[list[StreamEvent], StreamDecoder]:
+    decoder = StreamDecoder()
+    events = [e for c in chunks for e in decoder.feed(c)] + decoder.close()
+    return events, decoder
+
+
+def calls(chunks: list[Any]) -> list[tuple[str | None, str, str]]:
+    events, _ = decode(chunks)
+    response = accumulate(events)
+    return [(p.id, p.name, p.arguments) for p in response.parts if isinstance(p, ToolCall)]
+
+
+def fragment(arguments: str, **fields: Any) -> dict[str, Any]:
+    call: dict[str, Any] = {**fields, "function": {"arguments": arguments}}
+    if "name" in fields:
+        call["function"]["name"] = call.pop("name")
+    return {"tool_calls": [call]}
+
+
+# ---------------------------------------------------------------- malformed choices
+
+
+@pytest.mark.parametrize("bad", [5, "x", None, [], [{"index": 0}], True])
+def test_a_non_object_choice_mid_stream_ends_in_a_located_error(bad: Any) -> None:
+    head = chunk({"role": "assistant", "content": "hi"})
+    events, decoder = decode([head, {**chunk(), "choices": [bad]}, chunk({"content": "more"})])
+    errors = [e for e in events if isinstance(e, StreamErrorEvent)]
+    assert len(errors) == 1 and errors[0].error.code == "malformed_event"
+    assert errors[0].error.message.startswith("$[1].choices[0]: expected an object")
+    assert events[-1] == errors[0]  # nothing after the error, close() adds nothing
+    assert accumulate(events[:-1]).parts[0].text == "hi"  # type: ignore[union-attr]
+    assert decoder.close() == []
+
+
+@pytest.mark.parametrize("bad", [5, "x", {"a": 1}])
+def test_non_list_choices_end_in_a_located_error(bad: Any) -> None:
+    events, _ = decode([chunk({"content": "hi"}), {**chunk(), "choices": bad}])
+    assert isinstance(events[-1], StreamErrorEvent)
+    assert events[-1].error.message.startswith("$[1].choices: ")
+
+
+def test_a_chunk_without_choices_ends_in_a_located_error() -> None:
+    events, _ = decode([chunk({"content": "hi"}), {"id": "c1", "object": "chat.completion.chunk"}])
+    assert isinstance(events[-1], StreamErrorEvent)
+    assert events[-1].error.message == "$[1].choices: missing required field 'choices'"
+
+
+# ---------------------------------------------------------------- index-less fragments
+
+
+def test_index_less_fragments_with_a_new_id_start_a_new_call() -> None:
+    chunks = [
+        chunk({"role": "assistant"}),
+        chunk(fragment('{"x":', id="a", type="function", name="f")),
+        chunk(fragment("1}")),
+        chunk(fragment('{"y":', id="b", type="function", name="g")),
+        chunk(fragment("2}")),
+        chunk(finish="tool_calls"),
+        "[DONE]",
+    ]
+    assert calls(chunks) == [("a", "f", '{"x":1}'), ("b", "g", '{"y":2}')]
+
+
+def test_index_less_fragments_repeating_the_id_stay_in_one_call() -> None:
+    chunks = [
+        chunk(fragment('{"x":', id="a", type="function", name="f")),
+        chunk(fragment("1", id="a")),
+        chunk(fragment("}", id="a")),
+        chunk(finish="tool_calls"),
+    ]
+    assert calls(chunks) == [("a", "f", '{"x":1}')]
+
+
+def test_a_new_id_at_the_same_index_starts_a_new_call() -> None:
+    chunks = [
+        chunk(fragment("{}", index=0, id="a", type="function", name="f")),
+        chunk(fragment('{"z":0}', index=0, id="b", type="function", name="g")),
+        chunk(finish="tool_calls"),
+    ]
+    assert calls(chunks) == [("a", "f", "{}"), ("b", "g", '{"z":0}')]
+
+
+def test_interleaved_indexed_fragments_go_to_their_own_call() -> None:
+    chunks = [
+        chunk(fragment("[", index=0, id="a", type="function", name="f")),
+        chunk(fragment("{", index=1, id="b", type="function", name="g")),
+        chunk(fragment("1]", index=0)),
+        chunk(fragment("}", index=1)),
+        chunk(finish="tool_calls"),
+    ]
+    assert calls(chunks) == [("a", "f", "[1]"), ("b", "g", "{}")]
+
+
+def test_an_index_less_fragment_after_indexed_ones_continues_the_last_call() -> None:
+    chunks = [
+        chunk(fragment("[", index=0, id="a", type="function", name="f")),
+        chunk(fragment("{", index=1, id="b", type="function", name="g")),
+        chunk(fragment("}")),
+        chunk(finish="tool_calls"),
+    ]
+    assert calls(chunks) == [("a", "f", "["), ("b", "g", "{}")]
+
+
+def test_arguments_before_the_name_are_kept_for_the_call() -> None:
+    chunks = [
+        chunk(fragment('{"a"', index=0, id="a", type="function")),
+        chunk(fragment(":1}", index=0, name="f")),
+        chunk(finish="tool_calls"),
+    ]
+    assert calls(chunks) == [("a", "f", '{"a":1}')]
+
+
+def test_a_call_that_never_got_a_name_ends_in_an_error() -> None:
+    events, _ = decode([chunk(fragment("{}", index=0, id="a")), chunk(finish="tool_calls"), "[DONE]"])
+    assert isinstance(events[-1], StreamErrorEvent)
+    assert "tool call 'a' ended without a name" in events[-1].error.message
+
+
+def test_a_late_id_or_name_is_noted_and_ignored() -> None:
+    chunks = [
+        chunk(fragment("{", index=0, type="function", name="f")),
+        chunk(fragment("}", index=0, id="late", name="other")),
+        chunk(finish="tool_calls"),
+    ]
+    events, decoder = decode(chunks)
+    assert [(p.id, p.name, p.arguments) for p in accumulate(events).parts] == [(None, "f", "{}")]  # type: ignore[union-attr]
+    kinds = sorted((n.path, n.kind) for n in decoder.notes)
+    assert kinds == [("$[1].choices[0].delta.tool_calls[0].function", "dropped")] * 2
+
+
+# ---------------------------------------------------------------- per-chunk fields
+
+
+def test_the_obfuscation_field_never_reaches_the_re_encoded_stream() -> None:
+    chunks = [
+        chunk({"role": "assistant", "content": ""}, obfuscation="abc"),
+        chunk({"content": "hi"}, obfuscation="de"),
+        chunk({"content": " there"}, obfuscation="fgh"),
+        chunk(finish="stop", obfuscation="x"),
+        "[DONE]",
+    ]
+    for target in ("openai-chat", "openai-responses", "anthropic", "gemini"):
+        translator = StreamTranslator("openai-chat", target)
+        out = [e for c in chunks for e in translator.feed(c)] + translator.close()
+        assert "obfuscation" not in repr(out), target
+        assert "hi" in repr(out) and " there" in repr(out)
+        assert check_stream(target, out) == []  # type: ignore[arg-type]
+        assert not [n for n in translator.note_items if "obfuscation" in n.path]
+
+
+def test_a_field_the_first_chunk_lacked_goes_to_the_end_of_the_response() -> None:
+    events, _ = decode(
+        [chunk({"content": "hi"}), chunk(finish="stop", moderation={"flagged": False}), "[DONE]"]
+    )
+    assert accumulate(events).extra == {"moderation": {"flagged": False}}
+
+
+def test_per_chunk_logprobs_are_noted_once() -> None:
+    with_logprobs = chunk({"content": "a"})
+    with_logprobs["choices"][0]["logprobs"] = {"content": []}
+    events, decoder = decode([chunk({"content": "h"}), with_logprobs, with_logprobs, chunk(finish="stop")])
+    assert [(n.path, n.kind) for n in decoder.notes] == [("$[1].choices[0].logprobs", "dropped")]
+    assert accumulate(events).parts[0].text == "haa"  # type: ignore[union-attr]
