@@ -11,7 +11,7 @@ import pytest
 from toolwire.formats.openai_chat import StreamDecoder
 from toolwire.ir.accumulate import accumulate
 from toolwire.ir.content import ToolCall
-from toolwire.ir.stream import StreamErrorEvent, StreamEvent
+from toolwire.ir.stream import StreamErrorEvent, StreamEvent, TextDelta, ToolCallDelta
 from toolwire.streaming import StreamTranslator, check_stream
 
 
@@ -190,3 +190,110 @@ def test_per_chunk_logprobs_are_noted_once() -> None:
     events, decoder = decode([chunk({"content": "h"}), with_logprobs, with_logprobs, chunk(finish="stop")])
     assert [(n.path, n.kind) for n in decoder.notes] == [("$[1].choices[0].logprobs", "dropped")]
     assert accumulate(events).parts[0].text == "haa"  # type: ignore[union-attr]
+
+
+# ---------------------------------------------------------------- the hot path
+
+
+def started(*chunks: Any) -> StreamDecoder:
+    decoder = StreamDecoder()
+    for c in (chunk({"role": "assistant", "content": "a"}), *chunks):
+        decoder.feed(c)
+    return decoder
+
+
+def test_a_plain_text_chunk_mid_stream_takes_the_hot_path() -> None:
+    decoder = started()
+    assert decoder.hot(chunk({"content": "b"})) == (TextDelta, 0, "b")
+
+
+def test_a_plain_argument_chunk_mid_stream_takes_the_hot_path() -> None:
+    decoder = started(chunk(fragment("", index=0, id="x", type="function", name="f")))
+    assert decoder.hot(chunk({"tool_calls": [{"index": 0, "function": {"arguments": "{"}}]})) == (
+        ToolCallDelta,
+        1,
+        "{",
+    )
+
+
+def with_choice(**fields: Any) -> dict[str, Any]:
+    out = chunk({"content": "b"})
+    out["choices"][0].update(fields)
+    return out
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        chunk({"content": ""}),  # nothing to send
+        chunk({"refusal": "no"}),  # another flowing kind
+        chunk({"content": "b", "refusal": "c"}),
+        chunk({"content": 5}),
+        chunk({"content": "b"}, finish="stop"),
+        chunk({"content": "b"}, usage={"prompt_tokens": 1}),
+        chunk({"content": "b"}, error={"message": "x"}),
+        chunk({"content": "b"}, unknown_top=1),
+        with_choice(index=1),
+        with_choice(index="0"),
+        with_choice(logprobs={"content": []}),
+        with_choice(other=1),
+        with_choice(delta="b"),
+        {**chunk({"content": "b"}), "choices": [chunk()["choices"][0]] * 2},
+        {**chunk(), "choices": [5]},
+        {**chunk(), "choices": "x"},
+        chunk({"tool_calls": [{"index": 0, "function": {"arguments": "{"}}]}),  # no such call
+        "[DONE]",
+        5,
+    ],
+)
+def test_anything_else_takes_the_general_path(event: Any) -> None:
+    assert started().hot(event) is None
+
+
+@pytest.mark.parametrize(
+    "calls",
+    [
+        [{"index": 0, "function": {"arguments": "{"}}, {"index": 0, "function": {"arguments": "}"}}],
+        [{"index": 0, "function": {"arguments": "{"}, "id": "x"}],
+        [{"index": "0", "function": {"arguments": "{"}}],
+        [{"index": 0, "function": {"arguments": "{", "name": "f"}}],
+        [{"index": 0, "function": {"arguments": 5}}],
+        [{"index": 0, "function": "{"}],
+        [{"index": 0, "custom": {"input": "{"}}],
+        [5],
+    ],
+)
+def test_unusual_argument_chunks_take_the_general_path(calls: list[Any]) -> None:
+    decoder = started(chunk(fragment("", index=0, id="x", type="function", name="f")))
+    assert decoder.hot(chunk({"tool_calls": calls})) is None
+
+
+def test_a_custom_call_input_takes_the_general_path() -> None:
+    decoder = started(
+        chunk({"tool_calls": [{"index": 0, "id": "x", "type": "custom", "custom": {"name": "f"}}]})
+    )
+    assert decoder.hot(chunk({"tool_calls": [{"index": 0, "function": {"arguments": "{"}}]})) is None
+
+
+def test_the_hot_path_is_closed_before_the_start_and_after_the_finish() -> None:
+    assert StreamDecoder().hot(chunk({"content": "b"})) is None
+    finished = started(chunk(finish="stop"))
+    assert finished.hot(chunk({"content": "b"})) is None
+
+
+def test_hot_and_general_paths_give_the_same_stream() -> None:
+    chunks = [
+        chunk({"role": "assistant", "content": "a"}),
+        chunk({"content": "b"}),
+        chunk(fragment("", index=0, id="x", type="function", name="f")),
+        chunk({"tool_calls": [{"index": 0, "function": {"arguments": "{}"}}]}),
+        chunk({"tool_calls": [{"index": 0, "function": {"arguments": ""}}]}),
+        chunk(finish="tool_calls"),
+        "[DONE]",
+    ]
+    hot, general = StreamDecoder(), StreamDecoder()
+    via_hot = [e for c in chunks for e in hot.feed(c)] + hot.close()
+    via_general = [e for c in chunks for e in general._feed(c)] + general.close()
+    assert via_hot == via_general
+    response = accumulate(via_hot)
+    assert [getattr(p, "text", None) or getattr(p, "arguments", None) for p in response.parts] == ["ab", "{}"]
