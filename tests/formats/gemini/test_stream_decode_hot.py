@@ -78,7 +78,7 @@ def test_text_after_a_thought_takes_the_general_path() -> None:
     assert fed(chunk({"text": "a", "thought": True})).hot(plain()) is None
 
 
-def test_no_hot_path_before_a_run_after_the_end_or_inside_a_call() -> None:
+def test_no_hot_path_before_a_run_or_after_the_end() -> None:
     assert StreamDecoder().hot(plain()) is None
     ended = fed(chunk({"text": "a"}, finish="STOP"))
     ended.close()
