@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 from toolwire.formats import anthropic
-from toolwire.ir.content import ImagePart, Message, TextPart
+from toolwire.ir.content import ImagePart, Message, TextPart, ToolCall, ToolResult
 from toolwire.ir.notes import Notes
 from toolwire.ir.request import Request
 from toolwire.translate import translate_request
@@ -163,3 +163,43 @@ def test_a_participant_name_dropped_across_formats_is_noted() -> None:
 def test_a_null_message_field_is_not_reported_as_a_loss() -> None:
     chat = {"model": "m", "messages": [{"role": "user", "content": "hi", "x_field": None}]}
     assert [p for p, _ in notes_of(chat, "openai-chat") if "x_field" in p] == []
+
+
+def test_a_system_message_added_mid_conversation_joins_a_string_system_prompt() -> None:
+    req = anthropic.decode_request({**BASE, "system": "first"}, Notes())
+    later = Message(role="system", parts=(TextPart(text="second"),))
+    out, notes = encode(msgspec.structs.replace(req, messages=(*req.messages, later)))
+    assert out["system"] == [{"type": "text", "text": "first"}, {"type": "text", "text": "second"}]
+    assert out["messages"] == BASE["messages"]
+    assert [(path, kind) for path, kind, _ in notes] == [("$.messages[2]", "approximated")]
+
+
+# ---------------------------------------------------------------- turns
+
+
+def test_tool_results_lead_every_user_turn_they_join() -> None:
+    """Built as IR (a translation would refuse the second turn's order before encoding)."""
+    messages = (
+        Message(role="user", parts=(TextPart(text="go"),)),
+        Message(role="assistant", parts=(ToolCall(name="f", arguments="{}", id="a"),)),
+        Message(role="tool", parts=(ToolResult(call_id="a", content=(TextPart(text="ra"),)),)),
+        Message(role="user", parts=(TextPart(text="x"),)),
+        Message(role="assistant", parts=(ToolCall(name="f", arguments="{}", id="b"),)),
+        Message(
+            role="user", parts=(TextPart(text="y"), ToolResult(call_id="b", content=(TextPart(text="rb"),)))
+        ),
+    )
+    out, notes = encode(Request(model="m", messages=messages, origin="openai-chat"))
+    turns = [
+        (m["role"], [b.get("text") or b.get("tool_use_id") or b["id"] for b in m["content"]])
+        for m in out["messages"]
+    ]
+    assert turns == [
+        ("user", ["go"]),
+        ("assistant", ["a"]),
+        ("user", ["a", "x"]),
+        ("assistant", ["b"]),
+        ("user", ["b", "y"]),  # moved before the text that came first
+    ]
+    moved = [(path, kind) for path, kind, message in notes if message.startswith("tool result moved before")]
+    assert moved == [("$.messages[5].parts[1]", "approximated")]
