@@ -54,7 +54,10 @@ def test_a_non_object_choice_mid_stream_ends_in_a_located_error(bad: Any) -> Non
     head = chunk({"role": "assistant", "content": "hi"})
     events, decoder = decode([head, {**chunk(), "choices": [bad]}, chunk({"content": "more"})])
     errors = [e for e in events if isinstance(e, StreamErrorEvent)]
-    assert len(errors) == 1 and errors[0].error.code == "malformed_event"
+    assert len(errors) == 1 and (errors[0].error.code, errors[0].error.type) == (
+        "malformed_event",
+        "stream_error",
+    )
     assert errors[0].error.message.startswith("$[1].choices[0]: expected an object")
     assert events[-1] == errors[0]  # nothing after the error, close() adds nothing
     assert accumulate(events[:-1]).parts[0].text == "hi"  # type: ignore[union-attr]
@@ -72,6 +75,22 @@ def test_a_chunk_without_choices_ends_in_a_located_error() -> None:
     events, _ = decode([chunk({"content": "hi"}), {"id": "c1", "object": "chat.completion.chunk"}])
     assert isinstance(events[-1], StreamErrorEvent)
     assert events[-1].error.message == "$[1].choices: missing required field 'choices'"
+
+
+def test_events_after_done_are_ignored_with_one_note() -> None:
+    events, decoder = decode([chunk({"content": "hi"}), "[DONE]", chunk({"content": "late"}), "[DONE]"])
+    assert accumulate(events).parts[0].text == "hi"  # type: ignore[union-attr]
+    assert [(n.path, n.kind, n.message) for n in decoder.notes] == [
+        ("$[2]", "skipped", "event after the end of the stream ignored")
+    ]
+
+
+def test_a_stream_cut_before_its_finish_is_incomplete() -> None:
+    events, _ = decode([chunk({"content": "hi"})])
+    assert isinstance(events[-1], StreamErrorEvent)
+    error = events[-1].error
+    assert (error.code, error.type) == ("incomplete_stream", "stream_error")
+    assert error.message == "stream ended after 1 events without finish_reason or [DONE]"
 
 
 # ---------------------------------------------------------------- index-less fragments
