@@ -117,6 +117,7 @@ def test_index_less_fragments_repeating_the_id_stay_in_one_call() -> None:
         chunk(finish="tool_calls"),
     ]
     assert calls(chunks) == [("a", "f", '{"x":1}')]
+    assert list(decode(chunks)[1].notes) == []  # a repeated id is not a late one
 
 
 def test_a_new_id_at_the_same_index_starts_a_new_call() -> None:
@@ -316,3 +317,17 @@ def test_hot_and_general_paths_give_the_same_stream() -> None:
     assert via_hot == via_general
     response = accumulate(via_hot)
     assert [getattr(p, "text", None) or getattr(p, "arguments", None) for p in response.parts] == ["ab", "{}"]
+
+
+def test_each_kind_of_note_is_given_once_whatever_the_field_names() -> None:
+    chunks = [
+        chunk({**fragment("{", index=0, type="function", name="f"), "": 1}),
+        chunk({**fragment("}", index=0, id="late", name="other"), "": 2}),
+        chunk(finish="tool_calls"),
+    ]
+    _, decoder = decode(chunks)
+    assert sorted(n.message for n in decoder.notes) == [
+        "call id 'late' came after the call started",
+        "delta field '' is not carried",
+        "later name 'other' of call 'f' ignored",
+    ]
