@@ -74,6 +74,8 @@ def test_name_map_is_valid_injective_and_reversible(originals: list[str], target
         ("x" * 128 + "y", "anthropic", "x" * 119 + "_c5736021"),
         ("x" * 65, "gemini", "x" * 55 + "_a516c7cf"),
         ("9" * 70, "gemini", "_" + "9" * 54 + "_0001d33f"),
+        ("é" * 70, "openai-chat", "_" * 56 + "225e0067"),  # hashed as UTF-8
+        ("x" * 70 + "\ud800", "openai-chat", "x" * 55 + "_cb9c4a27"),  # a lone surrogate hashes too
     ],
 )
 def test_long_names_get_a_pinned_hash_suffix(name: str, target: str, expected: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import random
+import signal
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -36,6 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--report", type=Path, default=ROOT / ".mutation-cache" / "survivors.md", help="survivor report"
     )
+    p.add_argument("--fresh", action="store_true", help="collect per-test coverage again, ignoring the cache")
     p.add_argument("--list", action="store_true", help="list the sampled mutants and stop")
     p.add_argument("--no-baseline", action="store_true", help="skip the unmutated run of each module's tests")
     p.add_argument(
@@ -184,8 +186,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{m.id}  {m.original.strip()[:50]!r} -> {m.replacement.strip()[:50]!r}{mark}")
         return 0
     started = time.monotonic()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the temporary copies are removed
     measured = sorted(set(_listed()) | set(targets))  # one cache serves every subset of targets.txt
-    cov = collect(ROOT, measured, args.jobs, ROOT / ".mutation-cache" / "coverage.json")
+    cov = collect(ROOT, measured, args.jobs, ROOT / ".mutation-cache" / "coverage.json", fresh=args.fresh)
     workers = Workers(ROOT, args.jobs)
     results: dict[str, list[Outcome]] = {}
     try:

@@ -2,9 +2,11 @@
 
 Coverage runs the test files under the pytest plugin of ``_plugin.py``, which names each test's
 coverage context after its node id. The result is cached in ``.mutation-cache/coverage.json`` per
-test file: a file is re-run when its own text changes, and every file is re-run when anything under
-``src/``, a test helper (a ``tests/`` module not named ``test_*``), ``pyproject.toml`` or the target
-list changes. Lines executed outside any test (at import) are kept as ``static``.
+test file: a file is re-run when its own text changes or when a target module it executed changed;
+every file is re-run when a test helper (a ``tests/`` module not named ``test_*``),
+``pyproject.toml`` or the target list changes, or with ``--fresh``. (Edits elsewhere in ``src/``
+keep the cache: they rarely change which tests reach a target line.) Lines executed outside any
+test (at import) are kept as ``static``.
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 __all__ = ["Coverage", "collect"]
 
 Lines = dict[int, list[str]]
+_VERSION = 2
 
 
 class Coverage:
@@ -73,10 +77,23 @@ def _test_files(root: Path) -> list[Path]:
     return sorted(p for p in (root / "tests").rglob("test_*.py") if "e2e" not in p.parts)
 
 
-def _context_key(root: Path, targets: list[str]) -> str:
-    src = sorted((root / "src").rglob("*.py"))
-    helpers = sorted(p for p in (root / "tests").rglob("*.py") if not p.name.startswith("test_"))
-    return _hash_files([*src, *helpers, root / "pyproject.toml"], root) + ":" + ",".join(sorted(targets))
+def _helpers_key(root: Path, targets: list[str]) -> str:
+    tests = root / "tests"
+    helpers = sorted(
+        p for p in tests.rglob("*.py") if not p.name.startswith("test_") and "mutation" not in p.parts
+    )
+    return _hash_files([*helpers, root / "pyproject.toml"], root) + ":" + ",".join(sorted(targets))
+
+
+def _stale(state: dict[str, Any], hashes: dict[str, str], modules: dict[str, str]) -> list[str]:
+    """Test files to re-run: new or edited ones, and those that executed a target that changed."""
+    changed = {m for m, h in modules.items() if state["modules"].get(m) != h}
+    out = []
+    for rel, digest in hashes.items():
+        entry = state["files"].get(rel)
+        if entry is None or entry["hash"] != digest or changed & set(entry["lines"]):
+            out.append(rel)
+    return out
 
 
 def _run_chunk(
@@ -130,7 +147,7 @@ def _read(root: Path, data_file: Path) -> tuple[dict[str, dict[str, Lines]], dic
     return by_file, static
 
 
-def collect(root: Path, targets: list[str], jobs: int, cache: Path) -> Coverage:
+def collect(root: Path, targets: list[str], jobs: int, cache: Path, *, fresh: bool = False) -> Coverage:
     """Per-test line coverage of ``targets`` (repo-relative paths), from the cache where still valid.
 
     Args:
@@ -138,17 +155,21 @@ def collect(root: Path, targets: list[str], jobs: int, cache: Path) -> Coverage:
         targets: the modules to measure.
         jobs: how many coverage runs at once (the stale test files are split between them).
         cache: the cache file.
+        fresh: ignore the cache.
     """
-    key = _context_key(root, targets)
-    state = json.loads(cache.read_text(encoding="utf-8")) if cache.exists() else {}
-    if state.get("key") != key:
-        state = {"key": key, "files": {}, "static": {}}
-    files = _test_files(root)
-    hashes = {str(f.relative_to(root)): hashlib.sha256(f.read_bytes()).hexdigest() for f in files}
-    stale = [f for f in files if state["files"].get(_rel(f, root), {}).get("hash") != hashes[_rel(f, root)]]
+    key = _helpers_key(root, targets)
+    state = json.loads(cache.read_text(encoding="utf-8")) if cache.exists() and not fresh else {}
+    if state.get("version") != _VERSION or state.get("key") != key:
+        state = {"version": _VERSION, "key": key, "modules": {}, "files": {}, "static": {}}
+    hashes = {_rel(f, root): hashlib.sha256(f.read_bytes()).hexdigest() for f in _test_files(root)}
+    modules = {m: hashlib.sha256((root / m).read_bytes()).hexdigest() for m in targets}
+    stale = _stale(state, hashes, modules)
     if stale:
         print(f"collecting per-test coverage of {len(stale)} test files ({jobs} at once) ...", flush=True)
-        chunks = [stale[i::jobs] for i in range(jobs) if stale[i::jobs]]
+        for module, digest in modules.items():
+            if state["modules"].get(module) != digest:
+                state["static"].pop(module, None)
+        chunks = [[root / f for f in stale[i::jobs]] for i in range(jobs) if stale[i::jobs]]
         with (
             tempfile.TemporaryDirectory(prefix="toolwire-mutcov-") as tmp,
             ThreadPoolExecutor(len(chunks)) as pool,
@@ -156,13 +177,14 @@ def collect(root: Path, targets: list[str], jobs: int, cache: Path) -> Coverage:
             results = list(
                 pool.map(lambda c: _run_chunk(root, c[1], targets, Path(tmp), c[0]), enumerate(chunks))
             )
-            for data_file, chunk in results:
-                by_file, static = _read(root, data_file)
-                for module, lines in static.items():
-                    state["static"][module] = sorted(set(state["static"].get(module, [])) | lines)
-                for f in chunk:
-                    rel = str(f.relative_to(root))
-                    state["files"][rel] = {"hash": hashes[rel], "lines": by_file.get(rel, {})}
+        for data_file, chunk in results:
+            by_file, static = _read(root, data_file)
+            for module, lines in static.items():
+                state["static"][module] = sorted(set(state["static"].get(module, [])) | lines)
+            for f in chunk:
+                rel = _rel(f, root)
+                state["files"][rel] = {"hash": hashes[rel], "lines": by_file.get(rel, {})}
+        state["modules"] = modules
         cache.parent.mkdir(parents=True, exist_ok=True)
         cache.write_text(json.dumps(state), encoding="utf-8")
     live = {rel: entry["lines"] for rel, entry in state["files"].items() if rel in hashes}

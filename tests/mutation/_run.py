@@ -53,13 +53,16 @@ class Workers:
         self.root = root
         self._tmp = Path(tempfile.mkdtemp(prefix="toolwire-mutants-"))
         self._free: queue.Queue[Path] = queue.Queue()
+        self._live: set[subprocess.Popen[bytes]] = set()
         for n in range(jobs):
             copy = self._tmp / f"w{n}" / "src"
             shutil.copytree(root / "src", copy, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
             self._free.put(copy)
 
     def close(self) -> None:
-        """Remove every copy."""
+        """Stop the runs still going (an interrupted session) and remove every copy."""
+        for proc in list(self._live):
+            _kill(proc)
         shutil.rmtree(self._tmp, ignore_errors=True)
 
     @contextmanager
@@ -85,15 +88,17 @@ class Workers:
             if source is not None:
                 target.write_text(source, encoding="utf-8")
             try:
-                return self._pytest(copy, tests, timeout)
+                return self._pytest(copy, module_path, tests, timeout)
             finally:
                 target.write_bytes(original)
                 _drop_bytecode(target)
 
-    def _pytest(self, copy: Path, tests: set[str], timeout: float) -> tuple[str, float, str]:
+    def _pytest(
+        self, copy: Path, module_path: str, tests: set[str], timeout: float
+    ) -> tuple[str, float, str]:
         select = copy.parent / "select.txt"
         select.write_text("\n".join(sorted(tests)) + "\n", encoding="utf-8")
-        files = sorted({t.split("::", 1)[0] for t in tests})
+        files = sorted({t.split("::", 1)[0] for t in tests}, key=lambda f: _nearness(module_path, f))
         env = {**os.environ, "PYTHONPATH": str(copy), "TOOLWIRE_MUTATION_SELECT": str(select)}
         env.pop("TOOLWIRE_MUTATION_CONTEXTS", None)
         cmd = [
@@ -116,18 +121,39 @@ class Workers:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+        self._live.add(proc)
         try:
             out, _ = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
+            _kill(proc)
             proc.communicate()
             return TIMEOUT, time.monotonic() - start, f"no result after {timeout:.0f} s"
+        finally:
+            self._live.discard(proc)
         seconds = time.monotonic() - start
         lines = out.decode(errors="replace").strip().splitlines()
         tail = lines[-1] if lines else ""
         # pytest exit codes: 0 passed, 1 a test failed, 2 interrupted (a collection error), 5 nothing ran
         status = {0: SURVIVED, 1: KILLED, 2: KILLED}.get(proc.returncode, ERROR)
         return status, seconds, tail if status != ERROR else f"pytest exit {proc.returncode}: {tail}"
+
+
+def _nearness(module_path: str, test_file: str) -> tuple[int, int, str]:
+    """Test files named after the module first, then those of its package: with ``-x`` the
+    likeliest killers run first."""
+    module = Path(module_path)
+    stem = module.stem.lstrip("_")
+    named = stem in Path(test_file).stem
+    package = module.parent.name in Path(test_file).parts
+    return (0 if named else 1, 0 if package else 1, test_file)
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    """Kill a run and everything it started (its own process group)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 def _drop_bytecode(source: Path) -> None:

@@ -172,3 +172,15 @@ def test_toolbox_tools_are_added_to_the_request_once(url: str) -> None:
     assert [t.name for t in state.next_request().tools] == ["get_time"]  # type: ignore[union-attr]
     again = RunState(state.request, box, max_turns=2)
     assert [t.name for t in again.next_request().tools] == ["get_time"]  # type: ignore[union-attr]
+
+
+def test_results_must_answer_every_call(url: str) -> None:
+    state = RunState(first_request(), toolbox(), max_turns=5, hooks=Hooks(after_tool=lambda c, r: None))
+    with Client("anthropic", base_url=url, api_key="k") as client:
+        calls = state.take_response(client.create(state.next_request()).response)
+    results = [ToolResult(call_id=c.id or "", content=(TextPart(text="ok"),)) for c in calls]
+    with pytest.raises(RunUsageError, match=r"^2 tool results for 3 tool calls: one per call$"):
+        state.take_results(calls, results[:2])
+    assert [m.role for m in state.messages] == ["user", "assistant"]  # nothing recorded
+    state.take_results(calls, results)
+    assert state.messages[-1] == Message(role="tool", parts=tuple(results))

@@ -162,7 +162,13 @@ class RunState:
         return calls
 
     def take_results(self, calls: list[ToolCall], results: list[ToolResult]) -> None:
-        """Record the results of the calls, in the order of the calls."""
+        """Record the results of the calls, in the order of the calls.
+
+        Raises:
+            RunUsageError: not one result per call.
+        """
+        if len(results) != len(calls):
+            raise RunUsageError(f"{len(results)} tool results for {len(calls)} tool calls: one per call")
         if self.hooks.after_tool is not None:
             results = [self.hooks.after_tool(c, r) or r for c, r in zip(calls, results, strict=True)]
         self.messages.append(Message(role="tool", parts=tuple(results)))
