@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -150,10 +150,8 @@ def _nearness(module_path: str, test_file: str) -> tuple[int, int, str]:
 
 def _kill(proc: subprocess.Popen[bytes]) -> None:
     """Kill a run and everything it started (its own process group)."""
-    try:
+    with suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 def _drop_bytecode(source: Path) -> None:
