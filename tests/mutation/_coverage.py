@@ -130,6 +130,8 @@ def _run_chunk(
 def _read(root: Path, data_file: Path) -> tuple[dict[str, dict[str, Lines]], dict[str, set[int]]]:
     import coverage
 
+    if not data_file.exists():
+        raise RuntimeError(f"coverage wrote no data to {data_file}")
     data = coverage.CoverageData(basename=str(data_file))
     data.read()
     by_file: dict[str, dict[str, Lines]] = {}
@@ -177,13 +179,13 @@ def collect(root: Path, targets: list[str], jobs: int, cache: Path, *, fresh: bo
             results = list(
                 pool.map(lambda c: _run_chunk(root, c[1], targets, Path(tmp), c[0]), enumerate(chunks))
             )
-        for data_file, chunk in results:
-            by_file, static = _read(root, data_file)
-            for module, lines in static.items():
-                state["static"][module] = sorted(set(state["static"].get(module, [])) | lines)
-            for f in chunk:
-                rel = _rel(f, root)
-                state["files"][rel] = {"hash": hashes[rel], "lines": by_file.get(rel, {})}
+            for data_file, chunk in results:  # read before the temporary directory goes
+                by_file, static = _read(root, data_file)
+                for module, lines in static.items():
+                    state["static"][module] = sorted(set(state["static"].get(module, [])) | lines)
+                for f in chunk:
+                    rel = _rel(f, root)
+                    state["files"][rel] = {"hash": hashes[rel], "lines": by_file.get(rel, {})}
         state["modules"] = modules
         cache.parent.mkdir(parents=True, exist_ok=True)
         cache.write_text(json.dumps(state), encoding="utf-8")

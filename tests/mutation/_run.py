@@ -88,10 +88,26 @@ class Workers:
             if source is not None:
                 target.write_text(source, encoding="utf-8")
             try:
-                return self._pytest(copy, module_path, tests, timeout)
+                return self._phases(copy, module_path, tests, timeout, source is None)
             finally:
                 target.write_bytes(original)
                 _drop_bytecode(target)
+
+    def _phases(
+        self, copy: Path, module_path: str, tests: set[str], timeout: float, baseline: bool
+    ) -> tuple[str, float, str]:
+        """A mutant runs the tests of the nearest files first (a small, fast pytest session) and
+        the rest only when those pass; the baseline runs them all at once."""
+        near = {t for t in tests if _nearness(module_path, t.split("::", 1)[0])[:2] != (1, 1)}
+        phases = [tests] if baseline or not near or near == tests else [near, tests - near]
+        spent = 0.0
+        status, tail = SURVIVED, ""
+        for phase in phases:
+            status, seconds, tail = self._pytest(copy, module_path, phase, timeout)
+            spent += seconds
+            if status != SURVIVED:
+                break
+        return status, spent, tail
 
     def _pytest(
         self, copy: Path, module_path: str, tests: set[str], timeout: float
@@ -133,8 +149,10 @@ class Workers:
         seconds = time.monotonic() - start
         lines = out.decode(errors="replace").strip().splitlines()
         tail = lines[-1] if lines else ""
-        # pytest exit codes: 0 passed, 1 a test failed, 2 interrupted (a collection error), 5 nothing ran
-        status = {0: SURVIVED, 1: KILLED, 2: KILLED}.get(proc.returncode, ERROR)
+        # pytest exit codes: 0 passed, 1 a test failed, 2 interrupted (a collection error), 3 internal
+        # error, 4 usage error (a conftest failed to import), 5 nothing ran. The baseline passed with the
+        # same selection, so anything but 0 and 5 comes from the mutant.
+        status = {0: SURVIVED, 1: KILLED, 2: KILLED, 3: KILLED, 4: KILLED}.get(proc.returncode, ERROR)
         return status, seconds, tail if status != ERROR else f"pytest exit {proc.returncode}: {tail}"
 
 
