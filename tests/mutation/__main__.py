@@ -186,10 +186,15 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{m.id}  {m.original.strip()[:50]!r} -> {m.replacement.strip()[:50]!r}{mark}")
         return 0
     started = time.monotonic()
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the temporary copies are removed
     measured = sorted(set(_listed()) | set(targets))  # one cache serves every subset of targets.txt
     cov = collect(ROOT, measured, args.jobs, ROOT / ".mutation-cache" / "coverage.json", fresh=args.fresh)
     workers = Workers(ROOT, args.jobs)
+
+    def interrupted(*_: object) -> None:
+        workers.stop()  # kill the pytest runs in flight so the pool winds down, then clean up
+        sys.exit(143)
+
+    signal.signal(signal.SIGTERM, interrupted)
     results: dict[str, list[Outcome]] = {}
     try:
         for path in targets:

@@ -54,15 +54,21 @@ class Workers:
         self._tmp = Path(tempfile.mkdtemp(prefix="toolwire-mutants-"))
         self._free: queue.Queue[Path] = queue.Queue()
         self._live: set[subprocess.Popen[bytes]] = set()
+        self._stopped = False
         for n in range(jobs):
             copy = self._tmp / f"w{n}" / "src"
             shutil.copytree(root / "src", copy, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
             self._free.put(copy)
 
-    def close(self) -> None:
-        """Stop the runs still going (an interrupted session) and remove every copy."""
+    def stop(self) -> None:
+        """Kill the runs still going and start no more (an interrupted session)."""
+        self._stopped = True
         for proc in list(self._live):
             _kill(proc)
+
+    def close(self) -> None:
+        """Stop every run and remove every copy."""
+        self.stop()
         shutil.rmtree(self._tmp, ignore_errors=True)
 
     @contextmanager
@@ -81,6 +87,8 @@ class Workers:
         Returns:
             (status, seconds, last line of pytest output): status is killed, survived, timeout or error.
         """
+        if self._stopped:
+            return ERROR, 0.0, "stopped"
         with self._copy() as copy:
             target = copy / Path(module_path).relative_to("src")
             original = target.read_bytes()
