@@ -15,7 +15,7 @@ operator        change
 ``del``         a simple statement in a function or class replaced by ``pass``
 ==============  ===============================================================
 
-Not mutated: docstrings, annotations, decorators, ``__all__``/``__slots__``, f-strings, the body
+Not mutated: docstrings (attribute docstrings too), annotations, decorators, ``__all__``/``__slots__``, f-strings, the body
 of ``if TYPE_CHECKING:``, and lines marked ``# pragma: no mutate``.
 
 A mutant's id is ``module:line:col:operator:hash``; the hash covers the enclosing function, the
@@ -118,14 +118,9 @@ def _span(node: ast.AST) -> tuple[tuple[int, int], tuple[int, int]]:
     return (node.lineno, node.col_offset), (node.end_lineno or node.lineno, node.end_col_offset or 0)  # type: ignore[attr-defined]
 
 
-def _is_docstring(stmt: ast.stmt, parent_body: list[ast.stmt]) -> bool:
-    return (
-        parent_body
-        and parent_body[0] is stmt
-        and isinstance(stmt, ast.Expr)
-        and isinstance(stmt.value, ast.Constant)
-        and isinstance(stmt.value.value, str)
-    )
+def _is_bare_constant(stmt: ast.stmt) -> bool:
+    """A docstring, an attribute docstring (a string under an assignment) or ``...``: no code."""
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
 
 
 class _Collector:
@@ -138,7 +133,7 @@ class _Collector:
     # statements ---------------------------------------------------------------------------------
     def _body(self, body: list[ast.stmt], qual: str) -> None:
         for stmt in body:
-            if _NO_MUTATE in self.lines[stmt.lineno - 1] or _is_docstring(stmt, body):
+            if _NO_MUTATE in self.lines[stmt.lineno - 1] or _is_bare_constant(stmt):
                 continue
             self._stmt(stmt, body, qual)
 

@@ -15,6 +15,8 @@ from tests.mutation._run import EQUIVALENT, KILLED, SURVIVED, TIMEOUT, Outcome
 SOURCE = '''"""Module docstring."""
 
 __all__ = ["f"]
+LIMIT = 3
+"""An attribute docstring."""
 
 
 def f(a: int, b: str = "x") -> bool:
@@ -41,8 +43,8 @@ def test_each_operator_rewrites_one_spot() -> None:
         ("a == 2 or b is None", "(a == 2 and b is None)"),
     ]
     assert ops["not"] == [("not b", "(b)")]
-    assert ops["int+"] == [("3", "4"), ("1", "2"), ("2", "3")]
-    assert ops["int-"] == [("3", "2"), ("1", "0"), ("2", "1")]
+    assert ops["int+"] == [("3", "4"), ("3", "4"), ("1", "2"), ("2", "3")]  # LIMIT, then in f
+    assert ops["int-"] == [("3", "2"), ("3", "2"), ("1", "0"), ("2", "1")]
     assert ops["str"] == [('"x"', '""')]
     assert ops["del"] == [("a += 1", "pass")]
     assert ops["ret"] == [("a == 2 or b is None", "None")]
@@ -59,7 +61,7 @@ def test_every_mutant_parses_and_differs_in_exactly_its_spot() -> None:
 
 def test_docstrings_annotations_all_and_pragma_lines_are_not_mutated() -> None:
     originals = {m.original.strip() for m in generate(SOURCE, "pkg.mod")}
-    assert not {'"""Docstring."""', '"""Module docstring."""', '"f"', "int", "bool", "str"} & originals
+    assert not {'"""Docstring."""', '"""Module docstring."""', '"""An attribute docstring."""', '"f"', "int", "bool", "str"} & originals
     marked = SOURCE.replace("a += 1", "a += 1  # pragma: no mutate")
     assert "a += 1" not in {m.original for m in generate(marked, "pkg.mod")}
 
