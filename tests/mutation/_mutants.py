@@ -15,8 +15,8 @@ operator        change
 ``del``         a simple statement in a function or class replaced by ``pass``
 ==============  ===============================================================
 
-Not mutated: docstrings (attribute docstrings too), annotations, decorators, ``__all__``/``__slots__``, f-strings, the body
-of ``if TYPE_CHECKING:``, and lines marked ``# pragma: no mutate``.
+Not mutated: docstrings (attribute docstrings too), annotations, decorators, ``__all__``/``__slots__``,
+f-strings, the body of ``if TYPE_CHECKING:``, and lines marked ``# pragma: no mutate``.
 
 A mutant's id is ``module:line:col:operator:hash``; the hash covers the enclosing function, the
 operator, the original text and its replacement (and a counter for repeats), not the position, so
