@@ -16,7 +16,7 @@ operator        change
 ==============  ===============================================================
 
 Not mutated: docstrings (attribute docstrings too), annotations, decorators, ``__all__``/``__slots__``,
-f-strings, the body of ``if TYPE_CHECKING:``, and lines marked ``# pragma: no mutate``.
+f-strings, ``Literal[...]`` types, the body of ``if TYPE_CHECKING:``, lines marked ``# pragma: no mutate``.
 
 A mutant's id is ``module:line:col:operator:hash``; the hash covers the enclosing function, the
 operator, the original text and its replacement (and a counter for repeats), not the position, so
@@ -175,7 +175,7 @@ class _Collector:
 
     # expressions --------------------------------------------------------------------------------
     def _expr(self, node: ast.expr, stmt: ast.stmt, qual: str) -> None:
-        if isinstance(node, ast.JoinedStr):
+        if isinstance(node, ast.JoinedStr) or _is_literal_type(node):
             return
         if _NO_MUTATE in self.lines[node.lineno - 1]:
             return
@@ -245,6 +245,16 @@ class _Collector:
         span: tuple[tuple[int, int], tuple[int, int]],
     ) -> None:
         self.edits.append(_Edit(node, stmt, qual, op, span[0], span[1], replacement))
+
+
+def _is_literal_type(node: ast.expr) -> bool:
+    """``Literal[...]``: values of a type, not of the code."""
+    if not isinstance(node, ast.Subscript):
+        return False
+    base = node.value
+    return (isinstance(base, ast.Name) and base.id == "Literal") or (
+        isinstance(base, ast.Attribute) and base.attr == "Literal"
+    )
 
 
 def _is_none(node: ast.expr) -> bool:

@@ -17,6 +17,7 @@ SOURCE = '''"""Module docstring."""
 __all__ = ["f"]
 LIMIT = 3
 """An attribute docstring."""
+Kind = Literal["a", "b"]
 
 
 def f(a: int, b: str = "x") -> bool:
@@ -62,7 +63,7 @@ def test_every_mutant_parses_and_differs_in_exactly_its_spot() -> None:
 def test_docstrings_annotations_all_and_pragma_lines_are_not_mutated() -> None:
     originals = {m.original.strip() for m in generate(SOURCE, "pkg.mod")}
     docs = {'"""Docstring."""', '"""Module docstring."""', '"""An attribute docstring."""'}
-    assert not {*docs, '"f"', "int", "bool", "str"} & originals
+    assert not {*docs, '"f"', '"a"', '"b"', "int", "bool", "str"} & originals
     marked = SOURCE.replace("a += 1", "a += 1  # pragma: no mutate")
     assert "a += 1" not in {m.original for m in generate(marked, "pkg.mod")}
 
