@@ -38,6 +38,7 @@ def _parser() -> argparse.ArgumentParser:
         "--report", type=Path, default=ROOT / ".mutation-cache" / "survivors.md", help="survivor report"
     )
     p.add_argument("--fresh", action="store_true", help="collect per-test coverage again, ignoring the cache")
+    p.add_argument("--only", action="append", default=[], help="run only this mutant id (repeatable)")
     p.add_argument("--list", action="store_true", help="list the sampled mutants and stop")
     p.add_argument("--no-baseline", action="store_true", help="skip the unmutated run of each module's tests")
     p.add_argument(
@@ -57,6 +58,11 @@ def _targets(args: argparse.Namespace) -> list[str]:
 
 def _dotted(path: str) -> str:
     return ".".join(Path(path).relative_to("src").with_suffix("").parts)
+
+
+def _key(ident: str) -> str:
+    module, _line, _col, op, digest = ident.strip().split(":")
+    return f"{module}:{op}:{digest}"
 
 
 def load_equivalent(path: Path) -> dict[str, str]:
@@ -92,6 +98,9 @@ def _run_module(
 ) -> list[Outcome]:
     text = (ROOT / path).read_text(encoding="utf-8")
     mutants = sample(generate(text, _dotted(path)), 0 if args.all else args.mutants, args.seed, path)
+    if args.only:
+        wanted = {_key(i) for i in args.only}
+        mutants = [m for m in generate(text, _dotted(path)) if m.key in wanted]
     plan = [(m, _covering(cov, path, m)) for m in mutants]
     timeout = args.timeout or 600.0
     if not args.no_baseline:
