@@ -5,6 +5,7 @@ replacement they return is what goes to the model or back into the conversation)
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 from typing import Any
 
 import msgspec
@@ -13,8 +14,9 @@ import pytest
 from toolwire import ToolwireError
 from toolwire.client import Client
 from toolwire.emulator import EmulatorConfig, create_app, serve
-from toolwire.ir import Message, Request, Response, TextPart, ToolCall, ToolResult
-from toolwire.runner import Hooks, RunState, RunUsageError, Toolbox, run, run_stream
+from toolwire.ir import Message, Request, Response, TextPart, ToolCall, ToolResult, Usage
+from toolwire.runner import Hooks, RunResult, RunState, RunUsageError, Toolbox, run, run_stream
+from toolwire.usage import Price, Prices
 
 from .test_loop import SCRIPT, first_request, toolbox
 
@@ -184,3 +186,12 @@ def test_results_must_answer_every_call(url: str) -> None:
     assert [m.role for m in state.messages] == ["user", "assistant"]  # nothing recorded
     state.take_results(calls, results)
     assert state.messages[-1] == Message(role="tool", parts=tuple(results))
+
+
+def test_cost_prices_each_turn_by_the_model_that_answered() -> None:
+    usage = Usage(input_tokens=1_000_000, output_tokens=0)
+    request = Request(model="big", messages=(Message(role="user", parts=(TextPart(text="hi"),)),))
+    turns = (Response(model="small", usage=usage), Response(model=None, usage=usage))
+    result = RunResult(turns[-1], request.messages, 2, "completed", request, turns)
+    prices = Prices({"big": Price(input=10, output=0), "small": Price(input=1, output=0)})
+    assert result.cost(prices) == Decimal(11)  # "small" for the turn that named it, else "big"
