@@ -149,7 +149,7 @@ class ResponsesFacade:
     def frames(self, chunk: bytes) -> tuple[bytes, list[StoreCall]]:
         """A chunk of the client's SSE stream with its response objects finished, and the store
         calls to perform before it is sent (when it carries the final response)."""
-        if b"event: response." not in chunk or not any(name in chunk for name in LIFECYCLE):
+        if not any(name in chunk for name in LIFECYCLE):  # "event:" may or may not have a space after it
             return chunk, []
         out: list[bytes] = []
         calls: list[StoreCall] = []
