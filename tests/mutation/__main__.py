@@ -89,7 +89,12 @@ def sample(mutants: list[Mutant], n: int, seed: int, module: str) -> list[Mutant
 
 
 def _covering(cov: Coverage, path: str, m: Mutant) -> set[str]:
+    """The tests that run the mutated lines; for a line no test runs (an unreachable ``yield``
+    that makes a function a generator, say), those that run its function; for a line run only at
+    import, every test of the module."""
     tests = cov.tests_for(path, range(min(m.stmt_line, m.line), m.end_line + 1))
+    if tests == set() and m.function != (0, 0):
+        tests = cov.tests_for(path, range(m.function[0], m.function[1] + 1))
     return cov.module_tests(path) if tests is None else tests
 
 

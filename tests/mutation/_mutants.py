@@ -58,6 +58,7 @@ _DELETABLE = (
     ast.Continue,
 )
 _NO_MUTATE = "pragma: no mutate"
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,7 @@ class Mutant:
     end_line: int
     stmt_line: int
     source: str
+    function: tuple[int, int] = (0, 0)  # lines of the innermost enclosing function, when there is one
 
     @property
     def key(self) -> str:
@@ -296,6 +298,10 @@ def generate(text: str, module: str) -> list[Mutant]:
     original_dump = ast.dump(tree)
     src = _Source(text)
     collector = _Collector(tree, src, text.splitlines())
+    functions = sorted(
+        ((f.lineno, f.end_lineno or f.lineno) for f in ast.walk(tree) if isinstance(f, _FUNCTIONS)),
+        reverse=True,
+    )
     seen: Counter[str] = Counter()
     mutants: list[Mutant] = []
     for edit in sorted(collector.edits, key=lambda e: (e.start, e.operator, e.replacement)):
@@ -323,6 +329,7 @@ def generate(text: str, module: str) -> list[Mutant]:
                 end_line=edit.node.end_lineno or line,  # type: ignore[attr-defined]
                 stmt_line=edit.stmt.lineno,
                 source=mutated,
+                function=next(((a, b) for a, b in functions if a <= line <= b), (0, 0)),
             )
         )
     return mutants
