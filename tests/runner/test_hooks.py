@@ -195,3 +195,11 @@ def test_cost_prices_each_turn_by_the_model_that_answered() -> None:
     result = RunResult(turns[-1], request.messages, 2, "completed", request, turns)
     prices = Prices({"big": Price(input=10, output=0), "small": Price(input=1, output=0)})
     assert result.cost(prices) == Decimal(11)  # "small" for the turn that named it, else "big"
+
+
+def test_at_the_turn_limit_take_response_returns_no_calls(url: str) -> None:
+    state = RunState(first_request(), toolbox(), max_turns=1)
+    with Client("anthropic", base_url=url, api_key="k") as client:
+        calls = state.take_response(client.create(state.next_request()).response)
+    assert calls == [] and isinstance(calls, list)  # "the tool calls to run": an empty list, not None
+    assert state.done and state.result().stop == "max_turns"
