@@ -12,7 +12,7 @@ from toolwire.errors import LimitError, PayloadError
 from toolwire.framing.jsonarray import JSONArrayDecoder
 from toolwire.ir.notes import Notes
 from toolwire.schema import to_openai_strict
-from toolwire.streaming import check_stream, translate_stream
+from toolwire.streaming import StreamTranslator, check_stream, translate_stream
 from toolwire.translate import translate_request
 
 SURROGATE = b"caf\xe9".decode("utf-8", "surrogateescape")
@@ -130,19 +130,34 @@ def responses_stream(final_content: list[dict[str, Any]]) -> bytes:
     return "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events).encode()
 
 
-def test_responses_to_responses_stream_with_undecodable_content_ends_in_an_error_event() -> None:
-    """Before: AttributeError ('ToolCall' object has no attribute 'data')."""
+def test_responses_stream_whose_final_message_is_undecodable_keeps_the_streamed_text_and_the_item() -> None:
+    """Before: AttributeError ('ToolCall' object has no attribute 'data'), then a PayloadError
+    escaping ``StreamTranslator.feed``: the decoder ended a text part with an opaque item."""
     body = responses_stream([{"type": "x", "text": "hi"}])
     out = b"".join(translate_stream([body], source="openai-responses", target="openai-responses")).decode()
     frames = [json.loads(line[6:]) for line in out.splitlines() if line.startswith("data: ")]
-    errors = [f for f in frames if f["type"] == "error"]
-    assert len(errors) == 1 and errors[0]["code"] == "malformed_event"
-    assert errors[0]["param"] == "$.parts[0]"
-    assert frames[-1]["type"] == "response.failed"
-    # the same stream with ordinary content still translates cleanly
+    assert [f for f in frames if f["type"] == "error"] == []
+    done = [f["item"] for f in frames if f["type"] == "response.output_item.done"]
+    assert done[0]["content"] == [{"type": "output_text", "text": "hi", "annotations": []}]
+    assert done[1]["content"] == [{"type": "x", "text": "hi"}]  # the upstream's final item, verbatim
+    assert frames[-1]["type"] == "response.completed"
+    # the same stream with ordinary content is one message
     good = responses_stream([{"type": "output_text", "text": "hi", "annotations": []}])
     out = b"".join(translate_stream([good], source="openai-responses", target="openai-responses")).decode()
-    assert '"type":"error"' not in out and "response.completed" in out
+    assert '"type":"error"' not in out and out.count("event: response.output_item.done") == 1
+
+
+def test_responses_stream_whose_final_message_is_undecodable_to_anthropic_notes_the_item() -> None:
+    events = [
+        json.loads(line[6:])
+        for line in responses_stream([{"type": "x"}]).decode().splitlines()
+        if line.startswith("data: ")
+    ]
+    translator = StreamTranslator("openai-responses", "anthropic")
+    out = [e for event in events for e in translator.feed(event)] + translator.close()
+    texts = [e["delta"]["text"] for e in out if e.get("type") == "content_block_delta"]
+    assert texts == ["hi"] and out[-1]["type"] == "message_stop"
+    assert ("$.parts[1]", "dropped") in [(n.path, n.kind) for n in translator.note_items]
 
 
 @pytest.mark.parametrize("fmt", [5, [], {}, 1.5, True])

@@ -70,4 +70,7 @@ def test_idle_watch_without_limit() -> None:
     now = [0.0]
     watch = IdleWatch(None, clock=lambda: now[0])
     now[0] = 1e6
-    watch.tick(False)
+    watch.tick(False)  # no limit: any silence is fine, and the clock is not reset by it
+    assert watch.last == 0.0
+    watch.tick(True)
+    assert watch.last == 1e6

@@ -21,7 +21,9 @@ from hypothesis import strategies as st
 from tests.corpus import FORMATS
 from tests.streaming._matrix import benchmark_stream_in
 from tests.streaming.test_hot_paths import _Uuids, assert_same
-from toolwire.streaming import check_stream
+from toolwire.ir.content import ToolCall
+from toolwire.ir.stream import PartStart, StreamErrorEvent, TextDelta
+from toolwire.streaming import check_stream, stream_decoder
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False) | st.text(max_size=4),
@@ -82,3 +84,48 @@ def test_mutated_events_translate_the_same_on_every_path(src: str, data: st.Data
             # broken argument JSON is passed on as received (noted), never replaced: the target's
             # validator may flag its content, never the event order
             assert [p for p in problems if p.code not in _CONTENT] == []
+
+
+def _responses_done_of(events: list[Any], output_index: int) -> dict[str, Any]:
+    return next(
+        e["item"]
+        for e in events
+        if isinstance(e, dict)
+        and e["type"] == "response.output_item.done"
+        and e["output_index"] == output_index
+    )
+
+
+@pytest.mark.parametrize(
+    ("output_index", "field", "value"),
+    [
+        (0, ("content", 0, "type"), "x"),  # the message's part type unknown: the item becomes opaque
+        (0, ("content",), []),  # no content left: the item becomes opaque
+        (0, ("type",), "x"),  # unknown item type where the message streamed
+        (1, ("type",), "x"),  # unknown item type where a function call streamed
+    ],
+)
+@pytest.mark.parametrize("dst", FORMATS)
+def test_a_responses_item_that_ends_as_another_kind_keeps_what_streamed(
+    output_index: int, field: tuple[Any, ...], value: Any, dst: str
+) -> None:
+    """Found by the test above (seed-dependent; formerly AttributeError in ``_content.py``,
+    then a PayloadError out of ``feed``): the decoder ended a streamed text part (or call) with
+    a final part of another kind. The streamed parts now end as sent, the final item comes as
+    a part of its own, and every path agrees."""
+    events = _stream("openai-responses")
+    *parents, last = field
+    target = _responses_done_of(events, output_index)
+    for key in parents:
+        target = target[key]
+    target[last] = value
+    general = assert_same(events, "openai-responses", dst, _Uuids())
+    out = [e for chunk in general for e in chunk]
+    decoder = stream_decoder(dst)  # type: ignore[arg-type]
+    ir = [e for event in out for e in decoder.feed(event)] + decoder.close()
+    text = "".join(e.text for e in ir if isinstance(e, TextDelta))
+    names = [e.part.name for e in ir if isinstance(e, PartStart) and isinstance(e.part, ToolCall)]
+    assert text == "Let me check the weather and the time "
+    assert [name for name in names if name.startswith("get_")] == ["get_weather", "get_time"]
+    assert not any(isinstance(e, StreamErrorEvent) for e in ir)
+    assert [p for p in check_stream(dst, out) if p.code not in _CONTENT] == []

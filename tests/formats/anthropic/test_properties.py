@@ -3,7 +3,6 @@ conversations from other formats always become well-formed Anthropic turns."""
 
 from __future__ import annotations
 
-import contextlib
 import re
 from typing import Any
 
@@ -11,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from toolwire.errors import ToolwireError
-from toolwire.formats.anthropic import decode_request, decode_response, encode_request
+from toolwire.formats.anthropic import decode_request, decode_response, encode_request, encode_response
 from toolwire.ir import Message, Notes, ReasoningPart, Request, TextPart, ToolCall, ToolResult
 
 _SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -47,12 +46,24 @@ def _junk_block(draw: st.DrawFn) -> Any:
 
 @_SETTINGS
 @given(st.lists(_junk_block() | _json, max_size=4), _json, _json)
-def test_junk_never_raises_python_errors(blocks: list[Any], system: Any, tools: Any) -> None:
+def test_junk_is_refused_at_its_path_or_round_trips(blocks: list[Any], system: Any, tools: Any) -> None:
+    """Junk raises a ToolwireError naming a field it came from; what decodes encodes back as it was."""
     payload = {"messages": [{"role": "user", "content": blocks}], "system": system, "tools": tools}
-    with contextlib.suppress(ToolwireError):
-        decode_request(payload, Notes("drop"))
-    with contextlib.suppress(ToolwireError):
-        decode_response({"content": blocks, "usage": tools}, Notes("drop"))
+    try:
+        request = encode_request(decode_request(payload, Notes("drop")), Notes("drop"))
+    except ToolwireError as exc:
+        assert exc.path is not None and exc.path.startswith(
+            ("$.messages[0].content", "$.system", "$.tools")
+        ), exc
+    else:
+        assert request["messages"] == payload["messages"]
+    response = {"content": blocks, "usage": tools}
+    try:
+        decoded = encode_response(decode_response(response, Notes("drop")), Notes("drop"))
+    except ToolwireError as exc:
+        assert exc.path is not None and exc.path.startswith(("$.content", "$.usage")), exc
+    else:
+        assert decoded["content"] == blocks
 
 
 _text = st.text(min_size=1, max_size=10)

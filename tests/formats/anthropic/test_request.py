@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 from typing import Any
 
 import pytest
 
-from toolwire.errors import PayloadError, ToolwireError
+from toolwire.errors import LimitError, PayloadError
 from toolwire.formats.anthropic import decode_request, encode_request
 from toolwire.ir import (
     FilePart,
@@ -437,17 +436,36 @@ def test_deep_nesting_raises_toolwire_errors_only() -> None:
             {"role": "assistant", "content": [{"type": "tool_use", "id": "a", "name": "f", "input": deep}]}
         ]
     }
-    try:
+    with pytest.raises(LimitError) as err:
         decode_request(payload, Notes())
-    except ToolwireError as exc:
-        assert exc.path == "$.messages[0].content[0].input"
+    assert (err.value.path, err.value.message) == (
+        "$.messages[0].content[0].input",
+        "value nested too deeply to serialize",
+    )
 
 
 @pytest.mark.parametrize(
-    "junk",
-    [None, 0, "x", [], {}, [[]], {"type": None}, {"type": "text", "text": None}, {"type": "tool_result"}],
+    ("junk", "where", "message"),
+    [
+        (None, "", "expected an object, got null"),
+        (0, "", "expected an object, got integer"),
+        ("x", "", "expected an object, got string"),
+        ([], "", "expected an object, got array"),
+        ([[]], "", "expected an object, got array"),
+        ({}, ".type", "expected a string"),
+        ({"type": None}, ".type", "expected a string"),
+        ({"type": "text", "text": None}, ".text", "expected a string, got null"),
+        ({"type": "tool_result"}, ".tool_use_id", "missing required field 'tool_use_id'"),
+    ],
 )
-def test_junk_blocks_never_raise_python_errors(junk: Any) -> None:
-    payload = {"messages": [{"role": "user", "content": [junk]}], "system": [junk]}
-    with contextlib.suppress(ToolwireError):
-        decode_request(payload, Notes())
+def test_junk_blocks_are_refused_at_their_path(junk: Any, where: str, message: str) -> None:
+    """A junk block in ``system`` or in a message is a PayloadError naming it (``system`` is read first)."""
+    with pytest.raises(PayloadError) as system_error:
+        decode_request({"messages": [{"role": "user", "content": [junk]}], "system": [junk]}, Notes())
+    assert (system_error.value.path, system_error.value.message) == (f"$.system[0]{where}", message)
+    with pytest.raises(PayloadError) as message_error:
+        decode_request({"messages": [{"role": "user", "content": [junk]}]}, Notes())
+    assert (message_error.value.path, message_error.value.message) == (
+        f"$.messages[0].content[0]{where}",
+        message,
+    )

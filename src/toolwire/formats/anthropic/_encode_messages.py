@@ -2,7 +2,10 @@
 
 Same format: one wire message per IR message, content spelled as decoded (string or
 blocks, opaque blocks back in place), ``role: "system"`` messages hinted ``~inline`` kept
-in place, every other system message hoisted to ``system``.
+in place, every other system message hoisted to ``system``. A ``system`` decoded from a string
+goes back as a string only while it is one plain text part (a part field such as
+``cache_control`` needs the block form); fields of a hoisted system message itself have no
+place in ``system`` and are noted as dropped.
 
 Other formats: system and developer messages are hoisted to ``system`` (a note when one
 stood mid-conversation); ``tool`` messages and tool results become ``tool_result`` blocks of
@@ -62,6 +65,9 @@ def _system_blocks(message: Message, ctx: Ctx, path: str) -> list[dict[str, Any]
         if block is not None:
             out.append(block)
     if ctx.same:
+        for key in message.extra:
+            if key[:1] != "~" and key != OPAQUE:  # the top-level system has no message fields
+                ctx.notes.add(child(path, key), "dropped", f"field '{key}' of a system message")
         return with_opaque(out, message.extra.get(OPAQUE))
     _message_extra({}, message, ctx, path)
     return out
@@ -74,7 +80,7 @@ def _system(hoisted: list[tuple[Message, str]], ctx: Ctx) -> str | list[dict[str
         message = hoisted[0][0]
         parts = message.parts
         single = len(parts) == 1 and type(parts[0]) is TextPart and not parts[0].extra
-        if single and message.extra.get("~system") == "string":
+        if single and message.extra.get("~system") == "string" and _hints_only(message.extra):
             return parts[0].text  # type: ignore[union-attr]
     blocks: list[dict[str, Any]] = []
     for message, path in hoisted:

@@ -26,7 +26,10 @@ wire event                                        canonical events
 Anything after the terminal (or error) event is ignored with a note. A malformed event gives a
 ``malformed_event`` error naming its JSON path (``$[7].delta``) and ends decoding; input that
 stops before a terminal event gives ``incomplete_stream`` on :meth:`StreamDecoder.close`, and
-tool calls keep exactly the argument text received.
+tool calls keep exactly the argument text received. An ``output_item.done`` whose item decodes
+to parts that differ in number or kind from the parts streamed (a message with a content part
+type we do not know becomes one opaque item) ends the streamed parts as they were sent and adds
+its own parts as new ones, so a part never ends as a different kind than it started.
 
 ``*.done`` events of content, arguments and summaries, annotation events and the progress
 events of built-in tools (``web_search_call.searching``...) carry nothing the final item of
@@ -119,6 +122,7 @@ class StreamDecoder:
         self._finished = False
         self._items: dict[int, _Item] = {}
         self._next = 0
+        self._shapes: dict[int, tuple[type, str | None]] = {}  # canonical index -> _shape of its start
         self._has_calls = False
         self._noted: set[str] = set()
 
@@ -195,6 +199,7 @@ class StreamDecoder:
     def _new_part(self, part: Part) -> tuple[int, PartStart]:
         index = self._next
         self._next += 1
+        self._shapes[index] = _shape(part)
         return index, PartStart(index=index, part=part)
 
     def _item(self, data: dict[str, Any]) -> _Item:
@@ -368,8 +373,9 @@ class StreamDecoder:
         finals = _decode_parts(item, path)
         self._has_calls = self._has_calls or any(type(p) is ToolCall and p.kind != "builtin" for p in finals)
         started = [state.parts[slot] for slot in sorted(state.parts)] if state is not None else []
+        shapes = [self._shapes.pop(index) for index in started]
         out: list[StreamEvent] = []
-        if len(started) != len(finals):  # shapes disagree: end what started, add the rest
+        if shapes != [_shape(part) for part in finals]:  # shapes disagree: end what started, add the rest
             out.extend(PartEnd(index=index) for index in started)
             started = []
         for position, part in enumerate(finals):
@@ -379,6 +385,11 @@ class StreamDecoder:
                 index, start = self._new_part(part)
                 out.extend((start, PartEnd(index=index, part=part)))
         return out
+
+
+def _shape(part: Part) -> tuple[type, str | None]:
+    """What a part's final must keep: its type and, for a tool call, its kind."""
+    return type(part), part.kind if type(part) is ToolCall else None
 
 
 def _decode_parts(item: Any, path: str) -> list[Part]:
