@@ -473,3 +473,35 @@ def test_prefill_whitespace_is_stripped_for_anthropic() -> None:
     assert translation.payload["messages"][-1]["content"] == [{"type": "text", "text": "Sure:"}]
     _valid(translation.payload, "anthropic")
     assert any("trailing whitespace" in n.message for n in translation.notes)
+
+
+@pytest.mark.parametrize(
+    ("prefill", "expected"),
+    [
+        (
+            [{"type": "text", "text": "Sure:"}, {"type": "text", "text": "\r"}],
+            [{"type": "text", "text": "Sure:"}],
+        ),
+        (
+            [{"type": "text", "text": "Sure: "}, {"type": "text", "text": " \n"}],
+            [{"type": "text", "text": "Sure:"}],
+        ),
+        ([{"type": "text", "text": " \r\n"}], None),
+    ],
+)
+def test_a_prefill_left_empty_by_stripping_loses_its_empty_blocks(
+    prefill: list[dict[str, Any]], expected: list[dict[str, Any]] | None
+) -> None:
+    """Stripping never leaves an empty text block (Anthropic refuses one), nor an empty prefill."""
+    request = {
+        "model": "m",
+        "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": prefill}],
+    }
+    translation = translate_request(request, source="openai-chat", target="anthropic")
+    messages = translation.payload["messages"]
+    if expected is None:
+        assert [m["role"] for m in messages] == ["user"]
+        assert any(n.path == "$.messages[1]" and n.kind == "dropped" for n in translation.notes)
+    else:
+        assert messages[-1] == {"role": "assistant", "content": expected}
+    _valid(translation.payload, "anthropic")

@@ -168,15 +168,31 @@ def _encode_metadata(req: Request, same: bool, notes: Notes) -> dict[str, Any] |
 
 
 def _strip_prefill(messages: list[dict[str, Any]], notes: Notes) -> None:
-    """Anthropic answers 400 to a final assistant message (a prefill) ending in whitespace."""
+    """Anthropic answers 400 to a final assistant message (a prefill) ending in whitespace, and
+    to an empty text block: trailing whitespace goes, then text blocks left empty, then a
+    prefill left with no content at all."""
     last = messages[-1] if messages else None
     content = last.get("content") if last is not None and last.get("role") == "assistant" else None
-    block = content[-1] if isinstance(content, list) and content else None
-    if isinstance(block, dict) and block.get("type") == "text" and block["text"] != block["text"].rstrip():
-        content[-1] = {**block, "text": block["text"].rstrip()}  # type: ignore[index]
-        notes.add(
-            f"$.messages[{len(messages) - 1}]", "approximated", "trailing whitespace of the prefill removed"
-        )
+    if not isinstance(content, list):
+        return
+    changed = False
+    while content and isinstance(content[-1], dict) and content[-1].get("type") == "text":
+        text = content[-1]["text"]
+        if text == text.rstrip():
+            break
+        changed = True
+        if text.rstrip():
+            content[-1] = {**content[-1], "text": text.rstrip()}
+            break
+        content.pop()
+    if not changed:
+        return
+    path = f"$.messages[{len(messages) - 1}]"
+    if content:
+        notes.add(path, "approximated", "trailing whitespace of the prefill removed")
+    else:
+        messages.pop()
+        notes.add(path, "dropped", "a prefill of only whitespace removed")
 
 
 def _unless_tool_forced(thinking: dict[str, Any] | None, req: Request, notes: Notes) -> dict[str, Any] | None:
