@@ -26,6 +26,7 @@ import httpx
 
 from toolwire._json import dumps_str
 from toolwire.gateway._background import Jobs, follow
+from toolwire.gateway._body import BodyTooLarge, ClientGone, read_body
 from toolwire.gateway._embedded import EmbeddedEmulator
 from toolwire.gateway._metrics import Metrics
 from toolwire.gateway._store import AsyncStoreHandle
@@ -48,14 +49,6 @@ Send = Callable[[Message], Awaitable[None]]
 
 access_log = logging.getLogger("toolwire.gateway.access")
 log = logging.getLogger("toolwire.gateway")
-
-
-class _TooLarge(Exception):
-    pass
-
-
-class _Disconnected(Exception):
-    pass
 
 
 class GatewayApp:
@@ -190,15 +183,15 @@ class GatewayApp:
         client: httpx.AsyncClient | UpstreamPool,
     ) -> None:
         try:
-            body = await _read_body(receive, self.config.limits.max_body_bytes)
-        except _TooLarge:
+            body = await read_body(receive, self.config.limits.max_body_bytes)
+        except BodyTooLarge:
             limit = self.config.limits.max_body_bytes
             hop.record.status = 413
             await _send_whole(
                 send, self._early(scope, headers, 413, f"Request body is larger than {limit} bytes")
             )
             return
-        except _Disconnected:
+        except ClientGone:
             hop.record.status = 499
             return
         query = scope.get("query_string", b"").decode("latin-1")
@@ -340,22 +333,6 @@ async def _send_whole(send: Send, reply: Reply, capture: HopCapture | None = Non
     headers = {**reply.headers, "content-length": str(len(reply.body))}
     await send({"type": "http.response.start", "status": reply.status, "headers": _raw(headers)})
     await send({"type": "http.response.body", "body": reply.body, "more_body": False})
-
-
-async def _read_body(receive: Receive, limit: int) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            raise _Disconnected
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > limit:
-            raise _TooLarge
-        chunks.append(chunk)
-        if not message.get("more_body", False):
-            return b"".join(chunks)
 
 
 async def _pump(

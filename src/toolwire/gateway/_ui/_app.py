@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from urllib.parse import parse_qs, quote, unquote
 
 from toolwire.errors import ToolwireError
+from toolwire.gateway._body import BodyTooLarge, ClientGone, read_body
 from toolwire.gateway._ui._auth import UiAuth, clear_cookie
 from toolwire.gateway._ui._detail import detail_page
 from toolwire.gateway._ui._html import CSP
@@ -180,16 +181,7 @@ def _static(name: str) -> _Answer:
 
 async def _read_form(receive: Receive) -> bytes | None:
     """The request body, or ``None`` when it is larger than a login form can be."""
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            return None
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > _FORM_LIMIT:
-            return None
-        chunks.append(chunk)
-        if not message.get("more_body", False):
-            return b"".join(chunks)
+    try:
+        return await read_body(receive, _FORM_LIMIT)
+    except (BodyTooLarge, ClientGone):
+        return None
