@@ -53,7 +53,19 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 EXTRAS = ("none", "client", "server", "models", "cli", "otel", "redis", "all")
 """The installs checked; ``none`` is the wheel without extras."""
-COMMANDS = ("convert", "tools", "schema", "validate", "replay", "emulate", "serve", "run", "demo", "store")
+COMMANDS = (
+    "convert",
+    "tools",
+    "schema",
+    "validate",
+    "replay",
+    "emulate",
+    "serve",
+    "run",
+    "demo",
+    "store",
+    "trace",
+)
 """Every ``toolwire`` subcommand (``tools`` also has ``tools convert``)."""
 SKIP_MARK = "<!-- snippet: skip -->"
 HINT = re.compile(r"pip install '?toolwire\[([a-z]+)\]'?")
@@ -198,6 +210,7 @@ CHECKS: list[Check] = [
     Check("demo", ("demo",), frozenset({"client", "server", "models"}), "chat -> anthropic"),
     Check("store: keep a response", ("store_library.py",), output="ok", python=True),
     Check("store ls", ("store", "ls", "--store", "sqlite:store.db"), output="resp_clean"),
+    Check("trace ls", ("trace", "ls", "--json", "--store", "sqlite:store.db")),
     Check("store: redis client", ("redis_store.py",), frozenset({"redis"}), "ok", python=True),
 ]
 """The command checks, in table order; ``emulate`` and ``run`` are :func:`_check_emulate_and_run`."""
