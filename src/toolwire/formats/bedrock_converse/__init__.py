@@ -10,6 +10,9 @@ error types) are in :mod:`._keys`, read by the ConverseStream codec as well.
 from __future__ import annotations
 
 from toolwire.formats import Codec
+from toolwire.formats.bedrock_converse.errors import decode_error, encode_error, error_to_exception
+from toolwire.formats.bedrock_converse.request import decode_request, encode_request, endpoint_path
+from toolwire.formats.bedrock_converse.response import decode_response, encode_response
 from toolwire.formats.bedrock_converse.tools import (
     decode_tool_choice,
     decode_tool_config,
@@ -21,12 +24,20 @@ from toolwire.formats.bedrock_converse.tools import (
 
 __all__ = [
     "CODEC",
+    "decode_error",
+    "decode_request",
+    "decode_response",
     "decode_tool_choice",
     "decode_tool_config",
     "decode_tools",
+    "encode_error",
+    "encode_request",
+    "encode_response",
     "encode_tool_choice",
     "encode_tool_config",
     "encode_tools",
+    "endpoint_path",
+    "error_to_exception",
 ]
 
 CODEC = Codec(

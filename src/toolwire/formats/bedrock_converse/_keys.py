@@ -111,7 +111,12 @@ TOOL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 TOOL_USE_ID = re.compile(r"[a-zA-Z0-9_.:-]{1,64}")
 """``ToolUseId``: pattern ``[a-zA-Z0-9_.:-]+``, 1 to 64 characters."""
 
-IMAGE_FORMATS: dict[str, str] = {"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
+IMAGE_FORMATS: dict[str, str] = {
+    "png": "image/png",
+    "jpeg": "image/jpeg",
+    "gif": "image/gif",
+    "webp": "image/webp",
+}
 """``ImageFormat`` -> MIME type."""
 
 DOCUMENT_FORMATS: dict[str, str] = {

@@ -105,7 +105,9 @@ def _spec(name: str, description: str | None, schema: dict[str, Any]) -> dict[st
 def _encode_function(tool: Tool, same: bool, notes: Notes, path: str) -> dict[str, Any]:
     if tool.description == "" and not same:
         notes.info(child(path, "description"), "dropped", "empty description omitted (Bedrock refuses it)")
-    spec = _spec(tool.name, tool.description, tool.parameters if tool.parameters is not None else _EMPTY_SCHEMA)
+    spec = _spec(
+        tool.name, tool.description, tool.parameters if tool.parameters is not None else _EMPTY_SCHEMA
+    )
     if same and tool.description == "":
         spec = {"name": tool.name, "description": "", "inputSchema": spec["inputSchema"]}
     if tool.strict is not None:
@@ -144,7 +146,11 @@ def encode_tools(
         elif tool.origin == FORMAT:
             out.append(tool.payload)
         else:
-            notes.add(where, "dropped", f"built-in tool {tool.wire_type!r} of {tool.origin} has no Bedrock equivalent")
+            notes.add(
+                where,
+                "dropped",
+                f"built-in tool {tool.wire_type!r} of {tool.origin} has no Bedrock equivalent",
+            )
     return out
 
 
@@ -156,7 +162,7 @@ def decode_tool_choice(value: Any, path: str = "$.toolConfig.toolChoice") -> Too
     choice = as_dict(value, path)
     if len(choice) != 1:
         fail(path, "expected an object with exactly one of 'auto', 'any', 'tool'")
-    (kind, inner), = choice.items()
+    ((kind, inner),) = choice.items()
     inner = as_dict(inner, child(path, kind))
     if kind == "tool":
         name = inner.get("name")
@@ -179,13 +185,17 @@ def encode_tool_choice(
     if choice.allowed is not None and mode in ("auto", "required"):
         allowed = choice.allowed
         if mode == "required" and len(allowed) == 1:
-            notes.info(path, "approximated", f"required call among one allowed tool sent as tool {allowed[0]!r}")
+            notes.info(
+                path, "approximated", f"required call among one allowed tool sent as tool {allowed[0]!r}"
+            )
             mode, name = "named", allowed[0]
         elif not allowed:
             notes.info(path, "approximated", "an empty allowed-tools list sent as no tool choice")
             return None
         else:
-            notes.add(path, "approximated", f"allowed-tools restriction {list(allowed)} has no Bedrock equivalent")
+            notes.add(
+                path, "approximated", f"allowed-tools restriction {list(allowed)} has no Bedrock equivalent"
+            )
     if mode == "none":
         return None
     if mode == "named":
