@@ -5,7 +5,7 @@ For another format's parts (each a note):
 ======================================  ===============================================================
 part                                    Bedrock
 ======================================  ===============================================================
-empty or blank text                     omitted (Bedrock refuses blank text blocks; info)
+empty text                              omitted (Bedrock refuses empty text blocks)
 image: base64 / ``data:`` URL           ``image.source.bytes`` when the MIME type is png, jpeg, gif or
                                         webp (sniffed when absent); other types and http(s) URLs
                                         (Bedrock fetches nothing) are dropped
@@ -110,9 +110,7 @@ def _extra(out: dict[str, Any], extra: dict[str, Any], ctx: Ctx, path: str) -> d
 def _text(part: TextPart, ctx: Ctx, path: str) -> dict[str, Any] | None:
     if part.thought_signature is not None:
         ctx.notes.add(path, "dropped", "Gemini thought signature on a text part")
-    if not ctx.same and not part.text.strip():
-        if part.text:
-            ctx.notes.info(path, "dropped", "a blank text part (Bedrock refuses blank text blocks)")
+    if not ctx.same and not part.text:
         return None
     return _extra({"text": part.text}, part.extra, ctx, path)
 
@@ -212,7 +210,7 @@ def _audio(part: AudioPart, ctx: Ctx, path: str) -> None:
 
 def _refusal(part: RefusalPart, ctx: Ctx, path: str) -> dict[str, Any] | None:
     ctx.notes.add(path, "approximated", "a refusal sent as text")
-    return {"text": part.text} if part.text.strip() else None
+    return {"text": part.text} if part.text else None
 
 
 def _reasoning(part: ReasoningPart, ctx: Ctx, path: str) -> dict[str, Any] | None:

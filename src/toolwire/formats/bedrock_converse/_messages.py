@@ -4,12 +4,12 @@ Decode: each wire message is one IR message of its role (tool results stay in th
 that carries them); the top-level ``system`` list is one IR ``system`` message first.
 
 Encode for another format (what Bedrock accepts: alternating ``user``/``assistant`` messages
-starting with ``user``, no empty content, every ``toolUse`` answered in the next user message):
+no empty content or text, every ``toolUse`` answered in the next user message):
 system and developer messages are hoisted into ``system`` (one mid-conversation is noted);
 ``tool`` messages become user content; parts without a Bedrock form are dropped (noted) and a
-message left empty is omitted; consecutive messages of one role are merged. A conversation that
-would start with an assistant turn, or has no turn at all, is refused
-(:class:`~toolwire.errors.ConversionError`): Bedrock answers 400 to both.
+message left empty is omitted; consecutive messages of one role are merged. A conversation
+without any turn is refused (:class:`~toolwire.errors.ConversionError`). (One that starts with
+an assistant turn is sent: Bedrock accepted it in a recording.)
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def encode_content(parts: Sequence[Part], ctx: Ctx, path: str) -> list[dict[str,
 def _system_blocks(message: Message, ctx: Ctx, path: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for index, part in enumerate(message.parts):
-        if type(part) is TextPart and (ctx.same or part.text.strip()):
+        if type(part) is TextPart and (ctx.same or part.text):
             out.append({"text": part.text})
         elif type(part) is not TextPart:
             ctx.notes.add(f"{path}[{index}]", "dropped", f"{type(part).__name__} in a system message")
@@ -145,11 +145,6 @@ def _cross(messages: Sequence[Message], ctx: Ctx) -> tuple[list[dict[str, Any]] 
     if not out:
         raise ConversionError(
             "Bedrock needs at least one user message; the request has none", path="$.messages"
-        )
-    if out[0]["role"] != "user":
-        raise ConversionError(
-            "Bedrock needs the conversation to start with a user message; it starts with an assistant turn",
-            path="$.messages",
         )
     return system, out
 
