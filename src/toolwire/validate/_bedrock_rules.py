@@ -37,7 +37,8 @@ class BedrockDialect(Dialect):
         return ".".join(out)
 
     def _error(self, value: str, param: str, constraint: str) -> str:
-        return f"1 validation error detected: Value {value} at '{param}' failed to satisfy constraint: {constraint}"
+        head = f"1 validation error detected: Value {value} at '{param}'"
+        return f"{head} failed to satisfy constraint: {constraint}"
 
     def missing(self, param: str, name: str) -> str:
         return self._error("null", param, "Member must not be null")

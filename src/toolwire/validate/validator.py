@@ -94,7 +94,8 @@ def validate(
 
     Args:
         payload: the parsed JSON body (a request body or a non-streamed response body).
-        format: ``openai-chat``, ``openai-responses``, ``anthropic``, ``gemini`` or ``bedrock-converse`` (or an alias
+        format: ``openai-chat``, ``openai-responses``, ``anthropic``, ``gemini`` or
+            ``bedrock-converse`` (or an alias
             such as ``chat``, see :data:`~toolwire.ir.base.FORMAT_ALIASES`).
         kind: ``request`` (default) or ``response``.
         beta: the request goes to the provider's beta surface (Anthropic ``/v1/messages?beta=true``
