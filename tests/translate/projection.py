@@ -449,6 +449,39 @@ def _project_gemini(data: Data) -> None:
             part["content"] = ([{"type": "text", "text": "\n".join(texts)}] if texts else []) + media
 
 
+def _project_bedrock(data: Data) -> None:
+    """Bedrock Converse: only Bedrock reasoning, no Gemini signatures, custom tools as function
+    tools with one ``input`` string, arguments as compact JSON objects, structured output keeps
+    its name and description but not ``strict``; no parallel-call switch; ``tool_choice: none``
+    leaves the tools out (or, when the history holds tool parts, is dropped); thinking reaches
+    only Anthropic models (not the model ``m`` of these tests) and is dropped; responses carry
+    no id, model, creation time or status, usage without reasoning tokens and with a total."""
+    _drop_reasoning_of_other_origins(data, "bedrock-converse")
+    _drop_fields(data, "tool_call", ("thought_signature",))
+    _drop_fields(data, "text", ("thought_signature",))
+    _drop_message_ids(data)
+    _custom_as_function(data)
+    _system_turns(data)
+    compact_arguments(data)
+    fmt = data.get("response_format")
+    if fmt is not None:
+        fmt.pop("strict", None)
+    data.pop("parallel_tool_calls", None)
+    if "messages" in data:
+        data.pop("reasoning", None)
+        choice = data.get("tool_choice")
+        if choice is not None and choice.get("mode") == "none":
+            del data["tool_choice"]
+            if not any(p.get("type") in ("tool_call", "tool_result") for p in _all_parts(data)):
+                data.pop("tools", None)
+        return
+    for key in ("id", "model", "created", "status"):
+        data.pop(key, None)
+    if data.get("usage") is not None:
+        data["usage"].pop("reasoning_tokens", None)
+    _total_tokens(data)
+
+
 def _last_tool_turn(data: Data) -> Data | None:
     """The last assistant message when tool calls were made there and something answers it."""
     turns = [m for m in data.get("messages", []) if m.get("role") not in ("system", "developer")]
@@ -494,6 +527,7 @@ PROJECTIONS: dict[str, Callable[[Data], None]] = {
     "openai-responses": _project_responses,
     "anthropic": _project_anthropic,
     "gemini": _project_gemini,
+    "bedrock-converse": _project_bedrock,
 }
 """Format name -> the in-place projection of a semantic form onto that format."""
 

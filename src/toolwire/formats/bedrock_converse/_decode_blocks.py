@@ -9,7 +9,8 @@ block                                    IR
                                          other formats drop, noted), MIME type from ``format``
 ``document``                             :class:`~toolwire.ir.FilePart` (``name`` is the filename;
                                          ``bytes``/``s3Location``/``text`` source)
-``toolUse``                              :class:`~toolwire.ir.ToolCall` (``input`` as compact JSON)
+``toolUse``                              :class:`~toolwire.ir.ToolCall` (``input`` as compact JSON;
+                                         with a ``type``, a server tool: kind ``builtin``)
 ``toolResult``                           :class:`~toolwire.ir.ToolResult` (``status`` ->
                                          ``is_error``; ``json`` items as text, hinted ``~json``)
 ``reasoningContent``                     :class:`~toolwire.ir.ReasoningPart` of origin
@@ -108,7 +109,9 @@ def _tool_use(body: dict[str, Any], path: str) -> ToolCall:
     extra = split_extra(body, frozenset({"toolUseId", "name", "input"}))
     if type(value) is not dict:
         extra["~input"] = True  # a non-object Document, kept as its JSON text
-    return ToolCall(id=call_id, name=name, arguments=dumps_str(value, path=child(path, "input")), extra=extra)
+    kind = "builtin" if body.get("type") is not None else "function"  # a server tool Bedrock runs
+    arguments = dumps_str(value, path=child(path, "input"))
+    return ToolCall(id=call_id, name=name, arguments=arguments, kind=kind, extra=extra)
 
 
 def _reasoning(body: dict[str, Any], path: str) -> ReasoningPart | None:
@@ -166,7 +169,8 @@ def _tool_result(body: dict[str, Any], path: str) -> ToolResult:
     if status is not None and status not in ("success", "error"):
         fail(child(path, "status"), f"expected 'success' or 'error', got {status!r}")
     is_error = None if status is None else status == "error"
-    return ToolResult(call_id=call_id, content=content, is_error=is_error, extra=extra)
+    kind = "builtin" if body.get("type") is not None else "function"
+    return ToolResult(call_id=call_id, content=content, is_error=is_error, kind=kind, extra=extra)
 
 
 def _text(value: Any, path: str) -> TextPart | None:

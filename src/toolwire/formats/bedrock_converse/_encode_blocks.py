@@ -70,6 +70,7 @@ class Ctx:
     notes: Notes
     same: bool
     renamed: dict[str, str] = field(default_factory=dict)
+    pending: list[tuple[str, str]] = field(default_factory=list)
     documents: int = 0
 
     def call_id(self, call_id: str | None, name: str | None, path: str) -> str:
@@ -77,7 +78,24 @@ class Ctx:
         if call_id is None:
             new = "tooluse_" + "_".join(_DIGITS.findall(path))
             self.notes.info(child(path, "id"), "synthesized", f"tool call {name!r} had no id; sent {new!r}")
+            self.pending.append((name or "", new))
             return new
+        return self._valid(call_id, path)
+
+    def result_id(self, result: ToolResult, path: str) -> str:
+        """The wire ``toolUseId`` of a result (paired by name and order with an id-less call when it has none)."""
+        if result.call_id is not None:
+            return self._valid(result.call_id, path)
+        for index, (name, call_id) in enumerate(self.pending):
+            if result.name is None or result.name == name:
+                del self.pending[index]
+                self.notes.add(path, "synthesized", f"tool result without call id paired with {call_id!r}")
+                return call_id
+        new = "tooluse_unpaired_" + "_".join(_DIGITS.findall(path))
+        self.notes.add(path, "synthesized", f"tool result without call id and no call to pair; sent {new!r}")
+        return new
+
+    def _valid(self, call_id: str, path: str) -> str:
         if self.same or TOOL_USE_ID.fullmatch(call_id):
             return call_id
         new = self.renamed.get(call_id)
@@ -249,7 +267,7 @@ def _input(call: ToolCall, ctx: Ctx, path: str) -> Any:
 
 
 def _tool_call(call: ToolCall, ctx: Ctx, path: str) -> dict[str, Any] | None:
-    if call.kind == "builtin":
+    if call.kind == "builtin" and not ctx.same:
         ctx.notes.add(path, "dropped", f"built-in tool call {call.name!r} of another format")
         return None
     out = {
@@ -271,7 +289,7 @@ def _result_item(part: Any, ctx: Ctx, path: str) -> dict[str, Any] | None:
 
 
 def _tool_result(result: ToolResult, ctx: Ctx, path: str) -> dict[str, Any] | None:
-    if result.kind == "builtin":
+    if result.kind == "builtin" and not ctx.same:
         ctx.notes.add(path, "dropped", f"built-in tool result {result.name!r} of another format")
         return None
     content_path = child(path, "content")
@@ -279,7 +297,7 @@ def _tool_result(result: ToolResult, ctx: Ctx, path: str) -> dict[str, Any] | No
     content = [item for item in items if item is not None]
     if ctx.same:
         content = with_opaque(content, result.extra.get(OPAQUE))
-    out: dict[str, Any] = {"toolUseId": ctx.call_id(result.call_id, result.name, path), "content": content}
+    out: dict[str, Any] = {"toolUseId": ctx.result_id(result, path), "content": content}
     if result.is_error is not None and (ctx.same or result.is_error):
         out["status"] = "error" if result.is_error else "success"
     extra = {k: v for k, v in result.extra.items() if k != OPAQUE} if ctx.same else result.extra

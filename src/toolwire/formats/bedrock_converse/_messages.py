@@ -78,7 +78,7 @@ def _system_blocks(message: Message, ctx: Ctx, path: str) -> list[dict[str, Any]
         if type(part) is TextPart and (ctx.same or part.text):
             out.append({"text": part.text})
         elif type(part) is not TextPart:
-            ctx.notes.add(f"{path}[{index}]", "dropped", f"{type(part).__name__} in a system message")
+            ctx.notes.add(f"{path}.parts[{index}]", "dropped", f"{type(part).__name__} in a system message")
     if ctx.same:
         with_opaque(out, message.extra.get(OPAQUE))
     else:
@@ -95,7 +95,7 @@ def _same(messages: Sequence[Message], ctx: Ctx) -> tuple[list[dict[str, Any]] |
             system = (system or []) + _system_blocks(message, ctx, path)
             continue
         content = with_opaque(
-            encode_content(message.parts, ctx, child(path, "content")), message.extra.get(OPAQUE)
+            encode_content(message.parts, ctx, child(path, "parts")), message.extra.get(OPAQUE)
         )
         wire: dict[str, Any] = {"role": _ROLES[message.role], "content": content}
         emit_extra(wire, {k: v for k, v in message.extra.items() if k != OPAQUE}, True, ctx.notes, path)
@@ -131,11 +131,11 @@ def _cross(messages: Sequence[Message], ctx: Ctx) -> tuple[list[dict[str, Any]] 
                 ctx.notes.info(
                     path, "approximated", f"a {message.role} message mid-conversation moved to system"
                 )
-            system = (system or []) + _system_blocks(message, ctx, child(path, "content"))
+            system = (system or []) + _system_blocks(message, ctx, path)
             continue
         if message.name is not None:
             ctx.notes.add(child(path, "name"), "dropped", f"participant name {message.name!r}")
-        content = encode_content(message.parts, ctx, child(path, "content"))
+        content = encode_content(message.parts, ctx, child(path, "parts"))
         emit_extra({}, message.extra, False, ctx.notes, path)
         if content:
             turns.append((_ROLES[message.role], content))

@@ -29,7 +29,7 @@ from toolwire.errors import PayloadError
 from toolwire.formats._choice import fit_tool_choice
 from toolwire.formats._history import refuse_unsendable_history
 from toolwire.formats._ranges import fit_request
-from toolwire.formats._wire import as_dict, emit_extra, fail, opt_dict, split_extra
+from toolwire.formats._wire import as_dict, child, emit_extra, fail, opt_dict, split_extra
 from toolwire.formats.bedrock_converse._messages import (
     decode_messages,
     decode_system,
@@ -350,8 +350,9 @@ def encode_request(req: Request, notes: Notes) -> dict[str, Any]:
     output = _output_out(req, same, notes)
     if output is not None:
         out["outputConfig"] = output
-    if req.metadata is not None:
-        out["requestMetadata"] = req.metadata if same else {k: str(v) for k, v in req.metadata.items()}
+    metadata = req.metadata if same or req.metadata is None else _metadata(req.metadata, notes)
+    if metadata is not None and (same or metadata):  # Bedrock: at least one entry
+        out["requestMetadata"] = metadata
     if same:
         if req.extra.get("~model") and req.model is not None:
             out["modelId"] = req.model
@@ -362,6 +363,17 @@ def encode_request(req: Request, notes: Notes) -> dict[str, Any]:
         if req.user is not None:
             notes.add("$.user", "dropped", "end-user id")
         emit_extra(out, req.extra, False, notes, "$")
+    return out
+
+
+def _metadata(metadata: dict[str, Any], notes: Notes) -> dict[str, str]:
+    """``requestMetadata`` takes string values only: others are dropped, noted."""
+    out: dict[str, str] = {}
+    for key, value in metadata.items():
+        if type(value) is str:
+            out[key] = value
+        else:
+            notes.add(child("$.metadata", key), "dropped", "a metadata value that is not a string")
     return out
 
 

@@ -2,16 +2,22 @@
 
 Wire shape: ``{"output": {"message": {"role": "assistant", "content": [...]}}, "stopReason",
 "usage", "metrics": {"latencyMs"}, "additionalModelResponseFields"?, "trace"?,
-"performanceConfig"?, "serviceTier"?}``. A Bedrock response has no id, model or creation time:
-another format's are dropped (info notes) and ``metrics.latencyMs`` is made up as 0 (info).
+"performanceConfig"?, "serviceTier"?}``. A Bedrock response body has no id (the request id is the
+``x-amzn-RequestId`` header), model or creation time: the decoder derives an id from the body
+(``bedrock_`` + a hash, the same for the same body) so that clients of formats that require one
+get a stable id, and another format's id, model and time are dropped (info notes).
+``metrics.latencyMs`` is kept for Bedrock only (a measurement, not content: other formats have no
+field and lose nothing); for another format's response it is made up as 0 (info).
 ``stopReason`` and ``usage`` are mapped by the tables in ``_keys``; the raw stop reason returns
 unchanged to Bedrock.
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
+from toolwire._json import dumps
 from toolwire.formats._wire import as_dict, child, emit_extra, fail, split_extra
 from toolwire.formats.bedrock_converse._decode_blocks import OPAQUE, decode_blocks
 from toolwire.formats.bedrock_converse._encode_blocks import Ctx, with_opaque
@@ -24,7 +30,7 @@ from toolwire.ir.response import Response
 __all__ = ["decode_response", "encode_response"]
 
 FORMAT = "bedrock-converse"
-_KNOWN = frozenset({"output", "stopReason", "usage"})
+_KNOWN = frozenset({"output", "stopReason", "usage", "metrics"})
 
 
 def decode_response(payload: dict[str, Any], notes: Notes) -> Response:
@@ -46,8 +52,11 @@ def decode_response(payload: dict[str, Any], notes: Notes) -> Response:
         fail("$.stopReason", "expected a string")
     if "stopReason" not in body:
         extra["~no_stop"] = True
+    if "metrics" in body:
+        extra["~metrics"] = body["metrics"]
     usage = body.get("usage")
     return Response(
+        id="bedrock_" + hashlib.blake2s(dumps(body, path="$"), digest_size=16).hexdigest(),
         parts=parts,
         stop_reason=decode_stop(stop),
         raw_stop_reason=stop,
@@ -75,7 +84,7 @@ def encode_response(resp: Response, notes: Notes) -> dict[str, Any]:
     same = resp.origin == FORMAT
     extra = resp.extra if same else {}
     ctx = Ctx(notes, same)
-    content = encode_content(resp.parts, ctx, "$.output.message.content")
+    content = encode_content(resp.parts, ctx, "$.parts")
     if same:
         content = with_opaque(content, extra.get(OPAQUE))
     message: dict[str, Any] = {"role": "assistant", "content": content}
@@ -87,6 +96,8 @@ def encode_response(resp: Response, notes: Notes) -> dict[str, Any]:
     if resp.usage is not None or not same:
         out["usage"] = encode_usage(resp.usage, same, notes, child("$", "usage"))
     if same:
+        if "~metrics" in extra:
+            out["metrics"] = extra["~metrics"]
         emit_extra(out, {k: v for k, v in extra.items() if k != OPAQUE}, True, notes, "$")
     else:
         _dropped_metadata(resp, notes)
