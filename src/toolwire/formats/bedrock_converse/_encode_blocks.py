@@ -83,7 +83,7 @@ class Ctx:
         return self._valid(call_id, path)
 
     def result_id(self, result: ToolResult, path: str) -> str:
-        """The wire ``toolUseId`` of a result (paired by name and order with an id-less call when it has none)."""
+        """The wire ``toolUseId`` of a result (an id-less one pairs with an id-less call by name and order)."""
         if result.call_id is not None:
             return self._valid(result.call_id, path)
         for index, (name, call_id) in enumerate(self.pending):
