@@ -132,7 +132,12 @@ _BEDROCK_EVENTS = frozenset(
     {"messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop"}
     | {"contentBlockIndex", "stopReason"}
 )
-_BEDROCK_KEYS = ("inferenceConfig", "additionalModelRequestFields", "guardrailConfig", "requestMetadata")
+_BEDROCK_KEYS: tuple[str, ...] = (
+    "inferenceConfig",
+    "additionalModelRequestFields",
+    "guardrailConfig",
+    "requestMetadata",
+)
 _BEDROCK_KEYS += ("promptVariables", "additionalModelResponseFieldPaths", "performanceConfig")
 
 

@@ -32,7 +32,7 @@ from typing import Any
 from toolwire._json import dumps_str
 from toolwire.errors import PayloadError
 from toolwire.formats._wire import as_dict, as_list, child, fail, split_extra
-from toolwire.formats.bedrock_converse._keys import DOCUMENT_FORMATS, IMAGE_FORMATS, media_type
+from toolwire.formats.bedrock_converse._keys import DOCUMENT_FORMATS, FORMAT, IMAGE_FORMATS, media_type
 from toolwire.ir.base import Extra
 from toolwire.ir.content import (
     ContentPart,
@@ -42,6 +42,7 @@ from toolwire.ir.content import (
     ReasoningPart,
     TextPart,
     ToolCall,
+    ToolCallKind,
     ToolResult,
 )
 
@@ -49,8 +50,6 @@ __all__ = ["OPAQUE", "decode_blocks", "decode_result_content"]
 
 OPAQUE = "opaque_blocks"
 """Extra key of blocks the IR cannot hold: ``[[index, block], ...]`` (re-inserted for Bedrock)."""
-
-FORMAT = "bedrock-converse"
 
 
 def _source(source: Any, path: str) -> tuple[dict[str, Any], Extra] | None:
@@ -109,7 +108,7 @@ def _tool_use(body: dict[str, Any], path: str) -> ToolCall:
     extra = split_extra(body, frozenset({"toolUseId", "name", "input"}))
     if type(value) is not dict:
         extra["~input"] = True  # a non-object Document, kept as its JSON text
-    kind = "builtin" if body.get("type") is not None else "function"  # a server tool Bedrock runs
+    kind: ToolCallKind = "builtin" if body.get("type") is not None else "function"  # a server tool
     arguments = dumps_str(value, path=child(path, "input"))
     return ToolCall(id=call_id, name=name, arguments=arguments, kind=kind, extra=extra)
 
@@ -169,7 +168,7 @@ def _tool_result(body: dict[str, Any], path: str) -> ToolResult:
     if status is not None and status not in ("success", "error"):
         fail(child(path, "status"), f"expected 'success' or 'error', got {status!r}")
     is_error = None if status is None else status == "error"
-    kind = "builtin" if body.get("type") is not None else "function"
+    kind: ToolCallKind = "builtin" if body.get("type") is not None else "function"
     return ToolResult(call_id=call_id, content=content, is_error=is_error, kind=kind, extra=extra)
 
 

@@ -35,8 +35,8 @@ from toolwire._callids import sanitize_call_id
 from toolwire._json import loads
 from toolwire.errors import PayloadError
 from toolwire.formats._wire import child, emit_extra
-from toolwire.formats.bedrock_converse._decode_blocks import FORMAT, OPAQUE
-from toolwire.formats.bedrock_converse._keys import TOOL_USE_ID, document_format, image_format
+from toolwire.formats.bedrock_converse._decode_blocks import OPAQUE
+from toolwire.formats.bedrock_converse._keys import FORMAT, TOOL_USE_ID, document_format, image_format
 from toolwire.ir.content import (
     AudioPart,
     FilePart,
@@ -83,7 +83,7 @@ class Ctx:
         return self._valid(call_id, path)
 
     def result_id(self, result: ToolResult, path: str) -> str:
-        """The wire ``toolUseId`` of a result (an id-less one pairs with an id-less call by name and order)."""
+        """The ``toolUseId`` of a result (an id-less one pairs with an id-less call by name, in order)."""
         if result.call_id is not None:
             return self._valid(result.call_id, path)
         for index, (name, call_id) in enumerate(self.pending):

@@ -23,12 +23,13 @@ import re
 from typing import Any
 
 from toolwire.formats._wire import as_dict, emit_extra, opt_int
-from toolwire.ir.base import Extra
+from toolwire.ir.base import Extra, Format
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import StopReason, Usage
 
 __all__ = [
     "BLOCK_KINDS",
+    "FORMAT",
     "DOCUMENT_FORMATS",
     "ERROR_STATUS",
     "IMAGE_FORMATS",
@@ -48,7 +49,8 @@ __all__ = [
     "media_type",
 ]
 
-FORMAT = "bedrock-converse"
+FORMAT: Format = "bedrock-converse"
+"""The format name (what IR ``origin`` fields hold for Bedrock)."""
 
 STOP_REASONS: dict[str, StopReason] = {
     "end_turn": "end_turn",

@@ -38,14 +38,13 @@ from toolwire.errors import (
     ServerError,
 )
 from toolwire.formats._wire import as_dict, emit_extra, fail
-from toolwire.formats.bedrock_converse._keys import ERROR_STATUS, error_type_for_status
+from toolwire.formats.bedrock_converse._keys import ERROR_STATUS, FORMAT, error_type_for_status
 from toolwire.ir.base import Extra
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import ErrorInfo
 
 __all__ = ["decode_error", "encode_error", "error_to_exception", "error_type_for_status"]
 
-FORMAT = "bedrock-converse"
 _TYPE_KEYS = ("__type", "code")
 _EXCEPTIONS: dict[str, type[ProviderError]] = {
     "ValidationException": InvalidRequestError,

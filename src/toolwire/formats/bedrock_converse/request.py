@@ -30,6 +30,7 @@ from toolwire.formats._choice import fit_tool_choice
 from toolwire.formats._history import refuse_unsendable_history
 from toolwire.formats._ranges import fit_request
 from toolwire.formats._wire import as_dict, child, emit_extra, fail, opt_dict, split_extra
+from toolwire.formats.bedrock_converse._keys import FORMAT
 from toolwire.formats.bedrock_converse._messages import (
     decode_messages,
     decode_system,
@@ -49,7 +50,6 @@ from toolwire.ir.request import ReasoningConfig, Request, ResponseFormat
 
 __all__ = ["decode_request", "encode_request", "endpoint_path"]
 
-FORMAT = "bedrock-converse"
 _KNOWN = frozenset(
     {
         "messages",

@@ -21,7 +21,13 @@ from toolwire._json import dumps
 from toolwire.formats._wire import as_dict, child, emit_extra, fail, split_extra
 from toolwire.formats.bedrock_converse._decode_blocks import OPAQUE, decode_blocks
 from toolwire.formats.bedrock_converse._encode_blocks import Ctx, with_opaque
-from toolwire.formats.bedrock_converse._keys import decode_stop, decode_usage, encode_stop, encode_usage
+from toolwire.formats.bedrock_converse._keys import (
+    FORMAT,
+    decode_stop,
+    decode_usage,
+    encode_stop,
+    encode_usage,
+)
 from toolwire.formats.bedrock_converse._messages import encode_content
 from toolwire.ir.base import Extra
 from toolwire.ir.notes import Notes
@@ -29,7 +35,6 @@ from toolwire.ir.response import Response
 
 __all__ = ["decode_response", "encode_response"]
 
-FORMAT = "bedrock-converse"
 _KNOWN = frozenset({"output", "stopReason", "usage", "metrics"})
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from toolwire.formats import ToolConfig
 from toolwire.formats._wire import as_dict, as_list, child, emit_extra, fail, split_extra
+from toolwire.formats.bedrock_converse._keys import FORMAT
 from toolwire.ir.notes import Notes
 from toolwire.ir.tools import AnyTool, BuiltinTool, CustomTool, Tool, ToolChoice
 
@@ -34,7 +35,6 @@ __all__ = [
     "encode_tools",
 ]
 
-FORMAT = "bedrock-converse"
 
 CUSTOM_INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
