@@ -31,6 +31,23 @@ from tests import data
 FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse")
 KINDS = ("request", "response", "error", "stream")
 
+
+def _has_stream_codec(fmt: str) -> bool:
+    from importlib.util import find_spec
+
+    return find_spec(f"toolwire.formats.{fmt.replace('-', '_')}.stream") is not None
+
+
+NON_STREAMING = {
+    fmt: "no ConverseStream codec yet (AWS event-stream framing and stream codec: wt/bedrockwire)"
+    for fmt in FORMATS
+    if not _has_stream_codec(fmt)
+}
+"""Formats without a stream codec (yet), and why: the streaming matrices leave them out."""
+
+STREAM_FORMATS = tuple(fmt for fmt in FORMATS if fmt not in NON_STREAMING)
+"""The formats the streaming matrices run (every format with a stream codec)."""
+
 # Fixture folder (provider_format in MANIFEST.json) -> sample format; other folders are skipped.
 _FOLDER_FORMAT = {**{f: f for f in FORMATS}, "gemini-developer-api": "gemini", "gemini-vertex": "gemini"}
 
