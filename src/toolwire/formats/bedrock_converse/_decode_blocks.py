@@ -15,7 +15,7 @@ block                                    IR
                                          ``is_error``; ``json`` items as text, hinted ``~json``)
 ``reasoningContent``                     :class:`~toolwire.ir.ReasoningPart` of origin
                                          ``bedrock-converse`` (text + signature, or redacted bytes)
-anything else (``cachePoint``,           kept as it is in the message's ``opaque_blocks`` extra
+anything else (``cachePoint``,           kept as it is in the message's ``bedrock_blocks`` extra
 ``guardContent``, ``video``, ``audio``,  (``[[index, block], ...]``): re-inserted for Bedrock,
 ``citationsContent``, ``searchResult``,  dropped with a note elsewhere
 a document with ``content``...)
@@ -48,8 +48,9 @@ from toolwire.ir.content import (
 
 __all__ = ["OPAQUE", "decode_blocks", "decode_result_content"]
 
-OPAQUE = "opaque_blocks"
-"""Extra key of blocks the IR cannot hold: ``[[index, block], ...]`` (re-inserted for Bedrock)."""
+OPAQUE = "bedrock_blocks"
+"""Extra key of blocks the IR cannot hold: ``[[index, block], ...]`` (re-inserted for Bedrock; a
+field other formats do not have, so their encoders note it dropped)."""
 
 
 def _source(source: Any, path: str) -> tuple[dict[str, Any], Extra] | None:

@@ -116,7 +116,10 @@ def _additional(raw: Any, fields: dict[str, Any], extra: Extra) -> None:
         del rest["thinking"]
     if type(rest.get("top_k")) is int:
         fields["top_k"] = rest.pop("top_k")
-    extra["additionalModelRequestFields"] = rest
+    if rest:
+        extra["additionalModelRequestFields"] = rest
+    else:
+        extra["~additional"] = True  # present, and all of it named in the IR
 
 
 def _output(raw: Any, fields: dict[str, Any], extra: Extra) -> None:
@@ -239,7 +242,7 @@ def _thinking(req: Request, notes: Notes) -> dict[str, Any] | None:
 
 def _additional_out(req: Request, same: bool, notes: Notes) -> Any:
     if same:
-        rest = req.extra.get("additionalModelRequestFields")
+        rest = req.extra.get("additionalModelRequestFields", {} if req.extra.get("~additional") else None)
         if type(rest) is not dict:
             return rest
         out = dict(rest)
@@ -345,7 +348,7 @@ def encode_request(req: Request, notes: Notes) -> dict[str, Any]:
             "tool definitions for the history's tool calls (Bedrock requires toolConfig)",
         )
     additional = _additional_out(req, same, notes)
-    if additional is not None or (same and "additionalModelRequestFields" in req.extra):
+    if additional is not None or (same and "additionalModelRequestFields" in req.extra):  # null kept
         out["additionalModelRequestFields"] = additional
     output = _output_out(req, same, notes)
     if output is not None:
