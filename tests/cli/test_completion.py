@@ -17,7 +17,8 @@ import pytest
 from tests.cli.helpers import toolwire
 
 FORMATS = (
-    "openai-chat openai-responses anthropic gemini bedrock-converse chat openai responses claude google bedrock"
+    "openai-chat openai-responses anthropic gemini bedrock-converse"
+    " chat openai responses claude google bedrock"
 )
 
 
