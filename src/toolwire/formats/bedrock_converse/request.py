@@ -280,9 +280,11 @@ def _output_out(req: Request, same: bool, notes: Notes) -> dict[str, Any] | None
             box["description"] = fmt.description
         if same:
             emit_extra(box, fmt.extra, True, notes, "$.response_format")
-        elif fmt.strict is False:
+        elif fmt.strict is not None:
             notes.info(
-                "$.response_format.strict", "dropped", "non-strict schema sent as Bedrock structured output"
+                "$.response_format.strict",
+                "dropped",
+                "the strict flag (Bedrock's structured output always holds to the schema)",
             )
         out["textFormat"] = {"type": "json_schema", "structure": {"jsonSchema": box}}
     elif fmt is not None and fmt.type != "text":
