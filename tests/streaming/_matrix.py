@@ -18,7 +18,8 @@ from typing import Any
 import msgspec
 from benchmarks.bench_stream import anthropic_stream
 
-from tests.corpus import FORMATS, Sample, samples
+from tests.corpus import STREAM_FORMATS as FORMATS
+from tests.corpus import Sample, samples
 from tests.streaming._oracles import Call, SdkView
 from toolwire.formats._stream import WireEvent, iter_events
 from toolwire.ir.accumulate import accumulate

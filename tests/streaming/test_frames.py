@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from benchmarks.bench_stream import anthropic_stream
 
-from tests.corpus import FORMATS
+from tests.corpus import STREAM_FORMATS as FORMATS
 from tests.streaming._matrix import benchmark_stream_in
 from tests.streaming.test_hot_paths import _Uuids, assert_same
 from toolwire._json import dumps

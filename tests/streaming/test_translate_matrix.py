@@ -15,7 +15,9 @@ from typing import Any
 
 import pytest
 
-from tests.corpus import FORMATS, Sample, require_corpus
+from tests.corpus import FORMATS as ALL_FORMATS
+from tests.corpus import NON_STREAMING, Sample, require_corpus
+from tests.corpus import STREAM_FORMATS as FORMATS
 from tests.streaming._matrix import (
     SYNTHESIZED,
     all_stream_samples,
@@ -88,6 +90,17 @@ def _cases() -> list[Any]:
 
 
 CASES = _cases()
+
+
+@pytest.mark.parametrize("fmt", list(NON_STREAMING) or ["none"])
+def test_formats_without_a_stream_codec_are_left_out_by_name(fmt: str) -> None:
+    """A format without a stream codec is out of this matrix only because :data:`NON_STREAMING`
+    names it, with its reason (shown as this test's skip)."""
+    if fmt == "none":
+        assert set(FORMATS) == set(ALL_FORMATS)
+        return
+    assert fmt not in FORMATS and fmt in ALL_FORMATS
+    pytest.skip(f"{fmt}: {NON_STREAMING[fmt]}")
 
 
 def test_every_pair_and_every_recording_is_covered() -> None:

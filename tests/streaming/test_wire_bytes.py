@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.corpus import FORMATS, Sample, require_corpus, samples
+from tests.corpus import STREAM_FORMATS as FORMATS
+from tests.corpus import Sample, require_corpus, samples
 from tests.streaming._matrix import all_stream_samples, has_client_calls, source, translate, wire_of
 from toolwire._json import dumps_str
 from toolwire.errors import PayloadError
