@@ -36,6 +36,7 @@ from toolwire.formats._stream import WireEvent
 from toolwire.formats._wire import as_dict, fail, opt_str, req_dict, req_str
 from toolwire.formats.bedrock_converse._keys import ERROR_STATUS, decode_stop, decode_usage
 from toolwire.formats.bedrock_converse._stream_frames import EXCEPTION_TYPES
+from toolwire.ir.base import Format
 from toolwire.ir.content import Part, ReasoningPart, TextPart, ToolCall
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import ErrorInfo
@@ -53,7 +54,7 @@ from toolwire.ir.stream import (
 
 __all__ = ["END_KEYS", "StreamDecoder"]
 
-FORMAT = "bedrock-converse"
+FORMAT: Format = "bedrock-converse"
 
 END_KEYS: dict[str, frozenset[str]] = {
     "messageStop": frozenset({"additionalModelResponseFields"}),

@@ -28,6 +28,7 @@ from toolwire.formats._wire import emit_extra
 from toolwire.formats.bedrock_converse._keys import encode_stop, encode_usage
 from toolwire.formats.bedrock_converse._stream_decode import END_KEYS
 from toolwire.formats.bedrock_converse._stream_frames import EXCEPTION_TYPES
+from toolwire.ir.base import Format
 from toolwire.ir.content import Part, ReasoningPart, RefusalPart, TextPart, ToolCall
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import ErrorInfo, Usage
@@ -46,7 +47,7 @@ from toolwire.ir.stream import (
 
 __all__ = ["StreamEncoder", "exception_name"]
 
-FORMAT = "bedrock-converse"
+FORMAT: Format = "bedrock-converse"
 
 _BY_STATUS: dict[int, str] = {
     400: "validationException",
