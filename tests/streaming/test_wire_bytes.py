@@ -232,4 +232,6 @@ def _is_error(fmt: str, event: Any) -> bool:
         return False
     if fmt in ("anthropic", "openai-responses"):
         return event.get("type") == "error"
+    if fmt == "bedrock-converse":
+        return any(name.endswith("Exception") for name in event)
     return "error" in event

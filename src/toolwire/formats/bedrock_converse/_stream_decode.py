@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolwire.errors import PayloadError
-from toolwire.formats._stream import WireEvent
+from toolwire.formats._stream import WireEvent, hot_events
 from toolwire.formats._wire import as_dict, fail, opt_str, req_dict, req_str
 from toolwire.formats.bedrock_converse._keys import ERROR_STATUS, decode_stop, decode_usage
 from toolwire.formats.bedrock_converse._stream_frames import EXCEPTION_TYPES
@@ -55,6 +55,8 @@ from toolwire.ir.stream import (
 __all__ = ["END_KEYS", "StreamDecoder"]
 
 FORMAT: Format = "bedrock-converse"
+PADDING = "p"
+"""The member Bedrock pads every event payload with (random length, no meaning): ignored."""
 
 END_KEYS: dict[str, frozenset[str]] = {
     "messageStop": frozenset({"additionalModelResponseFields"}),
@@ -63,6 +65,7 @@ END_KEYS: dict[str, frozenset[str]] = {
 """Members of the two closing events kept in ``ResponseEnd.extra`` (the encoder puts them back)."""
 
 _CALL_KEYS = frozenset({"toolUseId", "name", "type"})
+_IGNORED = frozenset({"stopReason", "usage", PADDING})
 
 
 @dataclass(slots=True)
@@ -103,6 +106,41 @@ class StreamDecoder:
 
     def feed(self, event: WireEvent) -> list[StreamEvent]:
         """Decode one wire event."""
+        lane = self.hot(event)
+        return self._feed(event) if lane is None else hot_events(lane)
+
+    def hot(self, event: WireEvent) -> tuple[type, int, str] | None:
+        """The hot path: a text or ``toolUse`` delta of an open block of that kind, as (IR delta
+        type, IR index, text), with the state change of :meth:`_feed`; ``None`` for any other
+        event, with no state change."""
+        if type(event) is not dict or len(event) != 1:
+            return None
+        body = event.get("contentBlockDelta")
+        if type(body) is not dict:
+            return None
+        delta = body.get("delta")
+        index = body.get("contentBlockIndex")
+        block = self._blocks.get(index) if type(index) is int else None
+        if block is None or type(delta) is not dict or len(delta) != 1:
+            return None
+        if block.kind == "text":
+            text = delta.get("text")
+            if type(text) is not str:
+                return None
+            self._count += 1
+            return TextDelta, block.ir, text
+        use = delta.get("toolUse")
+        if block.kind != "call" or type(use) is not dict:
+            return None
+        text = use.get("input")
+        if type(text) is not str:
+            return None
+        self._count += 1
+        block.chunks.append(text)
+        return ToolCallDelta, block.ir, text
+
+    def _feed(self, event: WireEvent) -> list[StreamEvent]:
+        """The general path of :meth:`feed`: any event, checked field by field."""
         self._count += 1
         at = self._at
         if self._finished:
@@ -187,7 +225,7 @@ class StreamDecoder:
             for key, value in source.items():
                 if key in known:
                     extra[key] = value
-                elif key not in ("stopReason", "usage"):
+                elif key not in _IGNORED:
                     extra.setdefault("~" + name, {})[key] = value
         usage = decode_usage(metadata["usage"], "$.usage") if "usage" in metadata else None
         raw = stop.get("stopReason")
@@ -328,7 +366,7 @@ def _error(name: str, body: dict[str, Any]) -> ErrorInfo:
     """The error of an exception event (``throttlingException``: ``ThrottlingException``, 429)."""
     kind = name[:1].upper() + name[1:]
     message = body.get("message")
-    extra = {k: v for k, v in body.items() if k != "message"}
+    extra = {k: v for k, v in body.items() if k not in ("message", PADDING)}
     return ErrorInfo(
         message=message if type(message) is str else kind,
         status=ERROR_STATUS.get(kind, 500),

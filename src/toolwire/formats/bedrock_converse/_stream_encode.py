@@ -22,12 +22,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolwire._json import dumps_str
-from toolwire.formats._stream import WireEvent
+from toolwire._args_check import TRIM, ArgumentsCheck
+from toolwire._json import dumps, dumps_str
+from toolwire.formats._stream import DeltaFraming, WireEvent
 from toolwire.formats._wire import emit_extra
 from toolwire.formats.bedrock_converse._keys import encode_stop, encode_usage
 from toolwire.formats.bedrock_converse._stream_decode import END_KEYS
-from toolwire.formats.bedrock_converse._stream_frames import EXCEPTION_TYPES
+from toolwire.formats.bedrock_converse._stream_frames import EXCEPTION_TYPES, frame_payload
 from toolwire.ir.base import Format
 from toolwire.ir.content import Part, ReasoningPart, RefusalPart, TextPart, ToolCall
 from toolwire.ir.notes import Notes
@@ -44,6 +45,7 @@ from toolwire.ir.stream import (
     ToolCallDelta,
     UsageUpdate,
 )
+from toolwire.partial_json import complete_json
 
 __all__ = ["StreamEncoder", "exception_name"]
 
@@ -81,7 +83,7 @@ class _Slot:
     wire: int
     kind: str  # text | reasoning | call | custom
     sent: bool = False
-    chunks: list[str] = field(default_factory=list)
+    chunks: ArgumentsCheck = field(default_factory=ArgumentsCheck)
     signature: bool = False
     redacted: bool = False
 
@@ -91,8 +93,12 @@ def _delta(slot: _Slot, delta: dict[str, Any]) -> WireEvent:
     return {"contentBlockDelta": {"contentBlockIndex": slot.wire, "delta": delta}}
 
 
-class StreamEncoder:
-    """Feed canonical stream events; get ConverseStream events (one-key dicts)."""
+class StreamEncoder(DeltaFraming):
+    """Feed canonical stream events; get ConverseStream events (one-key dicts).
+
+    ``frame_delta`` (the translator's byte hot path) writes a text or argument delta of an open
+    block straight to its event-stream message, with the state change of ``feed``.
+    """
 
     def __init__(self, notes: Notes | None = None) -> None:
         self._notes = notes if notes is not None else Notes()
@@ -114,6 +120,24 @@ class StreamEncoder:
             out += self._on_start(ResponseStart())
         out += _HANDLERS[type(event)](self, event)
         return out
+
+    def frame_delta(self, kind: type, index: int, text: str) -> bytes | None:
+        """:meth:`feed` of a delta given as its parts, as event-stream bytes (``None``: not here)."""
+        slot = self._slots.get(index)
+        if slot is None or self._done:
+            return None
+        if kind is TextDelta and slot.kind == "text":
+            inner = b'{"text":' + dumps(text) + b"}"
+        elif kind is ToolCallDelta and slot.kind == "call":
+            chunks = slot.chunks
+            chunks.append(text)
+            if len(chunks) >= TRIM:
+                chunks.trim()
+            inner = b'{"toolUse":{"input":' + dumps(text) + b"}}"
+        else:
+            return None
+        slot.sent = True
+        return frame_payload("contentBlockDelta", b'{"contentBlockIndex":%d,"delta":%b}' % (slot.wire, inner))
 
     def close(self) -> list[WireEvent]:
         """End of input: an ``internalServerException`` when the stream had no end."""
@@ -206,7 +230,10 @@ class StreamEncoder:
         if slot.kind == "custom":
             slot.chunks.append(event.arguments)
             return []
-        slot.chunks.append("x")  # something was sent
+        chunks = slot.chunks
+        chunks.append(event.arguments)
+        if len(chunks) >= TRIM:
+            chunks.trim()
         return [_delta(slot, {"toolUse": {"input": event.arguments}})]
 
     def _on_reasoning(self, event: ReasoningDelta) -> list[WireEvent]:
@@ -238,6 +265,8 @@ class StreamEncoder:
         elif slot.kind == "call" and not slot.chunks:
             raw = part.arguments if isinstance(part, ToolCall) and part.arguments else "{}"
             out.append(_delta(slot, {"toolUse": {"input": raw}}))
+        elif slot.kind == "call":
+            out += self._complete(slot)
         elif isinstance(part, ReasoningPart):
             out += self._reasoning_state(slot, part)
         if not slot.sent:
@@ -245,6 +274,23 @@ class StreamEncoder:
             out.append(_delta(slot, empty))
         out.append({"contentBlockStop": {"contentBlockIndex": slot.wire}})
         return out
+
+    def _complete(self, slot: _Slot) -> list[WireEvent]:
+        """Closing text for streamed arguments that are no complete JSON object (a cut-off
+        stream), so that the client holds a JSON document as Bedrock's ``input`` must be."""
+        problem = slot.chunks.problem()
+        if problem is None:
+            return []
+        path = f"$.blocks[{slot.wire}].toolUse.input"
+        text = slot.chunks.text()
+        fixed = complete_json(text) if text is not None else ""
+        if text is not None and fixed.startswith(text) and fixed != text and fixed.startswith("{"):
+            self._notes.add(path, "approximated", f"arguments not a complete JSON object ({problem}); closed")
+            return [_delta(slot, {"toolUse": {"input": fixed[len(text) :]}})]
+        self._notes.add(
+            path, "approximated", f"arguments not a complete JSON object ({problem}); sent as received"
+        )
+        return []
 
     # ---------------------------------------------------------------- end
 

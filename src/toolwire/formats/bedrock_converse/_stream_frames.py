@@ -6,12 +6,15 @@ exception message (``:message-type: exception``) becomes ``{"<exceptionType>": {
 service's lowerCamel member name (``throttlingException``); a protocol error message
 (``:message-type: error``) becomes an ``internalServerException`` naming its ``:error-code``.
 
-Bedrock pads each payload with a random ``"p"`` string (it hides the length of the text); the
-decoder ignores it, the encoder does not write one.
+Bedrock pads each payload with a random ``"p"`` string (it hides the length of the text); wire
+events keep it (so a recording re-frames byte for byte), the stream decoder ignores it and the
+encoder writes none.
 """
 
 from __future__ import annotations
 
+import struct
+import zlib
 from typing import Any
 
 from toolwire._json import dumps, loads
@@ -24,6 +27,7 @@ __all__ = [
     "EVENT_TYPES",
     "EXCEPTION_TYPES",
     "encode_frame",
+    "frame_payload",
     "wire_event",
 ]
 
@@ -62,7 +66,6 @@ def wire_event(message: EventMessage, position: int = 0) -> WireEvent:
     body = loads(message.payload, path=path) if message.payload else {}
     if type(body) is not dict:
         raise PayloadError("an event payload must be a JSON object", path=path)
-    body.pop("p", None)
     return {name: body}
 
 
@@ -79,3 +82,25 @@ def encode_frame(event: WireEvent) -> bytes:
     else:
         headers = {":event-type": name, ":content-type": "application/json", ":message-type": "event"}
     return encode_message(headers, dumps(body))
+
+
+_HEADS: dict[str, bytes] = {}
+"""Event type -> the encoded headers of its event message (see :func:`frame_payload`)."""
+
+
+def frame_payload(name: str, payload: bytes) -> bytes:
+    """:func:`encode_frame` of ``{name: body}`` given the JSON bytes of ``body`` (an event, not an
+    exception): the encoders' hot path, with the headers encoded once per event type."""
+    head = _HEADS.get(name)
+    if head is None:
+        head = encode_message(
+            {":event-type": name, ":content-type": "application/json", ":message-type": "event"}
+        )
+        head = _HEADS[name] = head[12:-4]
+    prelude = _LENGTHS.pack(16 + len(head) + len(payload), len(head))
+    body = prelude + _U32.pack(zlib.crc32(prelude)) + head + payload
+    return body + _U32.pack(zlib.crc32(body))
+
+
+_LENGTHS = struct.Struct(">II")
+_U32 = struct.Struct(">I")
