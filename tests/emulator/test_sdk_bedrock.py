@@ -179,5 +179,5 @@ def test_malformed_stream_frame_is_refused_by_boto3(url: str) -> None:
 
     c.meta.events.register("before-send.bedrock-runtime.ConverseStream", add_fault)
     response = c.converse_stream(modelId=MODEL, messages=[{"role": "user", "content": [{"text": "hi"}]}])
-    with pytest.raises(Exception, match="(?i)crc|checksum"):  # botocore's ChecksumMismatch
+    with pytest.raises(Exception, match=r"(?i)crc|checksum"):  # botocore's ChecksumMismatch
         list(response["stream"])

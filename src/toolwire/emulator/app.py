@@ -419,7 +419,7 @@ def _with_error_type(response: HTTPResponse) -> HTTPResponse:
     if response.status_code < 400:
         return response
     try:
-        body = loads(response.body)
+        body = loads(bytes(response.body))
     except ToolwireError:
         body = None
     kind = body.get("__type") if isinstance(body, dict) else None
