@@ -94,7 +94,7 @@ def test_text_stream() -> None:
     assert isinstance(part, TextPart) and part.text.startswith("The capital of France is Paris.")
     assert response.stop_reason == "end_turn" and response.raw_stop_reason == "end_turn"
     assert response.usage is not None and response.usage.input_tokens == 13
-    assert set(response.extra) == {"metrics"}
+    assert set(response.extra) == {"~metrics"}
 
 
 def test_tool_call_stream() -> None:
@@ -226,7 +226,7 @@ def test_metadata_before_message_stop() -> None:
     assert (
         end.usage is not None
         and end.usage.input_tokens == 125
-        and end.extra == {"metrics": {"latencyMs": 234}}
+        and end.extra == {"~metrics": {"latencyMs": 234}}
     )
 
 

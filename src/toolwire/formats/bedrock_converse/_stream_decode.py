@@ -16,9 +16,9 @@ all, or only empty ones, mean ``{}``). ``reasoningContent`` deltas carry ``text`
 ``stopReason`` (``messageStop``) and ``usage`` (``metadata``, which Bedrock sends after
 ``messageStop``) end the stream together: :class:`~toolwire.ir.ResponseEnd` goes out at the
 later of the two, or at ``close`` when ``metadata`` never came. The other members of both events
-(``additionalModelResponseFields``, ``metrics``, ``trace``, ``performanceConfig``,
-``serviceTier``) go into ``ResponseEnd.extra`` under their own names, as in a whole Converse
-response.
+(``additionalModelResponseFields``, ``trace``, ``performanceConfig``, ``serviceTier``) go into
+``ResponseEnd.extra`` under their own names, as in a whole Converse response, and ``metrics`` into
+the hint ``~metrics`` (returned to Bedrock only, dropped elsewhere without a note).
 
 Leniencies, all from SDK recordings: ``messageStart`` may be missing, blocks may interleave or
 never get their ``contentBlockStop`` (closed at ``messageStop``), ``metadata`` may come before
@@ -27,6 +27,7 @@ never get their ``contentBlockStop`` (closed at ``messageStop``), ``metadata`` m
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,9 +61,10 @@ PADDING = "p"
 
 END_KEYS: dict[str, frozenset[str]] = {
     "messageStop": frozenset({"additionalModelResponseFields"}),
-    "metadata": frozenset({"metrics", "trace", "performanceConfig", "serviceTier"}),
+    "metadata": frozenset({"trace", "performanceConfig", "serviceTier"}),
 }
-"""Members of the two closing events kept in ``ResponseEnd.extra`` (the encoder puts them back)."""
+"""Members of the two closing events kept in ``ResponseEnd.extra`` (the encoder puts them back).
+``metrics`` is kept as the hint ``~metrics`` (a measurement, not content: like a whole response)."""
 
 _CALL_KEYS = frozenset({"toolUseId", "name", "type"})
 _IGNORED = frozenset({"stopReason", "usage", PADDING})
@@ -185,7 +187,9 @@ class StreamDecoder:
 
     def _start(self) -> list[StreamEvent]:
         self._started = True
-        return [ResponseStart(origin=FORMAT)]
+        # A stream has no id (nor a body to derive one from, as a whole response does): one is
+        # made up, with the prefix of the derived ids, for clients whose formats require one.
+        return [ResponseStart(id=f"bedrock_{uuid.uuid4().hex}", origin=FORMAT)]
 
     def _on_message_start(self, body: dict[str, Any], path: str) -> list[StreamEvent]:
         if self._started:
@@ -225,6 +229,8 @@ class StreamDecoder:
             for key, value in source.items():
                 if key in known:
                     extra[key] = value
+                elif key == "metrics" and name == "metadata":
+                    extra["~metrics"] = value
                 elif key not in _IGNORED:
                     extra.setdefault("~" + name, {})[key] = value
         usage = decode_usage(metadata["usage"], "$.usage") if "usage" in metadata else None

@@ -312,13 +312,16 @@ class StreamEncoder(DeltaFraming):
             "stopReason": encode_stop(event.stop_reason, event.raw_stop_reason, self._same, self._notes, "$")
         }
         metadata: dict[str, Any] = {"usage": encode_usage(usage, self._same, self._notes, "$.usage")}
-        metadata["metrics"] = {"latencyMs": 0}
+        metrics = event.extra.get("~metrics")
+        metadata["metrics"] = metrics if self._same and isinstance(metrics, dict) else {"latencyMs": 0}
         sections = {"messageStop": stop, "metadata": metadata}
         rest: dict[str, Any] = {}
         for key, value in event.extra.items():
             target = next((name for name, keys in END_KEYS.items() if key in keys), None)
             if target is not None and self._same:
                 sections[target][key] = value
+            elif key == "~metrics":
+                continue
             elif key.startswith("~") and key[1:] in sections and self._same and isinstance(value, dict):
                 sections[key[1:]].update(value)
             else:
