@@ -391,3 +391,21 @@ def test_encoder_close_without_end() -> None:
     encoder.feed(ResponseStart())
     assert encoder.close() == [{"internalServerException": {"message": "incomplete stream"}}]
     assert encoder.close() == []
+
+
+def test_protocol_error_and_untyped_messages() -> None:
+    from toolwire.errors import PayloadError
+    from toolwire.formats.bedrock_converse.stream import wire_event
+    from toolwire.framing import EventMessage, encode_message
+
+    error = encode_message(
+        {":message-type": "error", ":error-code": "InternalFailure", ":error-message": "oops"}
+    )
+    assert read(error) == [{"internalServerException": {"message": "InternalFailure: oops"}}]
+    with pytest.raises(PayloadError) as info:
+        wire_event(EventMessage({":message-type": "event"}, b"{}"), 4)
+    assert info.value.path == "$[4]" and ":event-type" in info.value.message
+    with pytest.raises(PayloadError, match="JSON object"):
+        wire_event(EventMessage({":event-type": "metadata"}, b"[1]"))
+    with pytest.raises(PayloadError, match="exactly one member"):
+        encode_frame({"a": {}, "b": {}})
