@@ -409,3 +409,20 @@ def test_protocol_error_and_untyped_messages() -> None:
         wire_event(EventMessage({":event-type": "metadata"}, b"[1]"))
     with pytest.raises(PayloadError, match="exactly one member"):
         encode_frame({"a": {}, "b": {}})
+
+
+def test_cut_off_arguments_are_closed_and_noted() -> None:
+    notes = Notes()
+    encoder = StreamEncoder(notes)
+    events = [
+        ResponseStart(origin="anthropic"),
+        PartStart(index=0, part=ToolCall(name="f", id="c")),
+        ToolCallDelta(index=0, arguments='{"a": ["x", "y'),
+        PartEnd(index=0),
+    ]
+    out = [w for e in events for w in encoder.feed(e)]
+    inputs = [w["contentBlockDelta"]["delta"]["toolUse"]["input"] for w in out if "contentBlockDelta" in w]
+    assert inputs == ['{"a": ["x", "y', '"]}']
+    assert json.loads("".join(inputs)) == {"a": ["x", "y"]}
+    losses = [(n.kind, n.path) for n in notes.items if n.loss]
+    assert losses == [("approximated", "$.blocks[0].toolUse.input")]
