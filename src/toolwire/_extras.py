@@ -12,6 +12,8 @@ server     starlette, uvicorn, yaml                ``toolwire.emulator``, ``tool
 models     pydantic                                tools from Python functions and models
 otel       opentelemetry                           tracing
 redis      redis                                   the Redis store (``redis://`` store URLs)
+bedrock    botocore                                AWS credentials beyond the environment
+                                                   (profiles, SSO, roles) for ``bedrock``
 cli        client + server + models                every ``toolwire`` command
 all        everything above                        everything
 =========  ======================================  ==========================================
@@ -42,12 +44,13 @@ EXTRAS: dict[str, str] = {
     "pydantic": "models",
     "opentelemetry": "otel",
     "redis": "redis",
+    "botocore": "bedrock",
 }
 """Import name -> the extra that installs it."""
 
 BUNDLES: dict[str, frozenset[str]] = {
     "cli": frozenset({"client", "server", "models"}),
-    "all": frozenset({"client", "server", "models", "otel", "redis"}),
+    "all": frozenset({"client", "server", "models", "otel", "redis", "bedrock"}),
 }
 """Extras that install other extras, smallest first: name -> the extras it includes."""
 

@@ -65,6 +65,8 @@ TRUNCATED = "<truncated>"
 
 def wire_of(sample: Sample) -> list[WireEvent]:
     """The recorded wire events of a stream sample (SSE data, parsed)."""
+    if sample.format == "bedrock-converse":  # an event-stream frame: keyed by its event type
+        return [{item.event: item.data} if item.event else item.data for item in sample.payload]
     return [item.data for item in sample.payload]
 
 

@@ -43,12 +43,14 @@ STOPPED: dict[str, dict[str, frozenset[str]]] = {
         "openai-responses": frozenset({"incomplete:content_filter"}),
         "anthropic": frozenset({"refusal"}),
         "gemini": _GEMINI_FILTERS,
+        "bedrock-converse": frozenset({"content_filtered", "guardrail_intervened"}),
     },
     "refusal": {
         "openai-chat": frozenset({"content_filter"}),
         "openai-responses": frozenset({"completed"}),
         "anthropic": frozenset({"refusal"}),
         "gemini": _GEMINI_FILTERS,
+        "bedrock-converse": frozenset({"content_filtered"}),
     },
 }
 
@@ -64,6 +66,8 @@ def _native_error(fmt: str, wire: list[WireEvent]) -> bool:
         return any(isinstance(e.get("error"), dict) for e in events)
     if fmt == "anthropic":
         return any(e.get("type") == "error" for e in events)
+    if fmt == "bedrock-converse":
+        return any(name.endswith("Exception") for e in events for name in e)
     return any(e.get("type") in ("error", "response.failed") for e in events)
 
 

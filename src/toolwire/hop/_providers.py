@@ -25,7 +25,7 @@ __all__ = [
     "resolve_key",
 ]
 
-ProviderName = Literal["openai-responses", "openai-chat", "anthropic", "gemini", "azure-openai"]
+ProviderName = Literal["openai-responses", "openai-chat", "anthropic", "gemini", "azure-openai", "bedrock"]
 """A provider the client can call (a key of :data:`PROVIDERS`)."""
 
 
@@ -109,6 +109,18 @@ PROVIDERS: dict[str, ProviderSpec] = {
             "",
             "/v1",
             url_suffix="/openai",
+        ),
+        # Bedrock signs requests with SigV4 (toolwire.client._aws) unless a Bedrock API key is
+        # set; its default address depends on the region (toolwire.client._aws.bedrock_base_url).
+        ProviderSpec(
+            "bedrock",
+            "bedrock-converse",
+            None,
+            ("AWS_BEARER_TOKEN_BEDROCK",),
+            "AWS_ENDPOINT_URL_BEDROCK_RUNTIME",
+            "authorization",
+            "Bearer ",
+            "/model",
         ),
     )
 }

@@ -13,6 +13,7 @@ from toolwire.formats import Codec
 from toolwire.formats.bedrock_converse.errors import decode_error, encode_error, error_to_exception
 from toolwire.formats.bedrock_converse.request import decode_request, encode_request, endpoint_path
 from toolwire.formats.bedrock_converse.response import decode_response, encode_response
+from toolwire.formats.bedrock_converse.stream import StreamDecoder, StreamEncoder, check_stream
 from toolwire.formats.bedrock_converse.tools import (
     decode_tool_choice,
     decode_tool_config,
@@ -24,6 +25,9 @@ from toolwire.formats.bedrock_converse.tools import (
 
 __all__ = [
     "CODEC",
+    "StreamDecoder",
+    "StreamEncoder",
+    "check_stream",
     "decode_error",
     "decode_request",
     "decode_response",
