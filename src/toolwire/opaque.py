@@ -25,8 +25,10 @@ client format         slot the client echoes                 envelope form in th
                                                              if given, else a fallback (see below)
 ====================  =====================================  ==========================================
 
-Origin codes: ``a`` Anthropic, ``r`` OpenAI Responses, ``g`` Gemini, ``b`` Bedrock Converse
-(:data:`ORIGIN_CODES`). Claude's signatures (and redacted data) as Bedrock returns them are
+Origin codes: ``a`` Anthropic, ``r`` OpenAI Responses, ``g`` Gemini, ``b`` Bedrock Converse,
+``c`` a Chat-compatible provider's reasoning (DeepSeek ``reasoning_content``, OpenRouter
+``reasoning_details``, Mistral thinking; the part names its provider, and only that provider gets
+it back) (:data:`ORIGIN_CODES`). Claude's signatures (and redacted data) as Bedrock returns them are
 Bedrock's state, origin ``bedrock-converse``: Anthropic makes them, but they travel in Bedrock's
 ``reasoningContent`` and are validated by the Bedrock endpoint that issued them, so they go back
 to Bedrock only (never to Anthropic's API, nor an Anthropic signature to Bedrock).
@@ -130,8 +132,13 @@ ORIGIN_CODES: dict[Format, str] = {
     "openai-responses": "r",
     "gemini": "g",
     "bedrock-converse": "b",
+    "openai-chat": "c",
 }
-"""Formats with opaque reasoning state -> their one-letter code in an envelope."""
+"""Formats with opaque reasoning state -> their one-letter code in an envelope (``c``: reasoning
+a Chat-compatible provider wrote, e.g. DeepSeek ``reasoning_content``, returned only to it)."""
+
+_CHAT_DIALECT = "~dialect"
+"""The extra key naming the Chat provider (dialect) that wrote a reasoning part."""
 
 _BY_CODE: dict[str, Format] = {code: fmt for fmt, code in ORIGIN_CODES.items()}
 
@@ -213,8 +220,14 @@ def slotted(fmt: Format) -> bool:
 
 
 def has_state(part: ReasoningPart) -> bool:
-    """Whether ``part`` holds opaque state (a signature, redacted data or encrypted content)."""
-    return part.signature is not None or part.redacted is not None or part.encrypted is not None
+    """Whether ``part`` holds state to return to its writer: a signature, redacted data or
+    encrypted content, or reasoning of a named Chat provider (its text is the state it reads back)."""
+    return (
+        part.signature is not None
+        or part.redacted is not None
+        or part.encrypted is not None
+        or (part.origin == "openai-chat" and _CHAT_DIALECT in part.extra)
+    )
 
 
 def carrier(text: str | None, envelope: str, client: Format) -> ReasoningPart:
