@@ -10,6 +10,14 @@ into frozen rows; every mistake is a :class:`ConfigError` naming its path in the
     headers = { "anthropic-beta" = "..." }      # optional extra headers
     timeout = 600                               # seconds (connect, read)
 
+    [upstreams.bedrock]                         # SigV4 when there is no key_env (a Bedrock API key)
+    format = "bedrock"
+    base_url = "https://bedrock-runtime.us-east-1.amazonaws.com"
+    region = "us-east-1"                        # default: $AWS_REGION, $AWS_DEFAULT_REGION, us-east-1
+    access_key_env = "BEDROCK_ACCESS_KEY_ID"    # these three default to the standard AWS chain
+    secret_key_env = "BEDROCK_SECRET_ACCESS_KEY"
+    session_token_env = "BEDROCK_SESSION_TOKEN"
+
     [[routes]]
     match = "gpt-*"                             # an exact model name or a glob (fnmatch)
     upstream = "claude"
@@ -71,7 +79,7 @@ FORMAT_PROVIDER: dict[str, str] = {
     "openai-responses": "openai-responses",
     "anthropic": "anthropic",
     "gemini": "gemini",
-    "bedrock-converse": "bedrock",  # a Bedrock API key from key_env, sent as Bearer (no SigV4 here yet)
+    "bedrock-converse": "bedrock",  # Bearer with key_env, else SigV4 (toolwire.hop._aws)
 }
 """An upstream's wire format -> the provider row (auth header, version prefix) it is reached with."""
 
@@ -91,6 +99,11 @@ class Upstream:
         key_env: the environment variable holding its key (``None``: no key is sent).
         headers: extra headers sent with every call.
         timeout: connect and read timeout, seconds.
+        region: a SigV4 upstream's region (``None``: the standard variables').
+        access_key_env: the variable holding a SigV4 upstream's access key id (``None``, and the
+            next two too: the standard AWS chain).
+        secret_key_env: the variable holding its secret access key.
+        session_token_env: the variable holding its session token (temporary credentials).
     """
 
     name: str
@@ -99,6 +112,10 @@ class Upstream:
     key_env: str | None = None
     headers: Mapping[str, str] = field(default_factory=dict)
     timeout: float = 600.0
+    region: str | None = None
+    access_key_env: str | None = None
+    secret_key_env: str | None = None
+    session_token_env: str | None = None
 
     def key(self, env: Mapping[str, str] | None = None) -> str | None:
         """The upstream key from :attr:`key_env` (``None`` when unset or empty)."""
@@ -306,7 +323,9 @@ def _unknown(data: Mapping[str, Any], allowed: tuple[str, ...], path: str) -> No
             raise ConfigError(f"{path}: " + unknown_choice("key", str(key), allowed, allowed))
 
 
-_UPSTREAM_KEYS = ("format", "base_url", "key_env", "headers", "timeout")
+_AWS_KEYS = ("region", "access_key_env", "secret_key_env", "session_token_env")
+"""A Bedrock upstream's SigV4 settings (strings; refused on other formats)."""
+_UPSTREAM_KEYS = ("format", "base_url", "key_env", "headers", "timeout", *_AWS_KEYS)
 
 
 def _decode_upstream(name: str, data: Any, path: str) -> Upstream:
@@ -329,7 +348,16 @@ def _decode_upstream(name: str, data: Any, path: str) -> Upstream:
         _typed(data, "key_env", str, path, None),
         dict(headers),
         float(timeout),
+        **_aws_settings(data, path),
     )
+
+
+def _aws_settings(data: Mapping[str, Any], path: str) -> dict[str, str | None]:
+    found = {key: _typed(data, key, str, path, None) for key in _AWS_KEYS}
+    given = [key for key, value in found.items() if value is not None]
+    if given and FORMAT_ALIASES.get(data["format"], data["format"]) != "bedrock-converse":
+        raise ConfigError(f"{path}.{given[0]}: only a Bedrock upstream signs with SigV4")
+    return found
 
 
 _ROUTE_KEYS = ("match", "upstream", "model", "max_tokens", "reasoning")

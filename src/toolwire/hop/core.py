@@ -31,6 +31,7 @@ cannot be stored                       see :mod:`toolwire.hop._opaque`
 
 from __future__ import annotations
 
+import datetime as _dt
 import hmac
 import time
 import uuid
@@ -47,6 +48,7 @@ from toolwire.errors import (
     ToolwireError,
     TransportError,
 )
+from toolwire.hop._aws import UpstreamCredentialsError, UpstreamSigners
 from toolwire.hop._build import auth_headers
 from toolwire.hop._call import ClientCall, InboundRequest, read_inbound
 from toolwire.hop._capture import HopCapture
@@ -145,6 +147,8 @@ class Hop:
         background: whether the shell runs the jobs of :class:`Detach` steps and answers
             :class:`ReplyFollow` (the ASGI gateway); otherwise ``background: true`` and
             ``?stream=true`` on a stored response are refused with a 400.
+        signers: the SigV4 signers of Bedrock upstreams, kept by the shell across calls
+            (default: made for this call from ``env``).
     """
 
     def __init__(
@@ -156,8 +160,10 @@ class Hop:
         request_id: str | None = None,
         trace: bool = False,
         background: bool = False,
+        signers: UpstreamSigners | None = None,
     ) -> None:
         self.config = config
+        self._signers = signers
         self.background = background
         self._env = env
         self._clock = clock
@@ -185,6 +191,11 @@ class Hop:
             answer = yield from handler(self, endpoint, inbound)
         except (PayloadError, ConversionError) as exc:
             answer = self._bad_request(endpoint.format, exc)
+        except UpstreamCredentialsError:  # the gateway's own SigV4 credentials: never the client's fault
+            self.record.error = "upstream credentials"
+            answer = client_error(
+                endpoint.format, 500, "The gateway has no credentials for its upstream", type="api_error"
+            )
         return self._finish(answer)
 
     # -- checks ---------------------------------------------------------------------------------
@@ -262,13 +273,20 @@ class Hop:
         method: str = "POST",
     ) -> Send:
         spec = PROVIDERS[FORMAT_PROVIDER[upstream.format]]
-        sent = {**headers, **upstream.headers, **auth_headers(spec, upstream.key(self._env))}
+        key = upstream.key(self._env)
+        sent = {**headers, **upstream.headers, **auth_headers(spec, key)}
+        url = upstream_url(upstream, path)
+        if key is None and upstream.format == "bedrock-converse":  # SigV4, at the hop's clock
+            if self._signers is None:
+                self._signers = UpstreamSigners(self._env)
+            now = _dt.datetime.fromtimestamp(self._clock(), _dt.UTC)
+            sent.update(self._signers.sign(upstream, method, url, sent, body, now))
         if self._cap is not None:
             self._cap.sent(body, sent)
         timeout = (
             min(upstream.timeout, self.config.limits.stream_idle_timeout) if stream else upstream.timeout
         )
-        return Send(method, upstream_url(upstream, path), sent, body, stream, timeout, upstream.name)
+        return Send(method, url, sent, body, stream, timeout, upstream.name)
 
     def _exchange(self, fmt: Format, route: Route, upstream: Upstream) -> Any:
         from toolwire.translate import Exchange
