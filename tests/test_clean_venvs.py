@@ -35,7 +35,8 @@ def test_extras_are_read_from_pyproject() -> None:
         "otel": frozenset({"otel"}),
         "cli": frozenset({"client", "server", "models"}),
         "redis": frozenset({"redis"}),
-        "all": frozenset({"client", "server", "models", "otel", "redis"}),
+        "vertex": frozenset({"vertex"}),
+        "all": frozenset({"client", "server", "models", "otel", "redis", "vertex"}),
     }
     assert set(clean_venvs.EXTRAS) == set(clean_venvs.SHELLS)
 

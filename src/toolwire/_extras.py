@@ -12,6 +12,7 @@ server     starlette, uvicorn, yaml                ``toolwire.emulator``, ``tool
 models     pydantic                                tools from Python functions and models
 otel       opentelemetry                           tracing
 redis      redis                                   the Redis store (``redis://`` store URLs)
+vertex     google.auth, requests                   Vertex AI credentials (Google ADC)
 cli        client + server + models                every ``toolwire`` command
 all        everything above                        everything
 =========  ======================================  ==========================================
@@ -42,12 +43,14 @@ EXTRAS: dict[str, str] = {
     "pydantic": "models",
     "opentelemetry": "otel",
     "redis": "redis",
+    "google": "vertex",
+    "requests": "vertex",
 }
 """Import name -> the extra that installs it."""
 
 BUNDLES: dict[str, frozenset[str]] = {
     "cli": frozenset({"client", "server", "models"}),
-    "all": frozenset({"client", "server", "models", "otel", "redis"}),
+    "all": frozenset({"client", "server", "models", "otel", "redis", "vertex"}),
 }
 """Extras that install other extras, smallest first: name -> the extras it includes."""
 

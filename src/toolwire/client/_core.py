@@ -9,12 +9,14 @@
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from toolwire._google_auth import GoogleCredentials, TokenSource
 from toolwire._json import dumps_str, loads
 from toolwire._logging import TRACE
 from toolwire.client._build import BuildContext, HTTPRequest, auth_headers, build_http_request
@@ -32,7 +34,9 @@ from toolwire.client._providers import (
 from toolwire.client._result import Result
 from toolwire.client._retry import RetryPolicy
 from toolwire.client._session import StreamSession
-from toolwire.errors import PayloadError, ProviderError
+from toolwire.errors import PayloadError, ProviderError, ToolwireError
+from toolwire.hop._layouts import layout_params
+from toolwire.hop._prefixes import resolve_target
 from toolwire.hooks import CallInfo, ConversionInfo, Observer, emit
 from toolwire.ir.base import Format
 from toolwire.ir.notes import Note, Notes, Policy
@@ -65,7 +69,7 @@ class ClientCore:
 
     def __init__(
         self,
-        provider: ProviderName,
+        provider: ProviderName | str | None = None,
         *,
         base_url: str | None = None,
         api_key: str | None = None,
@@ -78,11 +82,19 @@ class ClientCore:
         validate: bool = True,
         env: Mapping[str, str] | None = None,
         observer: Observer | None = None,
+        project: str | None = None,
+        location: str | None = None,
+        credentials: TokenSource | None = None,
     ) -> None:
-        self.spec: ProviderSpec = get_spec(provider)
+        name, model = resolve_target(provider, model)
+        self.spec: ProviderSpec = get_spec(name)
         self.format: Format = self.spec.format
-        self.base_url = resolve_base_url(self.spec, base_url, env)
+        environ = os.environ if env is None else env
+        given = {"project": project, "location": location}
+        self.params = layout_params(self.spec.layout, given, environ, source=f"provider {name!r}")
+        self.base_url = resolve_base_url(self.spec, base_url, env, self.params)
         self.api_key = resolve_key(self.spec, api_key, env)
+        self.tokens = self._token_source(credentials)
         self.model = model
         self.options: Options = options if options is not None else DEFAULT_OPTIONS[self.format]
         self.headers = {k.lower(): v for k, v in (headers or {}).items()}
@@ -91,6 +103,22 @@ class ClientCore:
         self.policy: Policy = policy
         self.validate = validate
         self.observer = observer
+
+    def _token_source(self, credentials: TokenSource | None) -> TokenSource | None:
+        """Where bearer tokens come from: ``credentials``, else Google's ADC for a Google provider
+        given no key (``None``: the API key is the credential)."""
+        if self.spec.credentials != "google":
+            if credentials is not None:
+                raise ToolwireError(f"provider {self.spec.name!r} takes an API key, not credentials=")
+            return None
+        if self.api_key is not None and credentials is None:
+            return None  # a token given as the key (``gcloud auth print-access-token``)
+        return credentials if credentials is not None else GoogleCredentials()
+
+    def refresh_token(self) -> None:
+        """Take the token source's current token as the key (may block while it refreshes)."""
+        if self.tokens is not None:
+            self.api_key = check_key(self.tokens.token(), "the access token")
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -143,10 +171,10 @@ class ClientCore:
             self._converted(exchange.client if exchange else "ir", self.format, "request", notes, started)
         opts = options if options is not None else self.options
         extra = {**self.headers, **{k.lower(): v for k, v in (headers or {}).items()}}
-        ctx = BuildContext(self.spec, self.base_url, opts, stream, notes, model, extra)
+        ctx = BuildContext(self.spec, self.base_url, opts, stream, notes, model, extra, self.params)
         http = build_http_request(body, ctx)
         if self.validate:
-            body_to_check = dict(http.body)
+            body_to_check = dict(http.format_body if http.format_body is not None else http.body)
             if self.format != "gemini" and http.model is not None:
                 body_to_check.setdefault("model", http.model)
             required = isinstance(opts, ResponsesOptions) and opts.require_instructions

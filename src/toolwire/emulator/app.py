@@ -33,7 +33,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -49,6 +49,8 @@ from toolwire.emulator.auth import api_key
 from toolwire.emulator.background import Background
 from toolwire.emulator.config import EmulatorConfig
 from toolwire.emulator.faults import FAULT_HEADER, Faults, parse_faults
+from toolwire.emulator.profiles import profile_auth_error, profile_key, vertex_decorate
+from toolwire.emulator.routes_profiles import profile_routes
 from toolwire.emulator.service import Emulator, Failure, Success
 from toolwire.emulator.streaming import (
     MALFORMED,
@@ -58,6 +60,7 @@ from toolwire.emulator.streaming import (
 )
 from toolwire.emulator.wording import auth_error, error_body, fault_error, not_found
 from toolwire.errors import PayloadError, ToolwireError
+from toolwire.formats._stream import WireEvent
 from toolwire.hop._models import COUNT_BODIES, list_models
 from toolwire.ir import Format
 from toolwire.store import (
@@ -129,10 +132,11 @@ class _Handler:
         return self.base_faults.merged(parse_faults(spec)) if spec else self.base_faults
 
     async def gate(
-        self, fmt: Format, req: HTTPRequest, *, wait: bool = True
+        self, fmt: Format, req: HTTPRequest, *, wait: bool = True, profile: str | None = None
     ) -> tuple[Faults, HTTPResponse | None]:
-        """Latency (unless ``wait`` is false: a background job waits it), auth and injected error
-        statuses: a response to send now, or None."""
+        """Latency (unless ``wait`` is false: a background job waits it), auth (in ``profile``'s
+        style when given, see :mod:`toolwire.emulator.profiles`) and injected error statuses: a
+        response to send now, or None."""
         try:
             faults = self.faults(req)
         except ToolwireError as exc:
@@ -141,9 +145,10 @@ class _Handler:
             await asyncio.sleep(faults.latency)
         keys = self.config.api_keys
         if keys:
-            given = api_key(fmt, req)
+            given = profile_key(profile, req) if profile else api_key(fmt, req)
             if given not in keys:
-                return faults, _json(*auth_error(fmt, given or None))
+                refusal = profile_auth_error(profile, fmt) if profile else auth_error(fmt, given or None)
+                return faults, _json(*refusal)
         if faults.status is not None:
             headers = {"retry-after": f"{faults.retry_after:g}"} if faults.retry_after is not None else None
             return faults, _json(*fault_error(fmt, faults.status), headers=headers)
@@ -157,14 +162,17 @@ class _Handler:
         model: str | None = None,
         stream: bool | None = None,
         sse: bool = True,
+        profile: str | None = None,
+        body: bytes | None = None,
     ) -> HTTPResponse:
-        """Answer one model request in ``fmt``."""
-        body = await req.body()
+        """Answer one model request in ``fmt`` (``profile``: the service's auth and extra fields;
+        ``body``: the request body as ``fmt``'s own API takes it, when the route changed it)."""
+        body = await req.body() if body is None else body
         if fmt == "openai-responses" and b'"background"' in body:
             wanted = self.core.parse(fmt, body)
             if isinstance(wanted, dict) and is_background(wanted):
                 return await self._background(req, body, wanted)
-        faults, early = await self.gate(fmt, req)
+        faults, early = await self.gate(fmt, req, profile=profile)
         if early is not None:
             return early
         beta = req.query_params.get("beta") == "true"
@@ -178,13 +186,15 @@ class _Handler:
         if isinstance(outcome, Failure):
             return _json(outcome.status, outcome.body, outcome.headers)
         streaming = outcome.stream if stream is None else stream
+        decorate = _decorator(fmt, profile, outcome)
         if not streaming:
+            payload = decorate(outcome.payload) if decorate is not None else outcome.payload
             if faults.disconnect:
-                return _CutResponse(dumps(outcome.payload), media_type=_JSON)
+                return _CutResponse(dumps(payload), media_type=_JSON)
             if faults.malformed:
                 return HTTPResponse(MALFORMED, media_type=_JSON)
-            return _json(200, outcome.payload)
-        return self._stream(fmt, outcome, faults, sse=sse)
+            return _json(200, payload)
+        return self._stream(fmt, outcome, faults, sse=sse, decorate=decorate)
 
     async def _background(self, req: HTTPRequest, body: bytes, wanted: dict[str, Any]) -> HTTPResponse:
         """A ``background: true`` Responses request (:mod:`toolwire.emulator.background`)."""
@@ -231,13 +241,22 @@ class _Handler:
         except StoreError as exc:
             return _json(*error_body("openai-responses", 500, f"The store failed: {exc.message}"))
 
-    async def count(self, fmt: Format, req: HTTPRequest, *, model: str | None = None) -> HTTPResponse:
-        """Answer a token-count request in ``fmt``'s shape."""
-        _, early = await self.gate(fmt, req)
+    async def count(
+        self,
+        fmt: Format,
+        req: HTTPRequest,
+        *,
+        model: str | None = None,
+        profile: str | None = None,
+        body: bytes | None = None,
+    ) -> HTTPResponse:
+        """Answer a token-count request in ``fmt``'s shape (``profile``, ``body``: as for
+        :meth:`model_call`)."""
+        _, early = await self.gate(fmt, req, profile=profile)
         if early is not None:
             return early
         beta = req.query_params.get("beta") == "true"
-        body = await req.body()
+        body = await req.body() if body is None else body
         try:
             previous = await self.previous(fmt, body)
         except StoreError as exc:
@@ -321,10 +340,18 @@ class _Handler:
         follower = self.background.follow(store, record.id, after)
         return StreamingResponse(follower, media_type="text/event-stream", headers=_SSE_HEADERS)
 
-    def _stream(self, fmt: Format, outcome: Success, faults: Faults, *, sse: bool) -> HTTPResponse:
+    def _stream(
+        self, fmt: Format, outcome: Success, faults: Faults, *, sse: bool, decorate: Decorate | None = None
+    ) -> HTTPResponse:
         response = streamed_response(fmt, outcome.request, outcome.response)
         chunks = stream_chunks(
-            fmt, response, faults, chunk_size=self.config.chunk_size, sse=sse, request=outcome.body
+            fmt,
+            response,
+            faults,
+            chunk_size=self.config.chunk_size,
+            sse=sse,
+            request=outcome.body,
+            decorate=decorate,
         )
 
         async def body() -> AsyncIterator[bytes]:
@@ -333,6 +360,17 @@ class _Handler:
 
         media = "text/event-stream" if sse else _JSON
         return StreamingResponse(body(), media_type=media, headers=_SSE_HEADERS if sse else None)
+
+
+Decorate = Callable[[WireEvent], WireEvent]
+
+
+def _decorator(fmt: Format, profile: str | None, outcome: Success) -> Decorate | None:
+    """What the profile adds to each answer of ``fmt`` (Vertex's Gemini fields), or ``None``."""
+    if profile != "vertex" or fmt != "gemini":
+        return None
+    created = float(outcome.response.created or time.time())
+    return lambda event: vertex_decorate(event, created)
 
 
 def _routes(handler: _Handler, config: EmulatorConfig) -> list[Route]:
@@ -388,6 +426,7 @@ def _routes(handler: _Handler, config: EmulatorConfig) -> list[Route]:
         Route("/v1beta/models", models, methods=["GET"]),
         Route("/v1beta/models/{target:path}", gemini, methods=["POST"]),
         Route("/v1/models/{target:path}", gemini, methods=["POST"]),
+        *profile_routes(handler),
     ]
 
 

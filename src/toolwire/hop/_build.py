@@ -7,12 +7,13 @@ added later (:func:`auth_headers`), so a refreshed key never needs a rebuild.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, urlencode
 
 from toolwire.errors import PayloadError
+from toolwire.hop._layouts import apply_layout
 from toolwire.hop._options import (
     AnthropicOptions,
     ChatOptions,
@@ -40,6 +41,9 @@ class HTTPRequest:
         stream: whether the answer is a stream.
         format: the wire format of the body.
         model: the model the request is for.
+        format_body: the body as the format's own API takes it, when the provider's layout
+            changed it (Claude on Vertex: no ``model``, an ``anthropic_version``); what local
+            validation checks.
     """
 
     method: str
@@ -49,11 +53,13 @@ class HTTPRequest:
     stream: bool
     format: Format
     model: str | None = None
+    format_body: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)
 class BuildContext:
-    """What a builder needs besides the body."""
+    """What a builder needs besides the body (``params``: the provider layout's, such as Vertex's
+    project and location, see :mod:`toolwire.hop._layouts`)."""
 
     spec: ProviderSpec
     base_url: str
@@ -62,6 +68,7 @@ class BuildContext:
     notes: Notes
     model: str | None = None
     extra_headers: dict[str, str] = field(default_factory=dict)
+    params: Mapping[str, str] = field(default_factory=dict)
 
 
 _Built = tuple[str, dict[str, Any], dict[str, str]]  # path (with query), body, headers
@@ -153,9 +160,14 @@ _BUILDERS: dict[str, Callable[[dict[str, Any], BuildContext], _Built]] = {
 def build_http_request(body: dict[str, Any], ctx: BuildContext) -> HTTPRequest:
     """The HTTP request for ``body`` (a payload in the provider's wire format)."""
     path, out, headers = _BUILDERS[ctx.spec.format](body, ctx)
+    own: dict[str, Any] | None = None
+    if ctx.spec.layout is not None:  # the provider's own address (Vertex, Azure deployments)
+        path, moved, headers = apply_layout(ctx.spec.layout, path, out, headers, ctx.params)
+        own, out = out, moved if moved is not None else out
     merged = {"content-type": "application/json", **headers, **ctx.extra_headers}
     model = _model(body, ctx)
-    return HTTPRequest("POST", ctx.base_url + path, merged, out, ctx.stream, ctx.spec.format, model)
+    fmt = ctx.spec.format
+    return HTTPRequest("POST", ctx.base_url + path, merged, out, ctx.stream, fmt, model, own)
 
 
 def auth_headers(spec: ProviderSpec, api_key: str | None) -> dict[str, str]:

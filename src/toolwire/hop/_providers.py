@@ -13,6 +13,7 @@ from typing import Literal
 
 from toolwire._choices import unknown_choice
 from toolwire.errors import ToolwireError
+from toolwire.hop._layouts import layout_base_url
 from toolwire.ir.base import Format
 
 __all__ = [
@@ -25,7 +26,16 @@ __all__ = [
     "resolve_key",
 ]
 
-ProviderName = Literal["openai-responses", "openai-chat", "anthropic", "gemini", "azure-openai"]
+ProviderName = Literal[
+    "openai-responses",
+    "openai-chat",
+    "anthropic",
+    "gemini",
+    "azure-openai",
+    "azure-openai-chat",
+    "vertex-gemini",
+    "vertex-anthropic",
+]
 """A provider the client can call (a key of :data:`PROVIDERS`)."""
 
 
@@ -43,6 +53,10 @@ class ProviderSpec:
         auth_header: the header carrying the key.
         auth_scheme: prefix before the key in that header (``"Bearer "`` or ``""``).
         version_prefix: the API version path segment; a base URL ending in it is trimmed.
+        layout: where the provider puts the format's endpoints, a key of
+            :data:`toolwire.hop._layouts.LAYOUTS` (``None``: the format's own paths).
+        credentials: ``"key"`` (an API key) or ``"google"`` (an OAuth access token: the key given,
+            else Google's Application Default Credentials).
     """
 
     name: ProviderName
@@ -54,6 +68,8 @@ class ProviderSpec:
     auth_scheme: str
     version_prefix: str
     url_suffix: str = ""
+    layout: str | None = None
+    credentials: Literal["key", "google"] = "key"
 
 
 PROVIDERS: dict[str, ProviderSpec] = {
@@ -109,6 +125,41 @@ PROVIDERS: dict[str, ProviderSpec] = {
             "",
             "/v1",
             url_suffix="/openai",
+        ),
+        ProviderSpec(
+            "azure-openai-chat",
+            "openai-chat",
+            None,
+            ("AZURE_OPENAI_API_KEY",),
+            "AZURE_OPENAI_ENDPOINT",
+            "api-key",
+            "",
+            "/openai",
+            layout="azure-deployment",
+        ),
+        ProviderSpec(
+            "vertex-gemini",
+            "gemini",
+            "https://{location}-aiplatform.googleapis.com",
+            (),
+            None,
+            "authorization",
+            "Bearer ",
+            "/v1",
+            layout="vertex-google",
+            credentials="google",
+        ),
+        ProviderSpec(
+            "vertex-anthropic",
+            "anthropic",
+            "https://{location}-aiplatform.googleapis.com",
+            (),
+            None,
+            "authorization",
+            "Bearer ",
+            "/v1",
+            layout="vertex-anthropic",
+            credentials="google",
         ),
     )
 }
@@ -168,19 +219,25 @@ def resolve_key(spec: ProviderSpec, api_key: str | None, env: Mapping[str, str] 
     return None
 
 
-def resolve_base_url(spec: ProviderSpec, base_url: str | None, env: Mapping[str, str] | None = None) -> str:
-    """The server root, without a trailing slash or a trailing API version segment."""
+def resolve_base_url(
+    spec: ProviderSpec,
+    base_url: str | None,
+    env: Mapping[str, str] | None = None,
+    params: Mapping[str, str] | None = None,
+) -> str:
+    """The server root, without a trailing slash or a trailing API version segment (``params``:
+    the layout's, which fill in a default address such as Vertex's location)."""
     environ = os.environ if env is None else env
     url = base_url
     if url is None and spec.url_env is not None and environ.get(spec.url_env):
         url = environ[spec.url_env].rstrip("/") + spec.url_suffix
-    if url is None:
-        url = spec.base_url
+    if url is None and spec.base_url is not None:
+        url = layout_base_url(spec.base_url, params or {})
     if url is None:
         raise ToolwireError(
             f"provider {spec.name!r} has no default address: pass base_url= or set {spec.url_env}"
         )
     url = url.rstrip("/")
-    if url.endswith(spec.version_prefix):
+    if spec.version_prefix and url.endswith(spec.version_prefix):
         url = url[: -len(spec.version_prefix)]
     return url
