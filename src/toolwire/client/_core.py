@@ -35,9 +35,9 @@ from toolwire.client._result import Result
 from toolwire.client._retry import RetryPolicy
 from toolwire.client._session import StreamSession
 from toolwire.errors import PayloadError, ProviderError, ToolwireError
+from toolwire.hooks import CallInfo, ConversionInfo, Observer, emit
 from toolwire.hop._layouts import layout_params
 from toolwire.hop._prefixes import resolve_target
-from toolwire.hooks import CallInfo, ConversionInfo, Observer, emit
 from toolwire.ir.base import Format
 from toolwire.ir.notes import Note, Notes, Policy
 from toolwire.ir.request import Request

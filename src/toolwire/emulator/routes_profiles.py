@@ -41,9 +41,7 @@ def profile_routes(handler: _Handler) -> list[Route]:
             return _json(*error_body("gemini", 404, f"Method not found: {method or '(none)'}."))
         stream = method == "streamGenerateContent"
         sse = req.query_params.get("alt") == "sse"
-        return await handler.model_call(
-            "gemini", req, model=model, stream=stream, sse=sse, profile="vertex"
-        )
+        return await handler.model_call("gemini", req, model=model, stream=stream, sse=sse, profile="vertex")
 
     async def vertex_anthropic(req: HTTPRequest) -> HTTPResponse:
         model, method = _target(req)

@@ -38,6 +38,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import quote
 
+from toolwire._json import dumps, loads
 from toolwire.errors import PayloadError, ToolwireError
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "apply_layout",
     "layout_base_url",
     "layout_params",
+    "relayout",
 ]
 
 VERTEX_ANTHROPIC_VERSION = "vertex-2023-10-16"
@@ -191,3 +193,14 @@ def apply_layout(
         PayloadError: the request lacks what the path needs (the model).
     """
     return LAYOUTS[layout](path, body, dict(headers), params)
+
+
+def relayout(
+    layout: str, path: str, headers: Mapping[str, str], body: bytes, params: Mapping[str, str]
+) -> tuple[str, dict[str, str], bytes]:
+    """:func:`apply_layout` on a call whose body is bytes (the hop's); the body is re-encoded
+    only when the layout changed it."""
+    payload = loads(body) if body else None
+    given = payload if isinstance(payload, dict) else None
+    moved, out, kept = apply_layout(layout, path, given, headers, params)
+    return moved, kept, body if out is None or out == payload else dumps(out)

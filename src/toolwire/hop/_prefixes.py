@@ -112,7 +112,9 @@ def resolve_target(provider: str | None, model: str | None) -> tuple[str, str | 
     """
     if provider is not None and "/" in provider:
         if model is not None:
-            raise ToolwireError(f"{provider!r} already names the model; pass model= only with a provider name")
+            raise ToolwireError(
+                f"{provider!r} already names the model; pass model= only with a provider name"
+            )
         return prefix_provider(provider)
     if provider is None:
         if model is None:
