@@ -32,14 +32,12 @@ from toolwire.formats._wire import (
 from toolwire.formats.openai_chat._decode_messages import decode_messages
 from toolwire.formats.openai_chat._encode_messages import encode_messages
 from toolwire.formats.openai_chat._extra import emit_fields, split_fields
+from toolwire.formats.openai_chat.dialects import DIALECTS
 from toolwire.formats.openai_chat.tools import TOOL_FIELDS, encode_config, split_tool_config
 from toolwire.ir.notes import Notes
 from toolwire.ir.request import ReasoningConfig, Request, ResponseFormat
 
 __all__ = ["DIALECTS", "decode_request", "encode_request"]
-
-DIALECTS = frozenset({"mistral"})
-"""Chat dialects :func:`encode_request` knows (``mistral``: 9-character call ids, ``max_tokens``)."""
 
 _KNOWN = TOOL_FIELDS | {
     "messages",
