@@ -116,9 +116,11 @@ class ClientCore:
         return credentials if credentials is not None else GoogleCredentials()
 
     def refresh_token(self) -> None:
-        """Take the token source's current token as the key (may block while it refreshes)."""
+        """Take the token source's token as the key: the one it holds while valid, else a
+        refreshed one (which may block)."""
         if self.tokens is not None:
-            self.api_key = check_key(self.tokens.token(), "the access token")
+            value = self.tokens.current() or self.tokens.token()
+            self.api_key = check_key(value, "the access token")
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -142,7 +144,8 @@ class ClientCore:
     ) -> tuple[dict[str, Any], Exchange | None, str | None]:
         """The body in the provider's format, the exchange used, and the model."""
         if isinstance(request, Request):
-            body: dict[str, Any] = format_module(self.format).encode_request(request, notes)
+            dialect = {"dialect": self.spec.dialect} if self.spec.dialect else {}
+            body: dict[str, Any] = format_module(self.format).encode_request(request, notes, **dialect)
             return body, None, request.model or self.model
         if not isinstance(request, dict):
             raise PayloadError(f"expected an ir.Request or a payload dict, got {type(request).__name__}")

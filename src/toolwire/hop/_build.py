@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from toolwire.errors import PayloadError
+from toolwire.formats.openai_chat.dialects import DIALECTS
 from toolwire.hop._layouts import apply_layout
 from toolwire.hop._options import (
     AnthropicOptions,
@@ -115,11 +116,16 @@ def _build_chat(body: dict[str, Any], ctx: BuildContext) -> _Built:
     out["stream"] = ctx.stream
     if not ctx.stream:
         out.pop("stream_options", None)
-    elif opts.include_usage:
+    elif opts.include_usage and "stream_options" not in _rejected(ctx):
         stream_options = dict(out.get("stream_options") or {})
         stream_options.setdefault("include_usage", True)
         out["stream_options"] = stream_options
     return "/v1/chat/completions", out, _accept(ctx.stream)
+
+
+def _rejected(ctx: BuildContext) -> frozenset[str]:
+    """Standard Chat fields the provider's dialect refuses (Mistral: ``stream_options``)."""
+    return DIALECTS[ctx.spec.dialect].rejects if ctx.spec.dialect else frozenset()
 
 
 def _build_anthropic(body: dict[str, Any], ctx: BuildContext) -> _Built:

@@ -69,14 +69,12 @@ _PARAM_KEYS = sorted({name for params in PARAMS.values() for name in params})
 def _decode_provider(name: str, data: Mapping[str, Any], path: str, env: Mapping[str, str]) -> Upstream:
     """An upstream given as a provider row (``provider = "vertex-gemini"``)."""
     value = _typed(data, "provider", str, path, None)
+    prefix = MODEL_PREFIXES.get(value) if value not in PROVIDERS else None
+    if prefix is not None:  # ``vertex``: the rows its models go to
+        rows = [p for p in (*(p for _, p in prefix.by_model), prefix.provider) if p]
+        raise ConfigError(f"{path}.provider: {value!r} is a model prefix; its providers: {', '.join(rows)}")
     if value not in PROVIDERS:
-        hint = (
-            " (a model prefix names its row: "
-            + ", ".join(f"{p.name} -> {p.provider}" for p in MODEL_PREFIXES.values() if p.provider)
-            + ")"
-        )
-        message = unknown_choice("provider", str(value), (*PROVIDERS, *MODEL_PREFIXES), PROVIDERS)
-        raise ConfigError(f"{path}.provider: {message}{hint if value in MODEL_PREFIXES else ''}")
+        raise ConfigError(f"{path}.provider: " + unknown_choice("provider", str(value), PROVIDERS, PROVIDERS))
     if "format" in data:
         raise ConfigError(f"{path}: give 'provider' or 'format', not both (the provider has its format)")
     spec = PROVIDERS[value]

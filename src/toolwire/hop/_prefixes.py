@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from toolwire._choices import unknown_choice
 from toolwire.errors import ToolwireError
+from toolwire.formats.openai_chat.dialects import DIALECTS
 
 __all__ = ["MODEL_PREFIXES", "ModelPrefix", "prefix_provider", "resolve_target", "split_model"]
 
@@ -60,6 +61,8 @@ MODEL_PREFIXES: dict[str, ModelPrefix] = {
         ModelPrefix("vertex", "vertex-gemini", by_model=(("claude", "vertex-anthropic"),)),
         ModelPrefix("azure", "azure-openai"),
         ModelPrefix("azure-chat", "azure-openai-chat"),
+        # OpenAI-compatible Chat providers, one per dialect row (deepseek/..., mistral/...).
+        *(ModelPrefix(name, name) for name in DIALECTS if name != "openai"),
         # Filled in by the Bedrock provider (its own provider row): models go to Bedrock's
         # Converse or InvokeModel API.
         ModelPrefix("bedrock", None, missing="the Bedrock provider is not part of this version"),

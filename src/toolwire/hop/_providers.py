@@ -13,7 +13,9 @@ from typing import Literal
 
 from toolwire._choices import unknown_choice
 from toolwire.errors import ToolwireError
+from toolwire.formats.openai_chat.dialects import DIALECTS, Dialect
 from toolwire.hop._layouts import layout_base_url
+from toolwire.hop._prefixes import MODEL_PREFIXES
 from toolwire.ir.base import Format
 
 __all__ = [
@@ -35,6 +37,13 @@ ProviderName = Literal[
     "azure-openai-chat",
     "vertex-gemini",
     "vertex-anthropic",
+    "mistral",
+    "deepseek",
+    "openrouter",
+    "groq",
+    "xai",
+    "ollama",
+    "vllm",
 ]
 """A provider the client can call (a key of :data:`PROVIDERS`)."""
 
@@ -57,6 +66,8 @@ class ProviderSpec:
             :data:`toolwire.hop._layouts.LAYOUTS` (``None``: the format's own paths).
         credentials: ``"key"`` (an API key) or ``"google"`` (an OAuth access token: the key given,
             else Google's Application Default Credentials).
+        dialect: the Chat dialect the provider speaks (a key of
+            :data:`toolwire.formats.openai_chat.dialects.DIALECTS`; ``None``: OpenAI's own).
     """
 
     name: ProviderName
@@ -70,6 +81,23 @@ class ProviderSpec:
     url_suffix: str = ""
     layout: str | None = None
     credentials: Literal["key", "google"] = "key"
+    dialect: str | None = None
+
+
+def _dialect_spec(dialect: Dialect) -> ProviderSpec:
+    """The provider row of an OpenAI-compatible Chat dialect (its base URL is OpenAI-SDK style:
+    a trailing ``/v1`` is the version segment the Chat path repeats)."""
+    return ProviderSpec(
+        dialect.name,  # type: ignore[arg-type]  # ProviderName lists every dialect but openai
+        "openai-chat",
+        dialect.base_url,
+        (dialect.api_key_env,) if dialect.api_key_env else (),
+        None,
+        dialect.auth_header,
+        dialect.auth_scheme,
+        "/v1",
+        dialect=dialect.name,
+    )
 
 
 PROVIDERS: dict[str, ProviderSpec] = {
@@ -161,15 +189,22 @@ PROVIDERS: dict[str, ProviderSpec] = {
             layout="vertex-anthropic",
             credentials="google",
         ),
+        *(_dialect_spec(dialect) for dialect in DIALECTS.values() if dialect.name != "openai"),
     )
 }
-"""Every provider by name."""
+"""Every provider by name; OpenAI-compatible Chat providers come from the dialect table."""
 
 
 def get_spec(provider: str) -> ProviderSpec:
     """The spec of ``provider``, or a :class:`~toolwire.errors.ToolwireError` naming the choices."""
     spec = PROVIDERS.get(provider)
     if spec is None:
+        prefix = MODEL_PREFIXES.get(provider) if isinstance(provider, str) else None
+        if prefix is not None and prefix.provider is not None:  # ``azure``: a model prefix's row
+            listed = ", ".join(PROVIDERS)
+            raise ToolwireError(
+                f"unknown provider {provider!r} (did you mean {prefix.provider!r}?); expected one of {listed}"
+            )
         raise ToolwireError(unknown_choice("provider", provider, PROVIDERS, PROVIDERS))
     return spec
 
