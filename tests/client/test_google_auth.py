@@ -20,7 +20,7 @@ from toolwire._google_auth import GoogleCredentials
 from toolwire.client import Client
 from toolwire.emulator import EmulatorConfig, serve
 from toolwire.errors import MissingDependencyError, ToolwireError
-from toolwire.gateway import Transport
+from toolwire.gateway import Transport, create_app
 from toolwire.hop._config import decode_config
 
 REFRESH = "1//refresh-token-SECRET-abc"
@@ -142,17 +142,40 @@ def test_the_client_calls_vertex_with_an_adc_token(endpoint: TokenEndpoint) -> N
     assert len(endpoint.forms) == 1  # one refresh for both calls
 
 
-def test_the_gateway_refreshes_adc_tokens_for_a_vertex_upstream(endpoint: TokenEndpoint) -> None:
+@pytest.mark.parametrize("shell", ["transport", "asgi"])
+def test_the_gateway_refreshes_adc_tokens_for_a_vertex_upstream(endpoint: TokenEndpoint, shell: str) -> None:
     with serve(config=EmulatorConfig(api_keys=("ya29.loopback-1",))) as url:
         config = decode_config(
             {"upstreams": {"claude": {"provider": "vertex-anthropic", "base_url": url, "project": "p"}}}, {}
         )
         assert config.upstreams["claude"].key() is None  # not refreshed yet: the shell does it
-        with httpx.Client(transport=Transport(config)) as http:
-            answer = http.post(
-                "http://gw/v1/chat/completions",
-                json={"model": "vertex/claude-sonnet-4-5@20250929", **ASK},
-            )
+        body = {"model": "vertex/claude-sonnet-4-5@20250929", **ASK}
+        if shell == "transport":
+            with httpx.Client(transport=Transport(config)) as http:
+                answer = http.post("http://gw/v1/chat/completions", json=body)
+        else:
+            with serve(create_app(config)) as gateway:
+                answer = httpx.post(f"{gateway}/v1/chat/completions", json=body, timeout=10)
     assert answer.status_code == 200, answer.text
     assert answer.json()["model"] == "vertex/claude-sonnet-4-5@20250929"
     assert config.upstreams["claude"].key() == "ya29.loopback-1" and len(endpoint.forms) == 1
+
+
+def test_a_gateway_whose_refresh_fails_logs_why_and_answers_401(
+    endpoint: TokenEndpoint, caplog: pytest.LogCaptureFixture
+) -> None:
+    endpoint.fail = True
+    with serve(config=EmulatorConfig(api_keys=("ya29.loopback-1",))) as url:
+        config = decode_config(
+            {"upstreams": {"g": {"provider": "vertex-gemini", "base_url": url, "project": "p"}}}, {}
+        )
+        with serve(create_app(config)) as gateway, caplog.at_level("WARNING", logger="toolwire.gateway"):
+            answer = httpx.post(
+                f"{gateway}/v1/chat/completions", json={"model": "vertex/gemini-2.5-pro", **ASK}, timeout=10
+            )
+    assert answer.status_code == 401
+    logged = [r.getMessage() for r in caplog.records if r.name == "toolwire.gateway"]
+    assert any(
+        m.startswith("upstream credentials: could not refresh the Google access token") for m in logged
+    )
+    assert not any(REFRESH in m or CLIENT_SECRET in m for m in logged)

@@ -195,9 +195,9 @@ def test_the_openai_sdk_reaches_each_provider_through_the_gateway(
     assert name == "get_weather" and json.loads(arguments) == {"city": "Paris"}
 
 
-def test_the_anthropic_sdk_counts_tokens_on_claude_on_vertex(gateway: str) -> None:
+@pytest.mark.parametrize("model", ["vertex/claude-sonnet-4-5@20250929", "vertex/gemini-2.5-pro"])
+def test_the_anthropic_sdk_counts_tokens_on_vertex(gateway: str, model: str) -> None:
     client = anthropic.Anthropic(base_url=gateway, api_key="unused", max_retries=0)
-    model = "vertex/claude-sonnet-4-5@20250929"
     counted = client.messages.count_tokens(model=model, messages=[{"role": "user", "content": "hello there"}])
     made = client.messages.create(
         model=model, max_tokens=50, messages=[{"role": "user", "content": "hello there"}]
