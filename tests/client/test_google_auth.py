@@ -124,7 +124,7 @@ def test_missing_credentials_name_the_reason(tmp_path: Path, monkeypatch: pytest
 def test_without_google_auth_the_error_names_the_vertex_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "google.auth", None)  # as if not installed
     with pytest.raises(MissingDependencyError) as info:
-        Client("vertex/gemini-2.5-pro", project="p")
+        Client(model="vertex/gemini-2.5-pro", project="p")
     assert str(info.value) == "Vertex AI credentials needs the vertex extra: pip install 'toolwire[vertex]'"
     with pytest.raises(MissingDependencyError, match=r"toolwire\[vertex\]"):
         decode_config({"upstreams": {"v": {"provider": "vertex-gemini", "project": "p"}}}, {})
@@ -133,7 +133,7 @@ def test_without_google_auth_the_error_names_the_vertex_extra(monkeypatch: pytes
 def test_the_client_calls_vertex_with_an_adc_token(endpoint: TokenEndpoint) -> None:
     with (
         serve(config=EmulatorConfig(api_keys=("ya29.loopback-1",))) as url,
-        Client("vertex/gemini-2.5-pro", base_url=url, location="us-east5") as client,
+        Client(model="vertex/gemini-2.5-pro", base_url=url, location="us-east5") as client,
     ):
         first = client.create(ASK, format="openai-chat")
         second = client.create(ASK, format="openai-chat")

@@ -120,7 +120,7 @@ def test_a_model_string_builds_the_services_request(
 
 
 def test_vertex_global_location_has_no_host_prefix() -> None:
-    client = Client("vertex/gemini-2.5-flash", api_key="t", project="p", location="global")
+    client = Client(model="vertex/gemini-2.5-flash", api_key="t", project="p", location="global")
     call = client.core.prepare(ASK, stream=False, source="openai-chat")
     assert call.http.url == (
         "https://aiplatform.googleapis.com/v1/projects/p/locations/global"
@@ -133,13 +133,20 @@ def test_vertex_reads_project_and_location_from_the_environment(monkeypatch: pyt
     monkeypatch.setenv("GOOGLE_CLOUD_LOCATION", "europe-west4")
     monkeypatch.setenv("ANTHROPIC_VERTEX_PROJECT_ID", "claude-proj")
     monkeypatch.setenv("CLOUD_ML_REGION", "us-east5")
-    gemini = Client("vertex/gemini-2.5-pro", api_key="t")
+    gemini = Client(model="vertex/gemini-2.5-pro", api_key="t")
     claude = Client(model="vertex/claude-opus-4-1@20250805", api_key="t")
     assert gemini.core.base_url == "https://europe-west4-aiplatform.googleapis.com"
     assert gemini.core.params == {"project": "env-proj", "location": "europe-west4"}
     assert claude.core.spec.name == "vertex-anthropic"
     assert claude.core.params == {"project": "claude-proj", "location": "us-east5"}
     assert claude.core.base_url == "https://us-east5-aiplatform.googleapis.com"
+
+
+def test_a_model_string_given_as_the_provider_works_at_run_time() -> None:
+    """Typed code passes model strings as ``model=`` (``provider`` is a ``Literal``); untyped code
+    that passes one positionally gets the same client."""
+    client = Client("anthropic/claude-sonnet-4-5", api_key="k")  # type: ignore[arg-type]
+    assert (client.core.spec.name, client.core.model) == ("anthropic", "claude-sonnet-4-5")
 
 
 @pytest.mark.parametrize(
@@ -179,7 +186,7 @@ def test_vertex_without_a_project_says_where_to_set_it(monkeypatch: pytest.Monke
         match=r"^provider 'vertex-anthropic' needs a project: pass project= or set "
         r"\$ANTHROPIC_VERTEX_PROJECT_ID or \$GOOGLE_CLOUD_PROJECT$",
     ):
-        Client("vertex/claude-sonnet-4-5", api_key="t")
+        Client(model="vertex/claude-sonnet-4-5", api_key="t")
 
 
 # -- over loopback: the emulator answers the services' paths ----------------------------------------
@@ -191,8 +198,8 @@ def _client(keyed: Server, target: str, tokens: Tokens | None = None) -> Client:
             target, base_url=keyed.url, project="proj", location="us-east5", credentials=tokens or Tokens()
         )
     if target.startswith("azure/"):
-        return Client(target, base_url=keyed.url + "/openai", api_key=KEY)
-    return Client(target, base_url=keyed.url, api_key=KEY)
+        return Client(model=target, base_url=keyed.url + "/openai", api_key=KEY)
+    return Client(model=target, base_url=keyed.url, api_key=KEY)
 
 
 LOOPBACK = ["vertex/gemini-2.5-pro", "vertex/claude-sonnet-4-5@20250929", "azure-chat/my-gpt", "azure/gpt-5"]
@@ -311,7 +318,7 @@ def test_vertex_count_tokens_goes_to_the_services_count_paths(keyed: Server) -> 
 async def test_the_async_client_refreshes_a_stale_token_off_the_loop(keyed: Server) -> None:
     tokens = Tokens(fresh=False)
     async with AsyncClient(
-        "vertex/claude-sonnet-4-5@20250929",
+        model="vertex/claude-sonnet-4-5@20250929",
         base_url=keyed.url,
         project="proj",
         location="us-east5",

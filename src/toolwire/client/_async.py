@@ -93,7 +93,7 @@ class AsyncClient:
 
     def __init__(
         self,
-        provider: ProviderName | str | None = None,
+        provider: ProviderName | None = None,
         *,
         base_url: str | None = None,
         api_key: str | None = None,

@@ -69,7 +69,7 @@ class ClientCore:
 
     def __init__(
         self,
-        provider: ProviderName | str | None = None,
+        provider: ProviderName | None = None,
         *,
         base_url: str | None = None,
         api_key: str | None = None,

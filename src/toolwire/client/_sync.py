@@ -167,14 +167,13 @@ class Client:
 
     Args:
         provider: a provider (``openai-responses``, ``anthropic``, ``vertex-gemini``...: a key of
-            ``toolwire.client.PROVIDERS``), or a model string ``prefix/model`` naming both
-            (``"anthropic/claude-sonnet-4-5"``, ``"vertex/gemini-2.5-pro"``; prefixes in
-            ``toolwire.hop._prefixes.MODEL_PREFIXES``).
+            ``toolwire.client.PROVIDERS``); ``None``: ``model`` is a model string naming both.
         base_url: server root (default: the provider's, or its ``*_BASE_URL`` variable).
         api_key: the key (default: ``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``, ``GEMINI_API_KEY``/
             ``GOOGLE_API_KEY`` or ``AZURE_OPENAI_API_KEY``); for Vertex AI an access token.
-        model: model used when a request names none; a model string when ``provider`` is not
-            given (``Client(model="vertex/gemini-2.5-pro")``).
+        model: model used when a request names none; without ``provider``, a model string
+            ``prefix/model`` (``Client(model="vertex/gemini-2.5-pro")``,
+            ``"anthropic/claude-sonnet-4-5"``; prefixes in ``toolwire.hop._prefixes.MODEL_PREFIXES``).
         options: request-building options of the provider's format (``ResponsesOptions``...).
         headers: extra headers for every request.
         timeouts: connect/read/write/pool/idle timeouts.
@@ -197,7 +196,7 @@ class Client:
 
     def __init__(
         self,
-        provider: ProviderName | str | None = None,
+        provider: ProviderName | None = None,
         *,
         base_url: str | None = None,
         api_key: str | None = None,
