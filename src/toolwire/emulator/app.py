@@ -23,7 +23,9 @@ route                                                      format
 ``GET /v1/models``, ``GET /v1beta/models``                 model lists
 =========================================================  ==================
 
-Gemini routes also answer under ``/v1/``. The token counts (:data:`COUNT_BODIES`) use the
+Vertex AI's paths (both publishers) and Azure OpenAI's deployment and v1 paths answer too, with
+each service's auth and extra fields (:mod:`toolwire.emulator.profiles`). Gemini routes also
+answer under ``/v1/``. The token counts (:data:`COUNT_BODIES`) use the
 estimate of the usage a generation of the same request reports
 (:func:`~toolwire.emulator.render.input_tokens`).
 """
