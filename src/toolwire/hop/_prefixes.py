@@ -63,8 +63,8 @@ MODEL_PREFIXES: dict[str, ModelPrefix] = {
         ModelPrefix("azure-chat", "azure-openai-chat"),
         # OpenAI-compatible Chat providers, one per dialect row (deepseek/..., mistral/...).
         *(ModelPrefix(name, name) for name in DIALECTS if name != "openai"),
-        # Filled in by the Bedrock provider (its own provider row): models go to Bedrock's
-        # Converse or InvokeModel API.
+        # Hook for the Bedrock provider: once PROVIDERS has its row, this line becomes
+        # ModelPrefix("bedrock", "bedrock") (the provider row's name).
         ModelPrefix("bedrock", None, missing="the Bedrock provider is not part of this version"),
     )
 }
