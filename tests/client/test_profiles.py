@@ -8,9 +8,11 @@ import json
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 
 from tests.client.conftest import KEY, Server
+from tests.client.payloads import ir_request
 from toolwire.client import AsyncClient, Client
 from toolwire.errors import AuthenticationError, ToolwireError
 from toolwire.hop._prefixes import MODEL_PREFIXES
@@ -329,3 +331,12 @@ async def test_the_async_client_refreshes_a_stale_token_off_the_loop(keyed: Serv
     assert first.tool_calls[0].name == second.tool_calls[0].name == "get_weather"
     assert tokens.refreshes == 1  # the second call found the token fresh
     assert [r.headers["authorization"] for r in keyed.requests] == [f"Bearer {KEY}"] * 2
+
+
+def test_an_ir_request_is_encoded_in_the_providers_chat_dialect() -> None:
+    """Mistral's dialect row: ``max_tokens`` (its schema has no ``max_completion_tokens``)."""
+    request = msgspec.structs.replace(ir_request("m"), max_tokens=50)
+    mistral = Client(model="mistral/mistral-large-latest", api_key="k").core.prepare(request, stream=False)
+    openai_chat = Client(model="openai-chat/gpt-4o", api_key="k").core.prepare(request, stream=False)
+    assert mistral.http.body["max_tokens"] == 50 and "max_completion_tokens" not in mistral.http.body
+    assert openai_chat.http.body["max_completion_tokens"] == 50 and "max_tokens" not in openai_chat.http.body
