@@ -18,6 +18,8 @@ import anthropic
 import httpx
 import openai
 import pytest
+from google import genai
+from google.genai import types
 
 from tests.gateway.test_serve_cli import _free_port, _wait_healthy
 from toolwire.emulator import EmulatorConfig, serve
@@ -254,3 +256,35 @@ def test_toolwire_serve_reads_provider_upstreams_from_its_config(emulator: str, 
     assert TOKEN not in err  # the token is never logged
     line = next(json.loads(x) for x in err.splitlines() if x.startswith("{") and "/v1/chat" in x)
     assert (line["upstream"], line["upstream_format"], line["status"]) == ("vertex", "anthropic", 200)
+
+
+@pytest.mark.parametrize("model", ["vertex/gemini-2.5-pro", "vertex/claude-sonnet-4-5@20250929"])
+@pytest.mark.parametrize("stream", [False, True])
+def test_the_gemini_sdk_uses_model_strings_in_its_url(gateway: str, model: str, stream: bool) -> None:
+    """google-genai writes ``models/{model}``: the slash of the prefix stays in the path."""
+    options = types.HttpOptions(base_url=gateway, retry_options=types.HttpRetryOptions(attempts=1))
+    client = genai.Client(api_key="unused", http_options=options)
+    config = types.GenerateContentConfig(
+        tools=[
+            types.Tool(
+                function_declarations=[
+                    types.FunctionDeclaration(
+                        name="get_weather", parameters_json_schema=TOOLS[0]["function"]["parameters"]
+                    )
+                ]
+            )
+        ],
+        automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True),
+    )
+    if stream:
+        chunks = list(
+            client.models.generate_content_stream(model=model, contents="Weather in Paris?", config=config)
+        )
+        calls = [c for chunk in chunks for c in chunk.function_calls or []]
+        versions = {chunk.model_version for chunk in chunks}
+    else:
+        reply = client.models.generate_content(model=model, contents="Weather in Paris?", config=config)
+        calls, versions = reply.function_calls or [], {reply.model_version}
+    (call,) = calls
+    assert call.name == "get_weather" and call.args == {"city": "Paris"}
+    assert versions == {model}

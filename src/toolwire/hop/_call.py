@@ -55,7 +55,7 @@ FORWARDED_HEADERS: dict[str, tuple[str, ...]] = {
 """Client headers kept (lower-case) when the upstream speaks the client's format."""
 
 _GEMINI_PATH = re.compile(
-    r"/(?P<version>v1[a-z0-9]*)/(?P<model>(?:models|tunedModels)/[^:/]+):(?P<method>\w+)$"
+    r"/(?P<version>v1[a-z0-9]*)/(?P<model>(?:models|tunedModels)/(?:[a-z][a-z0-9-]*/)?[^:/]+):(?P<method>\w+)$"
 )
 _GEMINI_STREAM = "streamGenerateContent"
 _BETA = "anthropic-beta"
