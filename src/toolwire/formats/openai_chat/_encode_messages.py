@@ -26,8 +26,9 @@ import msgspec
 
 from toolwire.formats._wire import child
 from toolwire.formats.openai_chat._content import ABSENT, encode_content, encode_part
-from toolwire.formats.openai_chat._extra import emit_fields, emit_wrapped
-from toolwire.formats.openai_chat._ids import mistral_call_id, synthesized_call_id
+from toolwire.formats.openai_chat._decode_messages import DETAILS
+from toolwire.formats.openai_chat._extra import NOTYPE, emit_fields, emit_wrapped
+from toolwire.formats.openai_chat._ids import synthesized_call_id
 from toolwire.ir.content import (
     AudioPart,
     FilePart,
@@ -52,19 +53,15 @@ _PLACEHOLDER = "(non-text content of this result follows in the next user messag
 class _State:
     """Per-request encoding state."""
 
-    __slots__ = ("dialect", "moved", "notes", "out", "pending", "response", "same")
+    __slots__ = ("moved", "notes", "out", "pending", "response", "same")
 
-    def __init__(self, notes: Notes, same: bool, dialect: str | None, response: bool = False) -> None:
+    def __init__(self, notes: Notes, same: bool, response: bool = False) -> None:
         self.notes = notes
         self.same = same
-        self.dialect = dialect
         self.response = response
         self.out: list[dict[str, Any]] = []
         self.pending: list[tuple[str, str]] = []  # (name, synthesized id) of id-less calls
         self.moved: list[dict[str, Any]] = []  # wire user parts moved out of tool results
-
-    def wire_id(self, call_id: str) -> str:
-        return mistral_call_id(call_id) if self.dialect == "mistral" else call_id
 
     def take_pending(self, name: str | None) -> str | None:
         for index, entry in enumerate(self.pending):
@@ -92,6 +89,8 @@ def encode_tool_call(call: ToolCall, call_id: str, same: bool, notes: Notes, pat
         out = {"id": call_id, "type": "function", "function": inner}
     if call.extra:
         emit_wrapped(out, inner, call.extra, same, notes, path)
+        if same and call.extra.get(NOTYPE):
+            del out["type"]
     if not same:
         _note_call_state(call, notes, path)
     return out
@@ -112,7 +111,7 @@ def _call_id(call: ToolCall, message_index: int, position: int, state: _State, p
         call_id = synthesized_call_id(message_index, position)
         state.pending.append((call.name, call_id))
         state.notes.info(path, "synthesized", f"tool call {call.name!r} had no id; using {call_id!r}")
-    return state.wire_id(call_id)
+    return call_id
 
 
 def _is_legacy(call: ToolCall, state: _State) -> bool:
@@ -170,7 +169,7 @@ def _set_content(out: dict[str, Any], value: Any) -> None:
 
 def _system(message: Message, index: int, state: _State, path: str) -> None:
     state.flush_moved()
-    role = "system" if state.dialect == "mistral" else message.role
+    role = message.role
     parts = _keep(message.parts, (TextPart,), state, path)
     out: dict[str, Any] = {"role": role}
     _set_content(out, encode_content(parts, message.extra.get("~content"), state.same, state.notes, path))
@@ -228,6 +227,8 @@ def _assistant(message: Message, index: int, state: _State, path: str) -> None:
             calls.append(part)
         elif isinstance(part, RefusalPart) and not (state.same and part.extra.get("~field") == "content"):
             refusals.append(part.text)
+        elif isinstance(part, ReasoningPart) and state.same and "~chunk" in part.extra:
+            content.append(part)  # a Mistral thinking chunk, in its place in the content list
         elif isinstance(part, ReasoningPart):
             _reasoning(part, out, state, path)
         elif state.same or isinstance(part, (TextPart, RefusalPart)):
@@ -267,10 +268,13 @@ def _interleaved(parts: Sequence[Part]) -> bool:
 
 def _reasoning(part: ReasoningPart, out: dict[str, Any], state: _State, path: str) -> None:
     field = part.extra.get("~field") if state.same else None
+    details = part.extra.get(DETAILS) if state.same else None
     if field is not None and part.text is not None:
         out[field] = part.text
-        return
-    state.notes.add(path, "dropped", "reasoning: Chat messages have no reasoning field")
+    if details is not None:
+        out[DETAILS] = details
+    if field is None and details is None:
+        state.notes.add(path, "dropped", "reasoning: Chat messages have no reasoning field")
 
 
 def _tool(message: Message, index: int, state: _State, path: str) -> None:
@@ -342,7 +346,6 @@ def _result(result: ToolResult, message: Message, state: _State, path: str) -> N
             if call_id is None:
                 call_id = synthesized_call_id(len(state.out), 0)
             state.notes.add(path, "synthesized", f"tool result without call id answered as {call_id!r}")
-        call_id = state.wire_id(call_id)
         out = {"role": "tool", "tool_call_id": call_id}
         out["content"] = _result_content(result, call_id, state, path)
     if result.is_error:
@@ -376,18 +379,17 @@ def encode_assistant(
 
     Also returns the tool calls that were emitted (for the finish reason).
     """
-    state = _State(notes, same, None, response=True)
+    state = _State(notes, same, response=True)
     _assistant(message, 0, state, path)
     out = state.out[0]
     calls = [p for p in message.parts if isinstance(p, ToolCall) and p.kind != "builtin"]
     return out, calls
 
 
-def encode_messages(
-    messages: Sequence[Message], notes: Notes, *, same: bool, dialect: str | None = None
-) -> list[dict[str, Any]]:
-    """Encode IR messages as a Chat ``messages`` array (see the module docstring for the rules)."""
-    state = _State(notes, same, dialect)
+def encode_messages(messages: Sequence[Message], notes: Notes, *, same: bool) -> list[dict[str, Any]]:
+    """Encode IR messages as a Chat ``messages`` array (see the module docstring for the rules;
+    a provider's dialect is applied afterwards, by ``_dialect_fit``)."""
+    state = _State(notes, same)
     source = messages if same else _merge_assistants(messages)
     for index, message in enumerate(source):
         _ROLES[message.role](message, index, state, f"$.messages[{index}]")

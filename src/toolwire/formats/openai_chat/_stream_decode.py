@@ -31,7 +31,18 @@ from typing import Any
 
 from toolwire.errors import ToolwireError
 from toolwire.formats._stream import DONE, WireEvent, hot_events
-from toolwire.formats._wire import as_dict, child, fail, json_type, opt_dict, opt_int, opt_list, opt_str
+from toolwire.formats._wire import (
+    as_dict,
+    child,
+    fail,
+    json_type,
+    opt_dict,
+    opt_int,
+    opt_list,
+    opt_str,
+    req_str,
+)
+from toolwire.formats.openai_chat._content import THINKING_CHUNK, thinking_text
 from toolwire.formats.openai_chat._decode_messages import REASONING_FIELDS
 from toolwire.formats.openai_chat.errors import decode_error
 from toolwire.formats.openai_chat.response import FINISH_REASONS, decode_usage
@@ -66,16 +77,22 @@ _KINDS: dict[str, ToolCallKind] = {"function": "function", "custom": "custom"}
 _ARG_KEY = {"function": "arguments", "custom": "input"}
 
 
+_THINKING = "thinking"
+"""Flow kind of Mistral ``{"type": "thinking"}`` content chunks (a reasoning part)."""
+
+
 def _skeleton(kind: str) -> Part:
     if kind == "content":
         return TextPart(text="")
     if kind == "refusal":
         return RefusalPart(text="")
+    if kind == _THINKING:
+        return ReasoningPart(extra={"~chunk": THINKING_CHUNK})
     return ReasoningPart(extra={"~field": kind})
 
 
 def _delta_event(kind: str, index: int, text: str) -> StreamEvent:
-    if kind in REASONING_FIELDS:
+    if kind in REASONING_FIELDS or kind == _THINKING:
         return ReasoningDelta(index=index, text=text)
     return TextDelta(index=index, text=text)
 
@@ -326,6 +343,10 @@ class StreamDecoder:
     def _delta(self, delta: dict[str, Any], path: str) -> None:
         opt_str(delta, "role", path)
         for kind in (*REASONING_FIELDS, "content", "refusal"):
+            value = delta.get(kind)
+            if kind == "content" and type(value) is list:
+                self._chunks(value, child(path, "content"))
+                continue
             text = opt_str(delta, kind, path)
             if text:
                 self._flowing(kind, text)
@@ -338,6 +359,23 @@ class StreamDecoder:
             self._legacy_fragment(legacy, child(path, "function_call"))
         for key in _non_empty(delta, _DELTA_KNOWN):
             self._note_once(key, child(path, key), "dropped", f"delta field '{key}' is not carried")
+
+    def _chunks(self, chunks: list[Any], path: str) -> None:
+        """Mistral's content chunks in a delta: ``text``, and ``thinking`` (reasoning text chunks)."""
+        for position, chunk in enumerate(chunks):
+            where = f"{path}[{position}]"
+            chunk = as_dict(chunk, where)
+            kind = chunk.get("type")
+            if kind == "text":
+                text = req_str(chunk, "text", where)
+                if text:
+                    self._flowing("content", text)
+            elif kind == _THINKING:
+                text = thinking_text(chunk, where)
+                if text:
+                    self._flowing(_THINKING, text)
+            else:
+                self._note_once(f"chunk-{kind}", child(where, "type"), "dropped", f"content chunk {kind!r}")
 
     def _new_index(self) -> int:
         index = self._next_index
