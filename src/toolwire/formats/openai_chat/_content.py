@@ -273,7 +273,7 @@ def _encode_thinking(part: ReasoningPart, same: bool, notes: Notes, path: str) -
         return thinking_chunk(part.text or "")
     if chunk is None:
         notes.add(path, "dropped", "reasoning cannot be Chat message content")
-    return chunk  # type: ignore[no-any-return]
+    return chunk
 
 
 def thinking_chunk(text: str) -> dict[str, Any]:

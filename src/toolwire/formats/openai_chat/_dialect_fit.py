@@ -32,9 +32,6 @@ __all__ = ["REASONING_KEYS", "fit_dialect"]
 REASONING_KEYS = ("reasoning_content", "reasoning", "reasoning_details")
 """Assistant message fields that carry reasoning in some dialect."""
 
-_EMPTY_PARAMETERS = {"type": "object", "properties": {}}
-
-
 class _Fit:
     """One request being fitted: target and source dialects, notes."""
 
@@ -91,13 +88,13 @@ def _fit_tool_choice(out: dict[str, Any], fit: _Fit) -> None:
 
 def _fit_tools(out: dict[str, Any], fit: _Fit) -> None:
     d = fit.dialect
-    tools = out.get("tools")
-    for index, tool in enumerate(tools or ()):
+    tools: list[dict[str, Any]] = out.get("tools") or []
+    for index, tool in enumerate(tools):
         if "type" not in tool and not d.optional_types:
             tool = tools[index] = {"type": "function", **tool}
         inner = tool.get("function")
         if d.closed_messages is not None and type(inner) is dict and "parameters" not in inner:
-            tool["function"] = {**inner, "parameters": _EMPTY_PARAMETERS}
+            tool["function"] = {**inner, "parameters": {"type": "object", "properties": {}}}
             fit.notes.info(f"$.tools[{index}].function", "synthesized", f"{d.title} requires parameters")
 
 
@@ -124,8 +121,6 @@ def _fit_id(obj: dict[str, Any], key: str, fit: _Fit, path: str) -> None:
 def _replayed(fit: _Fit, index: int) -> bool:
     """Whether reasoning of the target's own kind goes back on message ``index``."""
     d = fit.dialect
-    if fit.own_history():
-        return True  # the provider's own history, as its client sent it
     return d.replay == "always" or (d.replay == "tool_loop" and index > fit.last_user)
 
 
@@ -134,20 +129,24 @@ def _own(key: str, d: Dialect) -> bool:
 
 
 def _fit_reasoning(message: dict[str, Any], fit: _Fit, index: int, path: str) -> None:
+    """Reasoning on an assistant message: the provider's own history passes as its client wrote
+    it; reasoning of another provider is dropped; of an unknown writer, kept where the target
+    reads that field and takes that turn's reasoning back."""
+    if fit.own_history():
+        return
     d = fit.dialect
-    same = fit.source is None or fit.source.name == d.name
     for key in REASONING_KEYS:
         if key not in message:
             continue
-        if not (same and _own(key, d)):
-            origin = fit.source.title if fit.source is not None else "another provider"
-            fit.drop(message, key, f"{path}.{key}", f"reasoning of {origin} is not sent to {d.title}")
+        if fit.source is not None or not _own(key, d):
+            writer = fit.source.title if fit.source is not None else "another provider"
+            fit.drop(message, key, f"{path}.{key}", f"reasoning of {writer} is not sent to {d.title}")
         elif not _replayed(fit, index):
             message.pop(key)
             fit.notes.info(f"{path}.{key}", "dropped", f"{d.title} takes no reasoning of earlier turns")
     content = message.get("content")
     if type(content) is list and any(type(c) is dict and c.get("type") == "thinking" for c in content):
-        keep = same and d.thinking_chunks and _replayed(fit, index)
+        keep = fit.source is None and d.thinking_chunks and _replayed(fit, index)
         if not keep:
             message["content"] = [c for c in content if not (type(c) is dict and c.get("type") == "thinking")]
             fit.notes.add(f"{path}.content", "dropped", f"thinking chunks are not sent to {d.title}")

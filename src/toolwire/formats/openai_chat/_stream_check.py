@@ -174,7 +174,10 @@ class _Checker:
             )
         self.count[choice] = max(expected, index + 1)
         call_id, name = fragment.get("id"), inner.get("name")
-        for field, value in (("id", call_id), ("type", fragment.get("type")), ("name", name)):
+        kind = fragment.get("type")
+        if kind is None and self.dialect is not None and self.dialect.optional_types:
+            kind = "function"
+        for field, value in (("id", call_id), ("type", kind), ("name", name)):
             if type(value) is not str or not value:
                 self.add(
                     path, "tool_call_first_fragment", f"first fragment of tool call {index} lacks {field}"
