@@ -12,8 +12,10 @@ by its endpoint, so a call to OpenAI recorded inside an Anthropic test counts as
 Chat Completions samples carry their ``dialect`` (a key of
 :data:`toolwire.formats.openai_chat.dialects.DIALECTS`): ``openai`` for OpenAI's own API, else the
 OpenAI-compatible provider that answered (Mistral, DeepSeek, Groq, OpenRouter, xAI, Ollama), known
-by the request URL's host or, for bare bodies, by the file name. :func:`samples` returns OpenAI's
-own by default; ``dialect=`` names one dialect or :data:`ANY_DIALECT`.
+by the request URL's host or, for bare bodies, by the file name; recordings of servers without a
+dialect row (Gemini's OpenAI-compatible endpoint, test doubles) are ignored like other endpoints.
+:func:`samples` returns OpenAI's own by default; ``dialect=`` names one dialect or
+:data:`ANY_DIALECT`.
 
 Samples are cached and shared between tests: treat payloads as read-only.
 """
@@ -49,15 +51,16 @@ _FOLDER_FORMAT = {
     "ollama-openai-compat": "openai-chat",
 }
 # Folders of OpenAI-compatible recordings: bare bodies (no URL) get their dialect from the folder,
-# else from the start of the file name; a body of no known dialect is skipped (reported).
+# else from the start of the file name; a body of no known dialect is ignored.
 _FOLDER_DIALECT = {"openai-chat": NATIVE, "mistral": "mistral", "ollama-openai-compat": "ollama"}
 _FILE_DIALECT = (("deepseek-", "deepseek"), ("groq-", "groq"), ("xai-", "xai"), ("openrouter-", "openrouter"))
 
 # Generation endpoints (URL without query) -> format. Anything else in a cassette is ignored.
 _OPENAI_HOST = r"https://(?:api\.openai\.com|[\w-]+\.openai\.azure\.com)/(?:openai/)?v1"
+_COMPATIBLE = re.compile(r"https?://[^/]+(?:/[\w.-]+)*/chat/completions")  # servers with a dialect row
 _ENDPOINTS = (
     (re.compile(_OPENAI_HOST + r"/chat/completions"), "openai-chat"),
-    (re.compile(r"https?://[^/]+(?:/[\w.-]+)*/chat/completions"), "openai-chat"),  # compatible servers
+    (_COMPATIBLE, "openai-chat"),
     (re.compile(_OPENAI_HOST + r"/responses"), "openai-responses"),
     (re.compile(r"https://api\.anthropic\.com/v1/messages"), "anthropic"),
     (
@@ -198,16 +201,22 @@ def _file_dialect(folder: str, rel: str) -> str | None:
     return next((dialect for prefix, dialect in _FILE_DIALECT if name.startswith(prefix)), None)
 
 
+def _url_dialect(url: str) -> str | None:
+    """The dialect of a recorded request URL (OpenAI's own hosts, Azure's too: ``openai``)."""
+    if re.match(_OPENAI_HOST, url):
+        return NATIVE
+    found = dialect_for_url(url)
+    return found.name if found is not None else None
+
+
 def _with_dialect(found: list[Sample], folder: str, rel: str, bad: list[tuple[str, str]]) -> Iterator[Sample]:
     """``found`` with the dialect of each Chat sample: by its URL's host, else by its file."""
     for sample in found:
         if sample.format != "openai-chat":
             yield sample
             continue
-        by_url = dialect_for_url(sample.url) if sample.url else None
-        dialect = by_url.name if by_url is not None else None if sample.url else _file_dialect(folder, rel)
-        if dialect is None:
-            bad.append((sample.id, f"Chat recording of no known dialect ({sample.url or folder})"))
+        dialect = _file_dialect(folder, rel) if sample.url is None else _url_dialect(sample.url)
+        if dialect is None:  # a server without a dialect row: ignored, like any other endpoint
             continue
         yield replace(sample, dialect=dialect)
 
@@ -316,7 +325,7 @@ def _endpoint_format(url: str) -> str | None:
     base = url.split("?", 1)[0]
     for pattern, fmt in _ENDPOINTS:
         if pattern.fullmatch(base):
-            return fmt
+            return fmt if pattern is not _COMPATIBLE or dialect_for_url(base) is not None else None
     return None
 
 

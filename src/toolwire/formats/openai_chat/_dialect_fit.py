@@ -32,6 +32,7 @@ __all__ = ["REASONING_KEYS", "fit_dialect"]
 REASONING_KEYS = ("reasoning_content", "reasoning", "reasoning_details")
 """Assistant message fields that carry reasoning in some dialect."""
 
+
 class _Fit:
     """One request being fitted: target and source dialects, notes."""
 
