@@ -268,7 +268,7 @@ def _encode_refusal(part: RefusalPart, same: bool, notes: Notes, path: str) -> d
 
 
 def _encode_thinking(part: ReasoningPart, same: bool, notes: Notes, path: str) -> dict[str, Any] | None:
-    chunk = part.extra.get("~chunk") if same else None
+    chunk = part.extra.get("~chunk") if same or part.origin == "openai-chat" else None
     if chunk == THINKING_CHUNK:
         return thinking_chunk(part.text or "")
     if chunk is None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, cast
 
+import msgspec
+
 from toolwire.formats._wire import as_dict, as_list, child, describe, fail, opt_str, req_dict, req_str
 from toolwire.formats.openai_chat._content import decode_content
 from toolwire.formats.openai_chat._extra import DIALECT, NOTYPE, lift_outer, split_fields
@@ -227,12 +229,20 @@ def decode_messages(wire: Any, notes: Notes, path: str = "$.messages") -> tuple[
     return tuple(out)
 
 
-def tag_reasoning(messages: Iterable[Message], dialect: str) -> None:
-    """Mark the reasoning parts of ``messages`` (fresh from decoding) as written by ``dialect``."""
+def tag_reasoning(messages: Iterable[Message], dialect: str) -> tuple[Message, ...]:
+    """``messages`` with their reasoning parts marked as written by the Chat provider ``dialect``
+    (origin ``openai-chat``, ``~dialect``): state that goes back to that provider only."""
+    out: list[Message] = []
     for message in messages:
-        for part in message.parts:
-            if type(part) is ReasoningPart:
-                part.extra[DIALECT] = dialect
+        if any(type(p) is ReasoningPart for p in message.parts):
+            parts = tuple(_tagged(p, dialect) if type(p) is ReasoningPart else p for p in message.parts)
+            message = msgspec.structs.replace(message, parts=parts)
+        out.append(message)
+    return tuple(out)
+
+
+def _tagged(part: ReasoningPart, dialect: str) -> ReasoningPart:
+    return msgspec.structs.replace(part, origin="openai-chat", extra={**part.extra, DIALECT: dialect})
 
 
 def decode_assistant(message: Any, notes: Notes, path: str) -> Message:

@@ -27,7 +27,7 @@ import msgspec
 from toolwire.formats._wire import child
 from toolwire.formats.openai_chat._content import ABSENT, encode_content, encode_part
 from toolwire.formats.openai_chat._decode_messages import DETAILS
-from toolwire.formats.openai_chat._extra import NOTYPE, emit_fields, emit_wrapped
+from toolwire.formats.openai_chat._extra import DIALECT, NOTYPE, emit_fields, emit_wrapped
 from toolwire.formats.openai_chat._ids import synthesized_call_id
 from toolwire.ir.content import (
     AudioPart,
@@ -53,15 +53,27 @@ _PLACEHOLDER = "(non-text content of this result follows in the next user messag
 class _State:
     """Per-request encoding state."""
 
-    __slots__ = ("moved", "notes", "out", "pending", "response", "same")
+    __slots__ = ("moved", "notes", "out", "pending", "replay_to", "response", "same")
 
-    def __init__(self, notes: Notes, same: bool, response: bool = False) -> None:
+    def __init__(
+        self, notes: Notes, same: bool, response: bool = False, replay_to: str | None = None
+    ) -> None:
         self.notes = notes
         self.same = same
+        self.replay_to = replay_to
         self.response = response
         self.out: list[dict[str, Any]] = []
         self.pending: list[tuple[str, str]] = []  # (name, synthesized id) of id-less calls
         self.moved: list[dict[str, Any]] = []  # wire user parts moved out of tool results
+
+    def own_reasoning(self, part: ReasoningPart) -> bool:
+        """Whether ``part`` goes back as written: the same format, or reasoning the provider
+        this request goes to wrote (restored from the client's envelope)."""
+        return self.same or (
+            self.replay_to is not None
+            and part.origin == "openai-chat"
+            and part.extra.get(DIALECT) == self.replay_to
+        )
 
     def take_pending(self, name: str | None) -> str | None:
         for index, entry in enumerate(self.pending):
@@ -227,7 +239,7 @@ def _assistant(message: Message, index: int, state: _State, path: str) -> None:
             calls.append(part)
         elif isinstance(part, RefusalPart) and not (state.same and part.extra.get("~field") == "content"):
             refusals.append(part.text)
-        elif isinstance(part, ReasoningPart) and state.same and "~chunk" in part.extra:
+        elif isinstance(part, ReasoningPart) and "~chunk" in part.extra and state.own_reasoning(part):
             content.append(part)  # a Mistral thinking chunk, in its place in the content list
         elif isinstance(part, ReasoningPart):
             _reasoning(part, out, state, path)
@@ -267,8 +279,9 @@ def _interleaved(parts: Sequence[Part]) -> bool:
 
 
 def _reasoning(part: ReasoningPart, out: dict[str, Any], state: _State, path: str) -> None:
-    field = part.extra.get("~field") if state.same else None
-    details = part.extra.get(DETAILS) if state.same else None
+    own = state.own_reasoning(part)
+    field = part.extra.get("~field") if own else None
+    details = part.extra.get(DETAILS) if own else None
     if field is not None and part.text is not None:
         out[field] = part.text
     if details is not None:
@@ -386,10 +399,13 @@ def encode_assistant(
     return out, calls
 
 
-def encode_messages(messages: Sequence[Message], notes: Notes, *, same: bool) -> list[dict[str, Any]]:
+def encode_messages(
+    messages: Sequence[Message], notes: Notes, *, same: bool, replay_to: str | None = None
+) -> list[dict[str, Any]]:
     """Encode IR messages as a Chat ``messages`` array (see the module docstring for the rules;
-    a provider's dialect is applied afterwards, by ``_dialect_fit``)."""
-    state = _State(notes, same)
+    a provider's dialect is applied afterwards, by ``_dialect_fit``). ``replay_to``: the Chat
+    provider the request goes to; reasoning it wrote goes back to it from any format."""
+    state = _State(notes, same, replay_to=replay_to)
     source = messages if same else _merge_assistants(messages)
     for index, message in enumerate(source):
         _ROLES[message.role](message, index, state, f"$.messages[{index}]")

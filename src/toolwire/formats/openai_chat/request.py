@@ -135,7 +135,7 @@ def decode_request(
     extra = split_fields(p, _KNOWN)
     if source is not None:
         extra[DIALECT] = source.name
-        tag_reasoning(messages, source.name)
+        messages = tag_reasoning(messages, source.name)
     if rest:
         extra.update(rest)
     effort = opt_str(p, "reasoning_effort", "$")
@@ -286,7 +286,8 @@ def encode_request(req: Request, notes: Notes, *, dialect: str | Dialect | None 
     out: dict[str, Any] = {}
     if req.model is not None:
         out["model"] = req.model
-    out["messages"] = encode_messages(req.messages, notes, same=same)
+    replay_to = target.name if target is not None else None
+    out["messages"] = encode_messages(req.messages, notes, same=same, replay_to=replay_to)
     config = ToolConfig(
         tools=req.tools, tool_choice=req.tool_choice, parallel_tool_calls=req.parallel_tool_calls
     )

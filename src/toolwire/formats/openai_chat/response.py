@@ -186,9 +186,9 @@ def decode_response(
     finish = None
     if choices:
         message, finish = _decode_choice(as_dict(choices[0], "$.choices[0]"), notes, extra)
-        parts = message.parts
         if dialect is not None:
-            tag_reasoning((message,), get_dialect(dialect).name)
+            (message,) = tag_reasoning((message,), get_dialect(dialect).name)
+        parts = message.parts
         if len(choices) > 1:
             extra["more_choices"] = choices[1:]
     else:
