@@ -337,6 +337,7 @@ class Exchange:
                 seal=True,
                 clock=self.clock,
                 observer=self._stream_state,
+                source_dialect=self.upstream_dialect,
             )
             encoder = self._stream._encoder
             if hasattr(encoder, "include_usage"):  # Chat: only when the client asked (see client_usage)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.corpus import samples
-from tests.translate.hop_loop import Client
+from tests.translate.hop_loop import Client, client_stream_body
 from toolwire import validate
 from toolwire.translate import Exchange
 
@@ -126,3 +126,35 @@ def test_openrouter_reasoning_details_return_byte_exact_to_openrouter_only(clien
     for other in ("deepseek", "mistral", "openai"):
         body = _turn(client, other)
         assert "c2lnbmVkLW9wYXF1ZQ==" not in _strings(body) and "We need" not in _strings(body)
+
+
+def _streamed_turn(client_fmt: str) -> tuple[Client, str]:
+    """The recorded DeepSeek tool-call stream relayed to a client of ``client_fmt``; the client
+    echoes what it accumulated and answers the call. Also the reasoning text the stream carried."""
+    found = [
+        s
+        for s in samples("openai-chat", "stream", dialect="deepseek")
+        if s.id.endswith("deepseek-tool-call.chunks.txt")
+    ]
+    if not found:
+        pytest.skip("fixture corpus missing")
+    chunks = [item.data for item in found[0].payload]
+    reasoning = "".join(
+        c["choices"][0]["delta"].get("reasoning_content") or "" for c in chunks if c.get("choices")
+    )
+    client = Client(client_fmt)
+    client.say("weather?")
+    ex = Exchange(client_fmt, "openai-chat", upstream_dialect="deepseek", policy="drop")
+    ex.request({**client.request(), "stream": True}, model="m")
+    events = [e for chunk in chunks for e in ex.stream(chunk)] + ex.stream_close()
+    client.answer(client.take(client_stream_body(client_fmt, events)))
+    return client, reasoning
+
+
+@pytest.mark.parametrize("client_fmt", CLIENTS)
+def test_streamed_deepseek_reasoning_returns_to_deepseek_only(client_fmt: str) -> None:
+    client, reasoning = _streamed_turn(client_fmt)
+    assert reasoning and reasoning in _strings(client.history)
+    [assistant] = _assistants(_turn(client, "deepseek"))
+    assert assistant["reasoning_content"] == reasoning
+    assert reasoning not in _strings(_turn(client, "mistral"))

@@ -44,6 +44,8 @@ from toolwire.formats._wire import (
 )
 from toolwire.formats.openai_chat._content import THINKING_CHUNK, thinking_text
 from toolwire.formats.openai_chat._decode_messages import REASONING_FIELDS
+from toolwire.formats.openai_chat._extra import DIALECT
+from toolwire.formats.openai_chat.dialects import get_dialect
 from toolwire.formats.openai_chat.errors import decode_error
 from toolwire.formats.openai_chat.response import FINISH_REASONS, decode_usage
 from toolwire.ir.base import Extra
@@ -120,13 +122,16 @@ class StreamDecoder:
     Args:
         notes: collects what the stream carried that IR events cannot (other choices,
             logprobs...). Defaults to a fresh ``Notes()``.
+        dialect: the provider streaming (see ``dialects``): its reasoning parts name it
+            (origin ``openai-chat``, ``~dialect``), so that they go back only to it.
 
     Example:
         >>> dec = StreamDecoder()
         >>> events = [e for chunk in chunks for e in dec.feed(chunk)] + dec.close()  # doctest: +SKIP
     """
 
-    def __init__(self, notes: Notes | None = None) -> None:
+    def __init__(self, notes: Notes | None = None, *, dialect: str | None = None) -> None:
+        self._dialect = None if dialect is None else get_dialect(dialect).name
         self.notes = notes if notes is not None else Notes()
         self._seen = 0
         self._out: list[StreamEvent] = []
@@ -387,7 +392,10 @@ class StreamDecoder:
         if flow is None or flow[0] != kind:
             self._end_flow()
             flow = self._flow = (kind, self._new_index())
-            self._out.append(PartStart(index=flow[1], part=_skeleton(kind)))
+            part = _skeleton(kind)
+            if self._dialect is not None and isinstance(part, ReasoningPart):
+                part = ReasoningPart(origin="openai-chat", extra={**part.extra, DIALECT: self._dialect})
+            self._out.append(PartStart(index=flow[1], part=part))
         self._out.append(_delta_event(kind, flow[1], text))
 
     def _end_flow(self) -> None:
