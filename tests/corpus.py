@@ -5,9 +5,17 @@ The fixture directory is ``$TOOLWIRE_FIXTURES`` or the repository's ``tests/data
 VCR cassettes, inline request/response snapshots, JSON bodies, JSONL chunk files and raw SSE text
 into :class:`Sample` objects of four kinds: ``request``, ``response``, ``error`` and ``stream``.
 
-Only the native generation endpoints of the four supported formats are kept (Chat Completions,
+Only the generation endpoints of the four supported formats are kept (Chat Completions,
 Responses, Messages, generateContent/streamGenerateContent). A cassette interaction is classified
 by its endpoint, so a call to OpenAI recorded inside an Anthropic test counts as OpenAI.
+
+Chat Completions samples carry their ``dialect`` (a key of
+:data:`toolwire.formats.openai_chat.dialects.DIALECTS`): ``openai`` for OpenAI's own API, else the
+OpenAI-compatible provider that answered (Mistral, DeepSeek, Groq, OpenRouter, xAI, Ollama), known
+by the request URL's host or, for bare bodies, by the file name; recordings of servers without a
+dialect row (Gemini's OpenAI-compatible endpoint, test doubles) are ignored like other endpoints.
+:func:`samples` returns OpenAI's own by default; ``dialect=`` names one dialect or
+:data:`ANY_DIALECT`.
 
 Samples are cached and shared between tests: treat payloads as read-only.
 """
@@ -18,23 +26,41 @@ import gzip
 import json
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from tests import data
+from toolwire.formats.openai_chat.dialects import dialect_for_url
 
 FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 KINDS = ("request", "response", "error", "stream")
+NATIVE = "openai"
+"""The dialect of OpenAI's own Chat Completions recordings (what :func:`samples` returns by default)."""
+ANY_DIALECT = "*"
+"""``samples(dialect=ANY_DIALECT)``: Chat samples of every dialect."""
 
 # Fixture folder (provider_format in MANIFEST.json) -> sample format; other folders are skipped.
-_FOLDER_FORMAT = {**{f: f for f in FORMATS}, "gemini-developer-api": "gemini", "gemini-vertex": "gemini"}
+_FOLDER_FORMAT = {
+    **{f: f for f in FORMATS},
+    "gemini-developer-api": "gemini",
+    "gemini-vertex": "gemini",
+    "mistral": "openai-chat",
+    "openai-chat-compatible": "openai-chat",
+    "ollama-openai-compat": "openai-chat",
+}
+# Folders of OpenAI-compatible recordings: bare bodies (no URL) get their dialect from the folder,
+# else from the start of the file name; a body of no known dialect is ignored.
+_FOLDER_DIALECT = {"openai-chat": NATIVE, "mistral": "mistral", "ollama-openai-compat": "ollama"}
+_FILE_DIALECT = (("deepseek-", "deepseek"), ("groq-", "groq"), ("xai-", "xai"), ("openrouter-", "openrouter"))
 
 # Generation endpoints (URL without query) -> format. Anything else in a cassette is ignored.
 _OPENAI_HOST = r"https://(?:api\.openai\.com|[\w-]+\.openai\.azure\.com)/(?:openai/)?v1"
+_COMPATIBLE = re.compile(r"https?://[^/]+(?:/[\w.-]+)*/chat/completions")  # servers with a dialect row
 _ENDPOINTS = (
     (re.compile(_OPENAI_HOST + r"/chat/completions"), "openai-chat"),
+    (_COMPATIBLE, "openai-chat"),
     (re.compile(_OPENAI_HOST + r"/responses"), "openai-responses"),
     (re.compile(r"https://api\.anthropic\.com/v1/messages"), "anthropic"),
     (
@@ -78,6 +104,7 @@ class Sample:
     path: Path
     model: str | None
     raw: str | None = None
+    dialect: str | None = None  # Chat samples: the provider dialect (see the module docstring)
 
 
 @dataclass(frozen=True)
@@ -98,10 +125,18 @@ def fixtures_dir() -> Path | None:
     return path if path.is_dir() else None
 
 
-def samples(format: str | None = None, kind: str | None = None) -> list[Sample]:
-    """All corpus samples, optionally filtered by format and kind ([] when there is no corpus)."""
+def samples(format: str | None = None, kind: str | None = None, dialect: str = NATIVE) -> list[Sample]:
+    """Corpus samples, optionally filtered by format and kind ([] when there is no corpus).
+
+    ``dialect``: Chat samples of that dialect only (other formats have none, so are left out
+    unless it is :data:`NATIVE`, the default, or :data:`ANY_DIALECT`).
+    """
     return [
-        s for s in _load()[0] if (format is None or s.format == format) and (kind is None or s.kind == kind)
+        s
+        for s in _load()[0]
+        if (format is None or s.format == format)
+        and (kind is None or s.kind == kind)
+        and (dialect == ANY_DIALECT or (s.dialect or NATIVE) == dialect)
     ]
 
 
@@ -118,11 +153,11 @@ def require_corpus() -> None:
         pytest.skip("fixture corpus not found (set TOOLWIRE_FIXTURES or restore tests/data/fixtures)")
 
 
-def params(format: str | None = None, kind: str | None = None) -> list[Any]:
+def params(format: str | None = None, kind: str | None = None, dialect: str = NATIVE) -> list[Any]:
     """``pytest.param`` per sample (id = sample id) for parametrize; one skipped param if none."""
     import pytest
 
-    found = samples(format, kind)
+    found = samples(format, kind, dialect)
     if not found:
         reason = f"no corpus samples for format={format} kind={kind} (fixture corpus missing?)"
         return [pytest.param(None, marks=pytest.mark.skip(reason=reason), id="no-corpus")]
@@ -140,7 +175,8 @@ def _load() -> tuple[tuple[Sample, ...], tuple[tuple[str, str], ...]]:
     out: list[Sample] = []
     bad: list[tuple[str, str]] = []
     for entry in json.loads((root / "MANIFEST.json").read_text(encoding="utf-8")):
-        fmt = _FOLDER_FORMAT.get(entry.get("provider_format", ""))
+        folder = entry.get("provider_format", "")
+        fmt = _FOLDER_FORMAT.get(folder)
         if fmt is None:
             continue
         loader = _file_loader(entry.get("format", ""))
@@ -149,10 +185,40 @@ def _load() -> tuple[tuple[Sample, ...], tuple[tuple[str, str], ...]]:
             bad.append((rel, f"unknown file format {entry.get('format')!r}"))
             continue
         try:
-            out.extend(list(loader(root / rel, rel, fmt, bad)))
+            found = list(loader(root / rel, rel, fmt, bad))
         except Exception as exc:  # a broken file is reported by skipped(), not fatal
             bad.append((rel, f"{type(exc).__name__}: {exc}"))
+            continue
+        out.extend(_with_dialect(found, folder, rel, bad))
     return tuple(out), tuple(bad)
+
+
+def _file_dialect(folder: str, rel: str) -> str | None:
+    """The dialect of a bare Chat body (no request URL) in ``folder``, or None when unknown."""
+    if folder in _FOLDER_DIALECT:
+        return _FOLDER_DIALECT[folder]
+    name = rel.rsplit("/", 1)[-1]
+    return next((dialect for prefix, dialect in _FILE_DIALECT if name.startswith(prefix)), None)
+
+
+def _url_dialect(url: str) -> str | None:
+    """The dialect of a recorded request URL (OpenAI's own hosts, Azure's too: ``openai``)."""
+    if re.match(_OPENAI_HOST, url):
+        return NATIVE
+    found = dialect_for_url(url)
+    return found.name if found is not None else None
+
+
+def _with_dialect(found: list[Sample], folder: str, rel: str, bad: list[tuple[str, str]]) -> Iterator[Sample]:
+    """``found`` with the dialect of each Chat sample: by its URL's host, else by its file."""
+    for sample in found:
+        if sample.format != "openai-chat":
+            yield sample
+            continue
+        dialect = _file_dialect(folder, rel) if sample.url is None else _url_dialect(sample.url)
+        if dialect is None:  # a server without a dialect row: ignored, like any other endpoint
+            continue
+        yield replace(sample, dialect=dialect)
 
 
 _Loader = Callable[[Path, str, str, list[tuple[str, str]]], Iterator[Sample]]
@@ -259,7 +325,7 @@ def _endpoint_format(url: str) -> str | None:
     base = url.split("?", 1)[0]
     for pattern, fmt in _ENDPOINTS:
         if pattern.fullmatch(base):
-            return fmt
+            return fmt if pattern is not _COMPATIBLE or dialect_for_url(base) is not None else None
     return None
 
 

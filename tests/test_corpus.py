@@ -134,3 +134,31 @@ def test_only_known_unusable_files_are_skipped() -> None:
     reasons = dict(skipped())
     assert len(reasons) <= 5, reasons
     assert all(reasons.values())
+
+
+def test_chat_samples_carry_their_dialect() -> None:
+    """OpenAI-compatible recordings are Chat samples of their provider's dialect, kept out of the
+    default selection (which holds OpenAI's own)."""
+    from tests.corpus import ANY_DIALECT, NATIVE
+
+    require_corpus()
+    every = samples("openai-chat", dialect=ANY_DIALECT)
+    counts = Counter(s.dialect for s in every)
+    assert counts[NATIVE] == len(samples("openai-chat"))
+    assert {"mistral", "deepseek", "openrouter", "groq", "xai", "ollama"} <= set(counts)
+    assert counts["mistral"] >= 60 and counts["ollama"] >= 12
+    by_host = {
+        "https://api.mistral.ai/": "mistral",
+        "https://api.deepseek.com/": "deepseek",
+        "https://openrouter.ai/": "openrouter",
+        "https://api.groq.com/": "groq",
+        "http://localhost:11434/": "ollama",
+        "https://api.openai.com/": NATIVE,
+    }
+    for s in every:
+        if s.url is not None:
+            assert [d for host, d in by_host.items() if s.url.startswith(host)] == [s.dialect], s.id
+        else:
+            assert s.path.parent.name in {"openai-chat", "mistral", "openai-chat-compatible"}, s.id
+    assert all(s.dialect is None for s in samples() if s.format != "openai-chat")
+    assert samples("openai-chat", dialect="xai") == [s for s in every if s.dialect == "xai"]

@@ -63,9 +63,11 @@ from toolwire.opaque import (
 __all__ = ["StreamSealer", "seals"]
 
 
-def seals(upstream: Format, client: Format) -> bool:
-    """Whether a stream from ``upstream`` to ``client`` needs sealing."""
-    return upstream != client and upstream in ORIGIN_CODES and slotted(client)
+def seals(upstream: Format, client: Format, dialect: str | None = None) -> bool:
+    """Whether a stream from ``upstream`` to ``client`` needs sealing (a Chat upstream's only
+    when its provider is named: ``dialect``, whose reasoning goes back to it)."""
+    known = upstream in ORIGIN_CODES and (upstream != "openai-chat" or dialect is not None)
+    return upstream != client and known and slotted(client)
 
 
 @dataclass(slots=True)

@@ -23,7 +23,9 @@ client format         slot the client echoes                 envelope form in th
                                                              if given, else a fallback (see below)
 ====================  =====================================  ==========================================
 
-Origin codes: ``a`` Anthropic, ``r`` OpenAI Responses, ``g`` Gemini (:data:`ORIGIN_CODES`).
+Origin codes: ``a`` Anthropic, ``r`` OpenAI Responses, ``g`` Gemini, ``c`` a Chat-compatible
+provider's reasoning (DeepSeek ``reasoning_content``, OpenRouter ``reasoning_details``, Mistral
+thinking; the part names its provider, and only that provider gets it back) (:data:`ORIGIN_CODES`).
 The JSON is one of:
 
 ================================  ================================================================
@@ -118,8 +120,17 @@ GEMINI_PLACEHOLDER = "skip_thought_signature_validator"
 _GEMINI_3 = "gemini-3"
 """Model names of the Gemini generation that validates signatures even without a thinking config."""
 
-ORIGIN_CODES: dict[Format, str] = {"anthropic": "a", "openai-responses": "r", "gemini": "g"}
-"""Formats with opaque reasoning state -> their one-letter code in an envelope."""
+ORIGIN_CODES: dict[Format, str] = {
+    "anthropic": "a",
+    "openai-responses": "r",
+    "gemini": "g",
+    "openai-chat": "c",
+}
+"""Formats with opaque reasoning state -> their one-letter code in an envelope (``c``: reasoning
+a Chat-compatible provider wrote, e.g. DeepSeek ``reasoning_content``, returned only to it)."""
+
+_CHAT_DIALECT = "~dialect"
+"""The extra key naming the Chat provider (dialect) that wrote a reasoning part."""
 
 _BY_CODE: dict[str, Format] = {code: fmt for fmt, code in ORIGIN_CODES.items()}
 
@@ -200,8 +211,14 @@ def slotted(fmt: Format) -> bool:
 
 
 def has_state(part: ReasoningPart) -> bool:
-    """Whether ``part`` holds opaque state (a signature, redacted data or encrypted content)."""
-    return part.signature is not None or part.redacted is not None or part.encrypted is not None
+    """Whether ``part`` holds state to return to its writer: a signature, redacted data or
+    encrypted content, or reasoning of a named Chat provider (its text is the state it reads back)."""
+    return (
+        part.signature is not None
+        or part.redacted is not None
+        or part.encrypted is not None
+        or (part.origin == "openai-chat" and _CHAT_DIALECT in part.extra)
+    )
 
 
 def carrier(text: str | None, envelope: str, client: Format) -> ReasoningPart:

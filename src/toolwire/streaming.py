@@ -82,9 +82,13 @@ def _stream_module(fmt: str) -> Any:
     return module
 
 
-def stream_decoder(fmt: FormatName, notes: Notes | None = None) -> StreamDecoderLike:
-    """A new stream decoder (wire events -> IR events) for format ``fmt``."""
-    decoder: StreamDecoderLike = _stream_module(fmt).StreamDecoder(notes)
+def stream_decoder(
+    fmt: FormatName, notes: Notes | None = None, *, dialect: str | None = None
+) -> StreamDecoderLike:
+    """A new stream decoder (wire events -> IR events) for format ``fmt`` (``dialect``: the
+    Chat provider streaming, see :mod:`toolwire.formats.openai_chat.dialects`)."""
+    extra = {"dialect": dialect} if dialect is not None else {}
+    decoder: StreamDecoderLike = _stream_module(fmt).StreamDecoder(notes, **extra)
     return decoder
 
 
@@ -272,6 +276,9 @@ class StreamTranslator:
         observer: sees the decoded upstream events and hot-path deltas where nothing seals
             (``feed(events)``, ``lane(lane)``, each returned unchanged), e.g.
             :class:`~toolwire._opaque_state.StreamState` for a client without a slot.
+        source_dialect: a Chat source's provider (see
+            :mod:`toolwire.formats.openai_chat.dialects`): its reasoning is sealed for the client
+            (with ``seal``) and goes back only to that provider.
     """
 
     def __init__(
@@ -286,11 +293,12 @@ class StreamTranslator:
         seal: bool = False,
         clock: Callable[[], float] | None = None,
         observer: Any = None,
+        source_dialect: str | None = None,
     ) -> None:
-        from toolwire.translate import resolve_format
+        from toolwire.translate import chat_dialect, resolve_format
 
         self.notes = Notes(policy)
-        self._decoder = stream_decoder(source, self.notes)
+        self._decoder = stream_decoder(source, self.notes, **chat_dialect(source, source_dialect))
         self._encoder = stream_encoder(target, self.notes)
         self._decode = self._decoder.feed
         self._encode_one = self._encoder.feed
@@ -312,7 +320,9 @@ class StreamTranslator:
         """The usage the source stream reported at its end (``None`` until then)."""
         upstream = resolve_format(source)
         self._sealer = (
-            StreamSealer(self._target, self.notes) if seal and seals(upstream, self._target) else observer
+            StreamSealer(self._target, self.notes)
+            if seal and seals(upstream, self._target, source_dialect)
+            else observer
         )
         custom = restore is not None and restore.shims is not None and restore.shims.restores_custom
         if self._target in _DELTA_BUILT and not custom and hasattr(self._decoder, "hold_calls"):

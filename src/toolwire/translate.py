@@ -102,6 +102,8 @@ def translate_request(
     target: FormatName,
     policy: Policy = "warn",
     model: str | None = None,
+    source_dialect: str | None = None,
+    target_dialect: str | None = None,
 ) -> Translation:
     """Translate a request payload from ``source`` format to ``target`` format.
 
@@ -112,20 +114,40 @@ def translate_request(
         policy: ``strict`` raises :class:`~toolwire.errors.ConversionError` on any loss,
             ``warn`` logs and records notes, ``drop`` records notes silently.
         model: the model name when the source carries it outside the body (Gemini URL).
+        source_dialect: for an ``openai-chat`` source, the provider it was written for (a key of
+            :data:`~toolwire.formats.openai_chat.dialects.DIALECTS`, e.g. ``"mistral"``).
+        target_dialect: for an ``openai-chat`` target, the provider it goes to: the payload is
+            fitted to it (call ids, fields, roles, reasoning; see ``dialects``).
+
+    Raises:
+        ToolwireError: a dialect for a format other than ``openai-chat``, or an unknown one.
     """
-    exchange = Exchange(source, target, policy=policy, client_model=model)
+    exchange = Exchange(
+        source,
+        target,
+        policy=policy,
+        client_model=model,
+        client_dialect=source_dialect,
+        upstream_dialect=target_dialect,
+    )
     out = exchange.request(payload)
     return Translation(out, tuple(exchange.notes), exchange.last_request)
 
 
 def translate_response(
-    payload: dict[str, Any], *, source: FormatName, target: FormatName, policy: Policy = "warn"
+    payload: dict[str, Any],
+    *,
+    source: FormatName,
+    target: FormatName,
+    policy: Policy = "warn",
+    source_dialect: str | None = None,
 ) -> Translation:
-    """Translate a response payload from ``source`` format to ``target`` format."""
+    """Translate a response payload from ``source`` format to ``target`` format
+    (``source_dialect``: the Chat provider that answered, see :func:`translate_request`)."""
     notes = Notes(policy)
     src = format_module(source)
     dst = format_module(target)
-    ir: Response = src.decode_response(payload, notes)
+    ir: Response = src.decode_response(payload, notes, **chat_dialect(source, source_dialect))
     out: dict[str, Any] = dst.encode_response(ir, notes)
     return Translation(out, tuple(in_user_coordinates(notes.items, payload, out)), ir)
 
@@ -159,6 +181,10 @@ class Exchange:
             it asked with ``stream_options.include_usage`` (set by :meth:`request`; other
             clients' streams carry usage in their own events).
         last_response: the last non-streamed response translated, in IR (its usage, stop reason).
+        client_dialect: a Chat client's provider dialect (its requests may use that provider's
+            forms; see :mod:`toolwire.formats.openai_chat.dialects`).
+        upstream_dialect: a Chat upstream's provider dialect: requests are fitted to it, and
+            the reasoning it answers with goes back only to it.
     """
 
     client: FormatName
@@ -175,6 +201,8 @@ class Exchange:
     client_stream: bool = False
     client_json_array: bool = False
     client_usage: bool = True
+    client_dialect: str | None = None
+    upstream_dialect: str | None = None
     _names: NameMap | None = None
     _stream: StreamTranslator | None = None
     _shims: ToolShims | None = None
@@ -184,6 +212,8 @@ class Exchange:
     def __post_init__(self) -> None:
         self.client = resolve_format(self.client)
         self.upstream = resolve_format(self.upstream)
+        chat_dialect(self.client, self.client_dialect)  # checked now, not on the first request
+        chat_dialect(self.upstream, self.upstream_dialect)
         self._names = NameMap(resolve_format(self.upstream)) if self.sanitize_names else None
 
     def request(
@@ -203,7 +233,9 @@ class Exchange:
         notes = Notes(self.policy)
         if model is not None:
             self.client_model = model
-        ir: Request = format_module(self.client).decode_request(payload, notes, model=self.client_model)
+        ir: Request = format_module(self.client).decode_request(
+            payload, notes, model=self.client_model, **chat_dialect(self.client, self.client_dialect)
+        )
         if stream is not None and ir.stream != stream:
             ir = _replace(ir, stream=stream)
         self.client_stream = bool(ir.stream)
@@ -222,7 +254,9 @@ class Exchange:
             ir = _replace(ir, model=self.upstream_model)
         ir = apply_fallbacks(ir, self.upstream, notes)  # type: ignore[arg-type]
         self.last_request = ir
-        out: dict[str, Any] = format_module(self.upstream).encode_request(ir, notes)
+        out: dict[str, Any] = format_module(self.upstream).encode_request(
+            ir, notes, **chat_dialect(self.upstream, self.upstream_dialect)
+        )
         if self.client != self.upstream:
             refuse_unsendable_request(out, ir, self.upstream)
         if self.upstream == "openai-responses" and self.client != self.upstream:
@@ -237,7 +271,9 @@ class Exchange:
         (:mod:`toolwire.opaque`); :meth:`request` opens it again on the next turn.
         """
         notes = Notes(self.policy)
-        ir: Response = format_module(self.upstream).decode_response(payload, notes)
+        ir: Response = format_module(self.upstream).decode_response(
+            payload, notes, **chat_dialect(self.upstream, self.upstream_dialect)
+        )
         ir = self.restore_response(ir, payload, notes)
         self.last_response = ir
         if ir.created is None:
@@ -301,6 +337,7 @@ class Exchange:
                 seal=True,
                 clock=self.clock,
                 observer=self._stream_state,
+                source_dialect=self.upstream_dialect,
             )
             encoder = self._stream._encoder
             if hasattr(encoder, "include_usage"):  # Chat: only when the client asked (see client_usage)
@@ -424,6 +461,21 @@ class Exchange:
         if self.client_model is not None and self.upstream_model is not None:
             ir = _replace(ir, model=self.client_model)
         return ir
+
+
+def chat_dialect(fmt: str, dialect: str | None) -> dict[str, Any]:
+    """The codec keyword for a Chat dialect (``{}`` without one).
+
+    Raises:
+        ToolwireError: a dialect for another format than ``openai-chat``, or an unknown one.
+    """
+    if dialect is None:
+        return {}
+    if resolve_format(fmt) != "openai-chat":
+        raise ToolwireError(f"dialect {dialect!r} given for {fmt}: dialects are Chat Completions providers")
+    from toolwire.formats.openai_chat.dialects import get_dialect  # the Chat codec, only when asked
+
+    return {"dialect": get_dialect(dialect).name}
 
 
 def _replace(obj: _S, **changes: Any) -> _S:

@@ -98,6 +98,29 @@ def tools_from_python() -> Tool:
     return get_weather.tool
 
 
+def chat_dialects() -> None:
+    claude_turn: dict[str, Any] = {
+        "model": "mistral-large-latest",
+        "max_tokens": 200,
+        "messages": [{"role": "user", "content": "roll"}],
+    }
+    translation = toolwire.translate_request(
+        claude_turn, source="anthropic", target="openai-chat", target_dialect="mistral"
+    )
+    assert_type(translation, Translation)
+    assert_type(translation.payload, dict[str, Any])
+    problems = toolwire.validate(translation.payload, format="openai-chat", dialect="mistral")
+    assert_type(problems, list[Problem])
+    to_openrouter = toolwire.translate_request(
+        claude_turn,
+        source="openai-chat",
+        target="openai-chat",
+        source_dialect="deepseek",
+        target_dialect="openrouter",
+    )
+    assert_type(to_openrouter.notes, tuple[Note, ...])
+
+
 def streams(
     anthropic_events: list[dict[str, Any]], upstream_chunks: Iterable[bytes], send: Callable[[bytes], None]
 ) -> list[dict[str, Any] | str]:

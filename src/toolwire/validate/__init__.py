@@ -34,8 +34,9 @@ class _CallableModule(types.ModuleType):
         format: FormatName,
         kind: Literal["request", "response"] = "request",
         beta: bool = False,
+        dialect: str | None = None,
     ) -> list[Problem]:
-        return validate(payload, format=format, kind=kind, beta=beta)
+        return validate(payload, format=format, kind=kind, beta=beta, dialect=dialect)
 
 
 sys.modules[__name__].__class__ = _CallableModule

@@ -67,6 +67,21 @@ _TABLE: dict[str, tuple[Dialect, _Check, _Check]] = {
 }
 
 FORMATS: tuple[str, ...] = tuple(_TABLE)
+
+
+def _check_dialect(payload: Any, format: str, kind: str, dialect: str) -> list[Problem]:
+    from toolwire.errors import ToolwireError
+    from toolwire.formats.openai_chat.dialects import get_dialect
+    from toolwire.validate._chat_dialects import check_dialect
+
+    if FORMAT_ALIASES.get(format, format) != "openai-chat" or kind != "request":
+        raise ToolwireError(f"dialect {dialect!r}: only openai-chat requests have dialects")
+    row = get_dialect(dialect)
+    if not isinstance(payload, dict):
+        return [Problem("$", "invalid_type", "the request body must be a JSON object")]
+    return check_dialect(payload, row)
+
+
 KINDS: tuple[str, ...] = ("request", "response")
 
 
@@ -77,6 +92,7 @@ def validate(
     kind: Literal["request", "response"] = "request",
     beta: bool = False,
     warnings: bool = False,
+    dialect: str | None = None,
 ) -> list[Problem]:
     """Check a wire payload of ``format``; returns the problems found (empty when valid).
 
@@ -90,19 +106,26 @@ def validate(
             messages are accepted.
         warnings: also return warnings (``severity == "warning"``): values the provider is known
             to accept and ignore. Without it only the problems the provider answers 400 come back.
+        dialect: an ``openai-chat`` request goes to this Chat-compatible provider (a key of
+            :data:`~toolwire.formats.openai_chat.dialects.DIALECTS` other than ``openai``):
+            checked against that provider's documented differences (Mistral's call ids,
+            ``tool_choice`` modes, closed schemas) instead of OpenAI's own tables.
 
     Raises:
         ValueError: unknown ``format`` (the message suggests the closest name) or ``kind``.
+        ToolwireError: an unknown dialect, or one for another format or a response.
     """
     entry = _TABLE.get(FORMAT_ALIASES.get(format, format))
     if entry is None:
         raise ValueError(unknown_choice("format", format, (*FORMATS, *FORMAT_ALIASES), FORMATS))
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}; expected request or response")
-    dialect, check_request, check_response = entry
-    ctx = Ctx(dialect, beta)
+    if dialect is not None and dialect != "openai":
+        return _check_dialect(payload, format, kind, dialect)
+    wording, check_request, check_response = entry
+    ctx = Ctx(wording, beta)
     if not isinstance(payload, dict):
-        ctx.add((), "invalid_type", dialect.wrong_type("body", Obj({}), payload))
+        ctx.add((), "invalid_type", wording.wrong_type("body", Obj({}), payload))
         return ctx.problems
     (check_request if kind == "request" else check_response)(payload, ctx)
     return ctx.problems if warnings else [p for p in ctx.problems if p.severity == "error"]

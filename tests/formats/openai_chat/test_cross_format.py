@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from toolwire.errors import ConversionError
+from toolwire.errors import ConversionError, ToolwireError
 from toolwire.formats import openai_chat as chat
 from toolwire.ir import (
     FilePart,
@@ -248,7 +248,7 @@ def test_mistral_dialect() -> None:
     assert out["messages"][0] == {"role": "system", "content": "be terse"}
     assert out["max_tokens"] == 100 and "max_completion_tokens" not in out
     assert chat.mistral_call_id("abcDEF123") == "abcDEF123"
-    with pytest.raises(ValueError):
+    with pytest.raises(ToolwireError, match="unknown Chat dialect 'klingon'"):
         chat.encode_request(req, Notes(), dialect="klingon")
 
 

@@ -1,7 +1,8 @@
 """Message ``content`` of Chat Completions: a string, ``null``, or a list of typed parts.
 
 Parts: ``text``, ``image_url`` ``{url, detail}``, ``input_audio`` ``{data, format}``,
-``file`` ``{file_data | file_id, filename}`` and (assistant only) ``refusal``. The
+``file`` ``{file_data | file_id, filename}`` and (assistant only) ``refusal`` and Mistral's
+``thinking`` (a reasoning part that keeps its chunk for Mistral, see ``dialects``). The
 spelling of ``content`` is remembered in the ``~content`` hint (``string``, ``null``,
 ``absent``) so that the same-format encoder reproduces it exactly.
 """
@@ -11,12 +12,31 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from toolwire.formats._wire import as_dict, child, describe, fail, json_type, opt_str, req_dict, req_str
+from toolwire.formats._wire import (
+    as_dict,
+    as_list,
+    child,
+    describe,
+    fail,
+    json_type,
+    opt_str,
+    req_dict,
+    req_str,
+)
 from toolwire.formats.openai_chat._extra import emit_fields, split_fields
-from toolwire.ir.content import AudioPart, FilePart, ImagePart, Part, RefusalPart, TextPart
+from toolwire.ir.content import AudioPart, FilePart, ImagePart, Part, ReasoningPart, RefusalPart, TextPart
 from toolwire.ir.notes import Notes
 
-__all__ = ["ABSENT", "decode_content", "encode_content", "encode_part", "split_data_url"]
+__all__ = [
+    "ABSENT",
+    "THINKING_CHUNK",
+    "decode_content",
+    "encode_content",
+    "encode_part",
+    "split_data_url",
+    "thinking_chunk",
+    "thinking_text",
+]
 
 ABSENT: Any = object()
 """Marker returned by :func:`encode_content` when ``content`` must be left out."""
@@ -100,6 +120,26 @@ def _file(part: dict[str, Any], path: str) -> Part:
     )
 
 
+THINKING_CHUNK = "thinking"
+"""``~chunk`` of a streamed Mistral thinking part: its chunk is rebuilt from its text."""
+
+
+def thinking_text(chunk: dict[str, Any], path: str) -> str:
+    """The text of a Mistral ``{"type": "thinking", "thinking": [chunks]}`` chunk (its text
+    chunks joined; reference chunks carry no text)."""
+    texts = []
+    for index, item in enumerate(as_list(chunk.get("thinking"), child(path, "thinking"))):
+        item = as_dict(item, f"{path}.thinking[{index}]")
+        if item.get("type") == "text":
+            texts.append(req_str(item, "text", f"{path}.thinking[{index}]"))
+    return "".join(texts)
+
+
+def _thinking(part: dict[str, Any], path: str) -> Part:
+    """A Mistral thinking chunk: a reasoning part keeping the chunk (``~chunk``) for Mistral."""
+    return ReasoningPart(text=thinking_text(part, path), extra={"~chunk": part})
+
+
 def _refusal(part: dict[str, Any], path: str) -> Part:
     extra = split_fields(part, _REFUSAL_KNOWN)
     extra["~field"] = "content"
@@ -112,6 +152,7 @@ _DECODERS: dict[str, Callable[[dict[str, Any], str], Part]] = {
     "input_audio": _audio,
     "file": _file,
     "refusal": _refusal,
+    "thinking": _thinking,
 }
 
 
@@ -226,12 +267,27 @@ def _encode_refusal(part: RefusalPart, same: bool, notes: Notes, path: str) -> d
     return out
 
 
+def _encode_thinking(part: ReasoningPart, same: bool, notes: Notes, path: str) -> dict[str, Any] | None:
+    chunk = part.extra.get("~chunk") if same or part.origin == "openai-chat" else None
+    if chunk == THINKING_CHUNK:
+        return thinking_chunk(part.text or "")
+    if chunk is None:
+        notes.add(path, "dropped", "reasoning cannot be Chat message content")
+    return chunk
+
+
+def thinking_chunk(text: str) -> dict[str, Any]:
+    """A Mistral thinking chunk holding ``text``."""
+    return {"type": "thinking", "thinking": [{"type": "text", "text": text}]}
+
+
 _ENCODERS: dict[type, Callable[[Any, bool, Notes, str], dict[str, Any] | None]] = {
     TextPart: _encode_text,
     ImagePart: _encode_image,
     AudioPart: _encode_audio,
     FilePart: _encode_file,
     RefusalPart: _encode_refusal,
+    ReasoningPart: _encode_thinking,
 }
 
 

@@ -7,12 +7,14 @@ with one :class:`~toolwire.ir.ToolResult` (named after the call it answers, when
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, cast
+
+import msgspec
 
 from toolwire.formats._wire import as_dict, as_list, child, describe, fail, opt_str, req_dict, req_str
 from toolwire.formats.openai_chat._content import decode_content
-from toolwire.formats.openai_chat._extra import lift_outer, split_fields
+from toolwire.formats.openai_chat._extra import DIALECT, NOTYPE, lift_outer, split_fields
 from toolwire.ir.content import (
     ContentPart,
     Message,
@@ -25,10 +27,21 @@ from toolwire.ir.content import (
 )
 from toolwire.ir.notes import Notes
 
-__all__ = ["REASONING_FIELDS", "decode_assistant", "decode_message_tool_calls", "decode_messages"]
+__all__ = [
+    "DETAILS",
+    "REASONING_FIELDS",
+    "decode_assistant",
+    "decode_message_tool_calls",
+    "decode_messages",
+    "tag_reasoning",
+]
 
 REASONING_FIELDS = ("reasoning_content", "reasoning")
 """Reasoning text fields of Chat-compatible providers (DeepSeek, OpenRouter, vLLM...)."""
+
+DETAILS = "reasoning_details"
+"""OpenRouter's array of typed reasoning entries (some encrypted or signed), kept byte-exact on
+the message's first reasoning part."""
 
 _Calls = dict[str, tuple[str, str]]
 """call id -> (tool name, call kind), collected from assistant messages."""
@@ -83,6 +96,10 @@ def _tool_call(item: Any, path: str, calls: _Calls) -> ToolCall:
     item = as_dict(item, path)
     call_id = opt_str(item, "id", path)
     kind = item.get("type")
+    untyped = kind is None and "type" not in item and "function" in item  # Mistral: type optional
+    if untyped:
+        kind = "function"
+        item = {"type": "function", **item}
     if kind == "function":
         inner = req_dict(item, "function", path)
         name, arguments, extra = _call_fields(inner, child(path, "function"), _FUNCTION_KNOWN, "arguments")
@@ -95,6 +112,8 @@ def _tool_call(item: Any, path: str, calls: _Calls) -> ToolCall:
         lift_outer(extra, split_fields(item, _CALL_OUTER))
     if call_id is not None:
         calls[call_id] = (name, kind)
+    if untyped:
+        extra[NOTYPE] = True
     return ToolCall(name=name, arguments=arguments, id=call_id, kind=kind, extra=extra)
 
 
@@ -116,6 +135,11 @@ def _reasoning(m: dict[str, Any], extra: dict[str, Any]) -> list[Part]:
         if type(text) is str:
             out.append(ReasoningPart(text=text, extra={"~field": field}))
             extra.pop(field, None)
+    details = extra.pop(DETAILS, None)
+    if details is not None:  # OpenRouter: rides on the first reasoning part, byte-exact
+        first = out[0] if out else ReasoningPart(extra={})
+        first.extra[DETAILS] = details
+        out[:1] = [first]
     return out
 
 
@@ -203,6 +227,22 @@ def decode_messages(wire: Any, notes: Notes, path: str = "$.messages") -> tuple[
             fail(child(item_path, "role"), f"unknown role {describe(role)}")
         out.append(decoder(message, notes, item_path, calls))
     return tuple(out)
+
+
+def tag_reasoning(messages: Iterable[Message], dialect: str) -> tuple[Message, ...]:
+    """``messages`` with their reasoning parts marked as written by the Chat provider ``dialect``
+    (origin ``openai-chat``, ``~dialect``): state that goes back to that provider only."""
+    out: list[Message] = []
+    for message in messages:
+        if any(type(p) is ReasoningPart for p in message.parts):
+            parts = tuple(_tagged(p, dialect) if type(p) is ReasoningPart else p for p in message.parts)
+            message = msgspec.structs.replace(message, parts=parts)
+        out.append(message)
+    return tuple(out)
+
+
+def _tagged(part: ReasoningPart, dialect: str) -> ReasoningPart:
+    return msgspec.structs.replace(part, origin="openai-chat", extra={**part.extra, DIALECT: dialect})
 
 
 def decode_assistant(message: Any, notes: Notes, path: str) -> Message:

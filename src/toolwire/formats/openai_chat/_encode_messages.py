@@ -26,8 +26,9 @@ import msgspec
 
 from toolwire.formats._wire import child
 from toolwire.formats.openai_chat._content import ABSENT, encode_content, encode_part
-from toolwire.formats.openai_chat._extra import emit_fields, emit_wrapped
-from toolwire.formats.openai_chat._ids import mistral_call_id, synthesized_call_id
+from toolwire.formats.openai_chat._decode_messages import DETAILS
+from toolwire.formats.openai_chat._extra import DIALECT, NOTYPE, emit_fields, emit_wrapped
+from toolwire.formats.openai_chat._ids import synthesized_call_id
 from toolwire.ir.content import (
     AudioPart,
     FilePart,
@@ -52,19 +53,27 @@ _PLACEHOLDER = "(non-text content of this result follows in the next user messag
 class _State:
     """Per-request encoding state."""
 
-    __slots__ = ("dialect", "moved", "notes", "out", "pending", "response", "same")
+    __slots__ = ("moved", "notes", "out", "pending", "replay_to", "response", "same")
 
-    def __init__(self, notes: Notes, same: bool, dialect: str | None, response: bool = False) -> None:
+    def __init__(
+        self, notes: Notes, same: bool, response: bool = False, replay_to: str | None = None
+    ) -> None:
         self.notes = notes
         self.same = same
-        self.dialect = dialect
+        self.replay_to = replay_to
         self.response = response
         self.out: list[dict[str, Any]] = []
         self.pending: list[tuple[str, str]] = []  # (name, synthesized id) of id-less calls
         self.moved: list[dict[str, Any]] = []  # wire user parts moved out of tool results
 
-    def wire_id(self, call_id: str) -> str:
-        return mistral_call_id(call_id) if self.dialect == "mistral" else call_id
+    def own_reasoning(self, part: ReasoningPart) -> bool:
+        """Whether ``part`` goes back as written: the same format, or reasoning the provider
+        this request goes to wrote (restored from the client's envelope)."""
+        return self.same or (
+            self.replay_to is not None
+            and part.origin == "openai-chat"
+            and part.extra.get(DIALECT) == self.replay_to
+        )
 
     def take_pending(self, name: str | None) -> str | None:
         for index, entry in enumerate(self.pending):
@@ -92,6 +101,8 @@ def encode_tool_call(call: ToolCall, call_id: str, same: bool, notes: Notes, pat
         out = {"id": call_id, "type": "function", "function": inner}
     if call.extra:
         emit_wrapped(out, inner, call.extra, same, notes, path)
+        if same and call.extra.get(NOTYPE):
+            del out["type"]
     if not same:
         _note_call_state(call, notes, path)
     return out
@@ -112,7 +123,7 @@ def _call_id(call: ToolCall, message_index: int, position: int, state: _State, p
         call_id = synthesized_call_id(message_index, position)
         state.pending.append((call.name, call_id))
         state.notes.info(path, "synthesized", f"tool call {call.name!r} had no id; using {call_id!r}")
-    return state.wire_id(call_id)
+    return call_id
 
 
 def _is_legacy(call: ToolCall, state: _State) -> bool:
@@ -170,7 +181,7 @@ def _set_content(out: dict[str, Any], value: Any) -> None:
 
 def _system(message: Message, index: int, state: _State, path: str) -> None:
     state.flush_moved()
-    role = "system" if state.dialect == "mistral" else message.role
+    role = message.role
     parts = _keep(message.parts, (TextPart,), state, path)
     out: dict[str, Any] = {"role": role}
     _set_content(out, encode_content(parts, message.extra.get("~content"), state.same, state.notes, path))
@@ -228,6 +239,8 @@ def _assistant(message: Message, index: int, state: _State, path: str) -> None:
             calls.append(part)
         elif isinstance(part, RefusalPart) and not (state.same and part.extra.get("~field") == "content"):
             refusals.append(part.text)
+        elif isinstance(part, ReasoningPart) and "~chunk" in part.extra and state.own_reasoning(part):
+            content.append(part)  # a Mistral thinking chunk, in its place in the content list
         elif isinstance(part, ReasoningPart):
             _reasoning(part, out, state, path)
         elif state.same or isinstance(part, (TextPart, RefusalPart)):
@@ -266,11 +279,15 @@ def _interleaved(parts: Sequence[Part]) -> bool:
 
 
 def _reasoning(part: ReasoningPart, out: dict[str, Any], state: _State, path: str) -> None:
-    field = part.extra.get("~field") if state.same else None
+    own = state.own_reasoning(part)
+    field = part.extra.get("~field") if own else None
+    details = part.extra.get(DETAILS) if own else None
     if field is not None and part.text is not None:
         out[field] = part.text
-        return
-    state.notes.add(path, "dropped", "reasoning: Chat messages have no reasoning field")
+    if details is not None:
+        out[DETAILS] = details
+    if field is None and details is None:
+        state.notes.add(path, "dropped", "reasoning: Chat messages have no reasoning field")
 
 
 def _tool(message: Message, index: int, state: _State, path: str) -> None:
@@ -342,7 +359,6 @@ def _result(result: ToolResult, message: Message, state: _State, path: str) -> N
             if call_id is None:
                 call_id = synthesized_call_id(len(state.out), 0)
             state.notes.add(path, "synthesized", f"tool result without call id answered as {call_id!r}")
-        call_id = state.wire_id(call_id)
         out = {"role": "tool", "tool_call_id": call_id}
         out["content"] = _result_content(result, call_id, state, path)
     if result.is_error:
@@ -376,7 +392,7 @@ def encode_assistant(
 
     Also returns the tool calls that were emitted (for the finish reason).
     """
-    state = _State(notes, same, None, response=True)
+    state = _State(notes, same, response=True)
     _assistant(message, 0, state, path)
     out = state.out[0]
     calls = [p for p in message.parts if isinstance(p, ToolCall) and p.kind != "builtin"]
@@ -384,10 +400,12 @@ def encode_assistant(
 
 
 def encode_messages(
-    messages: Sequence[Message], notes: Notes, *, same: bool, dialect: str | None = None
+    messages: Sequence[Message], notes: Notes, *, same: bool, replay_to: str | None = None
 ) -> list[dict[str, Any]]:
-    """Encode IR messages as a Chat ``messages`` array (see the module docstring for the rules)."""
-    state = _State(notes, same, dialect)
+    """Encode IR messages as a Chat ``messages`` array (see the module docstring for the rules;
+    a provider's dialect is applied afterwards, by ``_dialect_fit``). ``replay_to``: the Chat
+    provider the request goes to; reasoning it wrote goes back to it from any format."""
+    state = _State(notes, same, replay_to=replay_to)
     source = messages if same else _merge_assistants(messages)
     for index, message in enumerate(source):
         _ROLES[message.role](message, index, state, f"$.messages[{index}]")

@@ -12,6 +12,10 @@ Hint keys (``"~..."``) used by this package, all read back only when encoding to
 ``~legacy``    the value came from legacy function calling (``functions``, ``function_call``,
                ``role: "function"``).
 ``~field``     the wire field a part came from (``refusal`` in content, reasoning field name).
+``~notype``    a tool or tool call had no ``type`` (Mistral: it defaults to ``function``).
+``~mode``      the wire spelling of a ``tool_choice`` mode (Mistral ``any`` for ``required``).
+``~chunk``     a reasoning part came as this Mistral ``{"type": "thinking"}`` content chunk.
+``~dialect``   the Chat dialect a request or reasoning part was decoded as (see ``dialects``).
 """
 
 from __future__ import annotations
@@ -22,9 +26,11 @@ from toolwire.formats._wire import emit_extra
 from toolwire.ir.base import Extra
 from toolwire.ir.notes import Notes
 
-__all__ = ["KEEP", "emit_fields", "emit_wrapped", "lift_outer", "split_fields"]
+__all__ = ["DIALECT", "KEEP", "NOTYPE", "emit_fields", "emit_wrapped", "lift_outer", "split_fields"]
 
 KEEP = "~keep"
+NOTYPE = "~notype"
+DIALECT = "~dialect"
 _EMPTY_TYPES = (type(None), list, dict)
 
 

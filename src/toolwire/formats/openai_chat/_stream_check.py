@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from toolwire.formats._stream import DONE, WireEvent
+from toolwire.formats.openai_chat.dialects import Dialect, get_dialect
 from toolwire.ir.problem import Problem
 
 __all__ = ["ILLEGAL", "TRANSITIONS", "check_stream", "classify"]
@@ -69,7 +70,8 @@ def classify(event: WireEvent) -> str:
 class _Checker:
     """Per-stream invariant state: the response id and the tool calls seen per choice."""
 
-    def __init__(self) -> None:
+    def __init__(self, dialect: Dialect | None = None) -> None:
+        self.dialect = dialect
         self.problems: list[Problem] = []
         self.id: str | None = None
         self.calls: dict[tuple[int, int], tuple[Any, Any]] = {}  # (choice, index) -> (id, name)
@@ -117,7 +119,8 @@ class _Checker:
             self.add(f"{path}.role", "wrong_role", f"role {role!r} is not 'assistant'")
         for key in ("content", "refusal", "reasoning_content", "reasoning"):
             value = delta.get(key)
-            if value is not None and type(value) is not str:
+            chunks = key == "content" and self.dialect is not None and self.dialect.thinking_chunks
+            if value is not None and type(value) is not str and not (chunks and type(value) is list):
                 self.add(f"{path}.{key}", "malformed_event", f"{key} is not a string")
         if choice == 0 and self.finished and (delta.get("content") or delta.get("tool_calls")):
             self.add(path, "delta_after_finish", "choice 0 content after its finish_reason")
@@ -133,6 +136,9 @@ class _Checker:
             self.add(path, "malformed_event", "tool call fragment is not an object")
             return
         index = fragment.get("index")
+        loose = self.dialect is not None and self.dialect.loose_fragments
+        if index is None and loose:  # a whole call in one fragment: the next index
+            index = self.count.get(choice, 0)
         if type(index) is not int:
             self.add(f"{path}.index", "tool_call_index", "tool call fragment has no integer index")
             return
@@ -151,6 +157,8 @@ class _Checker:
             self.first_fragment(fragment, inner, choice, index, path)
             return
         call_id, name = fragment.get("id"), inner.get("name")
+        if loose and name == "":
+            name = None  # repeated as "" (Mistral)
         for field, value, before in (("id", call_id, known[0]), ("name", name, known[1])):
             if value is not None and before is not None and value != before:
                 self.add(f"{path}.{field}", f"tool_call_{field}_changed", f"{field} {value!r} != {before!r}")
@@ -166,7 +174,10 @@ class _Checker:
             )
         self.count[choice] = max(expected, index + 1)
         call_id, name = fragment.get("id"), inner.get("name")
-        for field, value in (("id", call_id), ("type", fragment.get("type")), ("name", name)):
+        kind = fragment.get("type")
+        if kind is None and self.dialect is not None and self.dialect.optional_types:
+            kind = "function"
+        for field, value in (("id", call_id), ("type", kind), ("name", name)):
             if type(value) is not str or not value:
                 self.add(
                     path, "tool_call_first_fragment", f"first fragment of tool call {index} lacks {field}"
@@ -174,12 +185,14 @@ class _Checker:
         self.calls[(choice, index)] = (call_id, name)
 
 
-def check_stream(events: Iterable[WireEvent]) -> list[Problem]:
+def check_stream(events: Iterable[WireEvent], *, dialect: str | Dialect | None = None) -> list[Problem]:
     """Problems of a Chat stream: event order (see :data:`TRANSITIONS`) and chunk invariants.
 
     Paths are ``$[n]`` (the n-th wire event) and below. An empty list means the stream is valid.
+    ``dialect`` (a :mod:`~toolwire.formats.openai_chat.dialects` name) accepts that provider's
+    documented stream forms (Mistral: content chunk lists, fragments without ``index``).
     """
-    checker = _Checker()
+    checker = _Checker(None if dialect is None else get_dialect(dialect))
     state = "start"
     for n, event in enumerate(events):
         path = f"$[{n}]"

@@ -31,8 +31,21 @@ from typing import Any
 
 from toolwire.errors import ToolwireError
 from toolwire.formats._stream import DONE, WireEvent, hot_events
-from toolwire.formats._wire import as_dict, child, fail, json_type, opt_dict, opt_int, opt_list, opt_str
+from toolwire.formats._wire import (
+    as_dict,
+    child,
+    fail,
+    json_type,
+    opt_dict,
+    opt_int,
+    opt_list,
+    opt_str,
+    req_str,
+)
+from toolwire.formats.openai_chat._content import THINKING_CHUNK, thinking_text
 from toolwire.formats.openai_chat._decode_messages import REASONING_FIELDS
+from toolwire.formats.openai_chat._extra import DIALECT
+from toolwire.formats.openai_chat.dialects import get_dialect
 from toolwire.formats.openai_chat.errors import decode_error
 from toolwire.formats.openai_chat.response import FINISH_REASONS, decode_usage
 from toolwire.ir.base import Extra
@@ -66,16 +79,22 @@ _KINDS: dict[str, ToolCallKind] = {"function": "function", "custom": "custom"}
 _ARG_KEY = {"function": "arguments", "custom": "input"}
 
 
+_THINKING = "thinking"
+"""Flow kind of Mistral ``{"type": "thinking"}`` content chunks (a reasoning part)."""
+
+
 def _skeleton(kind: str) -> Part:
     if kind == "content":
         return TextPart(text="")
     if kind == "refusal":
         return RefusalPart(text="")
+    if kind == _THINKING:
+        return ReasoningPart(extra={"~chunk": THINKING_CHUNK})
     return ReasoningPart(extra={"~field": kind})
 
 
 def _delta_event(kind: str, index: int, text: str) -> StreamEvent:
-    if kind in REASONING_FIELDS:
+    if kind in REASONING_FIELDS or kind == _THINKING:
         return ReasoningDelta(index=index, text=text)
     return TextDelta(index=index, text=text)
 
@@ -103,13 +122,16 @@ class StreamDecoder:
     Args:
         notes: collects what the stream carried that IR events cannot (other choices,
             logprobs...). Defaults to a fresh ``Notes()``.
+        dialect: the provider streaming (see ``dialects``): its reasoning parts name it
+            (origin ``openai-chat``, ``~dialect``), so that they go back only to it.
 
     Example:
         >>> dec = StreamDecoder()
         >>> events = [e for chunk in chunks for e in dec.feed(chunk)] + dec.close()  # doctest: +SKIP
     """
 
-    def __init__(self, notes: Notes | None = None) -> None:
+    def __init__(self, notes: Notes | None = None, *, dialect: str | None = None) -> None:
+        self._dialect = None if dialect is None else get_dialect(dialect).name
         self.notes = notes if notes is not None else Notes()
         self._seen = 0
         self._out: list[StreamEvent] = []
@@ -326,6 +348,10 @@ class StreamDecoder:
     def _delta(self, delta: dict[str, Any], path: str) -> None:
         opt_str(delta, "role", path)
         for kind in (*REASONING_FIELDS, "content", "refusal"):
+            value = delta.get(kind)
+            if kind == "content" and type(value) is list:
+                self._chunks(value, child(path, "content"))
+                continue
             text = opt_str(delta, kind, path)
             if text:
                 self._flowing(kind, text)
@@ -339,6 +365,23 @@ class StreamDecoder:
         for key in _non_empty(delta, _DELTA_KNOWN):
             self._note_once(key, child(path, key), "dropped", f"delta field '{key}' is not carried")
 
+    def _chunks(self, chunks: list[Any], path: str) -> None:
+        """Mistral's content chunks in a delta: ``text``, and ``thinking`` (reasoning text chunks)."""
+        for position, chunk in enumerate(chunks):
+            where = f"{path}[{position}]"
+            chunk = as_dict(chunk, where)
+            kind = chunk.get("type")
+            if kind == "text":
+                text = req_str(chunk, "text", where)
+                if text:
+                    self._flowing("content", text)
+            elif kind == _THINKING:
+                text = thinking_text(chunk, where)
+                if text:
+                    self._flowing(_THINKING, text)
+            else:
+                self._note_once(f"chunk-{kind}", child(where, "type"), "dropped", f"content chunk {kind!r}")
+
     def _new_index(self) -> int:
         index = self._next_index
         self._next_index += 1
@@ -349,7 +392,10 @@ class StreamDecoder:
         if flow is None or flow[0] != kind:
             self._end_flow()
             flow = self._flow = (kind, self._new_index())
-            self._out.append(PartStart(index=flow[1], part=_skeleton(kind)))
+            part = _skeleton(kind)
+            if self._dialect is not None and isinstance(part, ReasoningPart):
+                part = ReasoningPart(origin="openai-chat", extra={**part.extra, DIALECT: self._dialect})
+            self._out.append(PartStart(index=flow[1], part=part))
         self._out.append(_delta_event(kind, flow[1], text))
 
     def _end_flow(self) -> None:

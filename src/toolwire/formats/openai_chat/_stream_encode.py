@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from toolwire._json import dumps_leaf
 from toolwire.formats._stream import DONE, HOLE, DeltaFraming, WireEvent, delta_text, frame_template
 from toolwire.formats._wire import emit_extra
+from toolwire.formats.openai_chat._content import thinking_chunk
 from toolwire.formats.openai_chat._encode_messages import _note_call_state
 from toolwire.formats.openai_chat._extra import emit_wrapped
 from toolwire.formats.openai_chat._ids import synthesized_call_id
@@ -51,6 +52,7 @@ __all__ = ["StreamEncoder"]
 _T = TypeVar("_T")
 _OBJECT = "chat.completion.chunk"
 _ONCE = frozenset({"prompt_filter_results"})  # same-format extras sent on the first chunk only
+_CHUNK = "~chunk"  # the reasoning "field" of Mistral thinking chunks (sent in ``content``)
 
 
 @dataclass(slots=True)
@@ -260,6 +262,8 @@ class StreamEncoder(DeltaFraming):
         return _Out("drop")
 
     def _open_reasoning(self, part: ReasoningPart, path: str) -> _Out:
+        if self._same and part.extra.get("~chunk") is not None:  # Mistral thinking chunks
+            return _Out("reasoning", field=_CHUNK)
         field = part.extra.get("~field") if self._same else None
         field = field or self.reasoning_field
         if not self._same and (part.signature or part.redacted or part.encrypted):
@@ -336,6 +340,8 @@ class StreamEncoder(DeltaFraming):
             return [self._chunk({kind: text})]
         if kind == "reasoning":
             assert out.field is not None
+            if out.field == _CHUNK:
+                return [self._chunk({"content": [thinking_chunk(text)]})]
             return [self._chunk({out.field: text})]
         if kind == "legacy":
             return [self._chunk({"function_call": {"arguments": text}})]

@@ -19,7 +19,9 @@ from toolwire.ir.tools import AnyTool, CustomTool, Tool, ToolChoice
 
 __all__ = ["decode_function_call", "decode_tool_choice", "encode_tool_choice"]
 
-_MODES = {"auto": "auto", "none": "none", "required": "required"}
+_MODES = {"auto": "auto", "none": "none", "required": "required", "any": "required"}
+"""Wire mode -> IR mode (``any``: Mistral's spelling of ``required``, kept in ``~mode``)."""
+_CHAT_MODES = frozenset({"auto", "none", "required"})
 _LEGACY_MODES = {"auto": "auto", "none": "none"}
 
 
@@ -60,17 +62,28 @@ def _decode_allowed(value: dict[str, Any], path: str) -> ToolChoice:
     return ToolChoice(mode=mode, allowed=tuple(names), extra=extra)
 
 
-def decode_tool_choice(value: Any, path: str = "$.tool_choice") -> ToolChoice:
-    """Decode a Chat ``tool_choice`` (mode string, named function/custom tool, ``allowed_tools``)."""
+def decode_tool_choice(
+    value: Any, path: str = "$.tool_choice", *, modes: frozenset[str] | None = None
+) -> ToolChoice:
+    """Decode a Chat ``tool_choice`` (mode string, named function/custom tool, ``allowed_tools``).
+
+    ``modes``: the mode strings a dialect accepts (default Chat's ``none``, ``auto``, ``required``);
+    a named choice without ``type`` is accepted when they include Mistral's ``any``.
+    """
+    accepted = _CHAT_MODES if modes is None else modes
     if type(value) is str:
-        mode = _MODES.get(value)
+        mode = _MODES.get(value) if value in accepted else None
         if mode is None:
             fail(path, f"unknown tool_choice {value!r}; expected none, auto or required")
+        if mode != value:
+            return ToolChoice(mode=mode, extra={"~mode": value})  # type: ignore[arg-type]
         return ToolChoice(mode=mode)  # type: ignore[arg-type]
     value = as_dict(value, path)
     kind = value.get("type")
     if kind == "allowed_tools":
         return _decode_allowed(value, path)
+    if "any" in accepted and "type" not in value and type(value.get("function")) is dict:  # Mistral
+        return ToolChoice(mode="named", name=_choice_name(value, "function", path), extra={"~raw": value})
     if kind not in ("function", "custom"):
         fail(child(path, "type"), "expected 'function', 'custom' or 'allowed_tools'")
     name = _choice_name(value, kind, path)
@@ -118,7 +131,7 @@ def encode_tool_choice(
         kind = _named_kind(choice, tools, same)
         return {"type": kind, kind: {"name": choice.name}}
     if choice.allowed is None:
-        return choice.mode
+        return choice.extra.get("~mode", choice.mode) if same else choice.mode
     if choice.mode == "none":
         notes.add("$.tool_choice", "dropped", "allowed tool list of tool_choice 'none'")
         return "none"

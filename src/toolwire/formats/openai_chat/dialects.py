@@ -76,7 +76,14 @@ class Dialect:
         reasoning: assistant message / stream delta fields carrying reasoning text; the first is
             the one the provider writes and reads.
         reasoning_details: the provider returns (and takes back) OpenRouter ``reasoning_details``.
-        thinking_chunks: reasoning comes as ``{"type": "thinking"}`` content chunks (Mistral).
+        thinking_chunks: reasoning comes as ``{"type": "thinking"}`` content chunks, and stream
+            deltas may carry ``content`` as a list of chunks (Mistral).
+        optional_types: tools and tool calls may omit ``type`` (it defaults to ``function``).
+        message_fields: the provider's own fields on messages (Mistral ``prefix``).
+        closed_messages: role -> the only fields a message of that role may have, for providers
+            whose message schemas are closed (Mistral); ``None``: open.
+        loose_fragments: stream tool call fragments may lack ``index`` (each one then is a whole
+            call) and may repeat a call's name as ``""`` (Mistral, Ollama).
         replay: which earlier reasoning the provider takes back in a request.
         fields: the provider's own request fields beyond the Chat schema.
         rejects: standard Chat request fields the provider refuses.
@@ -96,6 +103,10 @@ class Dialect:
     reasoning: tuple[str, ...] = ()
     reasoning_details: bool = False
     thinking_chunks: bool = False
+    optional_types: bool = False
+    message_fields: frozenset[str] = frozenset()
+    closed_messages: Mapping[str, frozenset[str]] | None = None
+    loose_fragments: bool = False
     replay: Replay = "never"
     fields: frozenset[str] = frozenset()
     rejects: frozenset[str] = frozenset()
@@ -123,6 +134,16 @@ _MISTRAL_REJECTS = frozenset(
 )
 """Chat Completions request fields outside Mistral's closed ``ChatCompletionRequest`` schema."""
 
+_MISTRAL_MESSAGES: Mapping[str, frozenset[str]] = MappingProxyType(
+    {
+        "system": frozenset({"role", "content"}),
+        "user": frozenset({"role", "content"}),
+        "assistant": frozenset({"role", "content", "tool_calls", "prefix"}),
+        "tool": frozenset({"role", "content", "tool_call_id", "name"}),
+    }
+)
+"""The fields of each message role in Mistral's closed ``ChatCompletionRequest`` messages."""
+
 DIALECTS: Mapping[str, Dialect] = MappingProxyType(
     {
         d.name: d
@@ -144,6 +165,10 @@ DIALECTS: Mapping[str, Dialect] = MappingProxyType(
                 max_tokens="max_tokens",
                 developer_role=False,
                 thinking_chunks=True,
+                optional_types=True,
+                message_fields=frozenset({"prefix"}),
+                closed_messages=_MISTRAL_MESSAGES,
+                loose_fragments=True,
                 replay="always",
                 fields=frozenset(
                     {
@@ -209,6 +234,7 @@ DIALECTS: Mapping[str, Dialect] = MappingProxyType(
                 None,
                 max_tokens="max_tokens",
                 reasoning=("reasoning",),
+                loose_fragments=True,
                 hosts=("http://localhost:11434/", "http://127.0.0.1:11434/"),
             ),
             Dialect(

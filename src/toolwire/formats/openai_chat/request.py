@@ -29,10 +29,11 @@ from toolwire.formats._wire import (
     req_dict,
     req_list,
 )
-from toolwire.formats.openai_chat._decode_messages import decode_messages
+from toolwire.formats.openai_chat._decode_messages import decode_messages, tag_reasoning
+from toolwire.formats.openai_chat._dialect_fit import fit_dialect
 from toolwire.formats.openai_chat._encode_messages import encode_messages
-from toolwire.formats.openai_chat._extra import emit_fields, split_fields
-from toolwire.formats.openai_chat.dialects import DIALECTS
+from toolwire.formats.openai_chat._extra import DIALECT, emit_fields, split_fields
+from toolwire.formats.openai_chat.dialects import DIALECTS, Dialect, get_dialect
 from toolwire.formats.openai_chat.tools import TOOL_FIELDS, encode_config, split_tool_config
 from toolwire.ir.notes import Notes
 from toolwire.ir.request import ReasoningConfig, Request, ResponseFormat
@@ -118,12 +119,23 @@ def _or(value: str | None, default: str | None) -> str | None:
     return default if value is None else value
 
 
-def decode_request(payload: dict[str, Any], notes: Notes, *, model: str | None = None) -> Request:
-    """Decode a Chat Completions request body (``model`` is used when the body has none)."""
+def decode_request(
+    payload: dict[str, Any], notes: Notes, *, model: str | None = None, dialect: str | Dialect | None = None
+) -> Request:
+    """Decode a Chat Completions request body (``model`` is used when the body has none).
+
+    ``dialect``: the provider the body was written for (see :data:`DIALECTS`); remembered on the
+    request and on its reasoning parts, so that reasoning goes back only to that provider.
+    Every dialect's forms decode without it.
+    """
     p = as_dict(payload, "$")
+    source = None if dialect is None else get_dialect(dialect)
     messages = decode_messages(req_list(p, "messages", "$"), notes)
-    config, rest = split_tool_config(p, notes)
+    config, rest = split_tool_config(p, notes, source)
     extra = split_fields(p, _KNOWN)
+    if source is not None:
+        extra[DIALECT] = source.name
+        messages = tag_reasoning(messages, source.name)
     if rest:
         extra.update(rest)
     effort = opt_str(p, "reasoning_effort", "$")
@@ -222,17 +234,15 @@ def _encode_stop(stop: tuple[str, ...], hint: Any, notes: Notes) -> Any:
     return list(stop)
 
 
-def _max_tokens_field(req: Request, same: bool, dialect: str | None) -> str:
-    if dialect == "mistral" or (same and req.extra.get("~max_tokens") == "max_tokens"):
+def _max_tokens_field(req: Request, same: bool) -> str:
+    if same and req.extra.get("~max_tokens") == "max_tokens":
         return "max_tokens"
     return "max_completion_tokens"
 
 
-def _encode_sampling(
-    req: Request, out: dict[str, Any], same: bool, notes: Notes, dialect: str | None
-) -> None:
+def _encode_sampling(req: Request, out: dict[str, Any], same: bool, notes: Notes) -> None:
     if req.max_tokens is not None:
-        out[_max_tokens_field(req, same, dialect)] = req.max_tokens
+        out[_max_tokens_field(req, same)] = req.max_tokens
     if req.temperature is not None:
         out["temperature"] = req.temperature
     if req.top_p is not None:
@@ -252,18 +262,22 @@ def _encode_sampling(
             out["reasoning_effort"] = effort
 
 
-def encode_request(req: Request, notes: Notes, *, dialect: str | None = None) -> dict[str, Any]:
+def encode_request(req: Request, notes: Notes, *, dialect: str | Dialect | None = None) -> dict[str, Any]:
     """Encode an IR request as a Chat Completions request body.
 
     Args:
         req: the request.
         notes: collects what could not be carried over.
-        dialect: ``"mistral"`` for Mistral-style servers: 9-character alphanumeric call
-            ids (:func:`~toolwire.formats.openai_chat.mistral_call_id`), ``max_tokens``,
-            ``developer`` messages sent as ``system``.
+        dialect: the provider it goes to (a name in :data:`DIALECTS`, or a
+            :class:`~toolwire.formats.openai_chat.dialects.Dialect`): the request is fitted to
+            it (Mistral's 9-character call ids, ``max_tokens``, no ``developer`` role, reasoning
+            replayed only to the provider that wrote it...). ``None``: plain Chat, and a Chat
+            request's own fields pass through.
+
+    Raises:
+        ToolwireError: an unknown dialect name.
     """
-    if dialect is not None and dialect not in DIALECTS:
-        raise ValueError(f"unknown Chat dialect {dialect!r}; expected one of {sorted(DIALECTS)}")
+    target = None if dialect is None else get_dialect(dialect)
     same = req.origin == "openai-chat"
     if not same:
         refuse_unsendable_history(req, "openai-chat")
@@ -272,12 +286,13 @@ def encode_request(req: Request, notes: Notes, *, dialect: str | None = None) ->
     out: dict[str, Any] = {}
     if req.model is not None:
         out["model"] = req.model
-    out["messages"] = encode_messages(req.messages, notes, same=same, dialect=dialect)
+    replay_to = target.name if target is not None else None
+    out["messages"] = encode_messages(req.messages, notes, same=same, replay_to=replay_to)
     config = ToolConfig(
         tools=req.tools, tool_choice=req.tool_choice, parallel_tool_calls=req.parallel_tool_calls
     )
     out.update(encode_config(config, notes, same))
-    _encode_sampling(req, out, same, notes, dialect)
+    _encode_sampling(req, out, same, notes)
     if req.stream is not None:
         out["stream"] = req.stream
     if req.user is not None:
@@ -286,4 +301,6 @@ def encode_request(req: Request, notes: Notes, *, dialect: str | None = None) ->
         out["metadata"] = req.metadata
     if req.extra:
         emit_fields(out, req.extra, same, notes, "$")
+    if target is not None:
+        fit_dialect(out, target, req.extra.get(DIALECT) if same else None, notes)
     return out

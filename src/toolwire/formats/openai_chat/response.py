@@ -14,10 +14,11 @@ from typing import Any
 import msgspec
 
 from toolwire.formats._wire import as_dict, opt_dict, opt_int, opt_str, req_dict, req_list
-from toolwire.formats.openai_chat._decode_messages import decode_assistant
+from toolwire.formats.openai_chat._decode_messages import decode_assistant, tag_reasoning
 from toolwire.formats.openai_chat._encode_messages import encode_assistant
 from toolwire.formats.openai_chat._extra import emit_fields, split_fields
 from toolwire.formats.openai_chat._ids import synthesized_completion_id
+from toolwire.formats.openai_chat.dialects import Dialect, get_dialect
 from toolwire.ir.base import Extra
 from toolwire.ir.content import Message
 from toolwire.ir.notes import Notes
@@ -168,8 +169,14 @@ def _decode_choice(choice: dict[str, Any], notes: Notes, extra: Extra) -> tuple[
     return message, opt_str(choice, "finish_reason", path)
 
 
-def decode_response(payload: dict[str, Any], notes: Notes) -> Response:
-    """Decode a ``chat.completion`` body: the first choice becomes the IR assistant turn."""
+def decode_response(
+    payload: dict[str, Any], notes: Notes, *, dialect: str | Dialect | None = None
+) -> Response:
+    """Decode a ``chat.completion`` body: the first choice becomes the IR assistant turn.
+
+    ``dialect``: the provider that answered; its reasoning parts remember it, so that they go
+    back only to that provider (see :mod:`~toolwire.formats.openai_chat.dialects`).
+    """
     p = as_dict(payload, "$")
     choices = req_list(p, "choices", "$")
     extra = split_fields(p, _TOP_KNOWN)
@@ -179,6 +186,8 @@ def decode_response(payload: dict[str, Any], notes: Notes) -> Response:
     finish = None
     if choices:
         message, finish = _decode_choice(as_dict(choices[0], "$.choices[0]"), notes, extra)
+        if dialect is not None:
+            (message,) = tag_reasoning((message,), get_dialect(dialect).name)
         parts = message.parts
         if len(choices) > 1:
             extra["more_choices"] = choices[1:]

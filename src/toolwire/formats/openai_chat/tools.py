@@ -16,12 +16,13 @@ from typing import Any
 
 from toolwire.formats import ToolConfig
 from toolwire.formats._wire import as_dict, as_list, child, opt_bool
-from toolwire.formats.openai_chat._extra import emit_fields, emit_wrapped, lift_outer, split_fields
+from toolwire.formats.openai_chat._extra import NOTYPE, emit_fields, emit_wrapped, lift_outer, split_fields
 from toolwire.formats.openai_chat._tool_choice import (
     decode_function_call,
     decode_tool_choice,
     encode_tool_choice,
 )
+from toolwire.formats.openai_chat.dialects import Dialect
 from toolwire.ir.notes import Notes
 from toolwire.ir.tools import AnyTool, BuiltinTool, CustomTool, Tool
 
@@ -119,13 +120,16 @@ def _decode_custom(item: dict[str, Any], notes: Notes, path: str) -> CustomTool 
     return CustomTool(name=got[0], description=got[1], format=_decode_custom_format(fmt), extra=extra)
 
 
-def _decode_tool(item: Any, notes: Notes, path: str) -> AnyTool | None:
+def _decode_tool(item: Any, notes: Notes, path: str, typeless: bool = False) -> AnyTool | None:
     if type(item) is not dict:
         _skip(notes, path, "expected an object")
         return None
     kind = item.get("type")
     if kind == "function":
         return _decode_function(item, notes, path)
+    if typeless and "type" not in item and type(item.get("function")) is dict:
+        tool = _decode_function({"type": "function", **item}, notes, path)  # Mistral: type optional
+        return tool if tool is None else _untyped(tool)
     if kind == "custom":
         return _decode_custom(item, notes, path)
     if type(kind) is str:
@@ -134,11 +138,25 @@ def _decode_tool(item: Any, notes: Notes, path: str) -> AnyTool | None:
     return None
 
 
-def decode_tools(wire_tools: Any, notes: Notes, path: str = "$.tools") -> tuple[AnyTool, ...]:
-    """Decode a Chat ``tools`` array (function, custom, and unknown types kept as built-ins)."""
+def _untyped(tool: Tool) -> Tool:
+    """``tool`` remembering that its wire form had no ``type`` (the ``~notype`` hint)."""
+    return Tool(
+        name=tool.name,
+        description=tool.description,
+        parameters=tool.parameters,
+        strict=tool.strict,
+        extra={**tool.extra, NOTYPE: True},
+    )
+
+
+def decode_tools(
+    wire_tools: Any, notes: Notes, path: str = "$.tools", *, typeless: bool = False
+) -> tuple[AnyTool, ...]:
+    """Decode a Chat ``tools`` array (function, custom, and unknown types kept as built-ins);
+    ``typeless``: an entry without ``type`` is a function (Mistral)."""
     out: list[AnyTool] = []
     for index, item in enumerate(as_list(wire_tools, path)):
-        tool = _decode_tool(item, notes, f"{path}[{index}]")
+        tool = _decode_tool(item, notes, f"{path}[{index}]", typeless)
         if tool is not None:
             out.append(tool)
     return tuple(out)
@@ -189,6 +207,8 @@ def _encode_named(tool: Tool | CustomTool, kind: str, same: bool, notes: Notes, 
     out: dict[str, Any] = {"type": kind, kind: inner}
     if tool.extra:
         emit_wrapped(out, inner, tool.extra, same, notes, child(path, kind))
+        if same and tool.extra.get(NOTYPE):
+            del out["type"]
     return out
 
 
@@ -233,8 +253,11 @@ def _encode_functions(tools: Sequence[Tool], notes: Notes) -> list[dict[str, Any
 # ---------------------------------------------------------------- tool config
 
 
-def split_tool_config(payload: dict[str, Any], notes: Notes) -> tuple[ToolConfig, dict[str, Any]]:
-    """The tool config of a request and the tool fields it left as raw extras.
+def split_tool_config(
+    payload: dict[str, Any], notes: Notes, dialect: Dialect | None = None
+) -> tuple[ToolConfig, dict[str, Any]]:
+    """The tool config of a request and the tool fields it left as raw extras (``dialect``: the
+    provider's own forms are accepted too, e.g. Mistral's ``any`` and tools without ``type``).
 
     Left over: legacy ``functions`` / ``function_call`` when ``tools`` / ``tool_choice``
     are also present. (Empty or ``null`` fields are kept by the request's ``~keep`` hint.)
@@ -248,7 +271,8 @@ def split_tool_config(payload: dict[str, Any], notes: Notes) -> tuple[ToolConfig
     if functions is not None:
         as_list(functions, "$.functions")
     if wire_tools:
-        tools = decode_tools(wire_tools, notes, "$.tools")
+        typeless = dialect is not None and dialect.optional_types
+        tools = decode_tools(wire_tools, notes, "$.tools", typeless=typeless)
         if functions:
             rest["functions"] = functions
     elif functions:
@@ -257,7 +281,8 @@ def split_tool_config(payload: dict[str, Any], notes: Notes) -> tuple[ToolConfig
     tool_choice = payload.get("tool_choice")
     function_call = payload.get("function_call")
     if tool_choice is not None:
-        choice = decode_tool_choice(tool_choice, "$.tool_choice")
+        modes = dialect.tool_choice if dialect is not None else None
+        choice = decode_tool_choice(tool_choice, "$.tool_choice", modes=modes)
         if function_call is not None:
             rest["function_call"] = function_call
     elif function_call is not None:
