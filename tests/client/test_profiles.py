@@ -340,3 +340,45 @@ def test_an_ir_request_is_encoded_in_the_providers_chat_dialect() -> None:
     openai_chat = Client(model="openai-chat/gpt-4o", api_key="k").core.prepare(request, stream=False)
     assert mistral.http.body["max_tokens"] == 50 and "max_completion_tokens" not in mistral.http.body
     assert openai_chat.http.body["max_completion_tokens"] == 50 and "max_tokens" not in openai_chat.http.body
+
+
+ANTHROPIC_HISTORY: dict[str, Any] = {
+    "max_tokens": 100,
+    "messages": [
+        {"role": "user", "content": "Weather in Paris?"},
+        {
+            "role": "assistant",
+            "content": [
+                {
+                    "type": "tool_use",
+                    "id": "toolu_01AbCdEf",
+                    "name": "get_weather",
+                    "input": {"city": "Paris"},
+                }
+            ],
+        },
+        {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "toolu_01AbCdEf", "content": "sunny"}],
+        },
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("target", "mapped"), [("mistral/mistral-large-latest", True), ("deepseek/deepseek-chat", False)]
+)
+def test_a_translated_request_is_fitted_to_the_providers_dialect(target: str, mapped: bool) -> None:
+    """Mistral takes 9-character alphanumeric call ids only: the translation maps them (and the
+    result's id with them); DeepSeek takes any id."""
+    body = (
+        Client(model=target, api_key="k")
+        .core.prepare(ANTHROPIC_HISTORY, stream=False, source="anthropic")
+        .http.body
+    )
+    (call,) = body["messages"][1]["tool_calls"]
+    assert body["messages"][2]["tool_call_id"] == call["id"]
+    if mapped:
+        assert len(call["id"]) == 9 and call["id"].isalnum()
+    else:
+        assert call["id"] == "toolu_01AbCdEf"

@@ -128,3 +128,44 @@ def test_the_hop_sends_a_provider_upstreams_call_to_its_address_with_its_credent
     sent = json.loads(send.body)
     assert "model" not in sent and sent["anthropic_version"] == "vertex-2023-10-16" and sent["max_tokens"] > 0
     assert "tok-SECRET" not in repr(send)
+
+
+def test_the_hop_fits_a_dialect_providers_upstream_call() -> None:
+    """A ``provider = "mistral"`` upstream: its Chat dialect (9-character call ids) and its key."""
+    env = {"MISTRAL_API_KEY": "mk-SECRET"}
+    config = decode_config(
+        {"upstreams": {"m": {"provider": "mistral", "base_url": "https://mi.example/v1"}}}, env
+    )
+    body = {
+        "model": "mistral/mistral-large-latest",
+        "max_tokens": 50,
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}],
+            },
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}]},
+        ],
+    }
+    inbound = InboundRequest(
+        "POST", "/v1/messages", "", {"anthropic-version": "2023-06-01"}, json.dumps(body).encode()
+    )
+    sends, _ = drive(make_hop(config, env), inbound, [ConnectionFailedError("refused")])
+    streamed = InboundRequest(
+        "POST",
+        "/v1/messages",
+        "",
+        {"anthropic-version": "2023-06-01"},
+        json.dumps({**body, "stream": True}).encode(),
+    )
+    stream_sends, _ = drive(make_hop(config, env), streamed, [ConnectionFailedError("refused")])
+    assert json.loads(stream_sends[0].body)["stream"] is True
+    assert "stream_options" not in json.loads(stream_sends[0].body)  # Mistral's schema refuses it
+    (send,) = sends
+    sent = json.loads(send.body)
+    assert send.url == "https://mi.example/v1/chat/completions"
+    assert send.headers["authorization"] == "Bearer mk-SECRET"
+    assert sent["model"] == "mistral-large-latest" and sent["max_tokens"] == 50
+    (call,) = sent["messages"][1]["tool_calls"]
+    assert len(call["id"]) == 9 and call["id"].isalnum() and sent["messages"][2]["tool_call_id"] == call["id"]

@@ -42,7 +42,7 @@ from toolwire.ir.base import Format
 from toolwire.ir.notes import Note, Notes, Policy
 from toolwire.ir.request import Request
 from toolwire.ir.response import Response
-from toolwire.translate import Exchange, format_module, resolve_format
+from toolwire.translate import Exchange, chat_dialect, format_module, resolve_format
 
 __all__ = ["TRACE", "Call", "ClientCore"]
 
@@ -144,7 +144,7 @@ class ClientCore:
     ) -> tuple[dict[str, Any], Exchange | None, str | None]:
         """The body in the provider's format, the exchange used, and the model."""
         if isinstance(request, Request):
-            dialect = {"dialect": self.spec.dialect} if self.spec.dialect else {}
+            dialect = chat_dialect(self.format, self.spec.dialect)
             body: dict[str, Any] = format_module(self.format).encode_request(request, notes, **dialect)
             return body, None, request.model or self.model
         if not isinstance(request, dict):
@@ -152,7 +152,9 @@ class ClientCore:
         fmt = resolve_format(source) if source is not None else self.format
         if fmt == self.format:
             return request, None, self.model
-        exchange = Exchange(fmt, self.format, policy=self.policy, client_model=self.model)
+        exchange = Exchange(
+            fmt, self.format, policy=self.policy, client_model=self.model, upstream_dialect=self.spec.dialect
+        )
         body = exchange.request(request)
         notes.items.extend(exchange.notes)
         return body, exchange, exchange.client_model or self.model
@@ -219,7 +221,8 @@ class ClientCore:
         if not isinstance(raw, dict):
             raise PayloadError("the response body is not a JSON object")
         started, seen = time.time_ns(), len(call.notes)
-        ir: Response = format_module(self.format).decode_response(raw, call.notes)
+        dialect = chat_dialect(self.format, self.spec.dialect)
+        ir: Response = format_module(self.format).decode_response(raw, call.notes, **dialect)
         if call.exchange is not None:
             ir = call.exchange.restore_response(ir)
         self._converted(self.format, "ir", "response", call.notes.items[seen:], started)
@@ -279,4 +282,5 @@ class ClientCore:
             json_array=json_array,
             exchange=call.exchange,
             secrets=self.secrets,
+            dialect=self.spec.dialect,
         )

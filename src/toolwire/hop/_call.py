@@ -178,6 +178,7 @@ def upstream_call(
     inbound: ClientCall | None = None,
     options: Options | None = None,
     notes: Notes | None = None,
+    dialect: str | None = None,
 ) -> UpstreamCall:
     """The upstream call for ``body``, a payload in the upstream's format.
 
@@ -190,6 +191,8 @@ def upstream_call(
             headers and ``anthropic-beta`` values are kept.
         options: request options (default: :data:`HOP_OPTIONS` of ``upstream``).
         notes: where builder notes go.
+        dialect: a Chat upstream's provider dialect (the builder leaves out the fields it
+            refuses, such as Mistral's ``stream_options``).
     """
     opts = options if options is not None else HOP_OPTIONS[upstream]
     if inbound is not None and isinstance(opts, AnthropicOptions):
@@ -198,9 +201,8 @@ def upstream_call(
         # The client speaks Responses: its own ``store`` (the API's default: true) is kept, and with
         # it the item ids a stored conversation needs; the stateless default is for other clients.
         opts = replace(opts, store=body.get("store", True) is not False)
-    ctx = BuildContext(
-        PROVIDERS[upstream], "", opts, stream, notes if notes is not None else Notes("drop"), model
-    )
+    spec = PROVIDERS[upstream] if dialect is None else replace(PROVIDERS[upstream], dialect=dialect)
+    ctx = BuildContext(spec, "", opts, stream, notes if notes is not None else Notes("drop"), model)
     built = build_http_request(body, ctx)
     headers = built.headers if inbound is None else {**built.headers, **inbound.headers}
     return UpstreamCall(built.method, built.url, headers, dumps(built.body), stream, built.model)

@@ -285,6 +285,7 @@ class Hop:
             policy=self.config.policy,  # type: ignore[arg-type]
             upstream_model=route.model,
             clock=self._clock,
+            upstream_dialect=upstream.spec.dialect,
         )
 
     def _transport_failed(self, fmt: Format, exc: TransportError) -> Reply:
