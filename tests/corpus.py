@@ -5,8 +5,10 @@ The fixture directory is ``$TOOLWIRE_FIXTURES`` or the repository's ``tests/data
 VCR cassettes, inline request/response snapshots, JSON bodies, JSONL chunk files and raw SSE text
 into :class:`Sample` objects of four kinds: ``request``, ``response``, ``error`` and ``stream``.
 
-Only the generation endpoints of the four supported formats are kept (Chat Completions,
-Responses, Messages, generateContent/streamGenerateContent). A cassette interaction is classified
+Only the generation endpoints of the supported formats are kept (Chat Completions,
+Responses, Messages, generateContent/streamGenerateContent, Bedrock Converse/ConverseStream; a
+ConverseStream body is AWS event-stream binary: its frames become stream items named by their
+``:event-type`` header, each with its JSON payload). A cassette interaction is classified
 by its endpoint, so a call to OpenAI recorded inside an Anthropic test counts as OpenAI.
 
 Chat Completions samples carry their ``dialect`` (a key of
@@ -30,16 +32,34 @@ from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from tests import data
 from toolwire.formats.openai_chat.dialects import dialect_for_url
 
-FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
+FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse")
 KINDS = ("request", "response", "error", "stream")
 NATIVE = "openai"
 """The dialect of OpenAI's own Chat Completions recordings (what :func:`samples` returns by default)."""
 ANY_DIALECT = "*"
 """``samples(dialect=ANY_DIALECT)``: Chat samples of every dialect."""
+
+
+def _has_stream_codec(fmt: str) -> bool:
+    from importlib.util import find_spec
+
+    return find_spec(f"toolwire.formats.{fmt.replace('-', '_')}.stream") is not None
+
+
+NON_STREAMING = {
+    fmt: "no ConverseStream codec yet (AWS event-stream framing and stream codec: wt/bedrockwire)"
+    for fmt in FORMATS
+    if not _has_stream_codec(fmt)
+}
+"""Formats without a stream codec (yet), and why: the streaming matrices leave them out."""
+
+STREAM_FORMATS = tuple(fmt for fmt in FORMATS if fmt not in NON_STREAMING)
+"""The formats the streaming matrices run (every format with a stream codec)."""
 
 # Fixture folder (provider_format in MANIFEST.json) -> sample format; other folders are skipped.
 _FOLDER_FORMAT = {
@@ -70,8 +90,12 @@ _ENDPOINTS = (
         ),
         "gemini",
     ),
+    (
+        re.compile(r"https://bedrock-runtime\.[\w-]+\.amazonaws\.com/model/[^/]+/converse(?:-stream)?"),
+        "bedrock-converse",
+    ),
 )
-_URL_MODEL = re.compile(r"models/([^/:?]+):")
+_URL_MODEL = re.compile(r"models/([^/:?]+):|/model/([^/]+)/converse")
 _ERROR_KEYS = frozenset({"error", "type", "request_id"})
 _SSE_FIELD = re.compile(r"(?:data|event|id|retry)?:")
 # A non-error response body must carry one of these keys to count as a generation response.
@@ -80,6 +104,7 @@ _RESPONSE_KEYS = {
     "openai-responses": frozenset({"output"}),
     "anthropic": frozenset({"content"}),
     "gemini": frozenset({"candidates", "promptFeedback"}),
+    "bedrock-converse": frozenset({"output"}),
 }
 
 
@@ -298,7 +323,40 @@ def _vcr_response_body(resp: dict[str, Any]) -> Any:
     if "content" in resp:
         return _text(resp["content"])
     body = resp.get("body")
-    return _text(body.get("string") if isinstance(body, dict) else body)
+    raw = body.get("string") if isinstance(body, dict) else body
+    if isinstance(raw, bytes) and "eventstream" in _header(resp.get("headers"), "content-type"):
+        return _event_stream(raw)
+    return _text(raw)
+
+
+def _event_stream(data: bytes) -> list[dict[str, Any]] | str:
+    """AWS event-stream frames (prelude: total and header lengths, CRC; headers; payload; CRC) as
+    ``{":event-type": name, **payload}`` objects; test-side only, the CRCs are not checked."""
+    out: list[dict[str, Any]] = []
+    pos = 0
+    while pos + 12 <= len(data):
+        total = int.from_bytes(data[pos : pos + 4], "big")
+        header_len = int.from_bytes(data[pos + 4 : pos + 8], "big")
+        headers, at = {}, pos + 12
+        while at < pos + 12 + header_len:
+            name_len = data[at]
+            name = data[at + 1 : at + 1 + name_len].decode()
+            at += 1 + name_len
+            kind = data[at]
+            at += 1
+            if kind != 7:  # only string headers appear in Bedrock streams
+                return f"event-stream header {name!r} of type {kind}"
+            size = int.from_bytes(data[at : at + 2], "big")
+            headers[name] = data[at + 2 : at + 2 + size].decode()
+            at += 2 + size
+        payload = data[pos + 12 + header_len : pos + total - 4]
+        value = json.loads(payload) if payload else {}
+        out.append({_EVENT_KEY: headers.get(":event-type") or headers.get(":exception-type"), **value})
+        pos += total
+    return out
+
+
+_EVENT_KEY = ":event-type"
 
 
 def _text(body: Any) -> str | None:
@@ -340,7 +398,13 @@ def _exchange_samples(ex: _Exchange, path: Path, base: str, bad: list[tuple[str,
         except ValueError:
             bad.append((f"{base}/request", "request body is not JSON"))
     in_url = _URL_MODEL.search(ex.url)
-    model = in_url.group(1) if in_url else body.get("model") if isinstance(body, dict) else None
+    model = (
+        unquote(in_url.group(1) or in_url.group(2))
+        if in_url
+        else body.get("model")
+        if isinstance(body, dict)
+        else None
+    )
     model = model if isinstance(model, str) else None
     if isinstance(body, dict):
         raw = ex.request if isinstance(ex.request, str) else None
@@ -397,7 +461,7 @@ def _classify(fmt: str, status: int | None, content_type: str, body: Any) -> tup
     if isinstance(body, list) and len(body) == 1 and _is_error(body[0]):
         body = body[0]
     if isinstance(body, list) and body and all(isinstance(x, dict) for x in body) and not failed:
-        return "stream", [StreamItem(None, x) for x in body]
+        return "stream", [_stream_item(x) for x in body]
     if not isinstance(body, dict):
         return f"JSON body is a {type(body).__name__}, not an object (status {status})"
     if failed or _is_error(body):
@@ -405,6 +469,14 @@ def _classify(fmt: str, status: int | None, content_type: str, body: Any) -> tup
     if not body.keys() & _RESPONSE_KEYS[fmt]:
         return f"not a {fmt} generation response (keys: {', '.join(sorted(body)[:6])})"
     return "response", body
+
+
+def _stream_item(item: dict[str, Any]) -> StreamItem:
+    """A JSON-array element, or an event-stream frame (named by its ``:event-type``)."""
+    if _EVENT_KEY in item:
+        rest = {k: v for k, v in item.items() if k != _EVENT_KEY}
+        return StreamItem(item[_EVENT_KEY], rest)
+    return StreamItem(None, item)
 
 
 def _is_error(body: Any) -> bool:

@@ -36,7 +36,8 @@ def test_extras_are_read_from_pyproject() -> None:
         "cli": frozenset({"client", "server", "models"}),
         "redis": frozenset({"redis"}),
         "vertex": frozenset({"vertex"}),
-        "all": frozenset({"client", "server", "models", "otel", "redis", "vertex"}),
+        "bedrock": frozenset({"bedrock"}),
+        "all": frozenset({"client", "server", "models", "otel", "redis", "vertex", "bedrock"}),
     }
     assert set(clean_venvs.EXTRAS) == set(clean_venvs.SHELLS)
 

@@ -27,6 +27,10 @@ MIN_COUNTS = {
     ("gemini", "response"): 150,
     ("gemini", "stream"): 65,
     ("gemini", "error"): 20,
+    ("bedrock-converse", "request"): 75,
+    ("bedrock-converse", "response"): 75,
+    ("bedrock-converse", "stream"): 19,
+    ("bedrock-converse", "error"): 3,
 }
 
 # Top-level keys every body of a (format, kind) carries in this corpus.
@@ -35,6 +39,7 @@ REQUEST_KEY = {
     "openai-responses": "input",
     "anthropic": "messages",
     "gemini": "contents",
+    "bedrock-converse": "messages",
 }
 
 
@@ -99,10 +104,11 @@ def test_errors_have_error_status_or_envelope(corpus: list[Sample]) -> None:
 
 
 def test_sse_event_names_match_payload_types(corpus: list[Sample]) -> None:
-    """Anthropic and Responses streams repeat the event name as data.type: the parser pairs them."""
+    """Anthropic and Responses streams repeat the event name as data.type: the parser pairs them.
+    (Bedrock event-stream frames are named by their ``:event-type`` header alone.)"""
     named = 0
     for s in corpus:
-        for item in s.payload if s.kind == "stream" else ():
+        for item in s.payload if s.kind == "stream" and s.format != "bedrock-converse" else ():
             if item.event is not None and isinstance(item.data, dict):
                 named += 1
                 assert item.data.get("type") == item.event, s.id
@@ -132,8 +138,27 @@ def test_sse_parser_details() -> None:
 def test_only_known_unusable_files_are_skipped() -> None:
     require_corpus()
     reasons = dict(skipped())
-    assert len(reasons) <= 5, reasons
+    # six known: four Vertex count-token bodies, one truncated Responses chunk file, and one
+    # Bedrock request recorded without its closing brace (test_bedrock_model_other_parameters)
+    assert len(reasons) <= 6, reasons
     assert all(reasons.values())
+
+
+def test_bedrock_event_stream_frames_are_named_items() -> None:
+    """A ConverseStream cassette body (AWS event-stream binary) becomes one item per frame, named
+    by its ``:event-type`` header, in order, with its JSON payload."""
+    require_corpus()
+    found = [
+        s
+        for s in samples("bedrock-converse", "stream")
+        if s.id.endswith("test_bedrock_model_stream.yaml#0/stream")
+    ]
+    assert len(found) == 1
+    events = [item.event for item in found[0].payload]
+    assert events[0] == "messageStart" and events[-1] == "metadata", events
+    assert "contentBlockDelta" in events and "messageStop" in events
+    assert found[0].payload[0].data["role"] == "assistant"
+    assert found[0].model == "us.amazon.nova-micro-v1:0"
 
 
 def test_chat_samples_carry_their_dialect() -> None:

@@ -113,8 +113,9 @@ PINNED: dict[str, set[str]] = {
         "Accumulator", "accumulate",
     },
     "toolwire.framing": {
-        "DEFAULT_MAX_SIZE", "DONE", "JSONArrayDecoder", "JSONArrayEncoder", "NDJSONDecoder", "SSEDecoder",
-        "SSEEncoder", "SSEEvent", "encode_comment", "encode_ndjson", "encode_sse", "is_done",
+        "DEFAULT_MAX_SIZE", "DONE", "EventMessage", "EventStreamDecoder", "HeaderValue", "JSONArrayDecoder",
+        "JSONArrayEncoder", "NDJSONDecoder", "SSEDecoder", "SSEEncoder", "SSEEvent", "encode_comment",
+        "encode_message", "encode_ndjson", "encode_sse", "is_done",
     },
     "toolwire.ir.problem": {
         "Problem",

@@ -41,6 +41,7 @@ ID_PREFIXES: dict[str, str] = {
     "openai-responses": "call_",
     "anthropic": "toolu_",
     "gemini": "call_",
+    "bedrock-converse": "tooluse_",
 }
 """Client format -> the prefix of the call ids synthesized for it (its providers' own style)."""
 

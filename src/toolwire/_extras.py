@@ -13,6 +13,8 @@ models     pydantic                                tools from Python functions a
 otel       opentelemetry                           tracing
 redis      redis                                   the Redis store (``redis://`` store URLs)
 vertex     google.auth, requests                   Vertex AI credentials (Google ADC)
+bedrock    botocore                                AWS credentials beyond the environment
+                                                   (profiles, SSO, roles) for ``bedrock``
 cli        client + server + models                every ``toolwire`` command
 all        everything above                        everything
 =========  ======================================  ==========================================
@@ -45,12 +47,13 @@ EXTRAS: dict[str, str] = {
     "redis": "redis",
     "google": "vertex",
     "requests": "vertex",
+    "botocore": "bedrock",
 }
 """Import name -> the extra that installs it."""
 
 BUNDLES: dict[str, frozenset[str]] = {
     "cli": frozenset({"client", "server", "models"}),
-    "all": frozenset({"client", "server", "models", "otel", "redis", "vertex"}),
+    "all": frozenset({"client", "server", "models", "otel", "redis", "vertex", "bedrock"}),
 }
 """Extras that install other extras, smallest first: name -> the extras it includes."""
 

@@ -9,6 +9,7 @@ openai-chat        ``a-z A-Z 0-9 _ -``         64
 openai-responses   ``a-z A-Z 0-9 _ -``         64
 anthropic          ``a-z A-Z 0-9 _ -``         128
 gemini             ``a-z A-Z 0-9 _ . : -``     64 (first character a letter or ``_``)
+bedrock-converse   ``a-z A-Z 0-9 _ -``         64
 =================  ==========================  ==========
 
 :class:`NameMap` turns original names into valid, collision-free target names and
@@ -51,6 +52,7 @@ NAME_RULES: dict[Format, NameRule] = {
         64,
         first_char=re.compile(r"[a-zA-Z_]"),
     ),
+    "bedrock-converse": _OPENAI,
 }
 
 _HASH_LEN = 8

@@ -19,13 +19,19 @@ client format         slot the client echoes                 envelope form in th
                                                              JSON: the field is ``bytes``, and SDKs
                                                              decode and re-encode it (URL-safe and
                                                              unpadded forms are read back too)
+``bedrock-converse``  ``reasoningContent.reasoningText``      the text form, as for Anthropic
+                      ``signature``
 ``openai-chat``       none                                   not sealed: kept in ``Exchange.state``
                                                              if given, else a fallback (see below)
 ====================  =====================================  ==========================================
 
-Origin codes: ``a`` Anthropic, ``r`` OpenAI Responses, ``g`` Gemini, ``c`` a Chat-compatible
-provider's reasoning (DeepSeek ``reasoning_content``, OpenRouter ``reasoning_details``, Mistral
-thinking; the part names its provider, and only that provider gets it back) (:data:`ORIGIN_CODES`).
+Origin codes: ``a`` Anthropic, ``r`` OpenAI Responses, ``g`` Gemini, ``b`` Bedrock Converse,
+``c`` a Chat-compatible provider's reasoning (DeepSeek ``reasoning_content``, OpenRouter
+``reasoning_details``, Mistral thinking; the part names its provider, and only that provider gets
+it back) (:data:`ORIGIN_CODES`). Claude's signatures (and redacted data) as Bedrock returns them are
+Bedrock's state, origin ``bedrock-converse``: Anthropic makes them, but they travel in Bedrock's
+``reasoningContent`` and are validated by the Bedrock endpoint that issued them, so they go back
+to Bedrock only (never to Anthropic's API, nor an Anthropic signature to Bedrock).
 The JSON is one of:
 
 ================================  ================================================================
@@ -58,6 +64,7 @@ the state, and :func:`apply_fallbacks` takes the provider's documented way out, 
 
 - Anthropic: no ``thinking`` for a turn whose last assistant turn used tools without a signed
   thinking block (the API's 400 otherwise, our ``validate`` kind ``thinking_placement``).
+- Bedrock: the same as Anthropic, for Bedrock's own signed reasoning (Claude on Bedrock).
 - Gemini: the placeholder signature :data:`GEMINI_PLACEHOLDER` on the first function call of
   each model turn that has none, when the request thinks or names a Gemini 3 model (Gemini 3
   answers 400 otherwise). Google's thought-signature guide names this dummy value for
@@ -124,6 +131,7 @@ ORIGIN_CODES: dict[Format, str] = {
     "anthropic": "a",
     "openai-responses": "r",
     "gemini": "g",
+    "bedrock-converse": "b",
     "openai-chat": "c",
 }
 """Formats with opaque reasoning state -> their one-letter code in an envelope (``c``: reasoning
@@ -149,6 +157,7 @@ _FORMS: dict[Format, Callable[[str, bytes], str]] = {
     "anthropic": _text_form,
     "openai-responses": _text_form,
     "gemini": _bytes_form,
+    "bedrock-converse": _text_form,  # reasoningContent.reasoningText.signature
 }
 """Client format -> how an envelope is written into its slot (formats with a slot only)."""
 
@@ -415,34 +424,48 @@ def _thinking_on(cfg: ReasoningConfig | None) -> bool:
     return cfg.effort != "none"
 
 
-def _vanishes_for_anthropic(message: Message) -> bool:
-    """An assistant turn of only another provider's reasoning: the Anthropic encoder drops it."""
+def _vanishes_for(message: Message, origin: Format) -> bool:
+    """An assistant turn of only another provider's reasoning: the ``origin`` encoder drops it."""
     return (
         message.role == "assistant"
         and bool(message.parts)
-        and all(isinstance(p, ReasoningPart) and p.origin != "anthropic" for p in message.parts)
+        and all(isinstance(p, ReasoningPart) and p.origin != origin for p in message.parts)
     )
 
 
-def _anthropic(req: Request, notes: Notes) -> Request:
-    """No ``thinking`` when the turn answering tool calls has no signed thinking block to replay."""
+def _unsigned_tool_turn(req: Request, origin: Format) -> bool:
+    """Thinking is on and the last assistant turn used tools without ``origin``'s signed thinking."""
     if not _thinking_on(req.reasoning):
-        return req
-    turns = [m for m in _conversation(req) if not _vanishes_for_anthropic(m)]
+        return False
+    turns = [m for m in _conversation(req) if not _vanishes_for(m, origin)]
     last = max((i for i, m in enumerate(turns) if m.role == "assistant"), default=None)
     if last is None or last == len(turns) - 1:
-        return req
+        return False
     parts = turns[last].parts
-    signed = any(isinstance(p, ReasoningPart) and p.origin == "anthropic" for p in parts)
-    if signed or not any(isinstance(p, ToolCall) for p in parts):
-        return req
-    notes.add(
-        "$.reasoning",
-        "dropped",
-        "thinking turned off for this turn: the last assistant turn used tools and has no signed "
-        "Anthropic thinking block to replay (none came back through the client)",
+    signed = any(isinstance(p, ReasoningPart) and p.origin == origin for p in parts)
+    return not signed and any(isinstance(p, ToolCall) for p in parts)
+
+
+def _thinking_off(origin: Format, provider: str) -> Callable[[Request, Notes], Request]:
+    def fallback(req: Request, notes: Notes) -> Request:
+        if not _unsigned_tool_turn(req, origin):
+            return req
+        notes.add(
+            "$.reasoning",
+            "dropped",
+            "thinking turned off for this turn: the last assistant turn used tools and has no signed "
+            f"{provider} thinking block to replay (none came back through the client)",
+        )
+        return msgspec.structs.replace(req, reasoning=None)
+
+    fallback.__doc__ = (
+        f"No thinking when the turn answering tool calls has no signed {provider} thinking to replay."
     )
-    return msgspec.structs.replace(req, reasoning=None)
+    return fallback
+
+
+_anthropic = _thinking_off("anthropic", "Anthropic")
+_bedrock = _thinking_off("bedrock-converse", "Bedrock")
 
 
 def _gemini_message(message: Message, notes: Notes, path: str) -> Message:
@@ -493,7 +516,11 @@ def ask_for_state(body: dict[str, Any], req: Request, notes: Notes) -> None:
         notes.info("$.include", "synthesized", f"{ENCRYPTED_INCLUDE!r} asked for, to replay it next turn")
 
 
-FALLBACKS: dict[Format, Callable[[Request, Notes], Request]] = {"anthropic": _anthropic, "gemini": _gemini}
+FALLBACKS: dict[Format, Callable[[Request, Notes], Request]] = {
+    "anthropic": _anthropic,
+    "gemini": _gemini,
+    "bedrock-converse": _bedrock,  # Claude on Bedrock refuses thinking after an unsigned tool turn
+}
 """Upstream format -> its documented way out when opaque state could not come back."""
 
 

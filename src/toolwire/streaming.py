@@ -33,7 +33,7 @@ from toolwire.formats._stream import (
     encode_wire_event,
     make_delta,
 )
-from toolwire.framing import JSONArrayDecoder, SSEDecoder, SSEEvent
+from toolwire.framing import EventMessage, EventStreamDecoder, JSONArrayDecoder, SSEDecoder, SSEEvent
 from toolwire.ir.base import Format, FormatName
 from toolwire.ir.content import ToolCall
 from toolwire.ir.notes import Note, Notes, Policy
@@ -116,7 +116,10 @@ class WireReader:
 
     SSE is detected by default; Gemini's JSON-array streaming (no ``alt=sse``) is detected by a
     leading ``[`` (after whitespace and a UTF-8 byte order mark, which may arrive split across
-    chunks). Each SSE ``data`` is parsed as JSON except Chat's ``[DONE]``.
+    chunks), and Bedrock's AWS event-stream binary by a leading NUL byte (the high byte of its
+    first message's length, which no text stream starts with): each message is one wire event
+    (:func:`toolwire.formats.bedrock_converse.stream.wire_event`). Each SSE ``data`` is parsed
+    as JSON except Chat's ``[DONE]``.
 
     Args:
         keepalives: report SSE comment lines (servers' keep-alives) as :data:`KEEPALIVE`
@@ -127,6 +130,7 @@ class WireReader:
         self._keepalives = keepalives
         self._sse: SSEDecoder | None = None
         self._array: JSONArrayDecoder | None = None
+        self._binary: EventStreamDecoder | None = None
         self._head = b""
         self._count = 0
         self._error: PayloadError | None = None
@@ -146,8 +150,14 @@ class WireReader:
             if payload is not None:
                 return self._payload(payload)
             return self._events(sse.feed(data))
+        if self._binary is not None:
+            return self._messages(self._binary.feed(data))
         if self._array is None:
             data = self._head + data
+            if data[:1] == b"\x00":
+                self._head = b""
+                self._binary = EventStreamDecoder()
+                return self._messages(self._binary.feed(data))
             head = data.lstrip()
             if head.startswith(_BOM):
                 head = head[len(_BOM) :].lstrip()
@@ -177,9 +187,24 @@ class WireReader:
             return [item]
         raise _not_an_object(self._count)
 
+    def _messages(self, messages: Iterable[EventMessage]) -> list[WireEvent]:
+        """The wire events of AWS event-stream messages (Bedrock's ConverseStream)."""
+        from toolwire.formats.bedrock_converse._stream_frames import wire_event
+
+        out: list[WireEvent] = []
+        for message in messages:
+            try:
+                out.append(wire_event(message, self._count))
+            except PayloadError as exc:
+                return self._stop(out, exc)
+            self._count += 1
+        return out
+
     def close(self) -> list[WireEvent]:
         """End of bytes: a final event without its blank line is still delivered."""
         self._raise_pending()
+        if self._binary is not None:
+            return self._messages(self._binary.close())
         if self._array is not None:
             return self._items(self._array.close())
         if self._sse is not None:

@@ -432,7 +432,7 @@ class Exchange:
     def _hop_request(self, ir: Request, notes: Notes) -> Request:
         """The client's history in the upstream's terms: ids we escaped restored, tools the
         upstream lacks approximated (remembered for the way back), Gemini results in call order."""
-        if self.client == "anthropic":
+        if self.client in ("anthropic", "bedrock-converse"):  # ids we escaped for them come back
             ir = restore_history_ids(ir)
         elif self.client == "gemini":
             ir = fill_result_ids(ir)

@@ -16,7 +16,10 @@ import pytest
 
 from tests.cli.helpers import toolwire
 
-FORMATS = "openai-chat openai-responses anthropic gemini chat openai responses claude google"
+FORMATS = (
+    "openai-chat openai-responses anthropic gemini bedrock-converse"
+    " chat openai responses claude google bedrock"
+)
 
 
 def _script(shell: str, tmp_path: Path) -> Path:

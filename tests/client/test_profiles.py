@@ -15,7 +15,7 @@ from tests.client.conftest import KEY, Server
 from tests.client.payloads import ir_request
 from toolwire.client import AsyncClient, Client
 from toolwire.errors import AuthenticationError, ToolwireError
-from toolwire.hop._prefixes import MODEL_PREFIXES
+from toolwire.hop._prefixes import MODEL_PREFIXES, ModelPrefix
 
 ASK: dict[str, Any] = {
     "messages": [{"role": "user", "content": "Weather in Paris?"}],
@@ -160,7 +160,6 @@ def test_a_model_string_given_as_the_provider_works_at_run_time() -> None:
             "unknown model prefix 'vertx' (did you mean 'vertex'?); expected one of ",
         ),
         (("antropic/claude",), {}, "unknown model prefix 'antropic' (did you mean 'anthropic'?); "),
-        (("bedrock/anthropic.claude-sonnet-4-5",), {}, "model prefix 'bedrock' is not available: "),
         (("anthropic/",), {}, "model string 'anthropic/' names no model after 'anthropic/'"),
         (("anthropic/claude-x",), {"model": "claude-y"}, "'anthropic/claude-x' already names the model"),
         ((), {"model": "claude-x"}, "model 'claude-x' has no provider prefix; expected one of openai/, "),
@@ -178,6 +177,24 @@ def test_bad_model_strings_are_one_line_errors(
     assert text.startswith(message) and "\n" not in text, text
     if "expected one of" in message:
         assert all(f"{name}" in text for name in MODEL_PREFIXES)
+
+
+def test_the_bedrock_prefix_is_the_bedrock_provider(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("AWS_ENDPOINT_URL_BEDROCK_RUNTIME", "AWS_ENDPOINT_URL", "AWS_DEFAULT_REGION"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AWS_REGION", "eu-west-3")
+    client = Client(model="bedrock/anthropic.claude-sonnet-4-5-v1:0", api_key="k")
+    assert (client.core.spec.name, client.core.format) == ("bedrock", "bedrock-converse")
+    assert client.core.model == "anthropic.claude-sonnet-4-5-v1:0"
+    assert client.core.base_url == "https://bedrock-runtime.eu-west-3.amazonaws.com"
+
+
+def test_a_prefix_without_a_provider_is_refused_with_its_reason() -> None:
+    row = ModelPrefix("later", None, missing="not part of this version")
+    with pytest.raises(
+        ToolwireError, match=r"^model prefix 'later' is not available: not part of this version$"
+    ):
+        row.provider_for("m")
 
 
 def test_vertex_without_a_project_says_where_to_set_it(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -56,7 +56,8 @@ def _body(response: dict[str, Any]) -> bytes | None:
 
 @cache
 def _cassette_bodies() -> tuple[tuple[str, str, str, bytes], ...]:
-    """(id, provider, kind, body) of streamed cassette responses; kind is "sse" or "json-array"."""
+    """(id, provider, kind, body) of streamed cassette responses; kind is "sse", "json-array" or
+    "aws" (AWS event-stream binary)."""
     root = fixtures_dir()
     try:
         import yaml
@@ -68,13 +69,13 @@ def _cassette_bodies() -> tuple[tuple[str, str, str, bytes], ...]:
     out = []
     for path in sorted(root.glob("**/*.yaml")):
         text = path.read_text(encoding="utf-8")
-        if "event-stream" not in text and "streamGenerateContent" not in text:
+        if "event-stream" not in text and "streamGenerateContent" not in text and "eventstream" not in text:
             continue
         for i, item in enumerate(yaml.load(text, Loader=loader).get("interactions") or []):
             response, uri = item.get("response") or {}, item.get("request", {}).get("uri", "")
             headers = {k.lower(): v for k, v in (response.get("headers") or {}).items()}
             ctype = "".join(headers.get("content-type") or [])
-            kind = "sse" if "event-stream" in ctype else ""
+            kind = "sse" if "event-stream" in ctype else "aws" if "amazon.eventstream" in ctype else ""
             if not kind and "streamGenerateContent" in uri and "alt=sse" not in uri:
                 kind = "json-array"
             body = _body(response) if kind else None
@@ -107,3 +108,9 @@ def ndjson_recordings() -> tuple[Recording, ...]:
         return ()
     paths = sorted(root.glob("**/*.chunks.txt"))
     return tuple(Recording(str(p.relative_to(root)), _provider(p, root), p.read_bytes()) for p in paths)
+
+
+@cache
+def eventstream_recordings() -> tuple[Recording, ...]:
+    """Bedrock ``converse-stream`` bodies: AWS event-stream binary."""
+    return tuple(Recording(i, p, b) for i, p, kind, b in _cassette_bodies() if kind == "aws")

@@ -18,7 +18,8 @@ from typing import Any
 import msgspec
 from benchmarks.bench_stream import anthropic_stream
 
-from tests.corpus import FORMATS, Sample, samples
+from tests.corpus import STREAM_FORMATS as FORMATS
+from tests.corpus import Sample, samples
 from tests.streaming._oracles import Call, SdkView
 from toolwire.formats._stream import WireEvent, iter_events
 from toolwire.ir.accumulate import accumulate
@@ -64,6 +65,8 @@ TRUNCATED = "<truncated>"
 
 def wire_of(sample: Sample) -> list[WireEvent]:
     """The recorded wire events of a stream sample (SSE data, parsed)."""
+    if sample.format == "bedrock-converse":  # an event-stream frame: keyed by its event type
+        return [{item.event: item.data} if item.event else item.data for item in sample.payload]
     return [item.data for item in sample.payload]
 
 

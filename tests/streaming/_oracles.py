@@ -9,6 +9,9 @@ them) to the SDK's own stream accumulator:
 - anthropic: ``accumulate_event`` over ``RawMessageStreamEvent`` (the beta accumulator for
   server-tool blocks the plain types do not describe);
 - gemini: every chunk validated as ``GenerateContentResponse``, parts concatenated.
+- bedrock-converse: the events framed as AWS event-stream bytes and read back by botocore's
+  ConverseStream parser (what boto3's ``converse_stream`` yields), blocks assembled by index the
+  way a boto3 user does (text deltas joined, ``toolUse.input`` joined and parsed).
 """
 
 from __future__ import annotations
@@ -195,11 +198,74 @@ def gemini_view(wire: list[WireEvent], strict: bool = True) -> SdkView:
     return SdkView(calls, "".join(text))
 
 
+# ---------------------------------------------------------------- bedrock-converse
+
+
+class _Body:
+    """A response body whose ``stream()`` yields the bytes in small chunks."""
+
+    def __init__(self, raw: bytes) -> None:
+        self.raw = raw
+
+    def stream(self) -> Any:
+        for i in range(0, len(self.raw), 97):
+            yield self.raw[i : i + 97]
+
+    def close(self) -> None:
+        pass
+
+
+def botocore_stream(raw: bytes) -> list[dict[str, Any]]:
+    """What boto3's ``converse_stream`` yields for the body ``raw`` (exceptions raise)."""
+    import boto3
+    from botocore.eventstream import EventStream
+    from botocore.parsers import EventStreamJSONParser
+
+    client = boto3.client(
+        "bedrock-runtime", region_name="us-east-1", aws_access_key_id="k", aws_secret_access_key="s"
+    )
+    shape = client.meta.service_model.operation_model("ConverseStream").output_shape.members["stream"]
+    return list(EventStream(_Body(raw), shape, EventStreamJSONParser(), "ConverseStream"))
+
+
+def bedrock_view(wire: list[WireEvent], strict: bool = True) -> SdkView:
+    """botocore's reading of the framed events, assembled by block index."""
+    from botocore.exceptions import EventStreamError
+
+    from toolwire.formats._stream import encode_wire_event
+
+    ok = [e for e in wire if not (isinstance(e, dict) and any(k.endswith("Exception") for k in e))]
+    try:
+        events = botocore_stream(b"".join(encode_wire_event("bedrock-converse", e) for e in ok))
+    except EventStreamError:  # pragma: no cover - exceptions were left out above
+        raise
+    blocks: dict[int, dict[str, Any]] = {}
+    for event in events:
+        ((kind, body),) = event.items()
+        if kind == "contentBlockStart" and "toolUse" in body["start"]:
+            use = body["start"]["toolUse"]
+            block = {"id": use["toolUseId"], "name": use["name"], "input": ""}
+            if use.get("type") == "server_tool_use":  # the provider's own tool: not a client call
+                block = {"text": ""}
+            blocks[body["contentBlockIndex"]] = block
+        elif kind == "contentBlockDelta":
+            block = blocks.setdefault(body["contentBlockIndex"], {"text": ""})
+            delta = body["delta"]
+            if "text" in delta:
+                block["text"] += delta["text"]
+            elif "toolUse" in delta and "input" in block:
+                block["input"] += delta["toolUse"]["input"]
+    ordered = [blocks[i] for i in sorted(blocks)]
+    calls: list[Call] = [(b["id"], b["name"], _parsed(b["input"])) for b in ordered if "name" in b]
+    return SdkView(calls, "".join(b.get("text", "") for b in ordered))
+
+
 SDK_VIEWS: dict[str, Callable[[list[WireEvent], bool], SdkView]] = {
     "openai-chat": chat_view,
     "openai-responses": responses_view,
     "anthropic": anthropic_view,
     "gemini": gemini_view,
+    "bedrock-converse": bedrock_view,
 }
 
 

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.corpus import FORMATS
+from tests.corpus import STREAM_FORMATS as FORMATS
 from tests.streaming._matrix import benchmark_stream_in
 from tests.streaming.test_hot_paths import _Uuids, assert_same
 from toolwire.ir.content import ToolCall

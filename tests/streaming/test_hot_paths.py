@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 from benchmarks.bench_stream import anthropic_stream
 
-from tests.corpus import FORMATS, Sample
+from tests.corpus import STREAM_FORMATS as FORMATS
+from tests.corpus import Sample
 from tests.streaming._matrix import all_stream_samples, benchmark_stream_in, wire_of
 from toolwire.formats._stream import WireEvent
 from toolwire.ir.content import TextPart

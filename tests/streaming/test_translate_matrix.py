@@ -15,7 +15,9 @@ from typing import Any
 
 import pytest
 
-from tests.corpus import FORMATS, Sample, require_corpus
+from tests.corpus import FORMATS as ALL_FORMATS
+from tests.corpus import NON_STREAMING, Sample, require_corpus
+from tests.corpus import STREAM_FORMATS as FORMATS
 from tests.streaming._matrix import (
     SYNTHESIZED,
     all_stream_samples,
@@ -41,12 +43,14 @@ STOPPED: dict[str, dict[str, frozenset[str]]] = {
         "openai-responses": frozenset({"incomplete:content_filter"}),
         "anthropic": frozenset({"refusal"}),
         "gemini": _GEMINI_FILTERS,
+        "bedrock-converse": frozenset({"content_filtered", "guardrail_intervened"}),
     },
     "refusal": {
         "openai-chat": frozenset({"content_filter"}),
         "openai-responses": frozenset({"completed"}),
         "anthropic": frozenset({"refusal"}),
         "gemini": _GEMINI_FILTERS,
+        "bedrock-converse": frozenset({"content_filtered"}),
     },
 }
 
@@ -62,6 +66,8 @@ def _native_error(fmt: str, wire: list[WireEvent]) -> bool:
         return any(isinstance(e.get("error"), dict) for e in events)
     if fmt == "anthropic":
         return any(e.get("type") == "error" for e in events)
+    if fmt == "bedrock-converse":
+        return any(name.endswith("Exception") for e in events for name in e)
     return any(e.get("type") in ("error", "response.failed") for e in events)
 
 
@@ -88,6 +94,17 @@ def _cases() -> list[Any]:
 
 
 CASES = _cases()
+
+
+@pytest.mark.parametrize("fmt", list(NON_STREAMING) or ["none"])
+def test_formats_without_a_stream_codec_are_left_out_by_name(fmt: str) -> None:
+    """A format without a stream codec is out of this matrix only because :data:`NON_STREAMING`
+    names it, with its reason (shown as this test's skip)."""
+    if fmt == "none":
+        assert set(FORMATS) == set(ALL_FORMATS)
+        return
+    assert fmt not in FORMATS and fmt in ALL_FORMATS
+    pytest.skip(f"{fmt}: {NON_STREAMING[fmt]}")
 
 
 def test_every_pair_and_every_recording_is_covered() -> None:

@@ -71,6 +71,16 @@ TOOLS: dict[str, list[dict[str, Any]]] = {
         {"name": "read", "description": "Read a file.", "input_schema": _PARAMS},
     ],
     "gemini": [{"functionDeclarations": [{**_FUNCTION, "name": "apply_patch"}, _FUNCTION]}],
+    "bedrock-converse": [
+        {
+            "toolSpec": {
+                "name": "apply_patch",
+                "description": "Apply a patch.",
+                "inputSchema": {"json": _PARAMS},
+            }
+        },
+        {"toolSpec": {"name": "read", "description": "Read a file.", "inputSchema": {"json": _PARAMS}}},
+    ],
 }
 """The tools each client offers, in its own format."""
 
@@ -88,6 +98,10 @@ REASONING: dict[str, dict[str, Any]] = {
             "maxOutputTokens": 4096,
             "thinkingConfig": {"includeThoughts": True, "thinkingLevel": "HIGH"},
         }
+    },
+    "bedrock-converse": {
+        "inferenceConfig": {"maxTokens": 4096},
+        "additionalModelRequestFields": {"thinking": {"type": "enabled", "budget_tokens": 2048}},
     },
 }
 """What a client with reasoning on adds to each request, as its SDK sends it (Responses: the
@@ -116,6 +130,12 @@ class Client:
             return {"model": "m", "messages": self.history, "tools": tools, "max_completion_tokens": 900}
         if self.fmt == "anthropic":
             return {"model": "m", "messages": self.history, "tools": tools, "max_tokens": 900}
+        if self.fmt == "bedrock-converse":  # the model is in the URL
+            return {
+                "messages": self.history,
+                "toolConfig": {"tools": tools},
+                "inferenceConfig": {"maxTokens": 900},
+            }
         return {"contents": self.history, "tools": tools, "generationConfig": {"maxOutputTokens": 900}}
 
     def say(self, text: str) -> None:
@@ -124,6 +144,8 @@ class Client:
             self.history.append({"role": "user", "content": text})
         elif self.fmt == "gemini":
             self.history.append({"role": "user", "parts": [{"text": text}]})
+        elif self.fmt == "bedrock-converse":
+            self.history.append({"role": "user", "content": [{"text": text}]})
         else:
             self.history.append({"role": "user", "content": text})
 
@@ -135,6 +157,8 @@ class Client:
             self.history.append(body["choices"][0]["message"])
         elif self.fmt == "anthropic":
             self.history.append({"role": "assistant", "content": body["content"]})
+        elif self.fmt == "bedrock-converse":
+            self.history.append(body["output"]["message"])
         else:
             self.history.append(body["candidates"][0]["content"])
         response = format_module(self.fmt).decode_response(body, Notes("strict"))
@@ -154,6 +178,9 @@ class Client:
         elif self.fmt == "anthropic":
             blocks = [{"type": "tool_result", "tool_use_id": c.id, "content": t} for c, t in answers]
             self.history.append({"role": "user", "content": blocks})
+        elif self.fmt == "bedrock-converse":
+            results = [{"toolResult": {"toolUseId": c.id, "content": [{"text": t}]}} for c, t in answers]
+            self.history.append({"role": "user", "content": results})
         else:
             parts = [
                 {"functionResponse": {"name": c.name, "id": c.id, "response": {"output": t}}}
@@ -200,7 +227,12 @@ class Upstream:
         return Response(id=rid, model="m", parts=calls, stop_reason="tool_calls", usage=_USAGE)
 
     def _call(self, name: str, k: int) -> ToolCall:
-        ids = {"gemini": None, "openai-chat": f"call.{self.turn}:{k}", "anthropic": f"toolu_{self.turn}_{k}"}
+        ids = {
+            "gemini": None,
+            "openai-chat": f"call.{self.turn}:{k}",
+            "anthropic": f"toolu_{self.turn}_{k}",
+            "bedrock-converse": f"tooluse_{self.turn}_{k}",
+        }
         call_id = ids.get(self.fmt, f"call_{self.turn}_{k}")
         if name in self.custom:  # the upstream has custom tools of its own
             return ToolCall(name=name, arguments=PATCH, kind="custom", id=call_id)

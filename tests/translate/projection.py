@@ -19,7 +19,10 @@ Semantic form (every format):
   default ``detail: "auto"`` equals no detail;
 * a usage detail (cached, cache creation, reasoning tokens) of 0 equals an unreported one;
 * ids a format synthesizes when the source had none (Responses item ids, output reasoning
-  ids) are dropped where they are not the only copy of opaque state.
+  ids) are dropped where they are not the only copy of opaque state; the response id a
+  Bedrock body decodes to (``bedrock_`` + a hash of the body) reads ``bedrock_*``;
+* a response model ``""`` or ``unknown`` (what formats that require one write when the source
+  has none) equals no model.
 
 What each format cannot carry or adds is listed in :data:`PROJECTIONS` (the ``_project_*``
 functions say what they do in their docstrings). A request that reaches a format from another
@@ -46,6 +49,9 @@ _MOVED_RE = re.compile(r"^The content returned by tool call (\S+) follows:$")
 _PLACEHOLDER = "(non-text content of this result follows in the next user message)"
 _WRAPPED_INPUT = {"type": "object", "properties": {"input": {"type": "string"}}, "required": ["input"]}
 _ANTHROPIC_DEFAULT_MAX_TOKENS = 4096
+_NO_MODEL = ("", "unknown")
+"""What formats that require a response model write when the source has none."""
+_BEDROCK_ID = re.compile(r"bedrock_[0-9a-f]{32}|bedrock_\*")
 
 
 # ---------------------------------------------------------------- helpers on builtins
@@ -147,6 +153,10 @@ def semantic(value: Request | Response | Data, *, exact_ids: bool = False) -> Da
     data = _strip(_builtins(value) if not isinstance(value, dict) else json.loads(json.dumps(value)))
     data.pop("origin", None)
     data.pop("raw_stop_reason", None)
+    if "parts" in data and _BEDROCK_ID.fullmatch(str(data.get("id"))):
+        data["id"] = "bedrock_*"
+    if "parts" in data and data.get("model") in _NO_MODEL:
+        del data["model"]
     if not exact_ids:
         _rename_ids(data)  # before names are dropped: results without ids pair by name
     if "messages" in data:
@@ -449,6 +459,42 @@ def _project_gemini(data: Data) -> None:
             part["content"] = ([{"type": "text", "text": "\n".join(texts)}] if texts else []) + media
 
 
+def _project_bedrock(data: Data) -> None:
+    """Bedrock Converse: only Bedrock reasoning, no Gemini signatures, custom tools as function
+    tools with one ``input`` string, arguments as compact JSON objects, structured output keeps
+    its name and description but not ``strict``; no parallel-call switch; ``tool_choice: none``
+    leaves the tools out (or, when the history holds tool parts, is dropped); thinking reaches
+    only Anthropic models (not the model ``m`` of these tests) and is dropped; responses carry
+    no model, creation time or status, an id derived from the body, usage without reasoning
+    tokens and with a total."""
+    _drop_reasoning_of_other_origins(data, "bedrock-converse")
+    _drop_fields(data, "tool_call", ("thought_signature",))
+    _drop_fields(data, "text", ("thought_signature",))
+    _drop_message_ids(data)
+    _custom_as_function(data)
+    _system_turns(data)
+    compact_arguments(data)
+    fmt = data.get("response_format")
+    if fmt is not None:
+        fmt.pop("strict", None)
+    data.pop("parallel_tool_calls", None)
+    if "messages" in data:
+        data.pop("reasoning", None)
+        choice = data.get("tool_choice")
+        if choice is not None and choice.get("mode") == "none":
+            del data["tool_choice"]
+            if not any(p.get("type") in ("tool_call", "tool_result") for p in _all_parts(data)):
+                data.pop("tools", None)
+        return
+    for key in ("created", "status"):
+        data.pop(key, None)
+    data["id"] = "bedrock_*"  # derived from the body on decoding
+    data.pop("model", None)
+    if data.get("usage") is not None:
+        data["usage"].pop("reasoning_tokens", None)
+    _total_tokens(data)
+
+
 def _last_tool_turn(data: Data) -> Data | None:
     """The last assistant message when tool calls were made there and something answers it."""
     turns = [m for m in data.get("messages", []) if m.get("role") not in ("system", "developer")]
@@ -494,6 +540,7 @@ PROJECTIONS: dict[str, Callable[[Data], None]] = {
     "openai-responses": _project_responses,
     "anthropic": _project_anthropic,
     "gemini": _project_gemini,
+    "bedrock-converse": _project_bedrock,
 }
 """Format name -> the in-place projection of a semantic form onto that format."""
 

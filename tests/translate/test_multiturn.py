@@ -10,6 +10,13 @@ import pytest
 
 from tests.translate.hop_loop import PATCH, run_loop
 from toolwire.ir import FORMATS
+from toolwire.translate import format_module
+
+
+def has_stream_codec(fmt: str) -> bool:
+    """Whether the format has a stream codec (Bedrock's ConverseStream comes separately)."""
+    return hasattr(format_module(fmt), "StreamDecoder")
+
 
 _PAIRS = list(itertools.permutations(FORMATS, 2))
 _MODES = {"whole": {}, "stream": {"streamed": True}, "frames": {"streamed": True, "frames": True}}
@@ -18,6 +25,8 @@ _MODES = {"whole": {}, "stream": {"streamed": True}, "frames": {"streamed": True
 @pytest.mark.parametrize("mode", list(_MODES))
 @pytest.mark.parametrize(("client", "upstream"), _PAIRS, ids=[f"{a}->{b}" for a, b in _PAIRS])
 def test_three_turn_loop(client: str, upstream: str, mode: str) -> None:
+    if mode != "whole" and not (has_stream_codec(client) and has_stream_codec(upstream)):
+        pytest.skip("no ConverseStream codec yet (Bedrock streams: wt/bedrockwire)")
     got = run_loop(client, upstream, **_MODES[mode])  # the upstream checks every request it gets
     calls = got.calls
     assert len(calls) == 4  # two parallel calls in each of two turns, then a final answer

@@ -27,6 +27,7 @@ HISTORY = {
     "openai-responses": "input",
     "anthropic": "messages",
     "gemini": "contents",
+    "bedrock-converse": "messages",
 }
 """The key holding the turns of each format's request."""
 

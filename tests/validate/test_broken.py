@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.validate import cases_anthropic, cases_gemini, cases_openai
+from tests.validate import cases_anthropic, cases_bedrock, cases_gemini, cases_openai
 from tests.validate._mutate import Case
 from toolwire.validate import validate
 
@@ -20,6 +20,7 @@ CORPORA: dict[str, tuple[dict[str, Any], dict[str, Any], list[Case]]] = {
     ),
     "anthropic": (cases_anthropic.BASE, cases_anthropic.RESPONSE, cases_anthropic.CASES),
     "gemini": (cases_gemini.BASE, cases_gemini.RESPONSE, cases_gemini.CASES),
+    "bedrock-converse": (cases_bedrock.BASE, cases_bedrock.RESPONSE, cases_bedrock.CASES),
 }
 
 PARAMS = [

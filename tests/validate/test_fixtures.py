@@ -22,6 +22,22 @@ NOT_VALID = {
     "pydantic-ai/openai-responses/test_openai_responses_verbosity.yaml#0/response",
     # SDK test data for an unknown finishReason enum value, on purpose
     "firebase-vertexai-sdk-test-data/gemini-vertex/unary-failure-unknown-enum-finish-reason.json",
+    # Vercel AI SDK fixtures written by hand (PROVENANCE.md): no required "metrics", and a
+    # "type" on text blocks that the ContentBlock union does not have
+    *(
+        f"vercel-ai/bedrock-converse/amazon-bedrock-{name}.json"
+        for name in (
+            "json-other-tool.1",
+            "json-tool-with-answer.1",
+            "json-tool.1",
+            "json-tool.2",
+            "json-tool.3",
+            "json-with-tool.1",
+            "json-with-tools.1",
+            "tool-call.1",
+            "tool-no-args",
+        )
+    ),
 }
 # Rejections that depend on the model or account, not on the payload (nothing to model offline).
 MODEL_DEPENDENT = (
@@ -31,13 +47,17 @@ MODEL_DEPENDENT = (
     "not supported with this model",
     "does not support",
     "not supported",
+    "model identifier is invalid",  # Bedrock: the model id in the URL
 )
+
+
+FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse")
 
 
 def _rejected() -> dict[str, Sample]:
     """Request id -> the 400 error the provider answered it with."""
     out: dict[str, Sample] = {}
-    for fmt in ("openai-chat", "openai-responses", "anthropic", "gemini"):
+    for fmt in FORMATS:
         for s in samples(fmt, "error"):
             if s.status == 400 and s.id.endswith("/error"):
                 out[s.id.removesuffix("/error") + "/request"] = s
@@ -45,15 +65,14 @@ def _rejected() -> dict[str, Sample]:
 
 
 def _message(error: Sample) -> str:
+    if error.format == "bedrock-converse":  # {"message": ...}
+        return str(error.payload.get("message", ""))
     body = error.payload.get("error")
     return str(body.get("message", "")) if isinstance(body, dict) else ""
 
 
 def _beta(sample: Sample) -> bool:
     return "beta=true" in (sample.url or "")
-
-
-FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 
 
 def _request_verdict(sample: Sample, rejected: dict[str, Sample]) -> str | None:

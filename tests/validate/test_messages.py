@@ -164,3 +164,26 @@ def test_bad_arguments() -> None:
         validate({}, format="gemini", kind="stream")  # type: ignore[arg-type]
     problems = validate([1], format="anthropic")
     assert [p.code for p in problems] == ["invalid_type"]
+
+
+def test_bedrock_wording() -> None:
+    """AWS validation wording: wire names, list members 1-based as ``<n>.member``; the turn and
+    tool rules in the API's sentences."""
+    from tests.validate import cases_bedrock
+
+    payload = _base(cases_bedrock.BASE)
+    payload["messages"][0]["role"] = "system"
+    assert _first(payload, "bedrock-converse", "invalid_value").message == (
+        "1 validation error detected: Value 'system' at 'messages.1.member.role' failed to satisfy "
+        "constraint: Member must satisfy enum value set: [user, assistant]"
+    )
+    payload = _base(cases_bedrock.BASE)
+    del payload["messages"][2]["content"][1]
+    assert _first(payload, "bedrock-converse", "orphan_tool_call").message == (
+        "Expected toolResult blocks at messages.2.content for the following Ids: tooluse_2"
+    )
+    payload = _base(cases_bedrock.BASE)
+    payload["messages"][1]["role"] = "user"
+    problem = _first(payload, "bedrock-converse", "roles_not_alternating")
+    assert problem.message.startswith("A conversation must alternate between user and assistant roles.")
+    assert problem.param == "messages.2.member.role"

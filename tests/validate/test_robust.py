@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.validate import cases_anthropic, cases_gemini, cases_openai
+from tests.validate import cases_anthropic, cases_bedrock, cases_gemini, cases_openai
 from toolwire.validate import FORMATS, KINDS, Problem, validate
 
 BASES: dict[str, dict[str, Any]] = {
@@ -16,6 +16,7 @@ BASES: dict[str, dict[str, Any]] = {
     "openai-responses": cases_openai.RESPONSES_BASE,
     "anthropic": cases_anthropic.BASE,
     "gemini": cases_gemini.BASE,
+    "bedrock-converse": cases_bedrock.BASE,
 }
 
 JSON = st.recursive(

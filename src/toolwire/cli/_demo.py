@@ -14,12 +14,22 @@ import json
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
 
 from toolwire._extras import require
 from toolwire.cli._exit import ExitCode
 from toolwire.cli._parser import error_line
-from toolwire.ir import FORMATS, Format, Message, Request, TextPart
+from toolwire.ir import Message, Request, TextPart
+
+_DemoFormat = Literal["openai-chat", "openai-responses", "anthropic", "gemini"]
+_DEMO_FORMATS: tuple[_DemoFormat, ...] = (
+    "openai-chat",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+)
+"""The formats the demo runs: those the client and the emulator speak (Bedrock's come with its
+SigV4 client and ConverseStream codec)."""
 
 __all__ = ["add_parser", "demo_request", "demo_toolbox"]
 
@@ -101,7 +111,9 @@ def _dump(out: TextIO, title: str, body: Any) -> None:
     out.write(f"--- {title}\n{json.dumps(body, indent=2, ensure_ascii=False)}\n")
 
 
-def _conversation(fmt: Format, url: str, out: TextIO, quiet: bool) -> tuple[str, int, int, int, int, float]:
+def _conversation(
+    fmt: _DemoFormat, url: str, out: TextIO, quiet: bool
+) -> tuple[str, int, int, int, int, float]:
     from toolwire.client import Client
     from toolwire.runner import run
 
@@ -179,7 +191,7 @@ def _run(args: argparse.Namespace) -> int:
     with serve(create_app(EmulatorConfig(api_keys=("demo-key",))), log_level="critical") as url:
         if not args.quiet:
             out.write(f"emulator on {url}\nquestion: {QUESTION}\n")
-        rows = [_conversation(fmt, url, out, args.quiet) for fmt in FORMATS]
+        rows = [_conversation(fmt, url, out, args.quiet) for fmt in _DEMO_FORMATS]
         rows.append(_translated(url, out, args.quiet))
     out.write(f"\n{'format':<20} {'turns':>5} {'calls':>5} {'sent B':>7} {'recv B':>7} {'ms':>7}\n")
     for name, turns, calls, sent, received, ms in rows:

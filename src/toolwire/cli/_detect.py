@@ -23,11 +23,19 @@ anthropic          ``messages``, ``max_tokens``, no chat key;        ``type: mes
 gemini             ``contents``, ``systemInstruction``,       ``candidates``, ``usageMetadata``,
                    ``generationConfig``...;                   ``promptFeedback``
                    a tool with ``functionDeclarations``
+bedrock-converse   ``inferenceConfig``,                       ``stopReason``, ``metrics``;
+                   ``additionalModelRequestFields``...;       ``output.message``
+                   a content block keyed by its kind
+                   (``{"text": ...}``, ``{"toolUse": ...}``);
+                   a ``toolConfig.tools`` item with ``toolSpec``;
+                   a ``system`` block keyed by its kind
 =================  =========================================  ===================================
 
 Tool arrays (``tools convert``) are scored by their items' shapes alone; recorded streams
 (``replay``) by their events: ``chat.completion.chunk`` objects, ``response.*`` types, Anthropic's
-``message_start``... types, Gemini ``candidates``. A bare request with
+``message_start``... types, Gemini ``candidates``, Bedrock ``contentBlockDelta``... (wrapped, or as
+event-stream payloads: ``contentBlockIndex``, ``stopReason``). Chat's "``messages`` without
+``max_tokens``" sign does not count a conversation of Bedrock-shaped blocks. A bare request with
 ``messages`` and ``max_tokens`` and nothing else telling reads as Anthropic, which requires
 ``max_tokens`` (Chat does not); the two read the same anyway.
 """
@@ -92,6 +100,47 @@ def _anthropic_tool(tool: dict[str, Any]) -> bool:
     return "input_schema" in tool or (kind[-8:].isdigit() and "_" in kind)  # web_search_20250305
 
 
+def _bedrock_tool(tool: dict[str, Any]) -> bool:
+    return isinstance(tool.get("toolSpec"), dict)
+
+
+def _bedrock_block(block: dict[str, Any]) -> bool:
+    """A content block keyed by its kind (``{"text": ...}``), with no ``type``."""
+    return "type" not in block and len(block) == 1 and next(iter(block)) in _BEDROCK_BLOCKS
+
+
+_BEDROCK_BLOCKS = frozenset(
+    {"text", "image", "document", "toolUse", "toolResult", "reasoningContent", "cachePoint", "guardContent"}
+    | {"video", "citationsContent"}
+)
+
+
+def _bedrock_messages(payload: Any) -> bool:
+    return _items("messages", lambda m: _items("content", _bedrock_block)(m))(payload)
+
+
+def _bedrock_config_tools(payload: Any) -> bool:
+    config = payload.get("toolConfig") if isinstance(payload, dict) else None
+    return _items("tools", _bedrock_tool)(config) if isinstance(config, dict) else False
+
+
+def _bedrock_event(event: dict[str, Any]) -> bool:
+    return any(k in event for k in _BEDROCK_EVENTS)
+
+
+_BEDROCK_EVENTS = frozenset(
+    {"messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop"}
+    | {"contentBlockIndex", "stopReason"}
+)
+_BEDROCK_KEYS: tuple[str, ...] = (
+    "inferenceConfig",
+    "additionalModelRequestFields",
+    "guardrailConfig",
+    "requestMetadata",
+)
+_BEDROCK_KEYS += ("promptVariables", "additionalModelResponseFieldPaths", "performanceConfig")
+
+
 def _gemini_tool(tool: dict[str, Any]) -> bool:
     return any(k in tool for k in _GEMINI_TOOL_KEYS)
 
@@ -129,7 +178,7 @@ _GEMINI_KEYS += ("generation_config", "toolConfig", "tool_config", "safetySettin
 SIGNS: dict[Kind, dict[Format, tuple[Sign, ...]]] = {
     "request": {
         "openai-chat": (
-            lambda p: _keys("messages")(p) and "max_tokens" not in p,
+            lambda p: _keys("messages")(p) and "max_tokens" not in p and not _bedrock_messages(p),
             _keys(*_CHAT_KEYS),
             _items("messages", lambda m: m.get("role") in ("system", "developer", "tool", "function")),
             _items("messages", lambda m: "tool_calls" in m or "function_call" in m),
@@ -143,12 +192,25 @@ SIGNS: dict[Kind, dict[Format, tuple[Sign, ...]]] = {
             _items("tools", _anthropic_tool),
         ),
         "gemini": (_keys(*_GEMINI_KEYS), _items("tools", _gemini_tool)),
+        "bedrock-converse": (
+            _keys(*_BEDROCK_KEYS),
+            _bedrock_messages,
+            _bedrock_config_tools,
+            _items("system", _bedrock_block),
+        ),
     },
     "response": {
         "openai-chat": (_keys("choices"), _value("object", "chat.completion")),
-        "openai-responses": (_value("object", "response"), _keys("output")),
+        "openai-responses": (
+            _value("object", "response"),
+            lambda p: isinstance(p, dict) and isinstance(p.get("output"), list),
+        ),
         "anthropic": (_value("type", "message"), _keys("stop_reason")),
         "gemini": (_keys(*_GEMINI_RESPONSE_KEYS),),
+        "bedrock-converse": (
+            _keys("stopReason", "metrics"),
+            lambda p: isinstance(p, dict) and isinstance(p.get("output"), dict),
+        ),
     },
     "stream": {
         "openai-chat": (
@@ -157,12 +219,14 @@ SIGNS: dict[Kind, dict[Format, tuple[Sign, ...]]] = {
         "openai-responses": (_items(None, lambda e: str(e.get("type", "")).startswith("response.")),),
         "anthropic": (_items(None, lambda e: _is_one_of(e.get("type"), _ANTHROPIC_EVENTS)),),
         "gemini": (_items(None, lambda e: any(k in e for k in _GEMINI_RESPONSE_KEYS)),),
+        "bedrock-converse": (_items(None, _bedrock_event),),
     },
     "tools": {
         "openai-chat": (_items(None, _chat_tool),),
         "openai-responses": (_items(None, _flat_tool),),
         "anthropic": (_items(None, _anthropic_tool),),
         "gemini": (_items(None, _gemini_tool),),
+        "bedrock-converse": (_items(None, _bedrock_tool),),
     },
 }
 """Kind -> format -> its signs (a sign takes the payload and says whether it shows)."""

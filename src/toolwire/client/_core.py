@@ -19,6 +19,7 @@ from typing import Any, Literal
 from toolwire._google_auth import GoogleCredentials, TokenSource
 from toolwire._json import dumps_str, loads
 from toolwire._logging import TRACE
+from toolwire.client._aws import AwsAuth, bedrock_base_url
 from toolwire.client._build import BuildContext, HTTPRequest, auth_headers, build_http_request
 from toolwire.client._errors import map_http_error, redact, request_id
 from toolwire.client._options import DEFAULT_OPTIONS, Options, ResponsesOptions, Timeouts
@@ -48,7 +49,15 @@ __all__ = ["TRACE", "Call", "ClientCore"]
 
 _log = logging.getLogger("toolwire.client")
 _SECRET_HEADERS = frozenset(
-    {"authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie", "proxy-authorization"}
+    {
+        "authorization",
+        "x-api-key",
+        "api-key",
+        "x-goog-api-key",
+        "cookie",
+        "proxy-authorization",
+        "x-amz-security-token",
+    }
 )
 
 
@@ -92,8 +101,12 @@ class ClientCore:
         environ = os.environ if env is None else env
         given = {"project": project, "location": location}
         self.params = layout_params(self.spec.layout, given, environ, source=f"provider {name!r}")
-        self.base_url = resolve_base_url(self.spec, base_url, env, self.params)
         self.api_key = resolve_key(self.spec, api_key, env)
+        self.aws: AwsAuth | None = None
+        if self.spec.name == "bedrock":  # region-based address; SigV4 unless a Bedrock API key is set
+            base_url = base_url or bedrock_base_url(env)
+            self.aws = None if self.api_key else AwsAuth(env)
+        self.base_url = resolve_base_url(self.spec, base_url, env, self.params)
         self.tokens = self._token_source(credentials)
         self.model = model
         self.options: Options = options if options is not None else DEFAULT_OPTIONS[self.format]
@@ -125,7 +138,8 @@ class ClientCore:
     @property
     def secrets(self) -> tuple[str, ...]:
         """Values never to be shown in logs or error messages."""
-        return (self.api_key,) if self.api_key else ()
+        aws = self.aws.secrets() if self.aws is not None else ()
+        return ((self.api_key,) if self.api_key else ()) + aws
 
     def set_api_key(self, key: str | None) -> None:
         """Replace the API key (after an auth refresh); checked like a key given at construction.
@@ -180,7 +194,7 @@ class ClientCore:
         http = build_http_request(body, ctx)
         if self.validate:
             body_to_check = dict(http.format_body if http.format_body is not None else http.body)
-            if self.format != "gemini" and http.model is not None:
+            if self.format not in ("gemini", "bedrock-converse") and http.model is not None:
                 body_to_check.setdefault("model", http.model)
             required = isinstance(opts, ResponsesOptions) and opts.require_instructions
             preflight(body_to_check, self.format, require_instructions=required)
@@ -192,6 +206,9 @@ class ClientCore:
 
     def request_headers(self, call: Call) -> dict[str, str]:
         """The headers of the next attempt, credentials included."""
+        if self.aws is not None:
+            signed = self.aws.headers(call.http.method, call.http.url, call.http.headers, self.content(call))
+            return {**call.http.headers, **signed}
         return {**call.http.headers, **auth_headers(self.spec, self.api_key)}
 
     def content(self, call: Call) -> bytes:

@@ -94,6 +94,7 @@ _RULES: dict[str, Callable[[dict[str, Any], bool, list[Problem]], None]] = {
     "openai-chat": lambda body, _req, out: _chat(body, out),
     "anthropic": lambda body, _req, out: _anthropic(body, out),
     "gemini": lambda body, _req, out: _gemini(body, out),
+    "bedrock-converse": lambda body, _req, out: _need_list(body, "messages", out),  # model in the URL
 }
 
 

@@ -18,8 +18,9 @@ import msgspec
 from toolwire._json import loads
 from toolwire.client._errors import StreamIdleTimeoutError, map_stream_error
 from toolwire.errors import PayloadError, StreamError, UnsupportedError
-from toolwire.formats._stream import DONE, StreamDecoderLike, WireEvent
-from toolwire.framing import JSONArrayDecoder, SSEDecoder
+from toolwire.formats._stream import BINARY_FORMATS, DONE, StreamDecoderLike, WireEvent
+from toolwire.formats.bedrock_converse._stream_frames import wire_event
+from toolwire.framing import EventStreamDecoder, JSONArrayDecoder, SSEDecoder
 from toolwire.ir.accumulate import Accumulator
 from toolwire.ir.base import Format
 from toolwire.ir.content import ToolCall
@@ -96,7 +97,8 @@ class StreamSession:
         self.started = False
         self.finished = False
         self._decoder = stream_decoder(fmt, notes, dialect)
-        self._sse = None if json_array else SSEDecoder()
+        self._binary = EventStreamDecoder() if fmt in BINARY_FORMATS else None  # Bedrock
+        self._sse = None if json_array or self._binary is not None else SSEDecoder()
         self._array = JSONArrayDecoder() if json_array else None
         self._acc = Accumulator()
 
@@ -118,6 +120,13 @@ class StreamSession:
         return self._acc.response()
 
     def _frames(self, chunk: bytes, *, final: bool) -> list[WireEvent]:
+        if self._binary is not None:
+            try:
+                messages = self._binary.close() if final else self._binary.feed(chunk)
+                count = len(self.raw_events)
+                return [wire_event(m, count + i) for i, m in enumerate(messages)]
+            except PayloadError as exc:
+                raise StreamError(exc.message, path=exc.path) from None
         if self._array is not None:
             items = self._array.close() if final else self._array.feed(chunk)
             return [item for item in items if isinstance(item, dict)]

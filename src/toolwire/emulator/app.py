@@ -20,12 +20,20 @@ route                                                      format
 ``POST /v1beta/models/{model}:generateContent``            ``gemini``
 ``POST /v1beta/models/{model}:streamGenerateContent``      ``gemini`` (``alt=sse`` for SSE)
 ``POST /v1beta/models/{model}:countTokens``                ``gemini``
+``POST /model/{modelId}/converse``                         ``bedrock-converse``
+``POST /model/{modelId}/converse-stream``                  ``bedrock-converse`` (AWS event-stream
+                                                           binary, ``application/vnd.amazon.eventstream``)
 ``GET /v1/models``, ``GET /v1beta/models``                 model lists
 =========================================================  ==================
 
 Vertex AI's paths (both publishers) and Azure OpenAI's deployment and v1 paths answer too, with
-each service's auth and extra fields (:mod:`toolwire.emulator.profiles`). Gemini routes also
-answer under ``/v1/``. The token counts (:data:`COUNT_BODIES`) use the
+each service's auth and extra fields (:mod:`toolwire.emulator.profiles`).
+
+Bedrock errors carry their type in the ``x-amzn-ErrorType`` header, as AWS sends it (the SDKs
+read it); API keys are the access key ids of SigV4 ``Authorization`` headers (the signature is
+not checked: the emulator holds no secret keys).
+
+Gemini routes also answer under ``/v1/``. The token counts (:data:`COUNT_BODIES`) use the
 estimate of the usage a generation of the same request reports
 (:func:`~toolwire.emulator.render.input_tokens`).
 """
@@ -46,7 +54,7 @@ from starlette.responses import Response as HTTPResponse
 from starlette.responses import StreamingResponse
 from starlette.routing import Route
 
-from toolwire._json import dumps
+from toolwire._json import dumps, loads
 from toolwire.emulator.auth import api_key
 from toolwire.emulator.background import Background
 from toolwire.emulator.config import EmulatorConfig
@@ -62,7 +70,9 @@ from toolwire.emulator.streaming import (
 )
 from toolwire.emulator.wording import auth_error, error_body, fault_error, not_found
 from toolwire.errors import PayloadError, ToolwireError
-from toolwire.formats._stream import WireEvent
+from toolwire.formats._stream import BINARY_FORMATS, WireEvent
+from toolwire.formats.bedrock_converse._keys import error_type_for_status
+from toolwire.formats.bedrock_converse._stream_frames import CONTENT_TYPE as EVENT_STREAM
 from toolwire.hop._models import COUNT_BODIES, list_models
 from toolwire.ir import Format
 from toolwire.store import (
@@ -360,6 +370,8 @@ class _Handler:
             for chunk in chunks:
                 yield chunk
 
+        if fmt in BINARY_FORMATS:
+            return StreamingResponse(body(), media_type=EVENT_STREAM)
         media = "text/event-stream" if sse else _JSON
         return StreamingResponse(body(), media_type=media, headers=_SSE_HEADERS if sse else None)
 
@@ -402,6 +414,15 @@ def _routes(handler: _Handler, config: EmulatorConfig) -> list[Route]:
         sse = req.query_params.get("alt") == "sse"
         return await handler.model_call("gemini", req, model=model, stream=stream, sse=sse)
 
+    async def bedrock(req: HTTPRequest) -> HTTPResponse:
+        model, _, operation = req.path_params["target"].rpartition("/")
+        if operation not in ("converse", "converse-stream") or not model:
+            response = _json(*error_body("bedrock-converse", 404, f"Unknown operation: {operation}"))
+        else:
+            stream = operation == "converse-stream"
+            response = await handler.model_call("bedrock-converse", req, model=model, stream=stream)
+        return _with_error_type(response)
+
     async def models(req: HTTPRequest) -> HTTPResponse:
         flavour = "gemini" if req.url.path.startswith("/v1beta") else "openai"
         if flavour == "openai" and ("anthropic-version" in req.headers or "x-api-key" in req.headers):
@@ -428,8 +449,25 @@ def _routes(handler: _Handler, config: EmulatorConfig) -> list[Route]:
         Route("/v1beta/models", models, methods=["GET"]),
         Route("/v1beta/models/{target:path}", gemini, methods=["POST"]),
         Route("/v1/models/{target:path}", gemini, methods=["POST"]),
+        Route("/model/{target:path}", bedrock, methods=["POST"]),
         *profile_routes(handler),
     ]
+
+
+def _with_error_type(response: HTTPResponse) -> HTTPResponse:
+    """A Bedrock error answer with its type in ``x-amzn-ErrorType`` (from the body's ``__type``,
+    else from its status), where AWS puts it."""
+    if response.status_code < 400:
+        return response
+    try:
+        body = loads(bytes(response.body))
+    except ToolwireError:
+        body = None
+    kind = body.get("__type") if isinstance(body, dict) else None
+    if type(kind) is not str:
+        kind = error_type_for_status(response.status_code)
+    response.headers["x-amzn-errortype"] = kind
+    return response
 
 
 class _RequestIds:

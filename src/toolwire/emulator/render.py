@@ -53,6 +53,7 @@ IDS: dict[Format, IdStyle] = {
     "openai-responses": IdStyle("resp_", "call_"),
     "anthropic": IdStyle("msg_01", "toolu_01"),
     "gemini": IdStyle("", ""),
+    "bedrock-converse": IdStyle("", "tooluse_"),
 }
 """Id prefixes per format (Gemini response ids are bare; its calls carry no id)."""
 
@@ -62,6 +63,7 @@ RAW_STOP: dict[Format, dict[StopReason, str]] = {
     "openai-responses": {"tool_calls": "completed", "end_turn": "completed"},
     "anthropic": {"tool_calls": "tool_use", "end_turn": "end_turn"},
     "gemini": {"tool_calls": "STOP", "end_turn": "STOP"},
+    "bedrock-converse": {"tool_calls": "tool_use", "end_turn": "end_turn"},
 }
 """The provider's own stop reason per canonical one (a same-format stream encoder sends it as is:
 the Chat stream's last choice chunk carries it as ``finish_reason``)."""
@@ -130,7 +132,7 @@ def _reasoning(plan: Plan, request: Request, fmt: Format, secret: bytes, seed: b
     text = plan.reasoning
     if text is None or fmt == "openai-chat":
         return None
-    if fmt == "anthropic":
+    if fmt in ("anthropic", "bedrock-converse"):  # Bedrock signs Claude's reasoning the same way
         return ReasoningPart(text=text, signature=sign(secret, text), origin=fmt)
     if fmt == "openai-responses":
         return ReasoningPart(

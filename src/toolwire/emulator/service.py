@@ -43,6 +43,7 @@ _BAD_JSON: dict[str, str] = {
     "valid JSON.)",
     "anthropic": "There was an issue with your request body: invalid JSON",
     "gemini": "Invalid JSON payload received.",
+    "bedrock-converse": "Malformed input request, please reformat your input and try again.",
 }
 
 

@@ -16,7 +16,7 @@ from toolwire._json import dumps
 from toolwire.emulator.complete import complete_events
 from toolwire.emulator.events import response_events
 from toolwire.emulator.faults import Faults
-from toolwire.formats._stream import WireEvent, sse_event_name
+from toolwire.formats._stream import BINARY_FORMATS, WireEvent, sse_event_name
 from toolwire.framing import JSONArrayEncoder, encode_sse
 from toolwire.ir import Format, Notes, Request, Response
 from toolwire.streaming import encode_wire_event, stream_encoder
@@ -75,6 +75,9 @@ def _without_terminal(fmt: Format, events: list[WireEvent]) -> list[WireEvent]:
 
 
 def _sse(fmt: Format, event: WireEvent, malformed: bool) -> bytes:
+    if malformed and fmt in BINARY_FORMATS:  # a frame whose message CRC does not match
+        frame = encode_wire_event(fmt, event)
+        return frame[:-1] + bytes([frame[-1] ^ 0xFF])
     if malformed:
         return encode_sse(sse_event_name(fmt, event), MALFORMED)
     return encode_wire_event(fmt, event)

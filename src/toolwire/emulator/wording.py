@@ -20,17 +20,21 @@ _FAULT_MESSAGES: dict[int, dict[str, str]] = {
         "openai": "Rate limit reached for requests. Please try again later.",
         "anthropic": "Number of request tokens has exceeded your per-minute rate limit.",
         "gemini": "Resource has been exhausted (e.g. check quota).",
+        "bedrock-converse": "Too many requests, please wait before trying again.",
     },
     500: {
         "openai": "The server had an error while processing your request. Sorry about that!",
         "anthropic": "Internal server error",
         "gemini": "An internal error has occurred. Please retry or report in "
         "https://developers.generativeai.google/guide/troubleshooting",
+        "bedrock-converse": "The system encountered an unexpected error during processing. "
+        "Try your request again.",
     },
     503: {
         "openai": "The server is overloaded or not ready yet.",
         "anthropic": "Overloaded",
         "gemini": "The model is overloaded. Please try again later.",
+        "bedrock-converse": "Bedrock is unable to process your request.",
     },
     529: {
         "openai": "The server is overloaded.",
@@ -81,6 +85,9 @@ def auth_error(fmt: Format, given: str | None) -> tuple[int, Any]:
     if fmt == "anthropic":
         message = "x-api-key header is required" if given is None else "invalid x-api-key"
         return error_body(fmt, 401, message, type="authentication_error")
+    if fmt == "bedrock-converse":  # AWS answers 403 for both (typed by status: AccessDeniedException)
+        invalid = "The security token included in the request is invalid."
+        return error_body(fmt, 403, "Missing Authentication Token" if given is None else invalid)
     if given is None:
         message = (
             "Method doesn't allow unregistered callers (callers without established identity). "

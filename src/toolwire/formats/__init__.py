@@ -23,6 +23,7 @@ _MODULES: dict[str, str] = {
     "openai-responses": "toolwire.formats.openai_responses",
     "anthropic": "toolwire.formats.anthropic",
     "gemini": "toolwire.formats.gemini",
+    "bedrock-converse": "toolwire.formats.bedrock_converse",
 }
 
 

@@ -1,12 +1,12 @@
 """Sampling values each target accepts, and the fit of a value from another format.
 
 ==================  ===============  ===============  =================  ================
-field               Chat             Responses        Anthropic          Gemini
-==================  ===============  ===============  =================  ================
-temperature         0 to 2           0 to 2           0 to 1             0 to 2
-top_p               0 to 1           0 to 1           0 to 1             0 to 1
-max output tokens   >= 1             >= 16            >= 1               >= 1
-==================  ===============  ===============  =================  ================
+field               Chat             Responses        Anthropic          Gemini            Bedrock
+==================  ===============  ===============  =================  ================  =========
+temperature         0 to 2           0 to 2           0 to 1             0 to 2            0 to 1
+top_p               0 to 1           0 to 1           0 to 1             0 to 1            0 to 1
+max output tokens   >= 1             >= 16            >= 1               >= 1              >= 1
+==================  ===============  ===============  =================  ================  =========
 
 A value outside the target's range is moved to the nearest bound, noted ``approximated`` (the
 provider would answer 400 to the value as is). Same-format payloads are never touched.
@@ -26,6 +26,7 @@ RANGES: dict[str, dict[str, tuple[float, float | None]]] = {
     "openai-responses": {"temperature": (0, 2), "top_p": (0, 1), "max_tokens": (16, None)},
     "anthropic": {"temperature": (0, 1), "top_p": (0, 1), "max_tokens": (1, None)},
     "gemini": {"temperature": (0, 2), "top_p": (0, 1), "max_tokens": (1, None)},
+    "bedrock-converse": {"temperature": (0, 1), "top_p": (0, 1), "max_tokens": (1, None)},
 }
 """``(lowest, highest)`` accepted per target and IR field (``None``: no upper bound)."""
 

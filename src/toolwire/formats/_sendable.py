@@ -42,6 +42,7 @@ _HISTORY = {
     "anthropic": "messages",
     "gemini": "contents",
     "openai-responses": "input",
+    "bedrock-converse": "messages",
 }
 """Where each format keeps its turns."""
 

@@ -36,6 +36,7 @@ from toolwire.ir.base import Format
 from toolwire.ir.stream import StreamEvent, TextDelta, ToolCallDelta
 
 __all__ = [
+    "BINARY_FORMATS",
     "DONE",
     "DeltaFraming",
     "FramingEncoder",
@@ -65,8 +66,12 @@ NAMED_EVENTS: dict[Format, bool] = {
     "openai-responses": True,
     "anthropic": True,
     "gemini": False,
+    "bedrock-converse": False,
 }
 """Whether a format's SSE events carry an ``event:`` line (equal to the data's ``type``)."""
+
+BINARY_FORMATS = frozenset({"bedrock-converse"})
+"""Formats whose streams are AWS event-stream binary, not SSE (:func:`encode_wire_event`)."""
 
 
 def delta_text(event: TextDelta | ToolCallDelta) -> str:
@@ -101,8 +106,12 @@ def encode_wire_event(fmt: Format, event: WireEvent) -> bytes:
 
     The bytes :func:`~toolwire.framing.encode_sse` writes for it (named where the format names
     its events), built from cached ``event: <name>`` prefixes: compact JSON is one line, so it
-    is one ``data:`` line.
+    is one ``data:`` line. A Bedrock event is one AWS event-stream message instead.
     """
+    if fmt in BINARY_FORMATS:
+        from toolwire.formats.bedrock_converse._stream_frames import encode_frame
+
+        return encode_frame(event)
     if type(event) is not dict:
         return encode_sse(None, event)  # type: ignore[arg-type]
     name = sse_event_name(fmt, event)

@@ -5,10 +5,13 @@
 - :class:`JSONArrayDecoder` / :class:`JSONArrayEncoder`: a top-level JSON array streamed element by
   element (Gemini ``streamGenerateContent`` without ``alt=sse``).
 - :class:`NDJSONDecoder` / :func:`encode_ndjson`: newline-delimited JSON.
+- :class:`EventStreamDecoder` / :func:`encode_message`: AWS event-stream binary messages
+  (Bedrock ``ConverseStream``), CRC-checked.
 
 Every decoder has ``feed(data: bytes) -> list[...]`` and ``close() -> list[...]``; none does I/O.
 """
 
+from toolwire.framing.aws_eventstream import EventMessage, EventStreamDecoder, HeaderValue, encode_message
 from toolwire.framing.jsonarray import JSONArrayDecoder, JSONArrayEncoder
 from toolwire.framing.ndjson import NDJSONDecoder, encode_ndjson
 from toolwire.framing.sse import DEFAULT_MAX_SIZE, SSEDecoder, SSEEvent, is_done
@@ -17,6 +20,9 @@ from toolwire.framing.sse_encoder import DONE, SSEEncoder, encode_comment, encod
 __all__ = [
     "DEFAULT_MAX_SIZE",
     "DONE",
+    "EventMessage",
+    "EventStreamDecoder",
+    "HeaderValue",
     "JSONArrayDecoder",
     "JSONArrayEncoder",
     "NDJSONDecoder",
@@ -24,6 +30,7 @@ __all__ = [
     "SSEEncoder",
     "SSEEvent",
     "encode_comment",
+    "encode_message",
     "encode_ndjson",
     "encode_sse",
     "is_done",

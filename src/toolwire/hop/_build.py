@@ -155,11 +155,22 @@ def _build_gemini(body: dict[str, Any], ctx: BuildContext) -> _Built:
     return path, out, _accept(ctx.stream and opts.sse)
 
 
+def _build_bedrock(body: dict[str, Any], ctx: BuildContext) -> _Built:
+    from toolwire.formats.bedrock_converse.request import endpoint_path
+
+    model = _model(body, ctx)
+    if not model:
+        raise PayloadError("a Bedrock request needs a model (it goes in the URL)", path="$.modelId")
+    out = {k: v for k, v in body.items() if k not in ("model", "modelId")}
+    return endpoint_path(model, ctx.stream), out, {"accept": "application/json"}
+
+
 _BUILDERS: dict[str, Callable[[dict[str, Any], BuildContext], _Built]] = {
     "openai-responses": _build_responses,
     "openai-chat": _build_chat,
     "anthropic": _build_anthropic,
     "gemini": _build_gemini,
+    "bedrock-converse": _build_bedrock,
 }
 
 

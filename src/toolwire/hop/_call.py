@@ -21,7 +21,14 @@ from urllib.parse import parse_qs, unquote
 from toolwire._json import dumps, loads
 from toolwire.errors import PayloadError
 from toolwire.hop._build import BuildContext, build_http_request
-from toolwire.hop._options import AnthropicOptions, ChatOptions, GeminiOptions, Options, ResponsesOptions
+from toolwire.hop._options import (
+    AnthropicOptions,
+    BedrockOptions,
+    ChatOptions,
+    GeminiOptions,
+    Options,
+    ResponsesOptions,
+)
 from toolwire.hop._providers import PROVIDERS
 from toolwire.ir.base import Format
 from toolwire.ir.notes import Notes
@@ -43,8 +50,12 @@ HOP_OPTIONS: dict[str, Options] = {
     "openai-chat": ChatOptions(include_usage=True),
     "anthropic": AnthropicOptions(),
     "gemini": GeminiOptions(),
+    "bedrock-converse": BedrockOptions(),
 }
 """Request options of an upstream call, by upstream format, when the caller gives none."""
+
+_PROVIDER_OF: dict[str, str] = {"bedrock-converse": "bedrock"}
+"""Upstream formats whose provider row has another name (the others are named by their format)."""
 
 FORWARDED_HEADERS: dict[str, tuple[str, ...]] = {
     "openai-chat": ("openai-beta",),
@@ -201,7 +212,9 @@ def upstream_call(
         # The client speaks Responses: its own ``store`` (the API's default: true) is kept, and with
         # it the item ids a stored conversation needs; the stateless default is for other clients.
         opts = replace(opts, store=body.get("store", True) is not False)
-    spec = PROVIDERS[upstream] if dialect is None else replace(PROVIDERS[upstream], dialect=dialect)
+    spec = PROVIDERS[_PROVIDER_OF.get(upstream, upstream)]
+    if dialect is not None:
+        spec = replace(spec, dialect=dialect)
     ctx = BuildContext(spec, "", opts, stream, notes if notes is not None else Notes("drop"), model)
     built = build_http_request(body, ctx)
     headers = built.headers if inbound is None else {**built.headers, **inbound.headers}

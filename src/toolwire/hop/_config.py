@@ -81,6 +81,7 @@ FORMAT_PROVIDER: dict[str, str] = {
     "openai-responses": "openai-responses",
     "anthropic": "anthropic",
     "gemini": "gemini",
+    "bedrock-converse": "bedrock",  # a Bedrock API key from key_env, sent as Bearer (no SigV4 here yet)
 }
 """An upstream's wire format -> the provider row (auth header, version prefix) it is reached with."""
 

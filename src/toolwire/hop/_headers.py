@@ -56,6 +56,7 @@ RATE_HEADERS: dict[str, dict[str, str]] = {
     "openai-responses": _OPENAI,
     "anthropic": _ANTHROPIC,
     "gemini": {"request_id": "x-request-id", "retry_after": "retry-after"},
+    "bedrock-converse": {"request_id": "x-amzn-requestid", "retry_after": "retry-after"},
 }
 """Per format: fact -> header name (the table in the module docstring)."""
 

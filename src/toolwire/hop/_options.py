@@ -7,6 +7,7 @@ from dataclasses import dataclass
 __all__ = [
     "DEFAULT_OPTIONS",
     "AnthropicOptions",
+    "BedrockOptions",
     "ChatOptions",
     "GeminiOptions",
     "Options",
@@ -113,7 +114,13 @@ class GeminiOptions:
     sse: bool = True
 
 
-Options = ResponsesOptions | ChatOptions | AnthropicOptions | GeminiOptions
+@dataclass(frozen=True, slots=True)
+class BedrockOptions:
+    """How a Bedrock Converse request is built (nothing to choose yet: the model goes in the URL,
+    the stream is AWS event-stream binary)."""
+
+
+Options = ResponsesOptions | ChatOptions | AnthropicOptions | GeminiOptions | BedrockOptions
 """Any provider's options."""
 
 
@@ -122,5 +129,6 @@ DEFAULT_OPTIONS: dict[str, Options] = {
     "openai-chat": ChatOptions(),
     "anthropic": AnthropicOptions(),
     "gemini": GeminiOptions(),
+    "bedrock-converse": BedrockOptions(),
 }
 """Options used when the client is given none, by wire format."""

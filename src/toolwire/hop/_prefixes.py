@@ -5,7 +5,8 @@
 Vertex AI (the model decides the publisher). The part before the first ``/`` is looked up in
 :data:`MODEL_PREFIXES`; the rest is the model, sent as is (it may hold more slashes). The client
 (``Client("vertex/gemini-2.5-pro")``) and the gateway's config (routes by model prefix) read the
-same table. A prefix with no provider yet (``bedrock``) is listed, and refused with its reason.
+same table; ``bedrock/anthropic.claude-sonnet-4-5-v1:0`` is Bedrock's Converse API. A row may
+have no provider (``provider=None``): it is listed, and refused with its ``missing`` reason.
 """
 
 from __future__ import annotations
@@ -63,9 +64,7 @@ MODEL_PREFIXES: dict[str, ModelPrefix] = {
         ModelPrefix("azure-chat", "azure-openai-chat"),
         # OpenAI-compatible Chat providers, one per dialect row (deepseek/..., mistral/...).
         *(ModelPrefix(name, name) for name in DIALECTS if name != "openai"),
-        # Hook for the Bedrock provider: once PROVIDERS has its row, this line becomes
-        # ModelPrefix("bedrock", "bedrock") (the provider row's name).
-        ModelPrefix("bedrock", None, missing="the Bedrock provider is not part of this version"),
+        ModelPrefix("bedrock", "bedrock"),
     )
 }
 """Every model-string prefix by name; rows, not branches, so a new provider is one line."""

@@ -37,6 +37,7 @@ ProviderName = Literal[
     "azure-openai-chat",
     "vertex-gemini",
     "vertex-anthropic",
+    "bedrock",
     "mistral",
     "deepseek",
     "openrouter",
@@ -188,6 +189,18 @@ PROVIDERS: dict[str, ProviderSpec] = {
             "/v1",
             layout="vertex-anthropic",
             credentials="google",
+        ),
+        # Bedrock signs requests with SigV4 (toolwire.client._aws) unless a Bedrock API key is
+        # set; its default address depends on the region (toolwire.client._aws.bedrock_base_url).
+        ProviderSpec(
+            "bedrock",
+            "bedrock-converse",
+            None,
+            ("AWS_BEARER_TOKEN_BEDROCK",),
+            "AWS_ENDPOINT_URL_BEDROCK_RUNTIME",
+            "authorization",
+            "Bearer ",
+            "/model",
         ),
         *(_dialect_spec(dialect) for dialect in DIALECTS.values() if dialect.name != "openai"),
     )

@@ -8,10 +8,10 @@ import msgspec
 
 __all__ = ["FORMATS", "FORMAT_ALIASES", "Extra", "Format", "FormatAlias", "FormatName", "IRStruct"]
 
-Format = Literal["openai-chat", "openai-responses", "anthropic", "gemini"]
+Format = Literal["openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse"]
 """A wire format toolwire speaks, by its canonical name (what IR ``origin`` fields hold)."""
 
-FormatAlias = Literal["chat", "openai", "responses", "claude", "google"]
+FormatAlias = Literal["chat", "openai", "responses", "claude", "google", "bedrock"]
 """A short name that public functions accept for a :data:`Format` (see :data:`FORMAT_ALIASES`)."""
 
 FormatName = Literal[Format, FormatAlias]
@@ -21,7 +21,7 @@ Type checkers reject a misspelt name (``"antropic"``); at run time an unknown na
 :class:`~toolwire.errors.ToolwireError` with a suggestion.
 """
 
-FORMATS: tuple[Format, ...] = ("openai-chat", "openai-responses", "anthropic", "gemini")
+FORMATS: tuple[Format, ...] = ("openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse")
 
 FORMAT_ALIASES: dict[str, Format] = {
     "chat": "openai-chat",
@@ -29,6 +29,7 @@ FORMAT_ALIASES: dict[str, Format] = {
     "responses": "openai-responses",
     "claude": "anthropic",
     "google": "gemini",
+    "bedrock": "bedrock-converse",
 }
 """Each alias (a :data:`FormatAlias`) and the format it names."""
 

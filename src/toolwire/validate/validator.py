@@ -36,7 +36,14 @@ declarative tables of its request and response bodies, checked by the shared eng
 ``empty_messages``                an Anthropic request with ``messages: []``
 ``missing_schema_name``           a Responses ``text.format`` json_schema without ``name``
 ``empty_contents``                a Gemini request with ``contents: []``
+``roles_not_alternating``         two Bedrock messages of one role in a row
+``blank_text``                    an empty Bedrock text block
+``result_not_user``               a Bedrock ``toolResult`` block in an assistant turn
+``tool_config_missing``           Bedrock tool blocks in a request without ``toolConfig``
 ================================  ==============================================================
+
+Bedrock reuses ``empty_messages``, ``empty_content``, ``oneof_conflict`` and ``empty_part``
+(unions: content blocks, tool-result items, system blocks, tools, tool choice, sources).
 """
 
 from __future__ import annotations
@@ -47,7 +54,7 @@ from typing import Any, Literal
 from toolwire._choices import unknown_choice
 from toolwire.ir.base import FORMAT_ALIASES, FormatName
 from toolwire.ir.problem import Problem
-from toolwire.validate import anthropic, gemini, openai_chat, openai_responses
+from toolwire.validate import anthropic, bedrock_converse, gemini, openai_chat, openai_responses
 from toolwire.validate._engine import Ctx, Dialect, Obj
 
 __all__ = ["FORMATS", "KINDS", "validate"]
@@ -59,6 +66,11 @@ _TABLE: dict[str, tuple[Dialect, _Check, _Check]] = {
     "openai-chat": (openai_chat.DIALECT, openai_chat.check_request, openai_chat.check_response),
     "anthropic": (anthropic.DIALECT, anthropic.check_request, anthropic.check_response),
     "gemini": (gemini.DIALECT, gemini.check_request, gemini.check_response),
+    "bedrock-converse": (
+        bedrock_converse.DIALECT,
+        bedrock_converse.check_request,
+        bedrock_converse.check_response,
+    ),
     "openai-responses": (
         openai_responses.DIALECT,
         openai_responses.check_request,
@@ -98,7 +110,8 @@ def validate(
 
     Args:
         payload: the parsed JSON body (a request body or a non-streamed response body).
-        format: ``openai-chat``, ``openai-responses``, ``anthropic`` or ``gemini`` (or an alias
+        format: ``openai-chat``, ``openai-responses``, ``anthropic``, ``gemini`` or
+            ``bedrock-converse`` (or an alias
             such as ``chat``, see :data:`~toolwire.ir.base.FORMAT_ALIASES`).
         kind: ``request`` (default) or ``response``.
         beta: the request goes to the provider's beta surface (Anthropic ``/v1/messages?beta=true``

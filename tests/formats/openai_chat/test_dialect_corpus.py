@@ -21,7 +21,7 @@ from toolwire.ir.stream import StreamErrorEvent
 from toolwire.translate import translate_request, translate_response
 
 COMPATIBLE = [s for s in samples("openai-chat", dialect=ANY_DIALECT) if s.dialect != "openai"]
-OTHER_FORMATS = ("openai-responses", "anthropic", "gemini")
+OTHER_FORMATS = ("openai-responses", "anthropic", "gemini", "bedrock-converse")
 
 # Streams that end in the provider's mid-stream error (the recording's point): the error decodes.
 ERROR_STREAMS = {
