@@ -140,15 +140,17 @@ class UpstreamSigners:
         url: str,
         headers: Mapping[str, str],
         body: bytes,
-        now: _dt.datetime | None = None,
+        at: float | None = None,
     ) -> dict[str, str]:
-        """The SigV4 headers of one request to ``upstream`` (add them to ``headers``).
+        """The SigV4 headers of one request to ``upstream`` (add them to ``headers``), signed
+        at ``at`` (unix seconds; default: the clock's time).
 
         Raises:
             UpstreamCredentialsError: no credentials, or botocore missing for the chain beyond
                 the environment; the message never holds a key.
         """
         try:
+            now = None if at is None else _dt.datetime.fromtimestamp(at, _dt.UTC)
             return self.auth(upstream).headers(method, url, headers, body, now)
         except UpstreamCredentialsError:
             raise

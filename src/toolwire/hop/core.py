@@ -31,7 +31,6 @@ cannot be stored                       see :mod:`toolwire.hop._opaque`
 
 from __future__ import annotations
 
-import datetime as _dt
 import hmac
 import time
 import uuid
@@ -52,15 +51,16 @@ from toolwire.hop._aws import UpstreamCredentialsError, UpstreamSigners
 from toolwire.hop._build import auth_headers
 from toolwire.hop._call import ClientCall, InboundRequest, read_inbound
 from toolwire.hop._capture import HopCapture
-from toolwire.hop._config import FORMAT_PROVIDER, GatewayKey, HopConfig, Route, Upstream
+from toolwire.hop._config import GatewayKey, HopConfig, Route, Upstream
 from toolwire.hop._count import count_call, count_reply, estimate_reply
 from toolwire.hop._defaults import apply_route_defaults
 from toolwire.hop._detached import generate_in_background
 from toolwire.hop._errors import refused_credentials
 from toolwire.hop._headers import map_response_headers
+from toolwire.hop._layouts import relayout
 from toolwire.hop._models import list_models
 from toolwire.hop._opaque import StateTap, load_state, save_state, store_state, tenant
-from toolwire.hop._providers import PROVIDERS, resolve_base_url
+from toolwire.hop._providers import resolve_base_url
 from toolwire.hop._relay import StreamRelay
 from toolwire.hop._routes import Endpoint, allowed_methods, match_inbound
 from toolwire.hop._stateful import ResponsesFacade, StoreCall, is_stateful
@@ -114,12 +114,12 @@ version segment is trimmed, see :func:`~toolwire.hop._providers.resolve_base_url
 
 def upstream_url(upstream: Upstream, path: str) -> str:
     """The absolute URL of ``path`` (from the server root, ``/v1/messages``) on ``upstream``,
-    joined as the upstream's official SDK joins its base URL."""
+    joined as the upstream's official SDK joins its base URL (an upstream given as a provider
+    row: as :class:`toolwire.Client` joins it, the server root and the provider's path)."""
     prefix = BASE_HOLDS_VERSION.get(upstream.format)
-    if prefix is not None and path.startswith(prefix + "/"):
+    if upstream.provider is None and prefix is not None and path.startswith(prefix + "/"):
         return upstream.base_url.rstrip("/") + path[len(prefix) :]
-    spec = PROVIDERS[FORMAT_PROVIDER[upstream.format]]
-    return resolve_base_url(spec, upstream.base_url, env={}) + path
+    return resolve_base_url(upstream.spec, upstream.base_url, env={}, params=upstream.params) + path
 
 
 def _presented_key(headers: Mapping[str, str], query: str) -> str | None:
@@ -147,8 +147,7 @@ class Hop:
         background: whether the shell runs the jobs of :class:`Detach` steps and answers
             :class:`ReplyFollow` (the ASGI gateway); otherwise ``background: true`` and
             ``?stream=true`` on a stored response are refused with a 400.
-        signers: the SigV4 signers of Bedrock upstreams, kept by the shell across calls
-            (default: made for this call from ``env``).
+        signers: Bedrock upstreams' SigV4 signers, kept across calls by the shell (default: new).
     """
 
     def __init__(
@@ -163,7 +162,7 @@ class Hop:
         signers: UpstreamSigners | None = None,
     ) -> None:
         self.config = config
-        self._signers = signers
+        self._signers = signers if signers is not None else UpstreamSigners(env)
         self.background = background
         self._env = env
         self._clock = clock
@@ -193,9 +192,7 @@ class Hop:
             answer = self._bad_request(endpoint.format, exc)
         except UpstreamCredentialsError:  # the gateway's own SigV4 credentials: never the client's fault
             self.record.error = "upstream credentials"
-            answer = client_error(
-                endpoint.format, 500, "The gateway has no credentials for its upstream", type="api_error"
-            )
+            answer = client_error(endpoint.format, 500, "No upstream credentials", type="api_error")
         return self._finish(answer)
 
     # -- checks ---------------------------------------------------------------------------------
@@ -240,7 +237,10 @@ class Hop:
         refused = self._allowed(fmt, model)
         if refused is not None:
             return refused
-        route = self.config.route(model)
+        try:
+            route = self.config.route(model)
+        except ToolwireError as exc:  # a model string of an unknown prefix, and no default route
+            return client_error(fmt, 404, str(exc), code="model_not_found")
         if route is None:
             return client_error(
                 fmt, 404, f"The model {model!r} does not exist or has no route", code="model_not_found"
@@ -272,20 +272,17 @@ class Hop:
         *,
         method: str = "POST",
     ) -> Send:
-        spec = PROVIDERS[FORMAT_PROVIDER[upstream.format]]
-        key = upstream.key(self._env)
-        sent = {**headers, **upstream.headers, **auth_headers(spec, key)}
+        spec = upstream.spec
+        if spec.layout is not None:  # the provider's own address (Vertex, Azure deployments)
+            path, headers, body = relayout(spec.layout, path, headers, body, upstream.params)
+        sent = {**headers, **upstream.headers, **auth_headers(spec, key := upstream.key(self._env))}
         url = upstream_url(upstream, path)
         if key is None and upstream.format == "bedrock-converse":  # SigV4, at the hop's clock
-            if self._signers is None:
-                self._signers = UpstreamSigners(self._env)
-            now = _dt.datetime.fromtimestamp(self._clock(), _dt.UTC)
-            sent.update(self._signers.sign(upstream, method, url, sent, body, now))
+            sent.update(self._signers.sign(upstream, method, url, sent, body, self._clock()))
         if self._cap is not None:
             self._cap.sent(body, sent)
-        timeout = (
-            min(upstream.timeout, self.config.limits.stream_idle_timeout) if stream else upstream.timeout
-        )
+        limit = self.config.limits.stream_idle_timeout
+        timeout = min(upstream.timeout, limit) if stream else upstream.timeout
         return Send(method, url, sent, body, stream, timeout, upstream.name)
 
     def _exchange(self, fmt: Format, route: Route, upstream: Upstream) -> Any:
@@ -297,6 +294,7 @@ class Hop:
             policy=self.config.policy,  # type: ignore[arg-type]
             upstream_model=route.model,
             clock=self._clock,
+            upstream_dialect=upstream.spec.dialect,
         )
 
     def _transport_failed(self, fmt: Format, exc: TransportError) -> Reply:
@@ -458,7 +456,10 @@ class Hop:
         )
 
     def _upstream_models(self, fmt: Format, upstream: Upstream) -> Generator[Send, Received, list[str]]:
-        """The model names the upstream lists (none when it cannot say)."""
+        """The model names the upstream lists (none when it cannot say: also a provider layout,
+        whose listing is not the format's)."""
+        if upstream.spec.layout is not None:
+            return []
         headers = dict(_MODEL_LIST_HEADERS.get(upstream.format, _JSON))
         path = "/v1beta/models" if upstream.format == "gemini" else "/v1/models"
         send = self._send(upstream, path, headers, b"", False, method="GET")
