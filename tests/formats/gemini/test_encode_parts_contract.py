@@ -11,6 +11,7 @@ from toolwire.formats import gemini
 from toolwire.ir.content import ImagePart, Message, Part, ReasoningPart, TextPart, ToolCall, ToolResult
 from toolwire.ir.notes import Notes
 from toolwire.ir.request import Request
+from toolwire.translate import translate_request
 
 PNG = "iVBORw0KGgoAAAANSUhEUg"
 GIF = "R0lGODlhAQABAIAAAP"
@@ -138,3 +139,21 @@ def test_a_result_answers_the_call_with_the_same_empty_id() -> None:
     assert out["contents"][1]["parts"][0]["functionResponse"]["name"] == "lookup"
     assert not [n for n in notes if n.kind == "synthesized"]
 
+
+
+# ---------------------------------------------------------------- contents
+
+
+def test_a_plain_gemini_conversation_translates_without_notes() -> None:
+    payload = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "hi"}]},
+            {"role": "model", "parts": [{"text": "hello"}]},
+        ]
+    }
+    result = translate_request(payload, source="gemini", target="openai-chat", model="m")
+    assert result.payload["messages"] == [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "hello"},
+    ]
+    assert result.notes == ()
