@@ -9,7 +9,16 @@ from typing import Any
 import pytest
 
 from toolwire.formats import anthropic
-from toolwire.ir.content import FilePart, ImagePart, Message, Part
+from toolwire.ir.content import (
+    FilePart,
+    ImagePart,
+    Message,
+    Part,
+    RefusalPart,
+    TextPart,
+    ToolCall,
+    ToolResult,
+)
 from toolwire.ir.notes import Notes
 from toolwire.ir.request import Request
 
@@ -52,3 +61,58 @@ def test_a_document_of_unknown_bytes_is_dropped_with_a_note() -> None:
     blocks, notes = user_blocks(FilePart(data=ZIP))
     assert blocks == []
     assert ("dropped", "file of type None: Anthropic documents take PDF or plain text") in notes
+
+
+def test_a_data_url_keeps_its_media_type() -> None:
+    data = "AAAAAAAAAAAA"
+    blocks, notes = user_blocks(ImagePart(url=f"data:image/gif;base64,{data}"))
+    assert blocks == [
+        {"type": "image", "source": {"type": "base64", "media_type": "image/gif", "data": data}}
+    ]
+    assert notes == []
+
+
+def test_a_plain_text_document_is_sent_as_text_and_bad_base64_is_dropped() -> None:
+    good = base64.b64encode(b"hello").decode()
+    blocks, notes = user_blocks(FilePart(data=good, media_type="text/plain"))
+    assert blocks == [
+        {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "hello"}}
+    ]
+    blocks, notes = user_blocks(FilePart(data="aGVs*bG8=", media_type="text/plain"))
+    assert blocks == []
+    assert notes == [("dropped", "file of type 'text/plain': Anthropic documents take PDF or plain text")]
+
+
+def test_a_gemini_signature_on_text_is_dropped_with_a_note() -> None:
+    blocks, notes = user_blocks(TextPart(text="hi", thought_signature="c2ln"))
+    assert blocks == [{"type": "text", "text": "hi"}]
+    assert notes == [("dropped", "Gemini thought signature on a text part")]
+
+
+def test_a_result_without_call_id_answers_the_call_without_id() -> None:
+    notes = Notes()
+    call = Message(role="assistant", parts=(ToolCall(name="lookup", arguments="{}"),))
+    result = Message(
+        role="tool", parts=(ToolResult(call_id=None, name="lookup", content=(TextPart(text="ok"),)),)
+    )
+    req = Request(
+        messages=(Message(role="user", parts=(TextPart(text="q"),)), call, result), model="m", max_tokens=9
+    )
+    out = anthropic.encode_request(req, notes)
+    use, answer = out["messages"][1]["content"][0], out["messages"][2]["content"][0]
+    assert answer == {"type": "tool_result", "tool_use_id": use["id"], "content": "ok"}
+    paired = [
+        (n.kind, n.loss) for n in notes if n.message.startswith("tool result without call id paired with")
+    ]
+    assert paired == [("synthesized", True)]
+
+
+def test_a_refusal_is_sent_as_text_with_a_note() -> None:
+    notes = Notes()
+    turns = (
+        Message(role="user", parts=(TextPart(text="q"),)),
+        Message(role="assistant", parts=(RefusalPart(text="no"),)),
+    )
+    out = anthropic.encode_request(Request(messages=turns, model="m", max_tokens=9), notes)
+    assert out["messages"][1] == {"role": "assistant", "content": [{"type": "text", "text": "no"}]}
+    assert [(n.kind, n.message) for n in notes] == [("approximated", "a refusal sent as text")]

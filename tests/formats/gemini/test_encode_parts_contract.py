@@ -81,7 +81,8 @@ def test_a_function_response_with_one_media_object_keeps_it_an_object() -> None:
 
 
 @pytest.mark.parametrize(
-    ("data", "mime"), [(PNG, "image/png"), ("/9j/4AAQSkZJRg", "image/jpeg"), (GIF, "image/gif"), (WEBP, "image/webp")]
+    ("data", "mime"),
+    [(PNG, "image/png"), ("/9j/4AAQSkZJRg", "image/jpeg"), (GIF, "image/gif"), (WEBP, "image/webp")],
 )
 def test_inline_image_without_a_media_type_is_sniffed(data: str, mime: str) -> None:
     parts, notes = cross(ImagePart(data=data))
@@ -138,7 +139,6 @@ def test_a_result_answers_the_call_with_the_same_empty_id() -> None:
     out = gemini.encode_request(Request(messages=(call, result), model="m"), notes)
     assert out["contents"][1]["parts"][0]["functionResponse"]["name"] == "lookup"
     assert not [n for n in notes if n.kind == "synthesized"]
-
 
 
 # ---------------------------------------------------------------- contents
