@@ -1,0 +1,80 @@
+"""Chat message content (issue 22): part fields round-trip in their own spelling, and parts from
+other formats get the Chat shape (audio formats from media types) without stray notes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from toolwire.formats import openai_chat
+from toolwire.ir.content import AudioPart, Message
+from toolwire.ir.notes import Notes
+from toolwire.ir.request import Request
+from toolwire.translate import translate_request
+
+WAV = "UklGRiQAAABXQVZFZm10"
+
+
+def same(content: list[dict[str, Any]]) -> tuple[Any, list[tuple[str, str]]]:
+    notes = Notes()
+    payload = {"model": "m", "messages": [{"role": "user", "content": content}]}
+    out = openai_chat.encode_request(openai_chat.decode_request(payload, notes), notes)
+    return out["messages"][0]["content"], [(n.kind, n.message) for n in notes]
+
+
+@pytest.mark.parametrize(
+    "part",
+    [
+        {
+            "type": "image_url",
+            "image_url": {"url": "https://x.test/a.png", "detail": "low", "x_crop": [0, 0]},
+        },
+        {"type": "input_audio", "input_audio": {"data": WAV, "format": "wav", "x_rate": 16000}},
+    ],
+    ids=["image-inner-field", "audio-inner-field"],
+)
+def test_unknown_fields_inside_a_part_round_trip(part: dict[str, Any]) -> None:
+    content, notes = same([{"type": "text", "text": "look"}, part])
+    assert content == [{"type": "text", "text": "look"}, part]
+    assert notes == []
+
+
+@pytest.mark.parametrize(
+    "part",
+    [
+        {"type": "image_url", "image_url": {"url": "https://x.test/a.png"}},
+        {"type": "input_audio", "input_audio": {"data": WAV, "format": "wav"}},
+    ],
+    ids=["image", "audio"],
+)
+def test_a_chat_media_part_translates_without_notes(part: dict[str, Any]) -> None:
+    payload = {
+        "model": "m",
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}, part]}],
+    }
+    result = translate_request(payload, source="openai-chat", target="gemini")
+    assert len(result.payload["contents"][0]["parts"]) == 2
+    assert result.notes == ()
+
+
+@pytest.mark.parametrize(
+    ("media_type", "fmt"),
+    [
+        ("audio/wav", "wav"),
+        ("audio/x-wav", "wav"),
+        ("audio/wave", "wav"),
+        ("audio/mpeg", "mp3"),
+        ("audio/mp3", "mp3"),
+    ],
+)
+def test_audio_of_another_format_gets_its_chat_format(media_type: str, fmt: str) -> None:
+    notes = Notes()
+    req = Request(
+        messages=(Message(role="user", parts=(AudioPart(data=WAV, media_type=media_type),)),), model="m"
+    )
+    out = openai_chat.encode_request(req, notes)
+    assert out["messages"][0]["content"] == [
+        {"type": "input_audio", "input_audio": {"data": WAV, "format": fmt}}
+    ]
+    assert list(notes) == []
