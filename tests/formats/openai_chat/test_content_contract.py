@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from toolwire.formats import openai_chat
-from toolwire.ir.content import AudioPart, Message
+from toolwire.ir.content import AudioPart, ImagePart, Message
 from toolwire.ir.notes import Notes
 from toolwire.ir.request import Request
 from toolwire.translate import translate_request
@@ -78,3 +78,19 @@ def test_audio_of_another_format_gets_its_chat_format(media_type: str, fmt: str)
         {"type": "input_audio", "input_audio": {"data": WAV, "format": fmt}}
     ]
     assert list(notes) == []
+
+
+def test_a_plain_image_part_decodes_to_a_bare_image() -> None:
+    payload = {
+        "model": "m",
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "image_url", "image_url": {"url": "https://x.test/a.png", "detail": "low"}}
+                ],
+            }
+        ],
+    }
+    req = openai_chat.decode_request(payload, Notes())
+    assert req.messages[0].parts == (ImagePart(url="https://x.test/a.png", detail="low"),)
