@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 
 from toolwire.formats import openai_chat
@@ -94,3 +95,22 @@ def test_a_plain_image_part_decodes_to_a_bare_image() -> None:
     }
     req = openai_chat.decode_request(payload, Notes())
     assert req.messages[0].parts == (ImagePart(url="https://x.test/a.png", detail="low"),)
+
+
+def test_a_plain_audio_part_decodes_to_bare_audio() -> None:
+    part = {"type": "input_audio", "input_audio": {"data": WAV, "format": "wav"}}
+    req = openai_chat.decode_request(
+        {"model": "m", "messages": [{"role": "user", "content": [part]}]}, Notes()
+    )
+    assert req.messages[0].parts == (AudioPart(data=WAV, format="wav"),)
+
+
+def test_raw_file_data_stays_raw_once_its_media_type_is_known() -> None:
+    part = {"type": "file", "file": {"file_data": "JVBERi0xLjQ=", "filename": "a.pdf"}}
+    notes = Notes()
+    req = openai_chat.decode_request({"model": "m", "messages": [{"role": "user", "content": [part]}]}, notes)
+    (decoded,) = req.messages[0].parts
+    typed = msgspec.structs.replace(decoded, media_type="application/pdf")
+    message = msgspec.structs.replace(req.messages[0], parts=(typed,))
+    out = openai_chat.encode_request(msgspec.structs.replace(req, messages=(message,)), notes)
+    assert out["messages"][0]["content"] == [part]
