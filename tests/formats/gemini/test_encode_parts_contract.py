@@ -157,3 +157,21 @@ def test_a_plain_gemini_conversation_translates_without_notes() -> None:
         {"role": "assistant", "content": "hello"},
     ]
     assert result.notes == ()
+
+
+def test_plain_contents_decode_to_bare_messages_and_legacy_function_turns_to_tool() -> None:
+    response = {"functionResponse": {"name": "f", "response": {"output": "ok"}}}
+    payload = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "hi"}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}}]},
+            {"role": "function", "parts": [response]},
+        ]
+    }
+    req = gemini.decode_request(payload, Notes(), model="m")
+    assert req.messages[0] == Message(role="user", parts=(TextPart(text="hi"),))
+    assert req.messages[1].role == "assistant"
+    assert req.messages[1].extra == {}
+    assert req.messages[2].role == "tool"
+    out, notes = same(payload["contents"])
+    assert out["contents"] == payload["contents"]
