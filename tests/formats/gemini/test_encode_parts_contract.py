@@ -175,3 +175,18 @@ def test_plain_contents_decode_to_bare_messages_and_legacy_function_turns_to_too
     assert req.messages[2].role == "tool"
     out, notes = same(payload["contents"])
     assert out["contents"] == payload["contents"]
+
+
+def test_every_system_message_goes_into_one_system_instruction() -> None:
+    messages = (
+        Message(role="system", parts=(TextPart(text="be brief"),)),
+        Message(role="user", parts=(TextPart(text="hi"),)),
+        Message(role="developer", parts=(TextPart(text="use metric units"),)),
+    )
+    notes = Notes()
+    out = gemini.encode_request(Request(messages=messages, model="m"), notes)
+    assert out["systemInstruction"] == {"parts": [{"text": "be brief"}, {"text": "use metric units"}]}
+    assert out["contents"] == [{"role": "user", "parts": [{"text": "hi"}]}]
+    assert [(n.kind, n.message) for n in notes] == [
+        ("approximated", "system message moved to systemInstruction")
+    ]
