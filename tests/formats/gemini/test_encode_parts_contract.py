@@ -175,6 +175,7 @@ def test_plain_contents_decode_to_bare_messages_and_legacy_function_turns_to_too
     assert req.messages[2].role == "tool"
     out, notes = same(payload["contents"])
     assert out["contents"] == payload["contents"]
+    assert notes == []
 
 
 def test_every_system_message_goes_into_one_system_instruction() -> None:
