@@ -1,0 +1,44 @@
+"""Responses request ``input`` from other formats (issue 22): tool results become their own items
+in order, and what input messages cannot carry is dropped with a note."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolwire.formats import openai_responses
+from toolwire.ir.content import Message, Part, TextPart, ToolCall, ToolResult
+from toolwire.ir.notes import Notes
+from toolwire.ir.request import Request
+
+
+def encode(*messages: Message) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
+    notes = Notes()
+    out = openai_responses.encode_request(Request(messages=messages, model="m"), notes)
+    return out["input"], [(n.kind, n.message) for n in notes]
+
+
+def user(*parts: Part, **fields: Any) -> Message:
+    return Message(role="user", parts=parts, **fields)
+
+
+def test_text_around_a_tool_result_stays_on_its_own_side() -> None:
+    call = Message(role="assistant", parts=(ToolCall(name="f", arguments="{}", id="c1"),))
+    result = ToolResult(call_id="c1", content=(TextPart(text="42"),))
+    items, notes = encode(
+        user(TextPart(text="q")), call, user(TextPart(text="before"), result, TextPart(text="after"))
+    )
+    assert items[2:] == [
+        {"role": "user", "content": "before"},
+        {"type": "function_call_output", "call_id": "c1", "output": "42"},
+        {"role": "user", "content": "after"},
+    ]
+    assert notes == []
+
+
+def test_a_message_id_and_a_participant_name_are_dropped_with_notes() -> None:
+    items, notes = encode(user(TextPart(text="hi"), id="msg_1", name="ada"))
+    assert items == [{"role": "user", "content": "hi"}]
+    assert notes == [
+        ("dropped", "message id 'msg_1' (input messages carry none)"),
+        ("dropped", "participant name 'ada' of a user message"),
+    ]
