@@ -42,3 +42,25 @@ def test_a_message_id_and_a_participant_name_are_dropped_with_notes() -> None:
         ("dropped", "message id 'msg_1' (input messages carry none)"),
         ("dropped", "participant name 'ada' of a user message"),
     ]
+
+
+def test_a_tool_call_in_a_user_message_is_dropped_with_a_note() -> None:
+    items, notes = encode(user(TextPart(text="hi"), ToolCall(name="f", arguments="{}", id="c1")))
+    assert items == [{"role": "user", "content": "hi"}]
+    assert notes == [("dropped", "ToolCall in a user message")]
+
+
+def test_an_assistant_messages_own_fields_are_dropped_with_a_note() -> None:
+    assistant = Message(role="assistant", parts=(TextPart(text="a"),), extra={"x_mood": "calm"})
+    items, notes = encode(user(TextPart(text="q")), assistant)
+    assert items[1] == {"role": "assistant", "content": "a"}
+    assert notes == [("dropped", "field 'x_mood' has no equivalent in the target format")]
+
+
+def test_an_empty_assistant_message_item_round_trips() -> None:
+    empty = {"type": "message", "id": "msg_1", "status": "completed", "role": "assistant", "content": []}
+    payload = {"model": "m", "input": [{"role": "user", "content": "q"}, empty]}
+    notes = Notes()
+    out = openai_responses.encode_request(openai_responses.decode_request(payload, notes), notes)
+    assert out["input"] == payload["input"]
+    assert list(notes) == []
