@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire.formats import openai_responses
-from toolwire.ir.content import Message, Part, TextPart, ToolCall, ToolResult
+from toolwire.ir.content import Message, Part, ReasoningPart, TextPart, ToolCall, ToolResult
 from toolwire.ir.notes import Notes
 from toolwire.ir.request import Request
 
@@ -64,3 +64,42 @@ def test_an_empty_assistant_message_item_round_trips() -> None:
     out = openai_responses.encode_request(openai_responses.decode_request(payload, notes), notes)
     assert out["input"] == payload["input"]
     assert list(notes) == []
+
+
+def test_reasoning_items_round_trip_in_their_own_shape() -> None:
+    items = [
+        {"role": "user", "content": "q"},
+        {"type": "reasoning", "id": "rs_1", "encrypted_content": "opaque"},
+        {
+            "type": "reasoning",
+            "id": "rs_2",
+            "summary": [],
+            "content": [{"type": "reasoning_text", "text": "a"}, {"type": "reasoning_text", "text": "b"}],
+        },
+        {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
+    ]
+    notes = Notes()
+    payload = {"model": "m", "input": items}
+    out = openai_responses.encode_request(openai_responses.decode_request(payload, notes), notes)
+    assert out["input"] == items
+    assert list(notes) == []
+
+
+def test_responses_reasoning_without_id_or_encrypted_state_is_dropped_with_a_note() -> None:
+    thinking = Message(
+        role="assistant", parts=(ReasoningPart(text="t", origin="openai-responses"), TextPart(text="a"))
+    )
+    items, notes = encode(user(TextPart(text="q")), thinking)
+    assert items[1:] == [{"role": "assistant", "content": "a"}]
+    assert notes == [("dropped", "reasoning item without id cannot be replayed")]
+
+
+def test_replayed_responses_output_keeps_its_message_id() -> None:
+    part = TextPart(text="a", extra={"~msg": {"id": "msg_1"}})
+    items, _ = encode(user(TextPart(text="q")), Message(role="assistant", parts=(part,)))
+    assert {k: items[1][k] for k in ("id", "type", "status", "role")} == {
+        "id": "msg_1",
+        "type": "message",
+        "status": "completed",
+        "role": "assistant",
+    }
