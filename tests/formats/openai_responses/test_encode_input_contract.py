@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire.formats import openai_responses
-from toolwire.ir.content import Message, Part, ReasoningPart, TextPart, ToolCall, ToolResult
+from toolwire.ir.content import Message, Part, ReasoningPart, RefusalPart, TextPart, ToolCall, ToolResult
 from toolwire.ir.notes import Notes
 from toolwire.ir.request import Request
 
@@ -103,3 +103,13 @@ def test_replayed_responses_output_keeps_its_message_id() -> None:
         "status": "completed",
         "role": "assistant",
     }
+
+
+def test_a_refusal_in_a_tool_result_is_sent_as_text_with_a_note() -> None:
+    call = Message(role="assistant", parts=(ToolCall(name="f", arguments="{}", id="c1"),))
+    result = ToolResult(call_id="c1", content=(TextPart(text="partial"), RefusalPart(text="no more")))
+    items, notes = encode(user(TextPart(text="q")), call, Message(role="tool", parts=(result,)))
+    output = items[2]["output"]
+    assert [entry["text"] for entry in output] == ["partial", "no more"]
+    assert {entry["type"] for entry in output} == {"input_text"}
+    assert notes == [("approximated", "refusal in a tool result sent as text")]
