@@ -9,6 +9,7 @@ from toolwire.formats import openai_responses
 from toolwire.ir.content import Message, Part, ReasoningPart, RefusalPart, TextPart, ToolCall, ToolResult
 from toolwire.ir.notes import Notes
 from toolwire.ir.request import Request
+from toolwire.ir.response import Response
 
 
 def encode(*messages: Message) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
@@ -113,3 +114,13 @@ def test_a_refusal_in_a_tool_result_is_sent_as_text_with_a_note() -> None:
     assert [entry["text"] for entry in output] == ["partial", "no more"]
     assert {entry["type"] for entry in output} == {"input_text"}
     assert notes == [("approximated", "refusal in a tool result sent as text")]
+
+
+def test_output_items_of_another_format_get_distinct_ids() -> None:
+    calls = (ToolCall(name="f", arguments="{}", id="c1"), ToolCall(name="g", arguments="{}", id="c2"))
+    out = openai_responses.encode_response(
+        Response(id="resp_1", model="m", parts=(TextPart(text="a"), *calls)), Notes()
+    )
+    ids = [item["id"] for item in out["output"]]
+    assert len(ids) == 3
+    assert len(set(ids)) == 3
