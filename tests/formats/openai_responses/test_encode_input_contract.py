@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from toolwire.formats import openai_responses
 from toolwire.ir.content import Message, Part, ReasoningPart, RefusalPart, TextPart, ToolCall, ToolResult
 from toolwire.ir.notes import Notes
@@ -124,3 +126,19 @@ def test_output_items_of_another_format_get_distinct_ids() -> None:
     ids = [item["id"] for item in out["output"]]
     assert len(ids) == 3
     assert len(set(ids)) == 3
+
+
+def test_a_string_assistant_content_becomes_a_list_when_a_part_is_added() -> None:
+    payload = {
+        "model": "m",
+        "input": [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}],
+    }
+    notes = Notes()
+    req = openai_responses.decode_request(payload, notes)
+    grown = msgspec.structs.replace(req.messages[1], parts=(*req.messages[1].parts, TextPart(text="b")))
+    out = openai_responses.encode_request(
+        msgspec.structs.replace(req, messages=(req.messages[0], grown)), notes
+    )
+    content = out["input"][1]["content"]
+    assert content[0] == {"type": "output_text", "text": "a"}
+    assert [entry["text"] for entry in content] == ["a", "b"]
