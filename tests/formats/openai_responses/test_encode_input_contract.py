@@ -8,7 +8,16 @@ from typing import Any
 import msgspec
 
 from toolwire.formats import openai_responses
-from toolwire.ir.content import Message, Part, ReasoningPart, RefusalPart, TextPart, ToolCall, ToolResult
+from toolwire.ir.content import (
+    ImagePart,
+    Message,
+    Part,
+    ReasoningPart,
+    RefusalPart,
+    TextPart,
+    ToolCall,
+    ToolResult,
+)
 from toolwire.ir.notes import Notes
 from toolwire.ir.request import Request
 from toolwire.ir.response import Response
@@ -142,3 +151,29 @@ def test_a_string_assistant_content_becomes_a_list_when_a_part_is_added() -> Non
     content = out["input"][1]["content"]
     assert content[0] == {"type": "output_text", "text": "a"}
     assert [entry["text"] for entry in content] == ["a", "b"]
+
+
+def test_assistant_text_around_a_call_makes_two_message_items_and_media_is_dropped() -> None:
+    parts = (
+        TextPart(text="before"),
+        ImagePart(url="https://x.test/a.png"),
+        ToolCall(name="f", arguments="{}", id="c1"),
+        TextPart(text="after"),
+    )
+    items, notes = encode(user(TextPart(text="q")), Message(role="assistant", parts=parts))
+    assert items[1:] == [
+        {"role": "assistant", "content": "before"},
+        {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
+        {"role": "assistant", "content": "after"},
+    ]
+    assert notes == [("dropped", "ImagePart in assistant output")]
+
+
+def test_a_response_keeps_the_summary_of_another_formats_reasoning() -> None:
+    thinking = ReasoningPart(summary=("planned",), signature="sig", origin="anthropic")
+    out = openai_responses.encode_response(
+        Response(id="resp_1", model="m", parts=(thinking, TextPart(text="a"))), Notes()
+    )
+    reasoning = out["output"][0]
+    assert reasoning["type"] == "reasoning"
+    assert reasoning["summary"] == [{"type": "summary_text", "text": "planned"}]
