@@ -14,6 +14,7 @@ from toolwire.ir.content import (
     ImagePart,
     Message,
     Part,
+    ReasoningPart,
     RefusalPart,
     TextPart,
     ToolCall,
@@ -116,3 +117,34 @@ def test_a_refusal_is_sent_as_text_with_a_note() -> None:
     out = anthropic.encode_request(Request(messages=turns, model="m", max_tokens=9), notes)
     assert out["messages"][1] == {"role": "assistant", "content": [{"type": "text", "text": "no"}]}
     assert [(n.kind, n.message) for n in notes] == [("approximated", "a refusal sent as text")]
+
+
+def test_turns_are_rebuilt_with_results_first_and_thinking_first() -> None:
+    thinking = ReasoningPart(text="hmm", signature="sig", origin="anthropic")
+    messages = (
+        Message(role="user", parts=(TextPart(text="q"),)),
+        Message(
+            role="assistant",
+            parts=(
+                ToolCall(name="f", arguments="{}", id="c1"),
+                ToolResult(call_id="c1", content=(TextPart(text="42"),)),
+            ),
+        ),
+        Message(role="assistant", parts=(TextPart(text="so"), thinking)),
+    )
+    notes = Notes()
+    out = anthropic.encode_request(Request(messages=messages, model="m", max_tokens=9), notes)
+    assert out["messages"][1:] == [
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "c1", "name": "f", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c1", "content": "42"}]},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "thinking", "thinking": "hmm", "signature": "sig"},
+                {"type": "text", "text": "so"},
+            ],
+        },
+    ]
+    assert [(n.kind, n.message) for n in notes] == [
+        ("approximated", "thinking moved before other content of its turn")
+    ]
