@@ -22,9 +22,11 @@ def test_each_import_names_its_extra_and_several_name_the_bundle() -> None:
         "pydantic": "models",
         "opentelemetry": "otel",
         "redis": "redis",
+        "botocore": "bedrock",
     }
     assert extra_for(("httpx", "tenacity")) == "client"
     assert extra_for(("redis.asyncio",)) == "redis"
+    assert extra_for(("botocore.credentials",)) == "bedrock"
     assert extra_for(("redis", "httpx")) == "all"
     assert extra_for(("starlette", "uvicorn")) == "server"
     assert extra_for(("httpx", "tenacity", "starlette", "uvicorn", "pydantic")) == "cli"
