@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-EXTRAS = ("none", "client", "server", "models", "cli", "otel", "redis", "all")
+EXTRAS = ("none", "client", "server", "models", "cli", "otel", "redis", "vertex", "bedrock", "all")
 """The installs checked; ``none`` is the wheel without extras."""
 COMMANDS = (
     "convert",
@@ -257,7 +257,7 @@ def shells(pyproject: dict[str, object]) -> dict[str, frozenset[str]]:
 
 
 SHELLS = shells(tomllib.loads((ROOT / "pyproject.toml").read_text()))
-"""Extra -> the single-shell extras (client, server, models, otel, redis) it installs."""
+"""Extra -> the single-shell extras (client, server, models, otel, redis, vertex, bedrock) it installs."""
 
 
 def _env(venv_: Venv) -> dict[str, str]:

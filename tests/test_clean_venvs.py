@@ -35,7 +35,9 @@ def test_extras_are_read_from_pyproject() -> None:
         "otel": frozenset({"otel"}),
         "cli": frozenset({"client", "server", "models"}),
         "redis": frozenset({"redis"}),
-        "all": frozenset({"client", "server", "models", "otel", "redis"}),
+        "vertex": frozenset({"vertex"}),
+        "bedrock": frozenset({"bedrock"}),
+        "all": frozenset({"client", "server", "models", "otel", "redis", "vertex", "bedrock"}),
     }
     assert set(clean_venvs.EXTRAS) == set(clean_venvs.SHELLS)
 

@@ -22,7 +22,7 @@ from toolwire._extras import EXTRAS
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "toolwire"
 
-SHELLS = ("client", "server", "models", "otel", "redis", "bedrock")
+SHELLS = ("client", "server", "models", "otel", "redis", "vertex", "bedrock")
 """The extras that each bring one shell's third-party packages."""
 
 AREAS: dict[str, str] = {

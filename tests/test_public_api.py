@@ -71,6 +71,7 @@ PINNED: dict[str, set[str]] = {
         "RETRY_STATUSES", "RequestRejectedError", "RequestTimeoutError", "ResponsesOptions", "Result",
         "RetryPolicy", "Stream", "StreamIdleTimeoutError", "TRACE", "Timeouts", "TransportError",
         "check_request", "parse_retry_after",
+        "GoogleCredentials", "MODEL_PREFIXES", "ModelPrefix", "StaticToken", "TokenSource",
     },
     "toolwire.runner": {
         "DEFAULT_ABANDONED_LIMIT", "abandoned_threads", "set_abandoned_limit",

@@ -12,6 +12,7 @@ server     starlette, uvicorn, yaml                ``toolwire.emulator``, ``tool
 models     pydantic                                tools from Python functions and models
 otel       opentelemetry                           tracing
 redis      redis                                   the Redis store (``redis://`` store URLs)
+vertex     google.auth, requests                   Vertex AI credentials (Google ADC)
 bedrock    botocore                                AWS credentials beyond the environment
                                                    (profiles, SSO, roles) for ``bedrock``
 cli        client + server + models                every ``toolwire`` command
@@ -44,13 +45,15 @@ EXTRAS: dict[str, str] = {
     "pydantic": "models",
     "opentelemetry": "otel",
     "redis": "redis",
+    "google": "vertex",
+    "requests": "vertex",
     "botocore": "bedrock",
 }
 """Import name -> the extra that installs it."""
 
 BUNDLES: dict[str, frozenset[str]] = {
     "cli": frozenset({"client", "server", "models"}),
-    "all": frozenset({"client", "server", "models", "otel", "redis", "bedrock"}),
+    "all": frozenset({"client", "server", "models", "otel", "redis", "vertex", "bedrock"}),
 }
 """Extras that install other extras, smallest first: name -> the extras it includes."""
 

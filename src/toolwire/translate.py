@@ -403,6 +403,7 @@ class Exchange:
             inbound=inbound,
             options=options,
             notes=notes,
+            dialect=self.upstream_dialect,
         )
         self.notes.extend(notes.items)
         return call

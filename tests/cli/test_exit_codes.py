@@ -171,3 +171,22 @@ def test_readme_documents_every_exit_code() -> None:
     rows = [line.split("|")[1].strip() for line in section.splitlines() if line.startswith("| ")]
     assert rows[:2] == ["exit code", "---"]
     assert [int(code) for code in rows[2:]] == [int(c) for c in ExitCode]
+
+
+def test_run_takes_a_model_string_and_refuses_an_unknown_prefix(
+    url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolwire.cli._run import _PROVIDERS
+    from toolwire.client import PROVIDERS
+
+    assert tuple(PROVIDERS) == _PROVIDERS
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "proj")
+    argv = ["run", "--base-url", url, "--api-key", "right-key", "hi"]
+    assert main([*argv, "--model", "vertex/claude-haiku-4-5@20251001"]) == 0
+    assert "You said: hi" in capsys.readouterr().out
+    assert main([*argv, "--model", "vertx/gemini-2.5-pro"]) == 2
+    assert capsys.readouterr().err == (
+        "toolwire: error: --model 'vertx/gemini-2.5-pro': unknown model prefix 'vertx' "
+        "(did you mean 'vertex'?); expected one of openai, openai-chat, anthropic, gemini, vertex, "
+        "azure, azure-chat, mistral, deepseek, openrouter, groq, xai, ollama, vllm, bedrock\n"
+    )

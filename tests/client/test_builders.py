@@ -127,7 +127,7 @@ def test_env_key_is_used(server: Server, monkeypatch: pytest.MonkeyPatch) -> Non
 
 def test_unknown_provider_and_missing_azure_address() -> None:
     with pytest.raises(ToolwireError, match="unknown provider"):
-        Client("mistral")
+        Client("cohere")  # type: ignore[arg-type]
     with pytest.raises(ToolwireError, match="AZURE_OPENAI_ENDPOINT"):
         resolve_base_url(get_spec("azure-openai"), None, {})
 

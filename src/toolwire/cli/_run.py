@@ -8,14 +8,35 @@ import sys
 from typing import Any
 
 from toolwire._extras import require
+from toolwire.cli._exit import UsageError
 from toolwire.cli._schema import import_user_module, load_object
+from toolwire.errors import MissingDependencyError, ToolwireError
 from toolwire.ir.content import Message, TextPart
 from toolwire.ir.request import Request
 from toolwire.ir.stream import TextDelta
 
 __all__ = ["add_parser", "load_toolbox"]
 
-_PROVIDERS = ("openai-responses", "openai-chat", "anthropic", "gemini", "azure-openai")
+_PROVIDERS = (
+    "openai-responses",
+    "openai-chat",
+    "anthropic",
+    "gemini",
+    "azure-openai",
+    "azure-openai-chat",
+    "vertex-gemini",
+    "vertex-anthropic",
+    "bedrock",
+    "mistral",
+    "deepseek",
+    "openrouter",
+    "groq",
+    "xai",
+    "ollama",
+    "vllm",
+)
+"""``toolwire.client.PROVIDERS``'s names (kept here so building the parser imports no client;
+a test keeps them equal)."""
 
 
 def add_parser(sub: Any) -> None:
@@ -25,12 +46,14 @@ def add_parser(sub: Any) -> None:
     parser.add_argument(
         "--provider",
         choices=_PROVIDERS,
-        default="openai-responses",
-        help="API to call (default: openai-responses)",
+        default=None,
+        help="API to call (default: the prefix of a --model PREFIX/MODEL, else openai-responses)",
     )
     parser.add_argument("--base-url", help="server root (default: the provider's)")
     parser.add_argument("--api-key", help="API key (default: the provider's usual environment variable)")
-    parser.add_argument("--model", default=None, help="model name")
+    parser.add_argument(
+        "--model", default=None, help="model name, or PREFIX/MODEL without --provider (vertex/gemini-2.5-pro)"
+    )
     parser.add_argument(
         "--tools",
         action="append",
@@ -92,6 +115,20 @@ def _result_line(call: Any, result: Any) -> None:
     sys.stderr.write(f"  -> {call.name}: {state}\n")
 
 
+def _client(factory: Any, args: argparse.Namespace) -> Any:
+    """The client for ``--provider``/``--model`` (a model string names both); a bad model string
+    is a usage error."""
+    provider = args.provider
+    if provider is None and not (args.model and "/" in args.model):
+        provider = "openai-responses"
+    try:
+        return factory(provider, base_url=args.base_url, api_key=args.api_key, model=args.model)
+    except MissingDependencyError:
+        raise
+    except ToolwireError as exc:
+        raise UsageError(f"--model {args.model!r}: {exc}" if provider is None else str(exc)) from None
+
+
 def _run(args: argparse.Namespace) -> int:
     # Python tools are built with pydantic: with --tools the command needs the models extra too.
     require("'toolwire run'", "httpx", "tenacity", *(("pydantic",) if args.tools else ()))
@@ -101,7 +138,7 @@ def _run(args: argparse.Namespace) -> int:
     box = load_toolbox(args.tools)
     hooks = Hooks(after_response=lambda t, r: _progress(t, r), after_tool=lambda c, r: _result_line(c, r))
     result: RunResult | None = None
-    with Client(args.provider, base_url=args.base_url, api_key=args.api_key, model=args.model) as client:
+    with _client(Client, args) as client:
         if not args.stream:
             result = run(client, _request(args), box, max_turns=args.max_turns, hooks=hooks)
             sys.stdout.write(result.text + "\n")

@@ -20,6 +20,7 @@ except ImportError:
     require("toolwire.client", "httpx", "tenacity")
     raise
 
+from toolwire._google_auth import GoogleCredentials, StaticToken, TokenSource
 from toolwire.client._async import AsyncClient, AsyncStream
 from toolwire.client._build import HTTPRequest
 from toolwire.client._core import TRACE
@@ -43,8 +44,10 @@ from toolwire.client._providers import PROVIDERS, ProviderName, ProviderSpec
 from toolwire.client._result import Result
 from toolwire.client._retry import RETRY_STATUSES, RetryPolicy
 from toolwire.client._sync import Client, Stream
+from toolwire.hop._prefixes import MODEL_PREFIXES, ModelPrefix
 
 __all__ = [
+    "MODEL_PREFIXES",
     "PROVIDERS",
     "RETRY_STATUSES",
     "TRACE",
@@ -55,7 +58,9 @@ __all__ = [
     "Client",
     "ConnectionFailedError",
     "GeminiOptions",
+    "GoogleCredentials",
     "HTTPRequest",
+    "ModelPrefix",
     "Options",
     "ProviderName",
     "ProviderSpec",
@@ -64,9 +69,11 @@ __all__ = [
     "ResponsesOptions",
     "Result",
     "RetryPolicy",
+    "StaticToken",
     "Stream",
     "StreamIdleTimeoutError",
     "Timeouts",
+    "TokenSource",
     "TransportError",
     "check_request",
     "parse_retry_after",

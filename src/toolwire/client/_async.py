@@ -11,6 +11,7 @@ from typing import Any
 import anyio
 import httpx
 
+from toolwire._google_auth import TokenSource
 from toolwire.client._bodies import MAX_ERROR_BODY, aread_body, deadline_after
 from toolwire.client._core import Call, ClientCore
 from toolwire.client._options import Options, Timeouts
@@ -92,7 +93,7 @@ class AsyncClient:
 
     def __init__(
         self,
-        provider: ProviderName,
+        provider: ProviderName | None = None,
         *,
         base_url: str | None = None,
         api_key: str | None = None,
@@ -108,6 +109,9 @@ class AsyncClient:
         rng: Callable[[], float] | None = None,
         http_client: httpx.AsyncClient | None = None,
         observer: Observer | None = None,
+        project: str | None = None,
+        location: str | None = None,
+        credentials: TokenSource | None = None,
     ) -> None:
         self.core = ClientCore(
             provider,
@@ -121,6 +125,9 @@ class AsyncClient:
             policy=policy,
             validate=validate,
             observer=observer,
+            project=project,
+            location=location,
+            credentials=credentials,
         )
         self._refresh = auth_refresh
         self._sleep = sleep
@@ -218,6 +225,11 @@ class AsyncClient:
         return response
 
     async def _send_once(self, call: Call) -> httpx.Response:
+        tokens = self.core.tokens
+        if tokens is not None and tokens.current() is None:  # a refresh is a blocking HTTP call
+            await anyio.to_thread.run_sync(self.core.refresh_token)
+        else:
+            self.core.refresh_token()
         headers = self.core.request_headers(call)
         self.core.log_request(call, headers)
         request = self._http.build_request(

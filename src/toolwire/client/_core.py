@@ -9,12 +9,14 @@
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from toolwire._google_auth import GoogleCredentials, TokenSource
 from toolwire._json import dumps_str, loads
 from toolwire._logging import TRACE
 from toolwire.client._aws import AwsAuth, bedrock_base_url
@@ -33,13 +35,15 @@ from toolwire.client._providers import (
 from toolwire.client._result import Result
 from toolwire.client._retry import RetryPolicy
 from toolwire.client._session import StreamSession
-from toolwire.errors import PayloadError, ProviderError
+from toolwire.errors import PayloadError, ProviderError, ToolwireError
 from toolwire.hooks import CallInfo, ConversionInfo, Observer, emit
+from toolwire.hop._layouts import layout_params
+from toolwire.hop._prefixes import resolve_target
 from toolwire.ir.base import Format
 from toolwire.ir.notes import Note, Notes, Policy
 from toolwire.ir.request import Request
 from toolwire.ir.response import Response
-from toolwire.translate import Exchange, format_module, resolve_format
+from toolwire.translate import Exchange, chat_dialect, format_module, resolve_format
 
 __all__ = ["TRACE", "Call", "ClientCore"]
 
@@ -74,7 +78,7 @@ class ClientCore:
 
     def __init__(
         self,
-        provider: ProviderName,
+        provider: ProviderName | None = None,
         *,
         base_url: str | None = None,
         api_key: str | None = None,
@@ -87,15 +91,23 @@ class ClientCore:
         validate: bool = True,
         env: Mapping[str, str] | None = None,
         observer: Observer | None = None,
+        project: str | None = None,
+        location: str | None = None,
+        credentials: TokenSource | None = None,
     ) -> None:
-        self.spec: ProviderSpec = get_spec(provider)
+        name, model = resolve_target(provider, model)
+        self.spec: ProviderSpec = get_spec(name)
         self.format: Format = self.spec.format
+        environ = os.environ if env is None else env
+        given = {"project": project, "location": location}
+        self.params = layout_params(self.spec.layout, given, environ, source=f"provider {name!r}")
         self.api_key = resolve_key(self.spec, api_key, env)
         self.aws: AwsAuth | None = None
         if self.spec.name == "bedrock":  # region-based address; SigV4 unless a Bedrock API key is set
             base_url = base_url or bedrock_base_url(env)
             self.aws = None if self.api_key else AwsAuth(env)
-        self.base_url = resolve_base_url(self.spec, base_url, env)
+        self.base_url = resolve_base_url(self.spec, base_url, env, self.params)
+        self.tokens = self._token_source(credentials)
         self.model = model
         self.options: Options = options if options is not None else DEFAULT_OPTIONS[self.format]
         self.headers = {k.lower(): v for k, v in (headers or {}).items()}
@@ -104,6 +116,24 @@ class ClientCore:
         self.policy: Policy = policy
         self.validate = validate
         self.observer = observer
+
+    def _token_source(self, credentials: TokenSource | None) -> TokenSource | None:
+        """Where bearer tokens come from: ``credentials``, else Google's ADC for a Google provider
+        given no key (``None``: the API key is the credential)."""
+        if self.spec.credentials != "google":
+            if credentials is not None:
+                raise ToolwireError(f"provider {self.spec.name!r} takes an API key, not credentials=")
+            return None
+        if self.api_key is not None and credentials is None:
+            return None  # a token given as the key (``gcloud auth print-access-token``)
+        return credentials if credentials is not None else GoogleCredentials()
+
+    def refresh_token(self) -> None:
+        """Take the token source's token as the key: the one it holds while valid, else a
+        refreshed one (which may block)."""
+        if self.tokens is not None:
+            value = self.tokens.current() or self.tokens.token()
+            self.api_key = check_key(value, "the access token")
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -128,14 +158,17 @@ class ClientCore:
     ) -> tuple[dict[str, Any], Exchange | None, str | None]:
         """The body in the provider's format, the exchange used, and the model."""
         if isinstance(request, Request):
-            body: dict[str, Any] = format_module(self.format).encode_request(request, notes)
+            dialect = chat_dialect(self.format, self.spec.dialect)
+            body: dict[str, Any] = format_module(self.format).encode_request(request, notes, **dialect)
             return body, None, request.model or self.model
         if not isinstance(request, dict):
             raise PayloadError(f"expected an ir.Request or a payload dict, got {type(request).__name__}")
         fmt = resolve_format(source) if source is not None else self.format
         if fmt == self.format:
             return request, None, self.model
-        exchange = Exchange(fmt, self.format, policy=self.policy, client_model=self.model)
+        exchange = Exchange(
+            fmt, self.format, policy=self.policy, client_model=self.model, upstream_dialect=self.spec.dialect
+        )
         body = exchange.request(request)
         notes.items.extend(exchange.notes)
         return body, exchange, exchange.client_model or self.model
@@ -157,10 +190,10 @@ class ClientCore:
             self._converted(exchange.client if exchange else "ir", self.format, "request", notes, started)
         opts = options if options is not None else self.options
         extra = {**self.headers, **{k.lower(): v for k, v in (headers or {}).items()}}
-        ctx = BuildContext(self.spec, self.base_url, opts, stream, notes, model, extra)
+        ctx = BuildContext(self.spec, self.base_url, opts, stream, notes, model, extra, self.params)
         http = build_http_request(body, ctx)
         if self.validate:
-            body_to_check = dict(http.body)
+            body_to_check = dict(http.format_body if http.format_body is not None else http.body)
             if self.format not in ("gemini", "bedrock-converse") and http.model is not None:
                 body_to_check.setdefault("model", http.model)
             required = isinstance(opts, ResponsesOptions) and opts.require_instructions
@@ -205,7 +238,8 @@ class ClientCore:
         if not isinstance(raw, dict):
             raise PayloadError("the response body is not a JSON object")
         started, seen = time.time_ns(), len(call.notes)
-        ir: Response = format_module(self.format).decode_response(raw, call.notes)
+        dialect = chat_dialect(self.format, self.spec.dialect)
+        ir: Response = format_module(self.format).decode_response(raw, call.notes, **dialect)
         if call.exchange is not None:
             ir = call.exchange.restore_response(ir)
         self._converted(self.format, "ir", "response", call.notes.items[seen:], started)
@@ -265,4 +299,5 @@ class ClientCore:
             json_array=json_array,
             exchange=call.exchange,
             secrets=self.secrets,
+            dialect=self.spec.dialect,
         )

@@ -27,19 +27,21 @@ from toolwire.ir.content import ToolCall
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import Response
 from toolwire.ir.stream import PartEnd, PartStart, StreamErrorEvent, StreamEvent
-from toolwire.translate import Exchange, format_module
+from toolwire.translate import Exchange, chat_dialect, format_module
 
 __all__ = ["IdleWatch", "StreamSession", "stream_decoder"]
 
 
-def stream_decoder(fmt: Format, notes: Notes) -> StreamDecoderLike:
-    """The format's ``StreamDecoder``; :class:`UnsupportedError` when this toolwire has none."""
+def stream_decoder(fmt: Format, notes: Notes, dialect: str | None = None) -> StreamDecoderLike:
+    """The format's ``StreamDecoder`` (``dialect``: a Chat provider's, see
+    :mod:`toolwire.formats.openai_chat.dialects`); :class:`UnsupportedError` when this toolwire
+    has none."""
     name = format_module(fmt).__name__ + ".stream"
     try:
         module = importlib.import_module(name)
     except ModuleNotFoundError as exc:
         raise UnsupportedError(f"streaming {fmt} needs {name}, which is not installed") from exc
-    decoder: StreamDecoderLike = module.StreamDecoder(notes)
+    decoder: StreamDecoderLike = module.StreamDecoder(notes, **chat_dialect(fmt, dialect))
     return decoder
 
 
@@ -83,6 +85,7 @@ class StreamSession:
         json_array: bool = False,
         exchange: Exchange | None = None,
         secrets: tuple[str, ...] = (),
+        dialect: str | None = None,
     ) -> None:
         self.format: Format = fmt
         self.secrets = secrets
@@ -93,7 +96,7 @@ class StreamSession:
         self.payload_events: list[WireEvent] = self.raw_events if exchange is None else []
         self.started = False
         self.finished = False
-        self._decoder = stream_decoder(fmt, notes)
+        self._decoder = stream_decoder(fmt, notes, dialect)
         self._binary = EventStreamDecoder() if fmt in BINARY_FORMATS else None  # Bedrock
         self._sse = None if json_array or self._binary is not None else SSEDecoder()
         self._array = JSONArrayDecoder() if json_array else None

@@ -11,6 +11,7 @@ from typing import Any, Generic, TypeVar
 
 import httpx
 
+from toolwire._google_auth import TokenSource
 from toolwire.client._bodies import MAX_ERROR_BODY, deadline_after, read_body
 from toolwire.client._core import Call, ClientCore
 from toolwire.client._errors import redact
@@ -165,11 +166,14 @@ class Client:
     """Call a provider with IR requests or native payloads of any format (blocking).
 
     Args:
-        provider: ``openai-responses``, ``openai-chat``, ``anthropic``, ``gemini`` or ``azure-openai``.
+        provider: a provider (``openai-responses``, ``anthropic``, ``vertex-gemini``...: a key of
+            ``toolwire.client.PROVIDERS``); ``None``: ``model`` is a model string naming both.
         base_url: server root (default: the provider's, or its ``*_BASE_URL`` variable).
         api_key: the key (default: ``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``, ``GEMINI_API_KEY``/
-            ``GOOGLE_API_KEY`` or ``AZURE_OPENAI_API_KEY``).
-        model: model used when a request names none.
+            ``GOOGLE_API_KEY`` or ``AZURE_OPENAI_API_KEY``); for Vertex AI an access token.
+        model: model used when a request names none; without ``provider``, a model string
+            ``prefix/model`` (``Client(model="vertex/gemini-2.5-pro")``,
+            ``"anthropic/claude-sonnet-4-5"``; prefixes in ``toolwire.hop._prefixes.MODEL_PREFIXES``).
         options: request-building options of the provider's format (``ResponsesOptions``...).
         headers: extra headers for every request.
         timeouts: connect/read/write/pool/idle timeouts.
@@ -181,11 +185,18 @@ class Client:
         rng: jitter source in [0, 1).
         http_client: an ``httpx.Client`` to use (not closed by this client).
         observer: receives each call's events and conversions (:mod:`toolwire.hooks`).
+        project: Vertex AI project (default: ``$GOOGLE_CLOUD_PROJECT``; Claude also
+            ``$ANTHROPIC_VERTEX_PROJECT_ID``).
+        location: Vertex AI location (default: ``$GOOGLE_CLOUD_LOCATION`` (Claude also
+            ``$CLOUD_ML_REGION``), else ``us-central1``; ``global`` is served too).
+        credentials: where Vertex AI access tokens come from (an object with ``token()`` and
+            ``current()``, see ``toolwire._google_auth.TokenSource``); default, when no
+            ``api_key`` is given: Google's Application Default Credentials (the ``vertex`` extra).
     """
 
     def __init__(
         self,
-        provider: ProviderName,
+        provider: ProviderName | None = None,
         *,
         base_url: str | None = None,
         api_key: str | None = None,
@@ -201,6 +212,9 @@ class Client:
         rng: Callable[[], float] | None = None,
         http_client: httpx.Client | None = None,
         observer: Observer | None = None,
+        project: str | None = None,
+        location: str | None = None,
+        credentials: TokenSource | None = None,
     ) -> None:
         self.core = ClientCore(
             provider,
@@ -214,6 +228,9 @@ class Client:
             policy=policy,
             validate=validate,
             observer=observer,
+            project=project,
+            location=location,
+            credentials=credentials,
         )
         self._refresh = auth_refresh
         self._sleep = sleep
@@ -307,6 +324,7 @@ class Client:
         return response
 
     def _send_once(self, call: Call) -> httpx.Response:
+        self.core.refresh_token()
         headers = self.core.request_headers(call)
         self.core.log_request(call, headers)
         request = self._http.build_request(

@@ -26,6 +26,9 @@ route                                                      format
 ``GET /v1/models``, ``GET /v1beta/models``                 model lists
 =========================================================  ==================
 
+Vertex AI's paths (both publishers) and Azure OpenAI's deployment and v1 paths answer too, with
+each service's auth and extra fields (:mod:`toolwire.emulator.profiles`).
+
 Bedrock errors carry their type in the ``x-amzn-ErrorType`` header, as AWS sends it (the SDKs
 read it); API keys are the access key ids of SigV4 ``Authorization`` headers (the signature is
 not checked: the emulator holds no secret keys).
@@ -40,7 +43,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -56,6 +59,8 @@ from toolwire.emulator.auth import api_key
 from toolwire.emulator.background import Background
 from toolwire.emulator.config import EmulatorConfig
 from toolwire.emulator.faults import FAULT_HEADER, Faults, parse_faults
+from toolwire.emulator.profiles import profile_auth_error, profile_key, vertex_decorate
+from toolwire.emulator.routes_profiles import profile_routes
 from toolwire.emulator.service import Emulator, Failure, Success
 from toolwire.emulator.streaming import (
     MALFORMED,
@@ -65,7 +70,7 @@ from toolwire.emulator.streaming import (
 )
 from toolwire.emulator.wording import auth_error, error_body, fault_error, not_found
 from toolwire.errors import PayloadError, ToolwireError
-from toolwire.formats._stream import BINARY_FORMATS
+from toolwire.formats._stream import BINARY_FORMATS, WireEvent
 from toolwire.formats.bedrock_converse._keys import error_type_for_status
 from toolwire.formats.bedrock_converse._stream_frames import CONTENT_TYPE as EVENT_STREAM
 from toolwire.hop._models import COUNT_BODIES, list_models
@@ -139,10 +144,11 @@ class _Handler:
         return self.base_faults.merged(parse_faults(spec)) if spec else self.base_faults
 
     async def gate(
-        self, fmt: Format, req: HTTPRequest, *, wait: bool = True
+        self, fmt: Format, req: HTTPRequest, *, wait: bool = True, profile: str | None = None
     ) -> tuple[Faults, HTTPResponse | None]:
-        """Latency (unless ``wait`` is false: a background job waits it), auth and injected error
-        statuses: a response to send now, or None."""
+        """Latency (unless ``wait`` is false: a background job waits it), auth (in ``profile``'s
+        style when given, see :mod:`toolwire.emulator.profiles`) and injected error statuses: a
+        response to send now, or None."""
         try:
             faults = self.faults(req)
         except ToolwireError as exc:
@@ -151,9 +157,10 @@ class _Handler:
             await asyncio.sleep(faults.latency)
         keys = self.config.api_keys
         if keys:
-            given = api_key(fmt, req)
+            given = profile_key(profile, req) if profile else api_key(fmt, req)
             if given not in keys:
-                return faults, _json(*auth_error(fmt, given or None))
+                refusal = profile_auth_error(profile, fmt) if profile else auth_error(fmt, given or None)
+                return faults, _json(*refusal)
         if faults.status is not None:
             headers = {"retry-after": f"{faults.retry_after:g}"} if faults.retry_after is not None else None
             return faults, _json(*fault_error(fmt, faults.status), headers=headers)
@@ -167,14 +174,17 @@ class _Handler:
         model: str | None = None,
         stream: bool | None = None,
         sse: bool = True,
+        profile: str | None = None,
+        body: bytes | None = None,
     ) -> HTTPResponse:
-        """Answer one model request in ``fmt``."""
-        body = await req.body()
+        """Answer one model request in ``fmt`` (``profile``: the service's auth and extra fields;
+        ``body``: the request body as ``fmt``'s own API takes it, when the route changed it)."""
+        body = await req.body() if body is None else body
         if fmt == "openai-responses" and b'"background"' in body:
             wanted = self.core.parse(fmt, body)
             if isinstance(wanted, dict) and is_background(wanted):
                 return await self._background(req, body, wanted)
-        faults, early = await self.gate(fmt, req)
+        faults, early = await self.gate(fmt, req, profile=profile)
         if early is not None:
             return early
         beta = req.query_params.get("beta") == "true"
@@ -188,13 +198,15 @@ class _Handler:
         if isinstance(outcome, Failure):
             return _json(outcome.status, outcome.body, outcome.headers)
         streaming = outcome.stream if stream is None else stream
+        decorate = _decorator(fmt, profile, outcome)
         if not streaming:
+            payload = decorate(outcome.payload) if decorate is not None else outcome.payload
             if faults.disconnect:
-                return _CutResponse(dumps(outcome.payload), media_type=_JSON)
+                return _CutResponse(dumps(payload), media_type=_JSON)
             if faults.malformed:
                 return HTTPResponse(MALFORMED, media_type=_JSON)
-            return _json(200, outcome.payload)
-        return self._stream(fmt, outcome, faults, sse=sse)
+            return _json(200, payload)
+        return self._stream(fmt, outcome, faults, sse=sse, decorate=decorate)
 
     async def _background(self, req: HTTPRequest, body: bytes, wanted: dict[str, Any]) -> HTTPResponse:
         """A ``background: true`` Responses request (:mod:`toolwire.emulator.background`)."""
@@ -241,13 +253,22 @@ class _Handler:
         except StoreError as exc:
             return _json(*error_body("openai-responses", 500, f"The store failed: {exc.message}"))
 
-    async def count(self, fmt: Format, req: HTTPRequest, *, model: str | None = None) -> HTTPResponse:
-        """Answer a token-count request in ``fmt``'s shape."""
-        _, early = await self.gate(fmt, req)
+    async def count(
+        self,
+        fmt: Format,
+        req: HTTPRequest,
+        *,
+        model: str | None = None,
+        profile: str | None = None,
+        body: bytes | None = None,
+    ) -> HTTPResponse:
+        """Answer a token-count request in ``fmt``'s shape (``profile``, ``body``: as for
+        :meth:`model_call`)."""
+        _, early = await self.gate(fmt, req, profile=profile)
         if early is not None:
             return early
         beta = req.query_params.get("beta") == "true"
-        body = await req.body()
+        body = await req.body() if body is None else body
         try:
             previous = await self.previous(fmt, body)
         except StoreError as exc:
@@ -331,10 +352,18 @@ class _Handler:
         follower = self.background.follow(store, record.id, after)
         return StreamingResponse(follower, media_type="text/event-stream", headers=_SSE_HEADERS)
 
-    def _stream(self, fmt: Format, outcome: Success, faults: Faults, *, sse: bool) -> HTTPResponse:
+    def _stream(
+        self, fmt: Format, outcome: Success, faults: Faults, *, sse: bool, decorate: Decorate | None = None
+    ) -> HTTPResponse:
         response = streamed_response(fmt, outcome.request, outcome.response)
         chunks = stream_chunks(
-            fmt, response, faults, chunk_size=self.config.chunk_size, sse=sse, request=outcome.body
+            fmt,
+            response,
+            faults,
+            chunk_size=self.config.chunk_size,
+            sse=sse,
+            request=outcome.body,
+            decorate=decorate,
         )
 
         async def body() -> AsyncIterator[bytes]:
@@ -345,6 +374,17 @@ class _Handler:
             return StreamingResponse(body(), media_type=EVENT_STREAM)
         media = "text/event-stream" if sse else _JSON
         return StreamingResponse(body(), media_type=media, headers=_SSE_HEADERS if sse else None)
+
+
+Decorate = Callable[[WireEvent], WireEvent]
+
+
+def _decorator(fmt: Format, profile: str | None, outcome: Success) -> Decorate | None:
+    """What the profile adds to each answer of ``fmt`` (Vertex's Gemini fields), or ``None``."""
+    if profile != "vertex" or fmt != "gemini":
+        return None
+    created = float(outcome.response.created or time.time())
+    return lambda event: vertex_decorate(event, created)
 
 
 def _routes(handler: _Handler, config: EmulatorConfig) -> list[Route]:
@@ -410,6 +450,7 @@ def _routes(handler: _Handler, config: EmulatorConfig) -> list[Route]:
         Route("/v1beta/models/{target:path}", gemini, methods=["POST"]),
         Route("/v1/models/{target:path}", gemini, methods=["POST"]),
         Route("/model/{target:path}", bedrock, methods=["POST"]),
+        *profile_routes(handler),
     ]
 
 

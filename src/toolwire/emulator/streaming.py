@@ -7,7 +7,7 @@ without ``alt=sse``, a streamed JSON array.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import msgspec
@@ -91,15 +91,19 @@ def stream_chunks(
     chunk_size: int,
     sse: bool = True,
     request: dict[str, Any] | None = None,
+    decorate: Callable[[WireEvent], WireEvent] | None = None,
 ) -> Iterator[bytes]:
     """The framed body chunks of a streamed response, faults applied.
 
     ``drop_terminal`` leaves out the last event (and a JSON array's closing bracket; for Chat,
     the finishing chunk and what follows it, since a ``finish_reason`` alone ends a Chat stream);
     ``malformed`` replaces the event in the middle with invalid JSON; ``disconnect`` raises
-    :class:`StreamCut` half way through.
+    :class:`StreamCut` half way through. ``decorate`` adds a service's fields to each event
+    (Vertex AI's, see :mod:`toolwire.emulator.profiles`).
     """
     events = wire_events(fmt, response, chunk_size, request)
+    if decorate is not None:
+        events = [decorate(event) for event in events]
     if faults.drop_terminal and events:
         events = _without_terminal(fmt, events)
     bad = len(events) // 2 if faults.malformed else -1

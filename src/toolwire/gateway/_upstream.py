@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import anyio
 import httpx
 
 from toolwire.errors import ConnectionFailedError, RequestTimeoutError, ToolwireError, TransportError
@@ -22,16 +23,46 @@ from toolwire.gateway._store import AsyncStoreHandle, SyncStoreHandle, store_err
 from toolwire.gateway._wire import UpstreamPool, WireResponse
 from toolwire.hop._call import InboundRequest
 from toolwire.hop._capture import HopCapture
+from toolwire.hop._config import HopConfig
 from toolwire.hop._stateful import StoreCall
 from toolwire.hop.core import BackgroundJob, Detach, Hop, Received, Reply, ReplyFollow, ReplyStream, Send
 
 log = logging.getLogger("toolwire.gateway")
 
-__all__ = ["adrive", "arelay_chunks", "asend", "drive", "map_httpx_errors", "relay_chunks", "send"]
+__all__ = [
+    "adrive",
+    "arefresh_tokens",
+    "arelay_chunks",
+    "asend",
+    "drive",
+    "map_httpx_errors",
+    "refresh_tokens",
+    "relay_chunks",
+    "send",
+]
 
 Answer = tuple[Reply | ReplyStream | ReplyFollow, Any]
 """A hop's answer, and the upstream response a :class:`ReplyStream` reads (open: an
 ``httpx.Response`` or a :class:`~toolwire.gateway._wire.WireResponse`), else ``None``."""
+
+
+def refresh_tokens(config: HopConfig) -> None:
+    """Refresh each upstream token source that holds no valid token (Google ADC: a blocking
+    HTTP call, about once an hour); a failure is logged (never a token) and the call goes
+    without credentials, which the upstream answers with its 401."""
+    for source in config.token_sources():
+        if source.current() is None:
+            try:
+                source.token()
+            except ToolwireError as exc:
+                log.warning("upstream credentials: %s", exc)
+
+
+async def arefresh_tokens(config: HopConfig) -> None:
+    """:func:`refresh_tokens` in a worker thread, when some source needs it (the loop never
+    blocks on a refresh)."""
+    if any(source.current() is None for source in config.token_sources()):
+        await anyio.to_thread.run_sync(refresh_tokens, config)
 
 
 @contextmanager

@@ -32,7 +32,7 @@ from toolwire.gateway._metrics import Metrics
 from toolwire.gateway._store import AsyncStoreHandle
 from toolwire.gateway._tracing import TraceWriter
 from toolwire.gateway._ui import StoreTraces, TraceUI
-from toolwire.gateway._upstream import adrive, arelay_chunks
+from toolwire.gateway._upstream import adrive, arefresh_tokens, arelay_chunks
 from toolwire.gateway._wire import UpstreamPool, proxied
 from toolwire.hop._call import InboundRequest
 from toolwire.hop._capture import HopCapture
@@ -168,6 +168,7 @@ class GatewayApp:
             self._done(record, started)
             return
         try:
+            await arefresh_tokens(self.config)
             await self._guarded(scope, receive, send, headers, hop, client)
         finally:
             slots.release()

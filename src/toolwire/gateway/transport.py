@@ -29,7 +29,14 @@ import httpx
 
 from toolwire.gateway._embedded import EmbeddedEmulator
 from toolwire.gateway._store import AsyncStoreHandle, SyncStoreHandle
-from toolwire.gateway._upstream import adrive, arelay_chunks, drive, relay_chunks
+from toolwire.gateway._upstream import (
+    adrive,
+    arefresh_tokens,
+    arelay_chunks,
+    drive,
+    refresh_tokens,
+    relay_chunks,
+)
 from toolwire.hop._call import InboundRequest
 from toolwire.hop._config import HopConfig
 from toolwire.hop.core import Hop, Reply, ReplyStream
@@ -151,6 +158,7 @@ class Transport(httpx.BaseTransport, httpx.AsyncBaseTransport):
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         """Answer one request of a sync client."""
+        refresh_tokens(self.config)
         answer, opened = drive(
             self._hop(), _inbound(request, request.read()), self._sync_client(), self._sync_store
         )
@@ -163,6 +171,7 @@ class Transport(httpx.BaseTransport, httpx.AsyncBaseTransport):
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         """Answer one request of an async client."""
+        await arefresh_tokens(self.config)
         body = await request.aread()
         answer, opened = await adrive(
             self._hop(), _inbound(request, body), self._async_client(), self._async_store

@@ -7,12 +7,14 @@ added later (:func:`auth_headers`), so a refreshed key never needs a rebuild.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, urlencode
 
 from toolwire.errors import PayloadError
+from toolwire.formats.openai_chat.dialects import DIALECTS
+from toolwire.hop._layouts import apply_layout
 from toolwire.hop._options import (
     AnthropicOptions,
     ChatOptions,
@@ -40,6 +42,9 @@ class HTTPRequest:
         stream: whether the answer is a stream.
         format: the wire format of the body.
         model: the model the request is for.
+        format_body: the body as the format's own API takes it, when the provider's layout
+            changed it (Claude on Vertex: no ``model``, an ``anthropic_version``); what local
+            validation checks.
     """
 
     method: str
@@ -49,11 +54,13 @@ class HTTPRequest:
     stream: bool
     format: Format
     model: str | None = None
+    format_body: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)
 class BuildContext:
-    """What a builder needs besides the body."""
+    """What a builder needs besides the body (``params``: the provider layout's, such as Vertex's
+    project and location, see :mod:`toolwire.hop._layouts`)."""
 
     spec: ProviderSpec
     base_url: str
@@ -62,6 +69,7 @@ class BuildContext:
     notes: Notes
     model: str | None = None
     extra_headers: dict[str, str] = field(default_factory=dict)
+    params: Mapping[str, str] = field(default_factory=dict)
 
 
 _Built = tuple[str, dict[str, Any], dict[str, str]]  # path (with query), body, headers
@@ -108,11 +116,16 @@ def _build_chat(body: dict[str, Any], ctx: BuildContext) -> _Built:
     out["stream"] = ctx.stream
     if not ctx.stream:
         out.pop("stream_options", None)
-    elif opts.include_usage:
+    elif opts.include_usage and "stream_options" not in _rejected(ctx):
         stream_options = dict(out.get("stream_options") or {})
         stream_options.setdefault("include_usage", True)
         out["stream_options"] = stream_options
     return "/v1/chat/completions", out, _accept(ctx.stream)
+
+
+def _rejected(ctx: BuildContext) -> frozenset[str]:
+    """Standard Chat fields the provider's dialect refuses (Mistral: ``stream_options``)."""
+    return DIALECTS[ctx.spec.dialect].rejects if ctx.spec.dialect else frozenset()
 
 
 def _build_anthropic(body: dict[str, Any], ctx: BuildContext) -> _Built:
@@ -164,9 +177,14 @@ _BUILDERS: dict[str, Callable[[dict[str, Any], BuildContext], _Built]] = {
 def build_http_request(body: dict[str, Any], ctx: BuildContext) -> HTTPRequest:
     """The HTTP request for ``body`` (a payload in the provider's wire format)."""
     path, out, headers = _BUILDERS[ctx.spec.format](body, ctx)
+    own: dict[str, Any] | None = None
+    if ctx.spec.layout is not None:  # the provider's own address (Vertex, Azure deployments)
+        path, moved, headers = apply_layout(ctx.spec.layout, path, out, headers, ctx.params)
+        own, out = out, moved if moved is not None else out
     merged = {"content-type": "application/json", **headers, **ctx.extra_headers}
     model = _model(body, ctx)
-    return HTTPRequest("POST", ctx.base_url + path, merged, out, ctx.stream, ctx.spec.format, model)
+    fmt = ctx.spec.format
+    return HTTPRequest("POST", ctx.base_url + path, merged, out, ctx.stream, fmt, model, own)
 
 
 def auth_headers(spec: ProviderSpec, api_key: str | None) -> dict[str, str]:

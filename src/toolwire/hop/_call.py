@@ -66,7 +66,7 @@ FORWARDED_HEADERS: dict[str, tuple[str, ...]] = {
 """Client headers kept (lower-case) when the upstream speaks the client's format."""
 
 _GEMINI_PATH = re.compile(
-    r"/(?P<version>v1[a-z0-9]*)/(?P<model>(?:models|tunedModels)/[^:/]+):(?P<method>\w+)$"
+    r"/(?P<version>v1[a-z0-9]*)/(?P<model>(?:models|tunedModels)/(?:[a-z][a-z0-9-]*/)?[^:/]+):(?P<method>\w+)$"
 )
 _GEMINI_STREAM = "streamGenerateContent"
 _BETA = "anthropic-beta"
@@ -189,6 +189,7 @@ def upstream_call(
     inbound: ClientCall | None = None,
     options: Options | None = None,
     notes: Notes | None = None,
+    dialect: str | None = None,
 ) -> UpstreamCall:
     """The upstream call for ``body``, a payload in the upstream's format.
 
@@ -201,6 +202,8 @@ def upstream_call(
             headers and ``anthropic-beta`` values are kept.
         options: request options (default: :data:`HOP_OPTIONS` of ``upstream``).
         notes: where builder notes go.
+        dialect: a Chat upstream's provider dialect (the builder leaves out the fields it
+            refuses, such as Mistral's ``stream_options``).
     """
     opts = options if options is not None else HOP_OPTIONS[upstream]
     if inbound is not None and isinstance(opts, AnthropicOptions):
@@ -209,14 +212,10 @@ def upstream_call(
         # The client speaks Responses: its own ``store`` (the API's default: true) is kept, and with
         # it the item ids a stored conversation needs; the stateless default is for other clients.
         opts = replace(opts, store=body.get("store", True) is not False)
-    ctx = BuildContext(
-        PROVIDERS[_PROVIDER_OF.get(upstream, upstream)],
-        "",
-        opts,
-        stream,
-        notes if notes is not None else Notes("drop"),
-        model,
-    )
+    spec = PROVIDERS[_PROVIDER_OF.get(upstream, upstream)]
+    if dialect is not None:
+        spec = replace(spec, dialect=dialect)
+    ctx = BuildContext(spec, "", opts, stream, notes if notes is not None else Notes("drop"), model)
     built = build_http_request(body, ctx)
     headers = built.headers if inbound is None else {**built.headers, **inbound.headers}
     return UpstreamCall(built.method, built.url, headers, dumps(built.body), stream, built.model)

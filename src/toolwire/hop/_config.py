@@ -10,6 +10,11 @@ into frozen rows; every mistake is a :class:`ConfigError` naming its path in the
     headers = { "anthropic-beta" = "..." }      # optional extra headers
     timeout = 600                               # seconds (connect, read)
 
+    [upstreams.vertex]                          # a provider row instead of a format: its
+    provider = "vertex-gemini"                  # format, address and credentials (Google ADC
+    project = "my-project"                      # unless key_env names a token), see
+    location = "us-central1"                    # toolwire.hop._providers
+
     [[routes]]
     match = "gpt-*"                             # an exact model name or a glob (fnmatch)
     upstream = "claude"
@@ -36,7 +41,12 @@ into frozen rows; every mistake is a :class:`ConfigError` naming its path in the
     max_age = 604800                            # seconds a trace is kept (0: no age bound)
     max_count = 10000                           # traces kept, the newest (0: no count bound)
 
-Routes are tried in file order; the first whose ``match`` fits the client's model wins.
+Routes are tried in file order; the first whose ``match`` fits the client's model wins. A
+model no route matches that is a model string (``vertex/gemini-2.5-pro``, prefixes in
+:data:`~toolwire.hop._prefixes.MODEL_PREFIXES`) goes to the first upstream of the prefix's
+provider row (a ``format`` upstream is its format's row: ``anthropic``, ``gemini``...), with the
+model after the prefix; then the default route. A model string whose prefix is unknown, with no
+default route, gets a 404 naming the known prefixes.
 """
 
 from __future__ import annotations
@@ -49,8 +59,8 @@ from typing import Any
 
 from toolwire._choices import unknown_choice
 from toolwire.errors import ToolwireError
-from toolwire.hop._defaults import EFFORTS
-from toolwire.hop._providers import check_key
+from toolwire.hop._prefixes import split_model
+from toolwire.hop._providers import PROVIDERS, ProviderSpec, check_key
 from toolwire.ir.base import FORMAT_ALIASES, FORMATS, Format
 
 __all__ = [
@@ -91,6 +101,14 @@ class Upstream:
         key_env: the environment variable holding its key (``None``: no key is sent).
         headers: extra headers sent with every call.
         timeout: connect and read timeout, seconds.
+        provider: the provider row it is reached as (``None``: its format's own API, with
+            ``base_url`` as that format's SDK takes it); with a row, ``base_url`` is the server
+            root as :class:`toolwire.Client` takes it.
+        params: the row's layout parameters (Vertex ``project``, ``location``; Azure
+            ``api_version``).
+        tokens: where bearer tokens come from when the row takes Google credentials and no
+            ``key_env`` is set (read without I/O: the shells refresh it, see
+            :meth:`HopConfig.token_sources`).
     """
 
     name: str
@@ -99,11 +117,21 @@ class Upstream:
     key_env: str | None = None
     headers: Mapping[str, str] = field(default_factory=dict)
     timeout: float = 600.0
+    provider: str | None = None
+    params: Mapping[str, str] = field(default_factory=dict)
+    tokens: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def spec(self) -> ProviderSpec:
+        """The provider row: :attr:`provider`, else the format's own."""
+        return PROVIDERS[self.provider or FORMAT_PROVIDER[self.format]]
 
     def key(self, env: Mapping[str, str] | None = None) -> str | None:
-        """The upstream key from :attr:`key_env` (``None`` when unset or empty)."""
+        """The upstream key from :attr:`key_env` (``None`` when unset or empty), else the token
+        source's current token."""
         if self.key_env is None:
-            return None
+            current = self.tokens.current() if self.tokens is not None else None
+            return check_key(current, "the access token") if current else None
         value = (os.environ if env is None else env).get(self.key_env)
         return check_key(value, f"the key in ${self.key_env}")
 
@@ -212,12 +240,45 @@ class HopConfig:
     trace: TraceConfig = field(default_factory=TraceConfig)
 
     def route(self, model: str | None) -> Route | None:
-        """The route of ``model``: the first that fits, else the default."""
+        """The route of ``model``: the first that fits, else its model-string prefix's upstream,
+        else the default.
+
+        Raises:
+            ToolwireError: ``model`` is a model string of an unknown prefix (or a prefix without
+                a provider) and there is no default route.
+        """
         if model is not None:
             for route in self.routes:
                 if route.fits(model):
                     return route
+            try:
+                prefixed = self._prefixed(model)
+            except ToolwireError:
+                if self.default is None:
+                    raise
+                prefixed = None
+            if prefixed is not None:
+                return prefixed
         return self.default
+
+    def _prefixed(self, model: str) -> Route | None:
+        """The route of a model string ``prefix/model``: the first upstream of the prefix's
+        provider row, the model after the prefix (``None``: not a model string, or no such
+        upstream)."""
+        split = split_model(model)
+        if split is None:
+            return None
+        row, rest = split
+        provider = row.provider_for(rest)
+        for upstream in self.upstreams.values():
+            if upstream.spec.name == provider:
+                return Route(f"{row.name}/*", upstream.name, rest)
+        return None
+
+    def token_sources(self) -> list[Any]:
+        """The upstreams' token sources (each to refresh, off the request path, when its
+        ``current()`` is ``None``)."""
+        return [u.tokens for u in self.upstreams.values() if u.tokens is not None and u.key_env is None]
 
     def upstream(self, route: Route) -> Upstream:
         """The upstream a route names (checked when the config was built)."""
@@ -280,173 +341,4 @@ def parse_model_map(text: str, upstream: str = "upstream") -> Route:
     return Route(pattern.strip(), upstream, model.strip())
 
 
-# -- decoding a config file's content -----------------------------------------------------------
-
-
-def _table(data: Mapping[str, Any], key: str, path: str) -> Mapping[str, Any]:
-    value = data.get(key, {})
-    if not isinstance(value, Mapping):
-        raise ConfigError(f"{path}.{key}: expected a table, got {type(value).__name__}")
-    return value
-
-
-def _typed(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], path: str, default: Any) -> Any:
-    value = data.get(key, default)
-    if value is default:
-        return value
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise ConfigError(f"{path}.{key}: expected {names}, got {type(value).__name__}")
-    return value
-
-
-def _unknown(data: Mapping[str, Any], allowed: tuple[str, ...], path: str) -> None:
-    for key in data:
-        if key not in allowed:
-            raise ConfigError(f"{path}: " + unknown_choice("key", str(key), allowed, allowed))
-
-
-_UPSTREAM_KEYS = ("format", "base_url", "key_env", "headers", "timeout")
-
-
-def _decode_upstream(name: str, data: Any, path: str) -> Upstream:
-    if not isinstance(data, Mapping):
-        raise ConfigError(f"{path}: expected a table, got {type(data).__name__}")
-    _unknown(data, _UPSTREAM_KEYS, path)
-    if "format" not in data or "base_url" not in data:
-        raise ConfigError(f"{path}: an upstream needs 'format' and 'base_url'")
-    headers = _table(data, "headers", path)
-    for key, value in headers.items():
-        if not isinstance(value, str):
-            raise ConfigError(f"{path}.headers.{key}: expected a string")
-    timeout = _typed(data, "timeout", (int, float), path, 600.0)
-    if timeout <= 0:
-        raise ConfigError(f"{path}.timeout: must be positive")
-    return Upstream(
-        name,
-        _format(data["format"], f"{path}.format"),
-        _typed(data, "base_url", str, path, ""),
-        _typed(data, "key_env", str, path, None),
-        dict(headers),
-        float(timeout),
-    )
-
-
-_ROUTE_KEYS = ("match", "upstream", "model", "max_tokens", "reasoning")
-
-
-def _decode_route(data: Any, path: str, upstreams: Mapping[str, Upstream], *, default: bool) -> Route:
-    if not isinstance(data, Mapping):
-        raise ConfigError(f"{path}: expected a table, got {type(data).__name__}")
-    _unknown(data, _ROUTE_KEYS, path)
-    match = "*" if default else _typed(data, "match", str, path, None)
-    if match is None:
-        raise ConfigError(f"{path}: a route needs 'match' (a model name or glob)")
-    upstream = _typed(data, "upstream", str, path, None)
-    if upstream is None and len(upstreams) == 1:
-        upstream = next(iter(upstreams))
-    if upstream not in upstreams:
-        names = tuple(upstreams)
-        raise ConfigError(f"{path}.upstream: " + unknown_choice("upstream", str(upstream), names, names))
-    max_tokens = _typed(data, "max_tokens", int, path, None)
-    if max_tokens is not None and max_tokens < 1:
-        raise ConfigError(f"{path}.max_tokens: must be at least 1")
-    reasoning = _typed(data, "reasoning", str, path, None)
-    if reasoning is not None and reasoning not in EFFORTS:
-        raise ConfigError(f"{path}.reasoning: " + unknown_choice("effort", reasoning, EFFORTS, EFFORTS))
-    return Route(match, upstream, _typed(data, "model", str, path, None), max_tokens, reasoning)
-
-
-def _decode_key(data: Any, path: str, env: Mapping[str, str]) -> GatewayKey:
-    if not isinstance(data, Mapping):
-        raise ConfigError(f"{path}: expected a table, got {type(data).__name__}")
-    _unknown(data, ("key_env", "models"), path)
-    name = _typed(data, "key_env", str, path, None)
-    if name is None:
-        raise ConfigError(f"{path}: a gateway key needs 'key_env' (the variable holding it)")
-    key = check_key(env.get(name), f"the gateway key in ${name}")
-    if key is None:
-        raise ConfigError(f"{path}.key_env: ${name} is not set")
-    models = _typed(data, "models", list, path, [])
-    if not all(isinstance(m, str) for m in models):
-        raise ConfigError(f"{path}.models: expected a list of model names or globs")
-    return GatewayKey(key, tuple(models))
-
-
-_LIMIT_KEYS = ("max_body_bytes", "max_concurrency", "queue_timeout", "stream_idle_timeout", "state_ttl")
-
-
-def _decode_limits(data: Mapping[str, Any], path: str) -> Limits:
-    _unknown(data, _LIMIT_KEYS, path)
-    values: dict[str, Any] = {}
-    for key in _LIMIT_KEYS:
-        value = _typed(data, key, (int, float), path, None)
-        if value is not None:
-            if value <= 0:
-                raise ConfigError(f"{path}.{key}: must be positive")
-            values[key] = int(value) if key.startswith("max_") else float(value)
-    return Limits(**values)
-
-
-_TRACE_KEYS = ("enabled", "max_body_bytes", "max_age", "max_count", "queue")
-
-
-def _decode_trace(data: Mapping[str, Any], path: str) -> TraceConfig:
-    _unknown(data, _TRACE_KEYS, path)
-    values: dict[str, Any] = {"enabled": _typed(data, "enabled", bool, path, False)}
-    for key in _TRACE_KEYS[1:]:
-        value = _typed(data, key, (int, float) if key == "max_age" else int, path, None)
-        if value is not None and (value < 0 or (value == 0 and key in ("max_body_bytes", "queue"))):
-            raise ConfigError(f"{path}.{key}: must be positive")
-        if value is not None:
-            values[key] = (None if value == 0 else float(value)) if key == "max_age" else value or None
-    return TraceConfig(**values)
-
-
-_TOP_KEYS = ("upstreams", "routes", "default", "keys", "limits", "policy", "store", "trace")
-
-
-def decode_config(data: Any, env: Mapping[str, str] | None = None) -> HopConfig:
-    """A :class:`HopConfig` from a config file's content (see the module docstring).
-
-    Args:
-        data: the decoded TOML or YAML document.
-        env: where ``key_env`` variables of gateway keys are read (default: the environment).
-
-    Raises:
-        ConfigError: the first mistake, with its path (``routes[1].upstream``).
-    """
-    if not isinstance(data, Mapping):
-        raise ConfigError(f"$: expected a table, got {type(data).__name__}")
-    _unknown(data, _TOP_KEYS, "$")
-    upstreams = {
-        str(name): _decode_upstream(str(name), value, f"upstreams.{name}")
-        for name, value in _table(data, "upstreams", "$").items()
-    }
-    if not upstreams:
-        raise ConfigError("upstreams: the config names no upstream")
-    routes_data = _typed(data, "routes", list, "$", [])
-    routes = tuple(
-        _decode_route(item, f"routes[{i}]", upstreams, default=False) for i, item in enumerate(routes_data)
-    )
-    default = None
-    if "default" in data:
-        default = _decode_route(_table(data, "default", "$"), "default", upstreams, default=True)
-    elif len(upstreams) == 1:
-        default = Route("*", next(iter(upstreams)))
-    keys_data = _typed(data, "keys", list, "$", [])
-    environ = os.environ if env is None else env
-    keys = tuple(_decode_key(item, f"keys[{i}]", environ) for i, item in enumerate(keys_data))
-    policy = _typed(data, "policy", str, "$", "warn")
-    if policy not in ("warn", "strict", "drop"):
-        raise ConfigError("policy: " + unknown_choice("policy", policy, ("warn", "strict", "drop"), ()))
-    return HopConfig(
-        upstreams,
-        routes,
-        default,
-        keys,
-        _decode_limits(_table(data, "limits", "$"), "limits"),
-        policy,
-        _typed(data, "store", str, "$", None),
-        _decode_trace(_table(data, "trace", "$"), "trace"),
-    )
+from toolwire.hop._config_decode import decode_config  # noqa: E402  (it builds the rows above)

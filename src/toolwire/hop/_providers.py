@@ -13,6 +13,9 @@ from typing import Literal
 
 from toolwire._choices import unknown_choice
 from toolwire.errors import ToolwireError
+from toolwire.formats.openai_chat.dialects import DIALECTS, Dialect
+from toolwire.hop._layouts import layout_base_url
+from toolwire.hop._prefixes import MODEL_PREFIXES
 from toolwire.ir.base import Format
 
 __all__ = [
@@ -25,7 +28,24 @@ __all__ = [
     "resolve_key",
 ]
 
-ProviderName = Literal["openai-responses", "openai-chat", "anthropic", "gemini", "azure-openai", "bedrock"]
+ProviderName = Literal[
+    "openai-responses",
+    "openai-chat",
+    "anthropic",
+    "gemini",
+    "azure-openai",
+    "azure-openai-chat",
+    "vertex-gemini",
+    "vertex-anthropic",
+    "bedrock",
+    "mistral",
+    "deepseek",
+    "openrouter",
+    "groq",
+    "xai",
+    "ollama",
+    "vllm",
+]
 """A provider the client can call (a key of :data:`PROVIDERS`)."""
 
 
@@ -43,6 +63,12 @@ class ProviderSpec:
         auth_header: the header carrying the key.
         auth_scheme: prefix before the key in that header (``"Bearer "`` or ``""``).
         version_prefix: the API version path segment; a base URL ending in it is trimmed.
+        layout: where the provider puts the format's endpoints, a key of
+            :data:`toolwire.hop._layouts.LAYOUTS` (``None``: the format's own paths).
+        credentials: ``"key"`` (an API key) or ``"google"`` (an OAuth access token: the key given,
+            else Google's Application Default Credentials).
+        dialect: the Chat dialect the provider speaks (a key of
+            :data:`toolwire.formats.openai_chat.dialects.DIALECTS`; ``None``: OpenAI's own).
     """
 
     name: ProviderName
@@ -54,6 +80,25 @@ class ProviderSpec:
     auth_scheme: str
     version_prefix: str
     url_suffix: str = ""
+    layout: str | None = None
+    credentials: Literal["key", "google"] = "key"
+    dialect: str | None = None
+
+
+def _dialect_spec(dialect: Dialect) -> ProviderSpec:
+    """The provider row of an OpenAI-compatible Chat dialect (its base URL is OpenAI-SDK style:
+    a trailing ``/v1`` is the version segment the Chat path repeats)."""
+    return ProviderSpec(
+        dialect.name,  # type: ignore[arg-type]  # ProviderName lists every dialect but openai
+        "openai-chat",
+        dialect.base_url,
+        (dialect.api_key_env,) if dialect.api_key_env else (),
+        None,
+        dialect.auth_header,
+        dialect.auth_scheme,
+        "/v1",
+        dialect=dialect.name,
+    )
 
 
 PROVIDERS: dict[str, ProviderSpec] = {
@@ -110,6 +155,41 @@ PROVIDERS: dict[str, ProviderSpec] = {
             "/v1",
             url_suffix="/openai",
         ),
+        ProviderSpec(
+            "azure-openai-chat",
+            "openai-chat",
+            None,
+            ("AZURE_OPENAI_API_KEY",),
+            "AZURE_OPENAI_ENDPOINT",
+            "api-key",
+            "",
+            "/openai",
+            layout="azure-deployment",
+        ),
+        ProviderSpec(
+            "vertex-gemini",
+            "gemini",
+            "https://{location}-aiplatform.googleapis.com",
+            (),
+            None,
+            "authorization",
+            "Bearer ",
+            "/v1",
+            layout="vertex-google",
+            credentials="google",
+        ),
+        ProviderSpec(
+            "vertex-anthropic",
+            "anthropic",
+            "https://{location}-aiplatform.googleapis.com",
+            (),
+            None,
+            "authorization",
+            "Bearer ",
+            "/v1",
+            layout="vertex-anthropic",
+            credentials="google",
+        ),
         # Bedrock signs requests with SigV4 (toolwire.client._aws) unless a Bedrock API key is
         # set; its default address depends on the region (toolwire.client._aws.bedrock_base_url).
         ProviderSpec(
@@ -122,15 +202,22 @@ PROVIDERS: dict[str, ProviderSpec] = {
             "Bearer ",
             "/model",
         ),
+        *(_dialect_spec(dialect) for dialect in DIALECTS.values() if dialect.name != "openai"),
     )
 }
-"""Every provider by name."""
+"""Every provider by name; OpenAI-compatible Chat providers come from the dialect table."""
 
 
 def get_spec(provider: str) -> ProviderSpec:
     """The spec of ``provider``, or a :class:`~toolwire.errors.ToolwireError` naming the choices."""
     spec = PROVIDERS.get(provider)
     if spec is None:
+        prefix = MODEL_PREFIXES.get(provider) if isinstance(provider, str) else None
+        if prefix is not None and prefix.provider is not None:  # ``azure``: a model prefix's row
+            listed = ", ".join(PROVIDERS)
+            raise ToolwireError(
+                f"unknown provider {provider!r} (did you mean {prefix.provider!r}?); expected one of {listed}"
+            )
         raise ToolwireError(unknown_choice("provider", provider, PROVIDERS, PROVIDERS))
     return spec
 
@@ -180,19 +267,25 @@ def resolve_key(spec: ProviderSpec, api_key: str | None, env: Mapping[str, str] 
     return None
 
 
-def resolve_base_url(spec: ProviderSpec, base_url: str | None, env: Mapping[str, str] | None = None) -> str:
-    """The server root, without a trailing slash or a trailing API version segment."""
+def resolve_base_url(
+    spec: ProviderSpec,
+    base_url: str | None,
+    env: Mapping[str, str] | None = None,
+    params: Mapping[str, str] | None = None,
+) -> str:
+    """The server root, without a trailing slash or a trailing API version segment (``params``:
+    the layout's, which fill in a default address such as Vertex's location)."""
     environ = os.environ if env is None else env
     url = base_url
     if url is None and spec.url_env is not None and environ.get(spec.url_env):
         url = environ[spec.url_env].rstrip("/") + spec.url_suffix
-    if url is None:
-        url = spec.base_url
+    if url is None and spec.base_url is not None:
+        url = layout_base_url(spec.base_url, params or {})
     if url is None:
         raise ToolwireError(
             f"provider {spec.name!r} has no default address: pass base_url= or set {spec.url_env}"
         )
     url = url.rstrip("/")
-    if url.endswith(spec.version_prefix):
+    if spec.version_prefix and url.endswith(spec.version_prefix):
         url = url[: -len(spec.version_prefix)]
     return url

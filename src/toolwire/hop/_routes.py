@@ -27,7 +27,9 @@ GET         ``/v1/models``, ``/v1/models/{model}``              OpenAI or Anthro
 GET         ``/v1beta/models``, ``/v1beta/models/{model}``      ``gemini``           models
 ==========  ==================================================  ===================  ============
 
-Gemini paths are also answered under ``/v1/`` (``/v1/models/{model}:generateContent``), as
+A Gemini model may be a model string (``/v1beta/models/vertex/gemini-2.5-pro:generateContent``,
+as the Gemini SDKs write ``models/{model}``; see :mod:`toolwire.hop._prefixes`). Gemini paths are
+also answered under ``/v1/`` (``/v1/models/{model}:generateContent``), as
 Google's API does. ``GET /v1/models`` answers in Anthropic's shape when the client sends an
 ``anthropic-version`` or ``x-api-key`` header (Anthropic's SDKs always do), else in OpenAI's.
 """
@@ -84,7 +86,7 @@ class Endpoint:
 
 
 _CONV = r"/v1/conversations/(?P<ident>[^/]+)"
-_GEMINI = r"/v1(?:beta|alpha)?/models/(?P<model>[^/:]+):"
+_GEMINI = r"/v1(?:beta|alpha)?/models/(?P<model>(?:[a-z][a-z0-9-]*/)?[^/:]+):"
 INBOUND: tuple[tuple[str, re.Pattern[str], Format | None, Operation], ...] = (
     ("POST", re.compile(r"/v1/chat/completions"), "openai-chat", "generate"),
     ("POST", re.compile(r"/v1/responses"), "openai-responses", "generate"),

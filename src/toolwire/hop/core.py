@@ -50,15 +50,16 @@ from toolwire.errors import (
 from toolwire.hop._build import auth_headers
 from toolwire.hop._call import ClientCall, InboundRequest, read_inbound
 from toolwire.hop._capture import HopCapture
-from toolwire.hop._config import FORMAT_PROVIDER, GatewayKey, HopConfig, Route, Upstream
+from toolwire.hop._config import GatewayKey, HopConfig, Route, Upstream
 from toolwire.hop._count import count_call, count_reply, estimate_reply
 from toolwire.hop._defaults import apply_route_defaults
 from toolwire.hop._detached import generate_in_background
 from toolwire.hop._errors import refused_credentials
 from toolwire.hop._headers import map_response_headers
+from toolwire.hop._layouts import relayout
 from toolwire.hop._models import list_models
 from toolwire.hop._opaque import StateTap, load_state, save_state, store_state, tenant
-from toolwire.hop._providers import PROVIDERS, resolve_base_url
+from toolwire.hop._providers import resolve_base_url
 from toolwire.hop._relay import StreamRelay
 from toolwire.hop._routes import Endpoint, allowed_methods, match_inbound
 from toolwire.hop._stateful import ResponsesFacade, StoreCall, is_stateful
@@ -112,12 +113,12 @@ version segment is trimmed, see :func:`~toolwire.hop._providers.resolve_base_url
 
 def upstream_url(upstream: Upstream, path: str) -> str:
     """The absolute URL of ``path`` (from the server root, ``/v1/messages``) on ``upstream``,
-    joined as the upstream's official SDK joins its base URL."""
+    joined as the upstream's official SDK joins its base URL (an upstream given as a provider
+    row: as :class:`toolwire.Client` joins it, the server root and the provider's path)."""
     prefix = BASE_HOLDS_VERSION.get(upstream.format)
-    if prefix is not None and path.startswith(prefix + "/"):
+    if upstream.provider is None and prefix is not None and path.startswith(prefix + "/"):
         return upstream.base_url.rstrip("/") + path[len(prefix) :]
-    spec = PROVIDERS[FORMAT_PROVIDER[upstream.format]]
-    return resolve_base_url(spec, upstream.base_url, env={}) + path
+    return resolve_base_url(upstream.spec, upstream.base_url, env={}, params=upstream.params) + path
 
 
 def _presented_key(headers: Mapping[str, str], query: str) -> str | None:
@@ -229,7 +230,10 @@ class Hop:
         refused = self._allowed(fmt, model)
         if refused is not None:
             return refused
-        route = self.config.route(model)
+        try:
+            route = self.config.route(model)
+        except ToolwireError as exc:  # a model string of an unknown prefix, and no default route
+            return client_error(fmt, 404, str(exc), code="model_not_found")
         if route is None:
             return client_error(
                 fmt, 404, f"The model {model!r} does not exist or has no route", code="model_not_found"
@@ -261,7 +265,9 @@ class Hop:
         *,
         method: str = "POST",
     ) -> Send:
-        spec = PROVIDERS[FORMAT_PROVIDER[upstream.format]]
+        spec = upstream.spec
+        if spec.layout is not None:  # the provider's own address (Vertex, Azure deployments)
+            path, headers, body = relayout(spec.layout, path, headers, body, upstream.params)
         sent = {**headers, **upstream.headers, **auth_headers(spec, upstream.key(self._env))}
         if self._cap is not None:
             self._cap.sent(body, sent)
@@ -279,6 +285,7 @@ class Hop:
             policy=self.config.policy,  # type: ignore[arg-type]
             upstream_model=route.model,
             clock=self._clock,
+            upstream_dialect=upstream.spec.dialect,
         )
 
     def _transport_failed(self, fmt: Format, exc: TransportError) -> Reply:
@@ -440,7 +447,10 @@ class Hop:
         )
 
     def _upstream_models(self, fmt: Format, upstream: Upstream) -> Generator[Send, Received, list[str]]:
-        """The model names the upstream lists (none when it cannot say)."""
+        """The model names the upstream lists (none when it cannot say: also a provider layout,
+        whose listing is not the format's)."""
+        if upstream.spec.layout is not None:
+            return []
         headers = dict(_MODEL_LIST_HEADERS.get(upstream.format, _JSON))
         path = "/v1beta/models" if upstream.format == "gemini" else "/v1/models"
         send = self._send(upstream, path, headers, b"", False, method="GET")
