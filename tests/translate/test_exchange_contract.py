@@ -20,7 +20,7 @@ from toolwire.ir.stream import (
     ToolCallDelta,
 )
 from toolwire.streaming import check_stream, stream_encoder
-from toolwire.translate import Exchange
+from toolwire.translate import Exchange, translate_request, translate_response
 
 SCHEMA = {"type": "object", "properties": {}}
 DOTTED = "weather.get"
@@ -166,3 +166,25 @@ def test_the_notes_of_a_stream_join_the_exchange_notes_when_it_closes() -> None:
     as_bytes.stream_close_frames()
     for ex in (as_events, as_bytes):
         assert "dropped" in [note.kind for note in ex.notes]
+
+
+def test_format_aliases_name_their_format() -> None:
+    """``chat``, ``responses``... are accepted wherever a format is named, as their format."""
+    ex = Exchange("chat", "claude")
+    assert (ex.client, ex.upstream) == ("openai-chat", "anthropic")
+    out = translate_request(_chat_request(), source="chat", target="claude")
+    assert out.payload["tools"][0]["name"] == "weather_get" and "max_tokens" in out.payload
+    back = translate_response(
+        {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": "c",
+            "content": [{"type": "text", "text": "Hi"}],
+            "stop_reason": "end_turn",
+            "usage": {"input_tokens": 1, "output_tokens": 1},
+        },
+        source="claude",
+        target="chat",
+    )
+    assert back.payload["choices"][0]["message"]["content"] == "Hi"
