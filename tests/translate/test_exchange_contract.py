@@ -188,3 +188,15 @@ def test_format_aliases_name_their_format() -> None:
         target="chat",
     )
     assert back.payload["choices"][0]["message"]["content"] == "Hi"
+
+
+def test_what_the_upstream_call_leaves_out_is_in_the_exchange_notes() -> None:
+    """An option the upstream call does not send for this model (``text.verbosity`` to a model
+    outside the GPT-5 family) is noted on the Exchange, as its translation notes are."""
+    from toolwire.client import ResponsesOptions
+
+    ex = Exchange("openai-chat", "openai-responses")
+    body = ex.request({"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}]})
+    call = ex.upstream_call(body, options=ResponsesOptions(verbosity="low"))
+    assert "verbosity" not in call.json().get("text", {})
+    assert [(n.path, n.kind) for n in ex.notes if "verbosity" in n.path] == [("$.text.verbosity", "dropped")]
