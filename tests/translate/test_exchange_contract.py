@@ -200,3 +200,47 @@ def test_what_the_upstream_call_leaves_out_is_in_the_exchange_notes() -> None:
     call = ex.upstream_call(body, options=ResponsesOptions(verbosity="low"))
     assert "verbosity" not in call.json().get("text", {})
     assert [(n.path, n.kind) for n in ex.notes if "verbosity" in n.path] == [("$.text.verbosity", "dropped")]
+
+
+def test_a_tool_choice_names_the_tool_as_it_was_sent() -> None:
+    """A forced tool and an allowed-tools list name the tools as the upstream request names them."""
+    ex = Exchange("openai-chat", "anthropic")
+    forced = {"type": "function", "function": {"name": DOTTED}}
+    body = ex.request(_chat_request(tool_choice=forced))
+    assert body["tool_choice"] == {"type": "tool", "name": "weather_get"}
+    assert body["tools"][0]["name"] == "weather_get"
+
+    responses = Exchange("openai-responses", "openai-chat")
+    tools = [{"type": "function", "name": n, "parameters": SCHEMA} for n in (DOTTED, "other.one")]
+    allowed = {"type": "allowed_tools", "mode": "required", "tools": [{"type": "function", "name": DOTTED}]}
+    body = responses.request({"model": "m", "input": "hi", "tools": tools, "tool_choice": allowed})
+    assert body["tool_choice"] == {
+        "type": "allowed_tools",
+        "allowed_tools": {
+            "mode": "required",
+            "tools": [{"type": "function", "function": {"name": "weather_get"}}],
+        },
+    }
+
+
+def _anthropic_answer() -> dict[str, Any]:
+    return {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-up",
+        "content": [{"type": "text", "text": "Hi"}],
+        "stop_reason": "end_turn",
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
+
+
+def test_the_client_sees_its_own_model_only_when_the_model_was_replaced() -> None:
+    """With ``upstream_model`` the upstream gets that model and the client its own name back;
+    without it, the client sees the model the upstream says it used."""
+    replaced = Exchange("openai-chat", "anthropic", upstream_model="claude-up")
+    assert replaced.request(_chat_request())["model"] == "claude-up"
+    assert replaced.response(_anthropic_answer())["model"] == "my-alias"
+    plain = Exchange("openai-chat", "anthropic")
+    assert plain.request(_chat_request())["model"] == "my-alias"
+    assert plain.response(_anthropic_answer())["model"] == "claude-up"
