@@ -244,3 +244,14 @@ def test_the_client_sees_its_own_model_only_when_the_model_was_replaced() -> Non
     plain = Exchange("openai-chat", "anthropic")
     assert plain.request(_chat_request())["model"] == "my-alias"
     assert plain.response(_anthropic_answer())["model"] == "claude-up"
+
+
+def test_last_response_is_the_translated_answer_in_ir() -> None:
+    """``last_response`` is ``None`` until a response is translated, then that response in IR."""
+    ex = Exchange("openai-chat", "anthropic")
+    assert (ex.last_request, ex.last_response) == (None, None)
+    ex.request(_chat_request())
+    assert ex.last_request is not None and ex.last_response is None
+    ex.response(_anthropic_answer())
+    assert ex.last_response is not None
+    assert (ex.last_response.model, ex.last_response.stop_reason) == ("claude-up", "end_turn")
