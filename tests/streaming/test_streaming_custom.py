@@ -74,3 +74,20 @@ def test_a_broken_upstream_chunk_mid_call_ends_the_stream_with_the_client_error(
     errors = [e for e in out if isinstance(e, dict) and e["type"] == "error"]
     assert [e["code"] for e in errors] == ["malformed_event"]
     assert out[-1]["type"] == "response.failed"  # type: ignore[index]
+
+
+@pytest.mark.parametrize("target", ["openai-chat", "openai-responses", "gemini", "anthropic"])
+def test_an_event_the_decoder_refuses_becomes_the_client_error_event(target: str) -> None:
+    """An upstream event that is JSON but not a valid event of its format (a delta without an
+    open block) gives the client's own error event naming its position, not an exception."""
+    from toolwire.streaming import StreamTranslator
+
+    t = StreamTranslator("anthropic", target)
+    start = {
+        "type": "message_start",
+        "message": {"id": "msg_1", "type": "message", "role": "assistant", "model": "m", "content": []},
+    }
+    t.feed(start)
+    out = t.feed({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "x"}})
+    text = str(out)
+    assert "$[1]" in text and "without an open content block" in text
