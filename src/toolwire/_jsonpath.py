@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-__all__ = ["locate", "segments"]
+__all__ = ["locate", "render", "segments"]
 
 _SEGMENT = re.compile(r"\.([A-Za-z_$~][\w$~-]*)|\[(\d+)\]|\[(\"(?:[^\"\\]|\\.)*\")\]")
 
@@ -33,7 +33,8 @@ def segments(path: str) -> list[str | int] | None:
     return out
 
 
-def _render(parts: list[str | int]) -> str:
+def render(parts: list[str | int]) -> str:
+    """The path of ``parts`` (the inverse of :func:`segments`)."""
     text = "$"
     for part in parts:
         if isinstance(part, int):
@@ -61,6 +62,6 @@ def locate(document: Any, path: str) -> tuple[str, Any, bool]:
             else (isinstance(node, dict) and part in node)
         )
         if not held:
-            return _render(parts[:depth]), node, False
+            return render(parts[:depth]), node, False
         node = node[part]
-    return _render(parts), node, segments(path) is not None
+    return render(parts), node, segments(path) is not None

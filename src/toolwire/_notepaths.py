@@ -1,11 +1,9 @@
-"""Note paths in the user's coordinates, for the notes the encoders write at a target path.
+"""The last check of a conversion's notes: a ``target`` the output does not hold is cleared.
 
-A note's ``path`` points into the payload the user passed in. An encoder that makes up a value
-for the target (``max_tokens``, a ``created`` time, a usage count the schema requires) knows only
-where the value goes. Such a no-loss note whose path the source does not hold but the output
-does is moved: ``target`` gets that path, and ``path`` becomes ``$`` (the source as a whole has
-no such value). Loss notes are left as they are: ``strict`` raises them while encoding, so their
-path is the one the refusal carries.
+Paths are mapped to the payload the user passed in when a note is made (:mod:`toolwire.ir._where`);
+a note about a value made up for the output points at ``$`` and names the output path in
+``target``. This pass only clears the ``target`` of a no-loss note the output turned out not to hold (an IR
+coordinate nothing in the output corresponds to); a loss note is as ``strict`` raised it.
 """
 
 from __future__ import annotations
@@ -21,14 +19,12 @@ from toolwire.ir.notes import Note
 __all__ = ["in_user_coordinates"]
 
 
-def _moved(note: Note, source: Any, output: Any) -> Note:
-    if note.loss or note.target is not None or note.path == "$" or locate(source, note.path)[2]:
+def _checked(note: Note, output: Any) -> Note:
+    if note.loss or note.target is None or locate(output, note.target)[2]:
         return note
-    if not locate(output, note.path)[2]:
-        return note
-    return msgspec.structs.replace(note, path="$", target=note.path)
+    return msgspec.structs.replace(note, target=None)
 
 
 def in_user_coordinates(notes: Iterable[Note], source: Any, output: Any) -> list[Note]:
-    """``notes`` of a conversion of ``source`` into ``output``, target-only paths moved to ``target``."""
-    return [_moved(note, source, output) for note in notes]
+    """``notes`` of a conversion of ``source`` into ``output``, with targets the output holds."""
+    return [_checked(note, output) for note in notes]

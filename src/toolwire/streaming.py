@@ -34,6 +34,7 @@ from toolwire.formats._stream import (
     make_delta,
 )
 from toolwire.framing import EventMessage, EventStreamDecoder, JSONArrayDecoder, SSEDecoder, SSEEvent
+from toolwire.ir._where import STREAM
 from toolwire.ir.base import Format, FormatName
 from toolwire.ir.content import ToolCall
 from toolwire.ir.notes import Note, Notes, Policy
@@ -323,6 +324,7 @@ class StreamTranslator:
         from toolwire.translate import chat_dialect, resolve_format
 
         self.notes = Notes(policy)
+        self.notes.decoded(STREAM)  # notes about a part name the event that started it
         self._decoder = stream_decoder(source, self.notes, **chat_dialect(source, source_dialect))
         self._encoder = stream_encoder(target, self.notes)
         self._decode = self._decoder.feed

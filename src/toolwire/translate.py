@@ -15,6 +15,7 @@ import operator
 import time
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field
+from functools import partial
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -86,6 +87,16 @@ def format_module(name: str) -> ModuleType:
     return module
 
 
+def _recorder(module: ModuleType, kind: str, payload: dict[str, Any], ir: Any) -> Callable[[Notes], object]:
+    """What records where ``ir`` came from in ``payload`` when a note needs it (``Notes.decoded``):
+    the format's ``record_request`` / ``record_response`` (aligns the IR with the payload), else
+    its decoder run again on a recording collector."""
+    record = getattr(module, f"record_{kind}", None)
+    if record is not None:
+        return partial(record, payload, ir)
+    return partial(getattr(module, f"decode_{kind}"), payload)
+
+
 @dataclass(frozen=True, slots=True)
 class Translation:
     """The result of a conversion: the payload and the notes of what was not carried exactly."""
@@ -148,6 +159,8 @@ def translate_response(
     src = format_module(source)
     dst = format_module(target)
     ir: Response = src.decode_response(payload, notes, **chat_dialect(source, source_dialect))
+    recorder = _recorder(src, "response", payload, ir)
+    notes.decoded(payload, resolve_format(source), resolve_format(target), recorder)
     out: dict[str, Any] = dst.encode_response(ir, notes)
     return Translation(out, tuple(in_user_coordinates(notes.items, payload, out)), ir)
 
@@ -233,9 +246,11 @@ class Exchange:
         notes = Notes(self.policy)
         if model is not None:
             self.client_model = model
-        ir: Request = format_module(self.client).decode_request(
+        module = format_module(self.client)
+        ir: Request = module.decode_request(
             payload, notes, model=self.client_model, **chat_dialect(self.client, self.client_dialect)
         )
+        notes.decoded(payload, self.client, self.upstream, _recorder(module, "request", payload, ir))
         if stream is not None and ir.stream != stream:
             ir = _replace(ir, stream=stream)
         self.client_stream = bool(ir.stream)
@@ -271,9 +286,11 @@ class Exchange:
         (:mod:`toolwire.opaque`); :meth:`request` opens it again on the next turn.
         """
         notes = Notes(self.policy)
-        ir: Response = format_module(self.upstream).decode_response(
+        module = format_module(self.upstream)
+        ir: Response = module.decode_response(
             payload, notes, **chat_dialect(self.upstream, self.upstream_dialect)
         )
+        notes.decoded(payload, self.upstream, self.client, _recorder(module, "response", payload, ir))
         ir = self.restore_response(ir, payload, notes)
         self.last_response = ir
         if ir.created is None:

@@ -44,10 +44,10 @@ def test_explain_says_when_a_path_is_not_in_the_source(
     path = write_json(tmp_path / "in.json", {**CHAT, "logit_bias": None, "tools": tools})
     assert main(["convert", "--from", "openai-chat", "--to", "anthropic", "--explain", path]) == 0
     err = capsys.readouterr().err
-    # the rename's path is the target's: it moves to "in the target at"
+    # the rename's path is the name in the source: its snippet is the name the user sent
     assert (
-        "  $  renamed: tool 'get.weather' sent as 'get_weather'\n      in the target at $.tools[0].name\n"
-        in err
+        "  $.tools[0].function.name  renamed: tool 'get.weather' sent as 'get_weather'\n"
+        '      source: "get.weather"\n' in err
     )
     note = Note(path="$.messages[3].content", kind="dropped", message="m")
     assert explain([note], CHAT) == (

@@ -24,8 +24,10 @@ def test_each_import_names_its_extra_and_several_name_the_bundle() -> None:
         "redis": "redis",
         "google": "vertex",
         "requests": "vertex",
+        "botocore": "bedrock",
     }
     assert extra_for(("google.auth", "requests")) == "vertex"
+    assert extra_for(("botocore.session",)) == "bedrock"
     assert extra_for(("httpx", "tenacity")) == "client"
     assert extra_for(("redis.asyncio",)) == "redis"
     assert extra_for(("redis", "httpx")) == "all"

@@ -4,7 +4,9 @@ Every command that reads a file (``validate``, ``convert``, ``tools convert``, `
 hostile files in-process; the cases only the real process can show (``/dev/zero``, a FIFO, an
 endless pipe, empty standard input, a reader that closes the pipe early, a 40 MB payload) run
 ``python -m toolwire`` and check its exit code, standard error, wall time and peak memory (the
-child's own ``ru_maxrss`` from ``wait4``).
+command's own ``ru_maxrss``, reported by a small launcher that forks it: Linux keeps a forked
+child's high-water mark across ``exec``, so a child forked straight from a large pytest process
+would report the parent's pages as its own).
 
 The rules: bad input exits 3 (``ExitCode.INPUT``), a bad command line 2 (``ExitCode.USAGE``),
 each with exactly one ``toolwire: error:`` line and no traceback; an output pipe closed early
@@ -17,6 +19,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -133,34 +136,42 @@ def test_a_bad_command_line_is_one_error_line_and_exit_2(
 # ---------------------------------------------------------------- the real process
 
 
+_LAUNCHER = """
+import os, resource, subprocess, sys
+code = subprocess.call(sys.argv[2:])
+with open(sys.argv[1], "w") as out:
+    out.write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+if code < 0:
+    os.kill(os.getpid(), -code)
+sys.exit(code)
+"""
+"""Runs its arguments as a child (inheriting the standard streams) and writes the child's peak RSS."""
+
+
 def run_toolwire(
     args: list[str], *, stdin: int | bytes | None = None, stdout: int = subprocess.PIPE
 ) -> tuple[int, bytes, str, float, int]:
     """``python -m toolwire ARGS``: (exit code, stdout, stderr, seconds, peak RSS in MiB)."""
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     started = time.monotonic()
-    with subprocess.Popen(
-        [sys.executable, "-m", "toolwire", *args],
-        stdin=stdin
-        if isinstance(stdin, int)
-        else (subprocess.PIPE if stdin is not None else subprocess.DEVNULL),
-        stdout=stdout,
-        stderr=subprocess.PIPE,
-        env=env,
-    ) as proc:
-        if isinstance(stdin, bytes):
-            threading.Thread(target=_feed, args=(proc, stdin), daemon=True).start()
-        out = proc.stdout.read() if proc.stdout is not None else b""
-        err = proc.stderr.read() if proc.stderr is not None else b""
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-    return (
-        proc.returncode,
-        out,
-        err.decode("utf-8", "replace"),
-        time.monotonic() - started,
-        usage.ru_maxrss >> 10,
-    )
+    with tempfile.TemporaryDirectory() as scratch:
+        rss_file = Path(scratch) / "rss"
+        with subprocess.Popen(
+            [sys.executable, "-c", _LAUNCHER, str(rss_file), sys.executable, "-m", "toolwire", *args],
+            stdin=stdin
+            if isinstance(stdin, int)
+            else (subprocess.PIPE if stdin is not None else subprocess.DEVNULL),
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            env=env,
+        ) as proc:
+            if isinstance(stdin, bytes):
+                threading.Thread(target=_feed, args=(proc, stdin), daemon=True).start()
+            out = proc.stdout.read() if proc.stdout is not None else b""
+            err = proc.stderr.read() if proc.stderr is not None else b""
+            proc.wait()
+        peak_kib = int(rss_file.read_text())  # missing only if the launcher itself died: an error
+    return (proc.returncode, out, err.decode("utf-8", "replace"), time.monotonic() - started, peak_kib >> 10)
 
 
 def _feed(proc: subprocess.Popen[bytes], data: bytes) -> None:

@@ -26,6 +26,7 @@ _PROVIDERS = (
     "azure-openai-chat",
     "vertex-gemini",
     "vertex-anthropic",
+    "bedrock",
     "mistral",
     "deepseek",
     "openrouter",

@@ -26,17 +26,23 @@ skipped an invalid entry                                 yes    an orphan tool r
 
 Refusals (a payload that cannot be made valid) raise :class:`~toolwire.errors.ConversionError`
 under every policy.
+
+A note's ``path`` is in the payload the user passed in. Decoders write source paths; what runs
+after decoding writes IR (or output) coordinates, which :meth:`Notes.add` / :meth:`Notes.info`
+map to the source once :meth:`Notes.decoded` was called, using what decoders recorded with
+:meth:`Notes.came_from` (see :mod:`toolwire.ir._where`).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
-from typing import Literal
+from collections.abc import Callable, Collection, Iterator
+from typing import Any, Literal
 
 import msgspec
 
-from toolwire.errors import ConversionError
+from toolwire.errors import ConversionError, ToolwireError
+from toolwire.ir._where import Coord, Where
 
 __all__ = ["Note", "NoteKind", "Notes", "Policy"]
 
@@ -78,16 +84,76 @@ class Notes:
         policy: ``"strict"``, ``"warn"`` (default) or ``"drop"``.
     """
 
-    __slots__ = ("items", "policy")
+    __slots__ = ("items", "origins", "policy", "recording", "where")
 
     def __init__(self, policy: Policy = "warn") -> None:
         if policy not in _POLICIES:
             raise ValueError(f"policy must be one of {_POLICIES}, got {policy!r}")
         self.policy: Policy = policy
         self.items: list[Note] = []
+        self.origins: dict[Coord, Coord] = {}
+        """IR coordinate -> source coordinate, recorded by decoders (:meth:`came_from`)."""
+        self.recording = False
+        """Whether :attr:`origins` are being recorded (in the ``again`` of :meth:`decoded`, run
+        when a note needs them: decoding itself records nothing)."""
+        self.where: Where | None = None
+
+    def came_from(self, ir: Coord, source: Coord) -> None:
+        """Record (decoders, when :attr:`recording`) that the IR element at ``ir`` came from
+        ``source`` in the payload: ``notes.came_from(("messages", 1, "parts", 0), ("messages",
+        0, "content", 1))``. Record every IR message, part and tool whose place differs from
+        the source's; a response's parts are ``("parts", j)``."""
+        self.origins[ir] = source
+
+    def came_from_parts(self, ir: Coord, source: Coord, count: int, skipped: Collection[int] = ()) -> None:
+        """Record that the ``count`` parts of the IR message at ``ir`` (``()``: a response) came
+        from the array at ``source``, in order, leaving out the indexes in ``skipped``."""
+        origins = self.origins
+        index = 0
+        for j in range(count):
+            while index in skipped:
+                index += 1
+            origins[(*ir, "parts", j)] = (*source, index)
+            index += 1
+
+    def decoded(
+        self,
+        source: Any,
+        source_format: str | None = None,
+        target_format: str | None = None,
+        again: Callable[[Notes], object] | None = None,
+    ) -> None:
+        """Decoding of ``source`` is done: paths of later notes are mapped to it (module docstring).
+
+        Args:
+            again: records where the decoded IR came from into the :class:`Notes` it is given
+                (the format's ``record_request`` / ``record_response``, or its decoder run
+                again); called with a recording collector the first time a note names an IR
+                message, part or tool, so that nothing is recorded when no note needs it.
+        """
+        load = None
+        if again is not None:
+
+            def load(origins: dict[Coord, Coord]) -> None:
+                recorder = Notes("drop")
+                recorder.recording = True
+                try:
+                    again(recorder)
+                except ToolwireError:  # it decoded once already: not expected
+                    return
+                origins.update(recorder.origins)
+
+        self.where = Where(source, source_format, target_format, load)
+
+    def _place(self, path: str, target: str | None) -> tuple[str, str | None]:
+        if self.where is None:
+            return path, target
+        mapped, output = self.where.map(path, self.origins)
+        return mapped, target if target is not None else output
 
     def add(self, path: str, kind: NoteKind, message: str, *, target: str | None = None) -> None:
         """Record a loss, or raise :class:`ConversionError` under the strict policy."""
+        path, target = self._place(path, target)
         note = Note(path=path, kind=kind, message=message, target=target)
         if self.policy == "strict":
             raise ConversionError(f"{kind}: {message}", path=path, notes=(note,))
@@ -97,6 +163,7 @@ class Notes:
 
     def info(self, path: str, kind: NoteKind, message: str, *, target: str | None = None) -> None:
         """Record a change that is no loss (the module's table); it never raises."""
+        path, target = self._place(path, target)
         self.items.append(Note(path=path, kind=kind, message=message, loss=False, target=target))
 
     def __iter__(self) -> Iterator[Note]:

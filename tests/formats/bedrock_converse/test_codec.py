@@ -97,8 +97,9 @@ def test_to_anthropic_and_back_keeps_tools_results_and_drops_bedrock_state_with_
     assert result["is_error"] is True and result["tool_use_id"] == "tooluse_1"
     assert [b["type"] for b in result["content"]] == ["text", "image", "document"]
     losses = {(n.path, n.kind) for n in out.notes if n.loss}
-    assert ("$.messages[2].parts[0]", "dropped") in losses  # Bedrock's signed reasoning: Bedrock only
-    assert ("$.messages[1].bedrock_blocks", "dropped") in losses  # the cache point
+    # paths in the Bedrock body passed in (system is IR message 0)
+    assert ("$.messages[1].content[0]", "dropped") in losses  # Bedrock's signed reasoning: Bedrock only
+    assert ("$.messages[0]", "dropped") in losses  # the cache point (a block the IR keeps opaque)
     with pytest.raises(ConversionError):
         translate_request(
             _bedrock_request(), source="bedrock", target="anthropic", policy="strict", model="m"
@@ -233,7 +234,8 @@ def test_tool_history_without_tools_gets_stand_in_definitions_noted() -> None:
         {"toolSpec": {"name": "fs_read", "inputSchema": {"json": {"type": "object"}}}}
     ]
     assert validate(out.payload, format="bedrock-converse") == []
-    assert [n.kind for n in out.notes if n.path == "$.tools" and n.loss] == ["synthesized"]
+    made_up = [(n.path, n.kind) for n in out.notes if n.target == "$.toolConfig.tools" and n.loss]
+    assert made_up == [("$", "synthesized")]
 
 
 def test_only_system_messages_are_refused() -> None:
@@ -261,7 +263,7 @@ def test_thinking_reaches_anthropic_models_only() -> None:
         {**request, "model": "amazon.nova-pro-v1:0"}, source="anthropic", target="bedrock"
     )
     assert "additionalModelRequestFields" not in nova.payload
-    assert [n.kind for n in nova.notes if n.path == "$.reasoning"] == ["dropped"]
+    assert [n.kind for n in nova.notes if n.path == "$.thinking"] == ["dropped"]  # the source's
 
 
 def test_response_to_chat_and_back_to_bedrock() -> None:

@@ -132,7 +132,11 @@ def test_images_in_tool_results_move_to_a_user_message() -> None:
         },
         {"role": "user", "content": "and?"},
     ]
-    assert _kinds(notes) == [("$.messages[1]", "approximated"), ("$.messages[2]", "approximated")]
+    # IR paths (the part each note is about): translate maps them to the source payload
+    assert _kinds(notes) == [
+        ("$.messages[1].parts[0]", "approximated"),
+        ("$.messages[2].parts[0]", "approximated"),
+    ]
     with pytest.raises(ConversionError):
         chat.encode_request(req, Notes("strict"))
 
@@ -167,7 +171,10 @@ def test_user_turn_with_results_and_images_keeps_order() -> None:
             ],
         },
     ]
-    assert _kinds(notes) == [("$.messages[1]", "approximated"), ("$.messages[1]", "approximated")]
+    assert _kinds(notes) == [
+        ("$.messages[1].parts[0]", "approximated"),
+        ("$.messages[1].parts[0]", "approximated"),
+    ]
     assert "is_error" in notes.items[1].message
 
 
@@ -186,7 +193,7 @@ def test_reasoning_of_other_origin_is_dropped_never_replayed() -> None:
     )
     notes = Notes("warn")
     assert chat.encode_request(req, notes)["messages"] == [{"role": "assistant", "content": "Hi"}]
-    assert _kinds(notes) == [("$.messages[0]", "dropped")]
+    assert _kinds(notes) == [("$.messages[0].parts[0]", "dropped")]
 
 
 def test_missing_call_ids_are_synthesized_and_paired_by_name() -> None:

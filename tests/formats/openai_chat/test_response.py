@@ -176,8 +176,8 @@ def test_response_from_another_format() -> None:
         },
     }
     assert _kinds(notes) == [
-        ("$.choices[0].message", "dropped"),
-        ("$.choices[0].message.tool_calls[1]", "synthesized"),
+        ("$.parts[0]", "dropped"),  # IR paths of the parts: translate maps them to the source
+        ("$.parts[4]", "synthesized"),
         ("$.created", "synthesized"),
         ("$.stop_sequence", "dropped"),  # the null "container" carries nothing: no note
     ]

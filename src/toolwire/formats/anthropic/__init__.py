@@ -11,6 +11,8 @@ replayed only with its Anthropic signature) and note every loss.
 from __future__ import annotations
 
 from toolwire.formats import Codec
+from toolwire.formats.anthropic._decode_messages import record_request as record_request
+from toolwire.formats.anthropic._decode_messages import record_response as record_response
 from toolwire.formats.anthropic.errors import decode_error, encode_error, error_to_exception
 from toolwire.formats.anthropic.request import decode_request, encode_request
 from toolwire.formats.anthropic.response import decode_response, encode_response

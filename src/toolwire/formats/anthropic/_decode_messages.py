@@ -12,10 +12,14 @@ from typing import Any
 from toolwire.formats._wire import as_dict, child, fail, req_str
 from toolwire.formats.anthropic._decode_blocks import decode_blocks
 from toolwire.formats.anthropic._util import OPAQUE
+from toolwire.ir._where import Coord
 from toolwire.ir.base import Extra
 from toolwire.ir.content import Message, Role, TextPart
+from toolwire.ir.notes import Notes
+from toolwire.ir.request import Request
+from toolwire.ir.response import Response
 
-__all__ = ["decode_messages", "decode_system"]
+__all__ = ["decode_messages", "decode_system", "record_parts", "record_request", "record_response"]
 
 _ROLES: dict[str, Role] = {"user": "user", "assistant": "assistant", "system": "system"}
 _MESSAGE_KNOWN = frozenset({"role", "content"})
@@ -51,6 +55,17 @@ def decode_system(system: Any) -> Message | None:
     return Message(role="system", parts=parts, extra=extra)
 
 
+def record_parts(notes: Notes, ir: Coord, content: Coord, message: Message) -> None:
+    """Record where the parts of ``message`` (at ``ir``) came from in the ``content`` at ``content``."""
+    if message.extra.get("~content") == "string" or message.extra.get("~system") == "string":
+        for j in range(len(message.parts)):
+            notes.came_from((*ir, "parts", j), content)
+        return
+    opaque = message.extra.get(OPAQUE)
+    skipped = {index for index, _ in opaque} if opaque else ()
+    notes.came_from_parts(ir, content, len(message.parts), skipped)
+
+
 def decode_messages(raw: list[Any], path: str = "$.messages") -> list[Message]:
     """Decode the ``messages`` array."""
     out: list[Message] = []
@@ -68,3 +83,24 @@ def decode_messages(raw: list[Any], path: str = "$.messages") -> list[Message]:
         parts = _content(message, item_path, extra)
         out.append(Message(role=role, parts=parts, extra=extra))
     return out
+
+
+def record_request(payload: dict[str, Any], ir: Request, notes: Notes) -> None:
+    """Record where the messages and parts of ``ir``, decoded from ``payload``, came from (the
+    top-level ``system`` is IR message 0; called only when a note needs it)."""
+    messages = ir.messages
+    first = 0
+    if messages and payload.get("system") not in (None, []) and "~inline" not in messages[0].extra:
+        notes.came_from(("messages", 0), ("system",))
+        record_parts(notes, ("messages", 0), ("system",), messages[0])
+        first = 1
+    for index in range(len(messages) - first):
+        at = ("messages", first + index)
+        notes.came_from(at, ("messages", index))
+        record_parts(notes, at, ("messages", index, "content"), messages[first + index])
+
+
+def record_response(payload: dict[str, Any], ir: Response, notes: Notes) -> None:
+    """Record where the parts of ``ir``, decoded from ``payload``, came from."""
+    opaque = ir.extra.get(OPAQUE)
+    notes.came_from_parts((), ("content",), len(ir.parts), {index for index, _ in opaque} if opaque else ())

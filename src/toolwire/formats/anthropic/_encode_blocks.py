@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolwire._callids import sanitize_call_id
+from toolwire.formats._idless import pair_idless_result
 from toolwire.formats._wire import child, emit_extra
 from toolwire.formats.anthropic._util import OPAQUE, parse_object, with_opaque
 from toolwire.ir.content import (
@@ -76,14 +77,7 @@ class Ctx:
         """The wire ``tool_use_id`` of a result (paired by name and order when it has none)."""
         if result.call_id is not None:
             return self._valid(result.call_id, child(path, "call_id"))
-        for index, (name, call_id) in enumerate(self.pending):
-            if result.name is None or result.name == name:
-                del self.pending[index]
-                self.notes.add(path, "synthesized", f"tool result without call id paired with {call_id!r}")
-                return call_id
-        new = "toolu_unpaired_" + "_".join(_DIGITS.findall(path))
-        self.notes.add(path, "synthesized", f"tool result without call id and no call to pair; sent {new!r}")
-        return new
+        return pair_idless_result(self.pending, result.name, self.notes, path)
 
     def _valid(self, call_id: str, path: str) -> str:
         new = self.renamed.get(call_id)

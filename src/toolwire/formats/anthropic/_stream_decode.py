@@ -344,6 +344,7 @@ class StreamDecoder:
             block.fast, block.fast_field, block.fast_event = _FAST[kind]
         self._next_wire += 1
         self._next_ir += 1
+        self._notes.origins[("parts", self._next_ir - 1)] = (self._count - 1,)  # the event that started it
         return [PartStart(index=self._next_ir - 1, part=part)]
 
     def _close(self) -> list[StreamEvent]:

@@ -10,6 +10,8 @@ error types) are in :mod:`._keys`, read by the ConverseStream codec as well.
 from __future__ import annotations
 
 from toolwire.formats import Codec
+from toolwire.formats.bedrock_converse._origins import record_request as record_request
+from toolwire.formats.bedrock_converse._origins import record_response as record_response
 from toolwire.formats.bedrock_converse.errors import decode_error, encode_error, error_to_exception
 from toolwire.formats.bedrock_converse.request import decode_request, encode_request, endpoint_path
 from toolwire.formats.bedrock_converse.response import decode_response, encode_response

@@ -34,6 +34,7 @@ from typing import Any
 from toolwire._callids import sanitize_call_id
 from toolwire._json import loads
 from toolwire.errors import PayloadError
+from toolwire.formats._idless import pair_idless_result
 from toolwire.formats._wire import child, emit_extra
 from toolwire.formats.bedrock_converse._decode_blocks import OPAQUE
 from toolwire.formats.bedrock_converse._keys import FORMAT, TOOL_USE_ID, document_format, image_format
@@ -86,14 +87,7 @@ class Ctx:
         """The ``toolUseId`` of a result (an id-less one pairs with an id-less call by name, in order)."""
         if result.call_id is not None:
             return self._valid(result.call_id, path)
-        for index, (name, call_id) in enumerate(self.pending):
-            if result.name is None or result.name == name:
-                del self.pending[index]
-                self.notes.add(path, "synthesized", f"tool result without call id paired with {call_id!r}")
-                return call_id
-        new = "tooluse_unpaired_" + "_".join(_DIGITS.findall(path))
-        self.notes.add(path, "synthesized", f"tool result without call id and no call to pair; sent {new!r}")
-        return new
+        return pair_idless_result(self.pending, result.name, self.notes, path)
 
     def _valid(self, call_id: str, path: str) -> str:
         if self.same or TOOL_USE_ID.fullmatch(call_id):

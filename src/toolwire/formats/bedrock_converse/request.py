@@ -348,6 +348,7 @@ def encode_request(req: Request, notes: Notes) -> dict[str, Any]:
             "$.tools",
             "synthesized",
             "tool definitions for the history's tool calls (Bedrock requires toolConfig)",
+            target="$.toolConfig.tools",
         )
     additional = _additional_out(req, same, notes)
     if additional is not None or (same and "additionalModelRequestFields" in req.extra):  # null kept

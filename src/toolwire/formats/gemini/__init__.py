@@ -10,9 +10,11 @@ produce valid Gemini payloads and note every loss. The model lives in the URL: s
 from __future__ import annotations
 
 from toolwire.formats import Codec
+from toolwire.formats.gemini._messages import record_request as record_request
 from toolwire.formats.gemini.errors import decode_error, encode_error, error_to_exception
 from toolwire.formats.gemini.request import decode_request, encode_request, endpoint_path, model_path
 from toolwire.formats.gemini.response import decode_response, encode_response
+from toolwire.formats.gemini.response import record_response as record_response
 from toolwire.formats.gemini.stream import StreamDecoder, StreamEncoder, check_stream
 from toolwire.formats.gemini.tools import (
     SchemaMode,

@@ -182,13 +182,13 @@ def _builtin(part: ToolCall | ToolResult, ctx: Ctx, out: list[dict[str, Any]], p
 def _args(call: ToolCall, ctx: Ctx, path: str) -> dict[str, Any]:
     if call.kind == "custom":
         ctx.notes.add(
-            f"{path}.functionCall", "approximated", f"custom tool input of {call.name!r} sent as args.input"
+            f"{path}.arguments", "approximated", f"custom tool input of {call.name!r} sent as args.input"
         )
         return {"input": call.arguments}
     parsed = args_object(call.arguments, path)
     if isinstance(parsed, str):
         ctx.notes.add(
-            f"{path}.functionCall.args",
+            f"{path}.arguments",  # the IR field: notes map it to the source's
             "approximated",
             f"arguments of {call.name!r} are not a JSON object ({parsed}); sent {{}}",
         )

@@ -21,9 +21,13 @@ from toolwire.formats._wire import as_dict, child, fail, json_type
 from toolwire.formats.gemini._decode_parts import decode_parts
 from toolwire.formats.gemini._encode_parts import Ctx, encode_parts
 from toolwire.formats.gemini._keys import emit, listish, rebase, split
+from toolwire.formats.gemini.tools import decode_tools
+from toolwire.ir._where import Coord
 from toolwire.ir.content import Message, Role
+from toolwire.ir.notes import Notes
+from toolwire.ir.request import Request
 
-__all__ = ["decode_contents", "decode_system", "encode_messages"]
+__all__ = ["decode_contents", "decode_system", "encode_messages", "record_message", "record_request"]
 
 _KNOWN = frozenset({"role", "parts"})
 _ROLES: dict[str, Role] = {"user": "user", "model": "assistant"}
@@ -65,6 +69,36 @@ def decode_contents(value: Any, path: str = "$.contents") -> tuple[tuple[Message
         except PayloadError as exc:
             raise rebase(exc, f"{path}[{index}]") from None
     return tuple(out), single
+
+
+def record_message(notes: Notes, ir: Coord, at: Coord, message: Message) -> None:
+    """Record where ``message`` (IR ``ir``) and its parts came from in the content at ``at``."""
+    notes.came_from(ir, at)
+    extra = message.extra
+    if extra.get("~single"):
+        for j in range(len(message.parts)):
+            notes.came_from((*ir, "parts", j), (*at, "parts"))
+        return
+    opaque = extra.get("~opaque")
+    notes.came_from_parts(ir, (*at, "parts"), len(message.parts), {i for i, _ in opaque} if opaque else ())
+
+
+def record_request(payload: dict[str, Any], ir: Request, notes: Notes) -> None:
+    """Record where the messages, parts and tools of ``ir``, decoded from ``payload``, came from
+    (``systemInstruction`` is IR message 0; called only when a note needs it)."""
+    messages = ir.messages
+    first = 0
+    key = "systemInstruction" if "systemInstruction" in payload else "system_instruction"
+    if payload.get(key) is not None and messages:
+        record_message(notes, ("messages", 0), (key,), messages[0])
+        first = 1
+    single = ir.extra.get("~single.contents")
+    for index in range(len(messages) - first):
+        at: Coord = ("contents",) if single else ("contents", index)
+        record_message(notes, ("messages", first + index), at, messages[first + index])
+    tools = payload.get("tools")
+    if tools:
+        decode_tools(tools, notes)  # records each tool (a group holds several)
 
 
 def _wire_role(message: Message, ctx: Ctx) -> str | None:

@@ -77,7 +77,8 @@ class _Slot:
 
 
 def _path(index: int) -> str:
-    return f"{_CANDIDATE}.content.parts[{index}]"
+    """The IR path of part ``index`` (notes map it to the event that started the part)."""
+    return f"$.parts[{index}]"
 
 
 class StreamEncoder(DeltaFraming):

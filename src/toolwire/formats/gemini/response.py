@@ -39,7 +39,7 @@ from toolwire.ir.content import Part, ToolCall
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import Response, StopReason
 
-__all__ = ["FINISH_REASONS", "decode_response", "encode_response"]
+__all__ = ["FINISH_REASONS", "decode_response", "encode_response", "record_response"]
 
 FINISH_REASONS: dict[str, StopReason] = {
     "STOP": "end_turn",
@@ -123,6 +123,22 @@ def _created(raw: str | None) -> int | None:
         return None
 
 
+def record_response(payload: dict[str, Any], ir: Response, notes: Notes) -> None:
+    """Record where the parts of ``ir``, decoded from ``payload``, came from (called only when a
+    note needs it)."""
+    parts = ir.parts
+    candidate = ir.extra.get("~candidate")
+    content_extra = candidate.get("~content") if type(candidate) is dict else None
+    at = ("candidates", 0, "content", "parts")
+    extra = content_extra if type(content_extra) is dict else {}
+    if extra.get("~single"):
+        for j in range(len(parts)):
+            notes.came_from(("parts", j), at)
+        return
+    opaque = extra.get("~opaque")
+    notes.came_from_parts((), at, len(parts), {i for i, _ in opaque} if opaque else ())
+
+
 def decode_response(payload: dict[str, Any], notes: Notes) -> Response:
     """Decode a ``generateContent`` response (the first candidate becomes the IR response)."""
     body = as_dict(payload, "$")
@@ -171,7 +187,7 @@ def _encode_candidate(resp: Response, ctx: Ctx) -> dict[str, Any]:
     candidate: dict[str, Any] = {}
     if not hints.get("~nocontent"):
         content_hints: dict[str, Any] = hints.get("~content", {})
-        parts = encode_parts(resp.parts, ctx, f"{_CANDIDATE}.content.parts", content_hints)
+        parts = encode_parts(resp.parts, ctx, "$.parts", content_hints)  # IR paths: notes map them
         content: dict[str, Any] = {}
         role = content_hints.get("~role", "model")
         if role:

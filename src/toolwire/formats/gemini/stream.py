@@ -301,6 +301,7 @@ class StreamDecoder:
                 return  # empty text makes no part
             run = self._run = _Run(self._next, thought, extra, sig if not thought else None)
             self._next += 1
+            self._notes.origins[("parts", run.index)] = (self._count - 1,)  # the chunk that started it
             out.append(PartStart(run.index, run.skeleton()))
         assert run is not None
         if text:
@@ -319,6 +320,7 @@ class StreamDecoder:
         self._end_run(out)
         index = self._next
         self._next += 1
+        self._notes.origins[("parts", index)] = (self._count - 1,)  # the chunk that holds it
         if type(part) is ToolCall:
             self._has_calls = self._has_calls or part.kind != "builtin"
             if part.kind != "builtin":
@@ -344,6 +346,7 @@ class StreamDecoder:
                 thought_signature=opt_str(wire, "thoughtSignature", path),
             )
             self._call = _Call(self._next, skeleton)
+            self._notes.origins[("parts", self._next)] = (self._count - 1,)  # the chunk that started it
             self._next += 1
             self._has_calls = True
             out.append(PartStart(self._call.index, skeleton))

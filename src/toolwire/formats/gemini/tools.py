@@ -28,6 +28,7 @@ from typing import Any, Literal
 from toolwire.formats import ToolConfig
 from toolwire.formats._wire import as_dict, child, fail, json_type, opt_str
 from toolwire.formats.gemini._keys import SNAKE, camel, emit, listish, merge, respell, split
+from toolwire.ir._where import Coord
 from toolwire.ir.notes import Notes
 from toolwire.ir.tools import AnyTool, BuiltinTool, CustomTool, Tool, ToolChoice, ToolChoiceMode
 
@@ -106,12 +107,17 @@ def decode_tools(wire_tools: Any, notes: Notes, path: str = "$.tools") -> tuple[
         if type(item) is not dict:
             notes.add(item_path, "skipped", "invalid tool skipped: expected an object")
             continue
+        at: Coord = ("tools",) if single else ("tools", index)
         if not item:
+            if notes.recording:
+                notes.came_from(("tools", len(out)), at)
             out.append(BuiltinTool(origin="gemini", wire_type="", payload=item))
         for raw_key, value in item.items():
             key: str = SNAKE.get(raw_key) or raw_key
             if key != _FD or value == []:
                 payload = item if len(item) == 1 else {raw_key: value}
+                if notes.recording:
+                    notes.came_from(("tools", len(out)), (*at, raw_key))
                 out.append(BuiltinTool(origin="gemini", wire_type=key, payload=payload))
                 continue
             hints: dict[str, Any] = {}
@@ -124,6 +130,11 @@ def decode_tools(wire_tools: Any, notes: Notes, path: str = "$.tools") -> tuple[
             decls, _ = listish(value, child(item_path, raw_key))
             for position, raw in enumerate(decls):
                 tool = _decode_declaration(raw, notes, f"{item_path}.{raw_key}[{position}]", hints)
+                if tool is not None and notes.recording:
+                    notes.came_from(
+                        ("tools", len(out)),
+                        (*at, raw_key) if type(value) is dict else (*at, raw_key, position),
+                    )
                 if tool is not None:
                     out.append(tool)
     return tuple(out)

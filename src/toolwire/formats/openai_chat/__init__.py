@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from toolwire.formats import Codec
 from toolwire.formats.openai_chat._ids import mistral_call_id
+from toolwire.formats.openai_chat._origins import record_request as record_request
+from toolwire.formats.openai_chat._origins import record_response as record_response
 from toolwire.formats.openai_chat.errors import decode_error, encode_error, error_to_exception
 from toolwire.formats.openai_chat.request import decode_request, encode_request
 from toolwire.formats.openai_chat.response import decode_response, encode_response

@@ -29,6 +29,7 @@ from toolwire.ir.notes import Notes
 
 __all__ = [
     "ABSENT",
+    "CONTENT_TYPES",
     "THINKING_CHUNK",
     "decode_content",
     "encode_content",
@@ -154,6 +155,8 @@ _DECODERS: dict[str, Callable[[dict[str, Any], str], Part]] = {
     "refusal": _refusal,
     "thinking": _thinking,
 }
+CONTENT_TYPES = frozenset(_DECODERS)
+"""The content part types the decoder knows (others are skipped, noted)."""
 
 
 def decode_content(message: dict[str, Any], notes: Notes, path: str) -> tuple[tuple[Part, ...], str | None]:

@@ -46,6 +46,8 @@ from toolwire.ir.notes import Notes
 __all__ = ["encode_assistant", "encode_messages", "encode_tool_call"]
 
 _USER_PART_TYPES = (TextPart, ImagePart, AudioPart, FilePart)
+Spans = list[tuple[int, int]]
+"""``(IR message index, part count)`` of the IR messages one merged assistant message holds."""
 _MOVED_NOTE = "The content returned by tool call {id} follows:"
 _PLACEHOLDER = "(non-text content of this result follows in the next user message)"
 
@@ -53,7 +55,7 @@ _PLACEHOLDER = "(non-text content of this result follows in the next user messag
 class _State:
     """Per-request encoding state."""
 
-    __slots__ = ("moved", "notes", "out", "pending", "replay_to", "response", "same")
+    __slots__ = ("base", "moved", "notes", "out", "pending", "replay_to", "response", "same", "spans")
 
     def __init__(
         self, notes: Notes, same: bool, response: bool = False, replay_to: str | None = None
@@ -65,6 +67,18 @@ class _State:
         self.out: list[dict[str, Any]] = []
         self.pending: list[tuple[str, str]] = []  # (name, synthesized id) of id-less calls
         self.moved: list[dict[str, Any]] = []  # wire user parts moved out of tool results
+        self.base = ""  # the IR path parts hang off when not ``path`` (a response: ``$``)
+        self.spans: Spans | None = None  # the IR messages a merged message is made of
+
+    def part(self, index: int, path: str) -> str:
+        """The IR path of part ``index`` of the message at ``path`` (merged messages keep theirs);
+        made only when a note needs it."""
+        if self.spans is not None:
+            for message_index, count in self.spans:
+                if index < count:
+                    return f"$.messages[{message_index}].parts[{index}]"
+                index -= count
+        return f"{self.base or path}.parts[{index}]"
 
     def own_reasoning(self, part: ReasoningPart) -> bool:
         """Whether ``part`` goes back as written: the same format, or reasoning the provider
@@ -130,11 +144,10 @@ def _is_legacy(call: ToolCall, state: _State) -> bool:
     return state.same and call.id is None and bool(call.extra.get("~legacy"))
 
 
-def _encode_calls(calls: list[ToolCall], index: int, state: _State, path: str) -> dict[str, Any]:
+def _encode_calls(calls: list[tuple[ToolCall, str]], index: int, state: _State, path: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     wire = []
-    for position, call in enumerate(calls):
-        call_path = f"{path}.tool_calls[{position}]"
+    for position, (call, call_path) in enumerate(calls):
         if "function_call" not in out and _is_legacy(call, state):
             legacy: dict[str, Any] = {"name": call.name, "arguments": call.arguments}
             emit_fields(legacy, call.extra, True, state.notes, child(path, "function_call"))
@@ -157,11 +170,15 @@ def _keep(parts: Sequence[Part], allowed: tuple[type, ...], state: _State, path:
     if state.same:
         return list(parts)
     kept: list[Part] = []
-    for part in parts:
+    for index, part in enumerate(parts):
         if isinstance(part, allowed):
             kept.append(part)
         else:
-            state.notes.add(path, "dropped", f"{type(part).__name__} cannot appear in this Chat message role")
+            state.notes.add(
+                state.part(index, path),
+                "dropped",
+                f"{type(part).__name__} cannot appear in this Chat message role",
+            )
     return kept
 
 
@@ -199,9 +216,18 @@ def _user(message: Message, index: int, state: _State, path: str) -> None:
         _finish(out, message, state, path)
         state.out.append(out)
         return
-    for result in results:
-        _result(result, message, state, path)
-    rest = _keep([p for p in message.parts if type(p) is not ToolResult], _USER_PART_TYPES, state, path)
+    for j, part in enumerate(message.parts):
+        if type(part) is ToolResult:
+            _result(part, message, state, state.part(j, path))
+    rest = [p for p in message.parts if type(p) is not ToolResult]
+    for j, part in enumerate(message.parts):
+        if type(part) is not ToolResult and not isinstance(part, _USER_PART_TYPES) and not state.same:
+            state.notes.add(
+                state.part(j, path),
+                "dropped",
+                f"{type(part).__name__} cannot appear in this Chat message role",
+            )
+    rest = rest if state.same else [p for p in rest if isinstance(p, _USER_PART_TYPES)]
     if rest and not state.moved:
         out = {"role": "user", "content": encode_content(rest, None, state.same, state.notes, path)}
         _finish(out, message, state, path)
@@ -214,13 +240,15 @@ def _user(message: Message, index: int, state: _State, path: str) -> None:
     state.flush_moved()
 
 
-def _assistant_content(parts: list[Part], message: Message, state: _State, has_other: bool, path: str) -> Any:
+def _assistant_content(
+    parts: list[Part], message: Message, state: _State, has_other: bool, path: str, indexes: list[int]
+) -> Any:
     if state.same:
         return encode_content(parts, message.extra.get("~content"), True, state.notes, path)
     if state.response:  # a response message's content is a string or null
-        for part in parts:
+        for part, index in zip(parts, indexes, strict=True):
             if type(part) is TextPart and (part.extra or part.thought_signature is not None):
-                encode_part(part, False, state.notes, path)  # notes what the text part loses
+                encode_part(part, False, state.notes, state.part(index, path))  # notes what it loses
         return "".join(p.text for p in parts if type(p) is TextPart) if parts else None
     if not parts:
         return None if has_other else ""
@@ -231,25 +259,30 @@ def _assistant(message: Message, index: int, state: _State, path: str) -> None:
     state.flush_moved()
     state.pending = []
     content: list[Part] = []
+    content_indexes: list[int] = []
     refusals: list[str] = []
-    calls: list[ToolCall] = []
+    calls: list[tuple[ToolCall, str]] = []
     out: dict[str, Any] = {"role": "assistant"}
-    for part in message.parts:
+    for j, part in enumerate(message.parts):
         if isinstance(part, ToolCall):
-            calls.append(part)
+            calls.append((part, state.part(j, path)))
         elif isinstance(part, RefusalPart) and not (state.same and part.extra.get("~field") == "content"):
             refusals.append(part.text)
         elif isinstance(part, ReasoningPart) and "~chunk" in part.extra and state.own_reasoning(part):
             content.append(part)  # a Mistral thinking chunk, in its place in the content list
         elif isinstance(part, ReasoningPart):
-            _reasoning(part, out, state, path)
+            _reasoning(part, out, state, state.part(j, path))
         elif state.same or isinstance(part, (TextPart, RefusalPart)):
             content.append(part)
+            content_indexes.append(j)
         else:
             state.notes.add(
-                path, "dropped", f"{type(part).__name__} cannot appear in a Chat assistant message"
+                state.part(j, path),
+                "dropped",
+                f"{type(part).__name__} cannot appear in a Chat assistant message",
             )
-    _set_content(out, _assistant_content(content, message, state, bool(calls or refusals), path))
+    has_other = bool(calls or refusals)
+    _set_content(out, _assistant_content(content, message, state, has_other, path, content_indexes))
     if not state.same and _interleaved(message.parts):
         state.notes.add(path, "approximated", "text between tool calls moved before all of them")
     if refusals:
@@ -293,14 +326,15 @@ def _reasoning(part: ReasoningPart, out: dict[str, Any], state: _State, path: st
 def _tool(message: Message, index: int, state: _State, path: str) -> None:
     if message.extra and not state.same:
         emit_fields({}, message.extra, False, state.notes, path)
-    for part in message.parts:
+    for j, part in enumerate(message.parts):
+        part_path = state.part(j, path)
         if type(part) is ToolResult:
-            _result(part, message, state, path)
+            _result(part, message, state, part_path)
         else:
             state.notes.add(
-                path, "approximated", f"{type(part).__name__} of a tool message sent as user content"
+                part_path, "approximated", f"{type(part).__name__} of a tool message sent as user content"
             )
-            wire = encode_part(part, state.same, state.notes, path)
+            wire = encode_part(part, state.same, state.notes, part_path)
             if wire is not None:
                 state.moved.append(wire)
 
@@ -373,16 +407,25 @@ def _result(result: ToolResult, message: Message, state: _State, path: str) -> N
 # ---------------------------------------------------------------- entry point
 
 
-def _merge_assistants(messages: Sequence[Message]) -> list[Message]:
+def _merge_assistants(messages: Sequence[Message]) -> tuple[list[Message], list[tuple[int, Spans | None]]]:
+    """Consecutive assistant messages merged; per merged message, the IR index of its first
+    message and, when merged, the ``(IR index, part count)`` of each (notes name IR parts)."""
     merged: list[Message] = []
-    for message in messages:
+    where: list[tuple[int, Spans | None]] = []
+    for index, message in enumerate(messages):
         last = merged[-1] if merged else None
         if last is not None and message.role == "assistant" and last.role == "assistant":
             extra = {**message.extra, **last.extra} if message.extra else last.extra
             merged[-1] = msgspec.structs.replace(last, parts=last.parts + message.parts, extra=extra)
+            first, spans = where[-1]
+            if spans is None:
+                spans = [(first, len(last.parts))]
+            spans.append((index, len(message.parts)))
+            where[-1] = (first, spans)
         else:
             merged.append(message)
-    return merged
+            where.append((index, None))
+    return merged, where
 
 
 def encode_assistant(
@@ -393,6 +436,7 @@ def encode_assistant(
     Also returns the tool calls that were emitted (for the finish reason).
     """
     state = _State(notes, same, response=True)
+    state.base = "$"  # a response's parts are $.parts[j]
     _assistant(message, 0, state, path)
     out = state.out[0]
     calls = [p for p in message.parts if isinstance(p, ToolCall) and p.kind != "builtin"]
@@ -406,8 +450,13 @@ def encode_messages(
     a provider's dialect is applied afterwards, by ``_dialect_fit``). ``replay_to``: the Chat
     provider the request goes to; reasoning it wrote goes back to it from any format."""
     state = _State(notes, same, replay_to=replay_to)
-    source = messages if same else _merge_assistants(messages)
-    for index, message in enumerate(source):
-        _ROLES[message.role](message, index, state, f"$.messages[{index}]")
+    if same:
+        for index, message in enumerate(messages):
+            _ROLES[message.role](message, index, state, f"$.messages[{index}]")
+    else:
+        merged, where = _merge_assistants(messages)
+        for index, message in enumerate(merged):
+            first, state.spans = where[index]
+            _ROLES[message.role](message, index, state, f"$.messages[{first}]")
     state.flush_moved()
     return state.out

@@ -392,6 +392,7 @@ class StreamDecoder:
         if flow is None or flow[0] != kind:
             self._end_flow()
             flow = self._flow = (kind, self._new_index())
+            self.notes.origins[("parts", flow[1])] = (self._seen - 1,)  # the chunk that started it
             part = _skeleton(kind)
             if self._dialect is not None and isinstance(part, ReasoningPart):
                 part = ReasoningPart(origin="openai-chat", extra={**part.extra, DIALECT: self._dialect})
@@ -476,6 +477,7 @@ class StreamDecoder:
         call.index = index = self._new_index()
         extra: Extra = {"~legacy": True} if call.legacy else {}
         part = ToolCall(name=call.name or "", id=call.id, kind=call.kind, extra=extra)
+        self.notes.origins[("parts", index)] = (self._seen - 1,)  # the chunk that started it
         self._out.append(PartStart(index=index, part=part))
         if call.pending:
             self._out.append(ToolCallDelta(index=index, arguments="".join(call.pending)))

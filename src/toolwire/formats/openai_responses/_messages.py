@@ -17,6 +17,7 @@ from toolwire.formats.openai_responses._content import encode_part
 from toolwire.formats.openai_responses._decode_items import decode_item
 from toolwire.formats.openai_responses._encode_items import Ctx, encode_assistant, encode_result
 from toolwire.formats.openai_responses._extra import emit_fields
+from toolwire.ir._where import Coord
 from toolwire.ir.content import (
     AudioPart,
     ContentPart,
@@ -28,41 +29,88 @@ from toolwire.ir.content import (
     TextPart,
     ToolResult,
 )
+from toolwire.ir.notes import Notes
 
-__all__ = ["decode_input", "encode_messages"]
+__all__ = ["decode_input", "encode_messages", "item_slots"]
 
 _CONTENT_TYPES = (TextPart, ImagePart, FilePart, AudioPart, RefusalPart)
 
 
-def _close(messages: list[Message], role: str, parts: list[Part], msg_id: str | None) -> None:
+def item_slots(item: Any, at: Coord, count: int) -> list[Coord]:
+    """Where the ``count`` parts decoded from ``item`` (at ``at``) sit in it: a message item's
+    content entries, its string content, else the item itself."""
+    content = item.get("content") if type(item) is dict and item.get("type", "message") == "message" else None
+    if type(content) is list and len(content) == count:
+        return [(*at, "content", k) for k in range(count)]
+    if type(content) is str:
+        return [(*at, "content")] * count
+    return [at] * count
+
+
+def _close(
+    messages: list[Message], role: str, parts: list[Part], msg_id: str | None, where: _Where | None
+) -> None:
     if parts:
+        if where is not None:
+            where.record(len(messages))
         messages.append(Message(role=role, parts=tuple(parts), id=msg_id))  # type: ignore[arg-type]
+    if where is not None:
+        where.slots = []
 
 
-def decode_input(value: Any, path: str = "$.input") -> list[Message]:
-    """Decode an ``input`` item list into IR messages."""
+class _Where:
+    """Where the parts of the group being decoded came from (only when ``notes.recording``)."""
+
+    __slots__ = ("first", "notes", "slots")
+
+    def __init__(self, notes: Notes, first: int) -> None:
+        self.notes, self.first = notes, first
+        self.slots: list[Coord] = []
+
+    def record(self, message_index: int) -> None:
+        ir = ("messages", self.first + message_index)
+        self.notes.came_from(ir, self.slots[0][:2])
+        for j, slot in enumerate(self.slots):
+            self.notes.came_from((*ir, "parts", j), slot)
+
+
+def decode_input(
+    value: Any, path: str = "$.input", *, notes: Notes | None = None, first: int = 0
+) -> list[Message]:
+    """Decode an ``input`` item list into IR messages (``notes``: a recording collector, where
+    each came from is recorded, the first message at IR index ``first``)."""
     messages: list[Message] = []
     group_role = ""
     group: list[Part] = []
     group_id: str | None = None
+    where = _Where(notes, first) if notes is not None else None
     for index, item in enumerate(as_list(value, path)):
         kind, got = decode_item(item, f"{path}[{index}]")
         if kind == "message":
-            _close(messages, group_role, group, group_id)
+            _close(messages, group_role, group, group_id, where)
             group, group_role, group_id = [], "", None
+            if where is not None:
+                count = len(got.parts)  # type: ignore[union-attr]
+                where.slots = item_slots(item, ("input", index), count) if count else [("input", index)]
+                where.record(len(messages))
+                where.slots = []
             messages.append(got)  # type: ignore[arg-type]
             continue
         if kind != group_role:
-            _close(messages, group_role, group, group_id)
+            _close(messages, group_role, group, group_id, where)
             group, group_role, group_id = [], kind, None
         if kind == "assistant":
             parts: list[Part] = got  # type: ignore[assignment]
             if group_id is None and parts and "~msg" in parts[0].extra:
                 group_id = parts[0].extra["~msg"].get("id")
             group.extend(parts)
+            if where is not None:
+                where.slots.extend(item_slots(item, ("input", index), len(parts)))
         else:
             group.append(got)  # type: ignore[arg-type]
-    _close(messages, group_role, group, group_id)
+            if where is not None:
+                where.slots.append(("input", index))
+    _close(messages, group_role, group, group_id, where)
     return messages
 
 

@@ -200,6 +200,7 @@ class StreamDecoder:
         index = self._next
         self._next += 1
         self._shapes[index] = _shape(part)
+        self.notes.origins[("parts", index)] = (self._count - 1,)  # the event that started it
         return index, PartStart(index=index, part=part)
 
     def _item(self, data: dict[str, Any]) -> _Item:

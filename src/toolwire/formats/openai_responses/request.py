@@ -85,20 +85,26 @@ def _decode_reasoning(value: dict[str, Any]) -> ReasoningConfig:
     )
 
 
-def _decode_messages(p: dict[str, Any], extra: Extra) -> list[Message]:
+def _decode_messages(p: dict[str, Any], extra: Extra, notes: Notes) -> list[Message]:
     messages: list[Message] = []
     instructions = p.get("instructions")
     if type(instructions) is str:
         messages.append(
             Message(role="system", parts=(TextPart(text=instructions),), extra={"~instructions": True})
         )
+        if notes.recording:
+            notes.came_from(("messages", 0), ("instructions",))
+            notes.came_from(("messages", 0, "parts", 0), ("instructions",))
     elif instructions is not None:
         extra["instructions"] = instructions  # an item list: kept for this format only
     value = p.get("input")
     if type(value) is str:
+        if notes.recording:
+            notes.came_from(("messages", len(messages)), ("input",))
+            notes.came_from(("messages", len(messages), "parts", 0), ("input",))
         messages.append(Message(role="user", parts=(TextPart(text=value),), extra={"~input": True}))
     elif value is not None:
-        messages.extend(decode_input(value))
+        messages.extend(decode_input(value, notes=notes if notes.recording else None, first=len(messages)))
     return messages
 
 
@@ -110,7 +116,7 @@ def decode_request(payload: dict[str, Any], notes: Notes, *, model: str | None =
     text = opt_dict(p, "text", "$")
     reasoning = opt_dict(p, "reasoning", "$")
     metadata = opt_dict(p, "metadata", "$")
-    messages = _decode_messages(p, extra)
+    messages = _decode_messages(p, extra, notes)
     return Request(
         messages=tuple(messages),
         model=opt_str(p, "model", "$") or model,

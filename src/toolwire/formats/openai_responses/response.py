@@ -22,6 +22,7 @@ from toolwire.formats.openai_responses._decode_items import decode_item
 from toolwire.formats.openai_responses._encode_items import Ctx, encode_assistant
 from toolwire.formats.openai_responses._extra import FORMAT, emit_fields, split_fields
 from toolwire.formats.openai_responses._ids import derived_id
+from toolwire.formats.openai_responses._messages import item_slots
 from toolwire.formats.openai_responses._stop import decode_stop, encode_status
 from toolwire.formats.openai_responses._usage import decode_usage, encode_usage
 from toolwire.ir.base import Extra
@@ -81,14 +82,18 @@ _ECHO_DEFAULTS: dict[str, Any] = {
 # ---------------------------------------------------------------- decode
 
 
-def _decode_output(value: Any) -> tuple[Part, ...]:
+def _decode_output(value: Any, notes: Notes) -> tuple[Part, ...]:
     parts: list[Part] = []
     for index, item in enumerate(as_list(value, "$.output")):
         kind, got = decode_item(item, f"$.output[{index}]", output=True)
+        start = len(parts)
         if kind == "assistant":
             parts.extend(got)  # type: ignore[arg-type]
         else:
             parts.append(got)  # type: ignore[arg-type]
+        if notes.recording:
+            for j, slot in enumerate(item_slots(item, ("output", index), len(parts) - start), start):
+                notes.came_from(("parts", j), slot)
     return tuple(parts)
 
 
@@ -113,7 +118,7 @@ def decode_response(payload: dict[str, Any], notes: Notes) -> Response:
         extra["~created_at"] = created
         created = None
     output = p.get("output")
-    parts = _decode_output(output) if output is not None else ()
+    parts = _decode_output(output, notes) if output is not None else ()
     if "output" not in p:
         extra["~no_output"] = True
     status = opt_str(p, "status", "$")

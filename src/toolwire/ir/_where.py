@@ -1,0 +1,315 @@
+"""Where a note is about, in the payload the user passed in (issue 13).
+
+A note made while *decoding* already names a path in the source payload. A note made after
+(hops, fallbacks, encoders) names an IR coordinate (``$.messages[2].parts[0]``, ``$.parts[1]``,
+``$.tools[3].strict``, ``$.usage.cache_creation``) or, in a few encoders, a coordinate of the
+output (``$.usageMetadata.x``, ``$.reasoning_effort``). :class:`Where` turns either into the
+source path of the most specific element the note is about, when the note is made (so a strict
+refusal carries it too), in this order:
+
+1. **Provenance**: decoders record, per IR message, part and tool, where it came from in the
+   source, as index tuples (``notes.came_from(("messages", 1, "parts", 0), ("messages", 0,
+   "content", 1))``); the longest recorded prefix of the path wins. Nothing is recorded while
+   decoding: the first note about an IR message, part or tool calls ``again`` (given to
+   ``Notes.decoded``) with a recording collector: the format's ``record_request`` /
+   ``record_response``, which walk the payload beside the decoded IR, or its decoder run once
+   more, recording where ``notes.recording`` says so.
+2. **IR fields**: a top-level IR field (``reasoning``, ``usage``, ``max_tokens``...) sits under a
+   source key the format names in :data:`SOURCE_KEYS` (Gemini: ``generationConfig.thinkingConfig``);
+   a field not listed keeps its name.
+3. **Output keys**: an output coordinate is first mapped to the IR coordinate it was written from
+   (:data:`TARGET_KEYS`), then as above.
+
+What follows the mapped prefix (``.caller``, ``.citations``, ``.strict``: extras keep the source's
+key) is kept as far as the source holds it. A path that maps to nothing the source holds is about
+a value made up for the output: ``path`` becomes ``$`` and ``target`` the output path.
+
+Streams: stream decoders record, per IR part, the index of the event that started it
+(``("parts", 2) -> (7,)``), and the translator calls ``notes.decoded(STREAM)``: a note about a
+part then names that event (``$[7]``), as the decoders' own notes do; other paths stay as written.
+
+Templates in the tables use ``"#"`` for any array index; indexes are filled in order.
+Mapping costs nothing until a note is made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from toolwire._jsonpath import render, segments
+
+__all__ = ["SOURCE_KEYS", "STREAM", "TARGET_KEYS", "Coord", "Where"]
+
+Coord = tuple[str | int, ...]
+"""A path as keys and indexes: ``("messages", 0, "content", 1)`` is ``$.messages[0].content[1]``."""
+
+_T = tuple[Coord, ...]
+
+SOURCE_KEYS: dict[str, dict[Coord, _T]] = {
+    "openai-chat": {
+        ("reasoning",): (("reasoning_effort",), ("reasoning",)),
+        ("max_tokens",): (("max_completion_tokens",), ("max_tokens",)),
+        ("tools", "#"): (("tools", "#"), ("tools", "#", "function")),
+        ("parts",): (("choices", 0, "message"),),
+        ("stop_reason",): (("choices", 0, "finish_reason"),),
+        ("more_choices",): (("choices",),),
+    },
+    "anthropic": {
+        ("reasoning",): (("thinking",), ("output_config",)),
+        ("response_format",): (("output_config", "format"), ("output_format",)),
+        ("stop",): (("stop_sequences",),),
+        ("parts",): (("content",),),
+        ("user",): (("metadata", "user_id"),),
+        ("tools", "#"): (("tools", "#"),),
+        ("opaque_blocks",): (("content",),),
+        ("parallel_tool_calls",): (("tool_choice", "disable_parallel_tool_use"), ("tool_choice",)),
+    },
+    "openai-responses": {
+        ("max_tokens",): (("max_output_tokens",),),
+        ("response_format",): (("text", "format"), ("text",)),
+        ("parts",): (("output",),),
+        ("stop_reason",): (("incomplete_details",), ("status",)),
+        ("messages", "#"): (("input", "#"), ("input",)),
+        ("tools", "#"): (("tools", "#"),),
+    },
+    "gemini": {
+        ("reasoning",): (("generationConfig", "thinkingConfig"), ("generationConfig",)),
+        ("usage",): (("usageMetadata",),),
+        ("max_tokens",): (("generationConfig", "maxOutputTokens"),),
+        ("temperature",): (("generationConfig", "temperature"),),
+        ("top_p",): (("generationConfig", "topP"),),
+        ("top_k",): (("generationConfig", "topK"),),
+        ("stop",): (("generationConfig", "stopSequences"),),
+        ("response_format",): (
+            ("generationConfig", "responseJsonSchema"),
+            ("generationConfig", "responseSchema"),
+            ("generationConfig", "responseMimeType"),
+        ),
+        ("tool_choice",): (("toolConfig", "functionCallingConfig"), ("toolConfig",)),
+        ("parts",): (("candidates", 0, "content", "parts"), ("candidates", 0)),
+        ("stop_reason",): (("candidates", 0, "finishReason"), ("promptFeedback",)),
+        ("model",): (("modelVersion",),),
+        ("id",): (("responseId",),),
+    },
+    "bedrock-converse": {
+        ("tools", "#"): (("toolConfig", "tools", "#", "toolSpec"), ("toolConfig", "tools", "#")),
+        ("tool_choice",): (("toolConfig", "toolChoice"),),
+        ("max_tokens",): (("inferenceConfig", "maxTokens"),),
+        ("temperature",): (("inferenceConfig", "temperature"),),
+        ("top_p",): (("inferenceConfig", "topP"),),
+        ("stop",): (("inferenceConfig", "stopSequences"),),
+        ("reasoning",): (("additionalModelRequestFields",),),
+        ("top_k",): (("additionalModelRequestFields", "top_k"), ("additionalModelRequestFields",)),
+        ("bedrock_blocks",): (("output", "message", "content"),),
+        ("response_format",): (("outputConfig",),),
+        ("metadata",): (("requestMetadata",),),
+        ("model",): (("modelId",),),
+        ("parts",): (("output", "message", "content"), ("output",)),
+        ("stop_reason",): (("stopReason",),),
+    },
+}
+"""Per source format: an IR coordinate -> where the source holds it (the first it holds wins)."""
+
+TARGET_KEYS: dict[str, dict[Coord, Coord]] = {
+    "openai-chat": {
+        ("reasoning_effort",): ("reasoning",),
+        ("max_completion_tokens",): ("max_tokens",),
+        ("tools", "#", "function"): ("tools", "#"),
+        ("choices", "#", "message"): ("parts",),
+        ("choices", "#", "finish_reason"): ("stop_reason",),
+    },
+    "anthropic": {
+        ("thinking",): ("reasoning",),
+        ("output_config", "format"): ("response_format",),
+        ("output_config",): ("reasoning",),
+        ("stop_sequences",): ("stop",),
+        ("content",): ("parts",),
+    },
+    "openai-responses": {
+        ("max_output_tokens",): ("max_tokens",),
+        ("text", "format"): ("response_format",),
+        ("output",): ("parts",),
+        ("status",): ("stop_reason",),
+    },
+    "gemini": {
+        ("usageMetadata",): ("usage",),
+        ("generationConfig", "thinkingConfig"): ("reasoning",),
+        ("generationConfig", "maxOutputTokens"): ("max_tokens",),
+        ("generationConfig", "stopSequences"): ("stop",),
+        ("generationConfig", "responseMimeType"): ("response_format",),
+        ("generationConfig", "responseJsonSchema"): ("response_format",),
+        ("generationConfig", "responseSchema"): ("response_format",),
+        ("toolConfig",): ("tool_choice",),
+        ("candidates", "#", "content"): ("parts",),
+        ("candidates", "#", "finishReason"): ("stop_reason",),
+        ("modelVersion",): ("model",),
+        ("responseId",): ("id",),
+    },
+    "bedrock-converse": {
+        ("toolConfig", "tools", "#", "toolSpec"): ("tools", "#"),
+        ("toolConfig", "tools", "#"): ("tools", "#"),
+        ("toolConfig", "toolChoice"): ("tool_choice",),
+        ("inferenceConfig", "maxTokens"): ("max_tokens",),
+        ("inferenceConfig", "stopSequences"): ("stop",),
+        ("output", "message", "content"): ("parts",),
+        ("stopReason",): ("stop_reason",),
+    },
+}
+"""Per target format: an output coordinate -> the IR coordinate it is written from."""
+
+_EMPTY: dict[str | int, list[tuple[Coord, Any]]] = {}
+STREAM: Any = object()
+"""The source of a stream translation (``notes.decoded(STREAM)``): its events are not kept."""
+_INDEXED = frozenset({"messages", "parts", "tools"})  # IR arrays: only provenance maps them
+_LONGEST = 4  # the longest recorded IR coordinate: ("messages", i, "parts", j)
+
+
+_Index = dict[str | int, list[tuple[Coord, Any]]]
+
+
+def _index(table: dict[Coord, Any]) -> _Index:
+    """``table`` by first key, longest keys first (most paths share no first key with it)."""
+    out: _Index = {}
+    for key, value in sorted(table.items(), key=lambda item: -len(item[0])):
+        out.setdefault(key[0], []).append((key, value))
+    return out
+
+
+_SOURCE_INDEX = {name: _index(table) for name, table in SOURCE_KEYS.items()}
+_TARGET_INDEX = {name: _index(table) for name, table in TARGET_KEYS.items()}
+
+
+def _matches(key: Coord, parts: list[str | int]) -> bool:
+    if len(key) > len(parts):
+        return False
+    return all(k == p or (k == "#" and type(p) is int) for k, p in zip(key, parts, strict=False))
+
+
+def _lookup(index: _Index, parts: list[str | int]) -> tuple[int, Any, list[int]] | None:
+    """The longest prefix of ``parts`` in the table (``"#"`` matching any index): its length,
+    the value, and the indexes the ``"#"`` stood for."""
+    entries = index.get("#" if type(parts[0]) is int else parts[0])
+    if entries is None:
+        return None
+    for key, value in entries:
+        if _matches(key, parts):
+            return len(key), value, [p for p in parts[: len(key)] if type(p) is int]
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _parsed(path: str) -> tuple[str | int, ...]:
+    """The segments of ``path`` (``()`` for ``$`` or a path of another grammar); paths repeat."""
+    return tuple(segments(path) or ())
+
+
+def _fill(template: Coord, indexes: list[int]) -> list[str | int]:
+    it = iter(indexes)
+    return [next(it, 0) if p == "#" else p for p in template]
+
+
+class Where:
+    """Maps the paths of notes made after decoding to the source payload (module docstring)."""
+
+    __slots__ = ("load", "source", "sources", "targets")
+
+    def __init__(
+        self,
+        source: Any,
+        source_format: str | None,
+        target_format: str | None,
+        load: Callable[[dict[Coord, Coord]], None] | None = None,
+    ) -> None:
+        self.source = source
+        self.load = load
+        self.sources = _SOURCE_INDEX.get(source_format or "", _EMPTY)
+        self.targets = _TARGET_INDEX.get(target_format or "", _EMPTY)
+
+    def held(self, parts: list[str | int]) -> bool:
+        """Whether the source holds ``parts``."""
+        node = self.source
+        for part in parts:
+            if type(part) is int:
+                if type(node) is not list or part >= len(node):
+                    return False
+            elif type(node) is not dict or part not in node:
+                return False
+            node = node[part]
+        return True
+
+    def _attach(self, prefixes: list[list[str | int]], rest: list[str | int]) -> str | None:
+        """The first of ``prefixes`` the source holds, with as much of ``rest`` as it holds."""
+        held = [p for p in prefixes if self.held(p)]
+        for prefix in held:  # one that holds the whole path first
+            if self.held(prefix + rest):
+                return render(prefix + rest)
+        if not held:
+            return None
+        best = held[0]
+        for start in range(1, len(rest)):  # an IR-only level before the source's key (``namespace``)
+            if self.held(best + rest[start:]):
+                return render(best + rest[start:])
+        deeper = self._one_level_down(best, rest)
+        if deeper is not None:
+            return deeper
+        for end in range(len(rest), 0, -1):
+            if self.held(best + rest[:end]):
+                return render(best + rest[:end])
+        return render(best)
+
+    def _one_level_down(self, prefix: list[str | int], rest: list[str | int]) -> str | None:
+        """``rest`` one object level below ``prefix`` (a Chat call's ``function.arguments``)."""
+        if not rest or type(rest[0]) is not str:
+            return None
+        node = self.source
+        for part in prefix:
+            node = node[part]
+        if type(node) is not dict:
+            return None
+        for key, value in node.items():
+            if type(value) is dict and self.held([*prefix, key, *rest]):
+                return render([*prefix, key, *rest])
+        return None
+
+    def _from_ir(self, parts: list[str | int], origins: dict[Coord, Coord]) -> str | None:
+        if parts[0] in _INDEXED:
+            if self.load is not None:  # the first note about an IR message, part or tool
+                self.load(origins)
+                self.load = None
+            for length in range(min(len(parts), _LONGEST), 0, -1):
+                origin = origins.get(tuple(parts[:length]))
+                if origin is not None:
+                    return self._attach([list(origin)], parts[length:])
+        found = _lookup(self.sources, parts)
+        if found is not None:
+            length, templates, indexes = found
+            return self._attach([_fill(t, indexes) for t in templates], parts[length:])
+        if type(parts[0]) is str and parts[0] not in _INDEXED:
+            return self._attach([parts[:1]], parts[1:])
+        return None
+
+    def map(self, path: str, origins: dict[Coord, Coord]) -> tuple[str, str | None]:
+        """``(source path, output path or None)`` for a note made at ``path``."""
+        parts = list(_parsed(path))
+        if not parts:
+            return path, None
+        if self.source is STREAM:  # events are not at hand: the event that started the part
+            for length in range(len(parts), 0, -1):
+                origin = origins.get(tuple(parts[:length]))
+                if origin is not None:
+                    return render(list(origin)), None
+            return path, None
+        found = self._from_ir(parts, origins)
+        if found is not None:
+            return found, None
+        hit = _lookup(self.targets, parts)
+        if hit is not None:
+            length, template, indexes = hit
+            found = self._from_ir(_fill(template, indexes) + parts[length:], origins)
+            if found is not None:
+                return found, None
+        if self.held(parts):
+            return path, None
+        return "$", path
