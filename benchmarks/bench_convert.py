@@ -58,12 +58,18 @@ def _cases() -> list[tuple[str, bytes, _Convert]]:
     return [
         ("chat -> anthropic (request)", chat_raw, _request(chat_raw, "openai-chat", "anthropic")),
         ("chat -> gemini (request)", chat_raw, _request(chat_raw, "openai-chat", "gemini")),
+        ("chat -> bedrock (request)", chat_raw, _request(chat_raw, "openai-chat", "bedrock-converse")),
         (
             "responses -> chat (request)",
             responses_raw,
             _request(responses_raw, "openai-responses", "openai-chat"),
         ),
         ("anthropic -> chat (response)", message_raw, _response(message_raw, "anthropic", "openai-chat")),
+        (
+            "anthropic -> bedrock (response)",
+            message_raw,
+            _response(message_raw, "anthropic", "bedrock-converse"),
+        ),
     ]
 
 

@@ -1,4 +1,4 @@
-"""Every ordered pair of the four formats, through the public API, against the orjson floor (issue 18).
+"""Every ordered pair of the five formats, through the public API, against the orjson floor (issues 18, 21).
 
 Each case goes from JSON bytes to JSON bytes through what a user calls: ``orjson.loads``, then
 ``toolwire.translate_request`` / ``translate_response``, then ``orjson.dumps`` of the payload
@@ -13,7 +13,10 @@ frozen after set-up as a long-running server would run it. Contenders (``_peers.
 and the OpenAI Agents SDK's Chat Completions converter, when importable; ``make bench-peers``
 installs them into a separate environment (``.venv-bench``), never into the package's own.
 
-Targets (issue 18): requests, all 12 cross-format pairs, at most 2x the floor (3x at 1,000
+Bedrock Converse (issue 21) is measured the same way: its request bodies carry no model (that is
+in the URL), its streams are AWS event-stream binary frames out rather than SSE.
+
+Targets (issue 18): requests, all 20 cross-format pairs, at most 2x the floor (3x at 1,000
 messages); responses at most 3x; streams, per event, SSE out, at most 2x for Chat, Anthropic and
 Gemini targets and 3x for Responses; every pair at least 5x faster than LiteLLM and faster than
 the Agents SDK's converter on the conversion it has.
@@ -41,8 +44,14 @@ from toolwire.translate import format_module
 
 __all__ = ["run"]
 
-FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
-SHORT = {"openai-chat": "chat", "openai-responses": "responses", "anthropic": "anthropic", "gemini": "gemini"}
+FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse")
+SHORT = {
+    "openai-chat": "chat",
+    "openai-responses": "responses",
+    "anthropic": "anthropic",
+    "gemini": "gemini",
+    "bedrock-converse": "bedrock",
+}
 PAIRS = [(s, t) for s in FORMATS for t in FORMATS if s != t]
 _Fn = Callable[[], object]
 
@@ -276,7 +285,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_pairs", description=__doc__)
     parser.add_argument("--only", default=",".join(SECTIONS), help="comma-separated sections")
     parser.add_argument("--repeat", type=int, default=9, help="interleaved rounds per case")
+    parser.add_argument("--format", default=None, help="only the pairs with this format on a side")
     args = parser.parse_args()
+    if args.format is not None:
+        if args.format not in FORMATS:
+            parser.error(f"unknown format {args.format!r}; choose from {', '.join(FORMATS)}")
+        PAIRS[:] = [pair for pair in PAIRS if args.format in pair]
     sections = [s for s in args.only.split(",") if s]
     unknown = set(sections) - set(SECTIONS)
     if unknown:

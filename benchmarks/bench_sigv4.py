@@ -1,6 +1,6 @@
 """SigV4 signing for the ``bedrock`` provider: toolwire's stdlib signer against botocore's.
 
-Two costs, for the choice recorded in :mod:`toolwire.client._sigv4`:
+Two costs, for the choice recorded in :mod:`toolwire.hop._sigv4`:
 
 - **import**: what each signer adds to a fresh interpreter that already imported
   ``toolwire.client`` (median of 5 runs);
@@ -41,7 +41,7 @@ def run() -> None:
     from botocore.awsrequest import AWSRequest
     from botocore.credentials import Credentials
 
-    from toolwire.client._sigv4 import AwsCredentials, sign_headers
+    from toolwire.hop._sigv4 import AwsCredentials, sign_headers
 
     creds = Credentials("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", "token")
     ours = AwsCredentials(creds.access_key, creds.secret_key, creds.token)
@@ -62,10 +62,10 @@ def run() -> None:
     boto_us = min(timeit.repeat(botocore_sign, number=n, repeat=5)) / n * 1e6
     ours_us = min(timeit.repeat(toolwire_sign, number=n, repeat=5)) / n * 1e6
     boto_ms = _import_ms("import botocore.auth, botocore.awsrequest, botocore.credentials")
-    ours_ms = _import_ms("import toolwire.client._sigv4")
+    ours_ms = _import_ms("import toolwire.hop._sigv4")
     print("SigV4 signing (Bedrock, 2 KB body)      import (ms)  per request (us)")
     print(f"botocore SigV4Auth                      {boto_ms:11.1f}  {boto_us:16.1f}")
-    print(f"toolwire.client._sigv4 (stdlib)         {ours_ms:11.1f}  {ours_us:16.1f}")
+    print(f"toolwire.hop._sigv4 (stdlib)            {ours_ms:11.1f}  {ours_us:16.1f}")
 
 
 if __name__ == "__main__":

@@ -146,7 +146,7 @@ def per_event(
     return ratios
 
 
-FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
+FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse")
 
 
 def _source_stream(fmt: str) -> list[bytes | str]:

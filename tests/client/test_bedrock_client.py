@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from toolwire.client import TRACE, Client
-from toolwire.client._aws import AwsAuth, bedrock_base_url, bedrock_region
-from toolwire.client._sigv4 import AwsCredentials, sign_headers
 from toolwire.emulator import EmulatorConfig, create_app, serve
 from toolwire.errors import MissingDependencyError, ProviderError
+from toolwire.hop._aws import AwsAuth, bedrock_base_url, bedrock_region
+from toolwire.hop._sigv4 import AwsCredentials, sign_headers
 from toolwire.ir.content import TextPart, ToolCall
 
 botocore = pytest.importorskip("botocore")

@@ -23,12 +23,15 @@ class Upstream:
 
 
 @contextmanager
-def scripted_emulator(turns: list[Any], *, rules: RuleMode = "provider") -> Iterator[Upstream]:
+def scripted_emulator(
+    turns: list[Any], *, rules: RuleMode = "provider", api_keys: tuple[str, ...] = ()
+) -> Iterator[Upstream]:
     """An emulator on a free loopback port playing ``turns`` (see ``toolwire.emulator.script``),
     recording every request. ``rules="provider"`` (default) also enforces the replay rules the real
     providers enforce on history (``toolwire.emulator.rules``), so a client's replayed thinking,
-    reasoning and call pairing must be what the provider would accept."""
-    config = EmulatorConfig(script=parse_script(turns), rules=rules)
+    reasoning and call pairing must be what the provider would accept. ``api_keys``: the keys it
+    accepts (none: any; for Bedrock, the access key id of a SigV4 signature)."""
+    config = EmulatorConfig(script=parse_script(turns), rules=rules, api_keys=api_keys)
     recorder = Recorder(create_app(config))
     with serve(recorder, log_level="warning") as url:
         yield Upstream(url, recorder)

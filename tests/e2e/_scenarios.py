@@ -30,7 +30,7 @@ __all__ = [
     "codex_patch_shell",
 ]
 
-CUSTOM_AS_INPUT: frozenset[str] = frozenset({"anthropic", "gemini"})
+CUSTOM_AS_INPUT: frozenset[str] = frozenset({"anthropic", "gemini", "bedrock-converse"})
 """Upstream formats that see a custom tool as a function of one ``input`` string."""
 
 _CONTENT = "hello from toolwire\n"

@@ -19,7 +19,6 @@ from typing import Any, Literal
 from toolwire._google_auth import GoogleCredentials, TokenSource
 from toolwire._json import dumps_str, loads
 from toolwire._logging import TRACE
-from toolwire.client._aws import AwsAuth, bedrock_base_url
 from toolwire.client._build import BuildContext, HTTPRequest, auth_headers, build_http_request
 from toolwire.client._errors import map_http_error, redact, request_id
 from toolwire.client._options import DEFAULT_OPTIONS, Options, ResponsesOptions, Timeouts
@@ -37,6 +36,7 @@ from toolwire.client._retry import RetryPolicy
 from toolwire.client._session import StreamSession
 from toolwire.errors import PayloadError, ProviderError, ToolwireError
 from toolwire.hooks import CallInfo, ConversionInfo, Observer, emit
+from toolwire.hop._aws import AwsAuth, bedrock_base_url
 from toolwire.hop._layouts import layout_params
 from toolwire.hop._prefixes import resolve_target
 from toolwire.ir.base import Format

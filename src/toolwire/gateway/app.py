@@ -34,6 +34,7 @@ from toolwire.gateway._tracing import TraceWriter
 from toolwire.gateway._ui import StoreTraces, TraceUI
 from toolwire.gateway._upstream import adrive, arefresh_tokens, arelay_chunks
 from toolwire.gateway._wire import UpstreamPool, proxied
+from toolwire.hop._aws import UpstreamSigners
 from toolwire.hop._call import InboundRequest
 from toolwire.hop._capture import HopCapture
 from toolwire.hop._config import HopConfig
@@ -74,6 +75,7 @@ class GatewayApp:
         self._transport = transport
         self._env = env
         self._clock = clock
+        self._signers = UpstreamSigners(env)  # SigV4 upstreams' credentials, resolved once
         self._client: httpx.AsyncClient | UpstreamPool | None = None
         self._slots: asyncio.Semaphore | None = None
         self.store = AsyncStoreHandle(self.config.store)
@@ -152,7 +154,12 @@ class GatewayApp:
         started = time.monotonic()
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         hop = Hop(
-            self.config, env=self._env, clock=self._clock, trace=self.tracer is not None, background=True
+            self.config,
+            env=self._env,
+            clock=self._clock,
+            trace=self.tracer is not None,
+            background=True,
+            signers=self._signers,
         )
         record = hop.record
         if record.capture is not None:

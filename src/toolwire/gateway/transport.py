@@ -37,6 +37,7 @@ from toolwire.gateway._upstream import (
     refresh_tokens,
     relay_chunks,
 )
+from toolwire.hop._aws import UpstreamSigners
 from toolwire.hop._call import InboundRequest
 from toolwire.hop._config import HopConfig
 from toolwire.hop.core import Hop, Reply, ReplyStream
@@ -136,13 +137,14 @@ class Transport(httpx.BaseTransport, httpx.AsyncBaseTransport):
         self._inner = inner
         self._env = env
         self._clock = clock
+        self._signers = UpstreamSigners(env)
         self._sync: httpx.Client | None = None
         self._async: httpx.AsyncClient | None = None
         self._sync_store = SyncStoreHandle(self.config.store)
         self._async_store = AsyncStoreHandle(self.config.store)
 
     def _hop(self) -> Hop:
-        return Hop(self.config, env=self._env, clock=self._clock)
+        return Hop(self.config, env=self._env, clock=self._clock, signers=self._signers)
 
     def _sync_client(self) -> httpx.Client:
         if self._sync is None:

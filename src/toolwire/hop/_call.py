@@ -62,6 +62,7 @@ FORWARDED_HEADERS: dict[str, tuple[str, ...]] = {
     "openai-responses": ("openai-beta", "session_id", "conversation_id"),
     "anthropic": ("anthropic-version",),
     "gemini": (),
+    "bedrock-converse": (),
 }
 """Client headers kept (lower-case) when the upstream speaks the client's format."""
 
@@ -69,6 +70,7 @@ _GEMINI_PATH = re.compile(
     r"/(?P<version>v1[a-z0-9]*)/(?P<model>(?:models|tunedModels)/(?:[a-z][a-z0-9-]*/)?[^:/]+):(?P<method>\w+)$"
 )
 _GEMINI_STREAM = "streamGenerateContent"
+_BEDROCK_PATH = re.compile(r"/model/(?P<model>.+)/(?P<op>converse|converse-stream)")
 _BETA = "anthropic-beta"
 
 
@@ -96,8 +98,8 @@ class ClientCall:
     """What an inbound request says besides its body.
 
     Attributes:
-        model: the model named in the URL (Gemini), else ``None`` (it is in the body).
-        stream: the stream flag of the URL (Gemini), else ``None`` (it is in the body).
+        model: the model named in the URL (Gemini, Bedrock), else ``None`` (it is in the body).
+        stream: the stream flag of the URL (Gemini, Bedrock), else ``None`` (it is in the body).
         json_array: a Gemini stream asked for without ``alt=sse``: the answer is a JSON array.
         betas: the client's ``anthropic-beta`` values.
         headers: the client's headers in :data:`FORWARDED_HEADERS` (lower-case names).
@@ -161,6 +163,8 @@ def read_inbound(client: Format, inbound: InboundRequest) -> tuple[dict[str, Any
     headers = _lower(inbound.headers)
     kept = {name: headers[name] for name in FORWARDED_HEADERS[client] if name in headers}
     call = ClientCall(betas=_betas(headers.get(_BETA)), headers=kept)
+    if client == "bedrock-converse":
+        return payload, _bedrock_call(inbound.path, call)
     if client != "gemini":
         return payload, call
     path, _, query = inbound.path.partition("?")
@@ -173,6 +177,14 @@ def read_inbound(client: Format, inbound: InboundRequest) -> tuple[dict[str, Any
     return payload, replace(
         call, model=model, stream=stream, json_array=stream and params.get("alt") != ["sse"]
     )
+
+
+def _bedrock_call(path: str, call: ClientCall) -> ClientCall:
+    """Bedrock names the model and the stream choice in the path (``/model/{id}/converse-stream``)."""
+    match = _BEDROCK_PATH.fullmatch(path.partition("?")[0].rstrip("/"))
+    if match is None:
+        return call
+    return replace(call, model=unquote(match["model"]), stream=match["op"] == "converse-stream")
 
 
 def _anthropic_betas(options: AnthropicOptions, client_betas: tuple[str, ...]) -> AnthropicOptions:

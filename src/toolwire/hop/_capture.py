@@ -44,7 +44,9 @@ SLACK = 4096
 """Bytes kept past the budget of a payload, so that a secret cut by the budget is still whole
 when it is redacted (the kept part is redacted, then cut at the budget)."""
 
-AUTH_HEADERS = frozenset({"authorization", "x-api-key", "x-goog-api-key", "api-key", "proxy-authorization"})
+AUTH_HEADERS = frozenset(
+    {"authorization", "x-api-key", "x-goog-api-key", "api-key", "proxy-authorization", "x-amz-security-token"}
+)
 """Request headers whose values are credentials (their values are redacted from traces)."""
 
 

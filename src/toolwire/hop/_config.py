@@ -15,6 +15,14 @@ into frozen rows; every mistake is a :class:`ConfigError` naming its path in the
     project = "my-project"                      # unless key_env names a token), see
     location = "us-central1"                    # toolwire.hop._providers
 
+    [upstreams.bedrock]                         # SigV4 when there is no key_env (a Bedrock API key)
+    format = "bedrock"
+    base_url = "https://bedrock-runtime.us-east-1.amazonaws.com"
+    region = "us-east-1"                        # default: $AWS_REGION, $AWS_DEFAULT_REGION, us-east-1
+    access_key_env = "BEDROCK_ACCESS_KEY_ID"    # these three default to the standard AWS chain
+    secret_key_env = "BEDROCK_SECRET_ACCESS_KEY"
+    session_token_env = "BEDROCK_SESSION_TOKEN"
+
     [[routes]]
     match = "gpt-*"                             # an exact model name or a glob (fnmatch)
     upstream = "claude"
@@ -81,7 +89,7 @@ FORMAT_PROVIDER: dict[str, str] = {
     "openai-responses": "openai-responses",
     "anthropic": "anthropic",
     "gemini": "gemini",
-    "bedrock-converse": "bedrock",  # a Bedrock API key from key_env, sent as Bearer (no SigV4 here yet)
+    "bedrock-converse": "bedrock",  # Bearer with key_env, else SigV4 (toolwire.hop._aws)
 }
 """An upstream's wire format -> the provider row (auth header, version prefix) it is reached with."""
 
@@ -109,6 +117,11 @@ class Upstream:
         tokens: where bearer tokens come from when the row takes Google credentials and no
             ``key_env`` is set (read without I/O: the shells refresh it, see
             :meth:`HopConfig.token_sources`).
+        region: a SigV4 upstream's region (``None``: the standard variables').
+        access_key_env: the variable holding a SigV4 upstream's access key id (``None``, and the
+            next two too: the standard AWS chain).
+        secret_key_env: the variable holding its secret access key.
+        session_token_env: the variable holding its session token (temporary credentials).
     """
 
     name: str
@@ -120,6 +133,10 @@ class Upstream:
     provider: str | None = None
     params: Mapping[str, str] = field(default_factory=dict)
     tokens: Any = field(default=None, compare=False, repr=False)
+    region: str | None = None
+    access_key_env: str | None = None
+    secret_key_env: str | None = None
+    session_token_env: str | None = None
 
     @property
     def spec(self) -> ProviderSpec:

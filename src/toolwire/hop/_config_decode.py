@@ -52,6 +52,9 @@ def _unknown(data: Mapping[str, Any], allowed: tuple[str, ...], path: str) -> No
             raise ConfigError(f"{path}: " + unknown_choice("key", str(key), allowed, allowed))
 
 
+_AWS_KEYS = ("region", "access_key_env", "secret_key_env", "session_token_env")
+"""A Bedrock upstream's SigV4 settings (strings; refused on other formats)."""
+
 _UPSTREAM_KEYS = (
     "format",
     "provider",
@@ -62,6 +65,7 @@ _UPSTREAM_KEYS = (
     "project",
     "location",
     "api_version",
+    *_AWS_KEYS,
 )
 _PARAM_KEYS = sorted({name for params in PARAMS.values() for name in params})
 
@@ -93,7 +97,8 @@ def _decode_provider(name: str, data: Mapping[str, Any], path: str, env: Mapping
 
         tokens = GoogleCredentials()  # MissingDependencyError names the vertex extra
     headers, timeout = _headers_timeout(data, path)
-    return Upstream(name, spec.format, base_url, key_env, headers, timeout, value, params, tokens)
+    aws = _aws_settings(data, path, spec.format)
+    return Upstream(name, spec.format, base_url, key_env, headers, timeout, value, params, tokens, **aws)
 
 
 def _headers_timeout(data: Mapping[str, Any], path: str) -> tuple[dict[str, str], float]:
@@ -119,14 +124,24 @@ def _decode_upstream(name: str, data: Any, path: str, env: Mapping[str, str]) ->
     if "format" not in data or "base_url" not in data:
         raise ConfigError(f"{path}: an upstream needs 'format' and 'base_url' (or 'provider')")
     headers, timeout = _headers_timeout(data, path)
+    fmt = _format(data["format"], f"{path}.format")
     return Upstream(
         name,
-        _format(data["format"], f"{path}.format"),
+        fmt,
         _typed(data, "base_url", str, path, ""),
         _typed(data, "key_env", str, path, None),
         headers,
         timeout,
+        **_aws_settings(data, path, fmt),
     )
+
+
+def _aws_settings(data: Mapping[str, Any], path: str, fmt: str) -> dict[str, Any]:
+    found = {key: _typed(data, key, str, path, None) for key in _AWS_KEYS}
+    given = [key for key, value in found.items() if value is not None]
+    if given and fmt != "bedrock-converse":
+        raise ConfigError(f"{path}.{given[0]}: only a Bedrock upstream signs with SigV4")
+    return found
 
 
 _ROUTE_KEYS = ("match", "upstream", "model", "max_tokens", "reasoning")

@@ -17,6 +17,8 @@ client format               ``max_tokens`` default goes to     ``reasoning`` def
 ``gemini``                  ``generationConfig.                ``generationConfig.thinkingConfig.
                             maxOutputTokens``                  thinkingBudget`` (:data:`THINKING_
                                                                BUDGETS`; ``0`` for ``none``)
+``bedrock-converse``        ``inferenceConfig.maxTokens``      ``additionalModelRequestFields.
+                                                               thinking``, as for ``anthropic``
 ==========================  =================================  =====================================
 """
 
@@ -40,6 +42,7 @@ MAX_TOKENS_FIELD: dict[str, tuple[str, ...]] = {
     "openai-responses": ("max_output_tokens",),
     "anthropic": ("max_tokens",),
     "gemini": ("generationConfig", "maxOutputTokens"),
+    "bedrock-converse": ("inferenceConfig", "maxTokens"),
 }
 """Where each client format puts its output limit (Chat: either name; Gemini: nested)."""
 
@@ -51,10 +54,14 @@ def _config(payload: dict[str, Any], key: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+_NESTED = ("gemini", "bedrock-converse")
+"""Client formats whose output limit is nested (``MAX_TOKENS_FIELD``: the object, the field)."""
+
+
 def _max_tokens(payload: dict[str, Any], fmt: Format, value: int) -> None:
     path = MAX_TOKENS_FIELD[fmt]
-    if fmt == "gemini":
-        config = _config(payload, "generationConfig")
+    if fmt in _NESTED:
+        config = _config(payload, path[0])
         if config is not None and config.get(path[1]) is None:
             config[path[1]] = value
         return
@@ -93,11 +100,25 @@ def _gemini(payload: dict[str, Any], effort: str) -> None:
         config["thinkingConfig"] = {"thinkingBudget": 0 if effort == "none" else THINKING_BUDGETS[effort]}
 
 
+def _bedrock(payload: dict[str, Any], effort: str) -> None:
+    fields = _config(payload, "additionalModelRequestFields")
+    if fields is None or fields.get("thinking") is not None:
+        return
+    if effort == "none":
+        fields["thinking"] = {"type": "disabled"}
+        return
+    budget = THINKING_BUDGETS[effort]
+    limit = (payload.get("inferenceConfig") or {}).get("maxTokens")
+    if isinstance(limit, int) and limit > budget:  # the Anthropic models' rule, as on Anthropic
+        fields["thinking"] = {"type": "enabled", "budget_tokens": budget}
+
+
 _REASONING: dict[str, Callable[[dict[str, Any], str], None]] = {
     "openai-chat": _chat,
     "openai-responses": _responses,
     "anthropic": _anthropic,
     "gemini": _gemini,
+    "bedrock-converse": _bedrock,
 }
 
 

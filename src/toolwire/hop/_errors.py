@@ -35,6 +35,7 @@ STATUS_FOR_CLIENT: dict[str, dict[int, int]] = {
     "openai-responses": {529: 503},
     "gemini": {529: 503},
     "anthropic": {},
+    "bedrock-converse": {529: 503},  # Bedrock's overload is a 503 ServiceUnavailableException
 }
 """Upstream status -> the status a client format's own servers use for the same condition."""
 

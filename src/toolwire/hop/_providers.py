@@ -190,8 +190,8 @@ PROVIDERS: dict[str, ProviderSpec] = {
             layout="vertex-anthropic",
             credentials="google",
         ),
-        # Bedrock signs requests with SigV4 (toolwire.client._aws) unless a Bedrock API key is
-        # set; its default address depends on the region (toolwire.client._aws.bedrock_base_url).
+        # Bedrock signs requests with SigV4 (toolwire.hop._aws) unless a Bedrock API key is
+        # set; its default address depends on the region (toolwire.hop._aws.bedrock_base_url).
         ProviderSpec(
             "bedrock",
             "bedrock-converse",

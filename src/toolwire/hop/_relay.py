@@ -36,8 +36,12 @@ KEEPALIVES: dict[str, bytes] = {
     "openai-chat": SSE_KEEPALIVE,
     "openai-responses": SSE_KEEPALIVE,
     "gemini": SSE_KEEPALIVE,
+    "bedrock-converse": b"",  # AWS event-stream has no keep-alive message
 }
 """A client format's keep-alive bytes on an SSE stream."""
+
+STREAM_TYPES: dict[str, str] = {"bedrock-converse": "application/vnd.amazon.eventstream"}
+"""The ``content-type`` of a client format's stream when it is not SSE."""
 
 EVENT_STREAM = "text/event-stream"
 JSON = "application/json"
@@ -83,7 +87,7 @@ class StreamRelay:
     @property
     def content_type(self) -> str:
         """The ``content-type`` of the client's answer."""
-        return JSON if self._array is not None else EVENT_STREAM
+        return JSON if self._array is not None else STREAM_TYPES.get(self._client, EVENT_STREAM)
 
     def feed(self, data: bytes) -> bytes:
         """The client's bytes for another chunk of the upstream's body (split anywhere)."""

@@ -23,9 +23,14 @@ POST        ``/v1/messages/count_tokens``                       ``anthropic``   
 POST        ``/v1beta/models/{model}:generateContent``          ``gemini``           generate
 POST        ``/v1beta/models/{model}:streamGenerateContent``    ``gemini``           generate
 POST        ``/v1beta/models/{model}:countTokens``              ``gemini``           count
+POST        ``/model/{modelId}/converse``                       ``bedrock-converse`` generate
+POST        ``/model/{modelId}/converse-stream``                ``bedrock-converse`` generate
 GET         ``/v1/models``, ``/v1/models/{model}``              OpenAI or Anthropic  models
 GET         ``/v1beta/models``, ``/v1beta/models/{model}``      ``gemini``           models
 ==========  ==================================================  ===================  ============
+
+A Bedrock model id (or ARN) is the percent-decoded path between ``/model/`` and the operation;
+the operation says whether the client streams.
 
 A Gemini model may be a model string (``/v1beta/models/vertex/gemini-2.5-pro:generateContent``,
 as the Gemini SDKs write ``models/{model}``; see :mod:`toolwire.hop._prefixes`). Gemini paths are
@@ -107,6 +112,8 @@ INBOUND: tuple[tuple[str, re.Pattern[str], Format | None, Operation], ...] = (
     ("POST", re.compile(r"/v1/messages/count_tokens"), "anthropic", "count"),
     ("POST", re.compile(_GEMINI + r"(?:generateContent|streamGenerateContent)"), "gemini", "generate"),
     ("POST", re.compile(_GEMINI + r"countTokens"), "gemini", "count"),
+    ("POST", re.compile(r"/model/(?P<model>.+)/converse"), "bedrock-converse", "generate"),
+    ("POST", re.compile(r"/model/(?P<model>.+)/converse-stream"), "bedrock-converse", "generate"),
     ("GET", re.compile(r"/v1beta/models(?:/(?P<model>[^/:]+))?"), "gemini", "models"),
     ("GET", re.compile(r"/v1/models(?:/(?P<model>[^/:]+))?"), None, "models"),
 )

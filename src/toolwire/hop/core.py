@@ -47,6 +47,7 @@ from toolwire.errors import (
     ToolwireError,
     TransportError,
 )
+from toolwire.hop._aws import UpstreamCredentialsError, UpstreamSigners
 from toolwire.hop._build import auth_headers
 from toolwire.hop._call import ClientCall, InboundRequest, read_inbound
 from toolwire.hop._capture import HopCapture
@@ -146,6 +147,7 @@ class Hop:
         background: whether the shell runs the jobs of :class:`Detach` steps and answers
             :class:`ReplyFollow` (the ASGI gateway); otherwise ``background: true`` and
             ``?stream=true`` on a stored response are refused with a 400.
+        signers: Bedrock upstreams' SigV4 signers, kept across calls by the shell (default: new).
     """
 
     def __init__(
@@ -157,8 +159,10 @@ class Hop:
         request_id: str | None = None,
         trace: bool = False,
         background: bool = False,
+        signers: UpstreamSigners | None = None,
     ) -> None:
         self.config = config
+        self._signers = signers if signers is not None else UpstreamSigners(env)
         self.background = background
         self._env = env
         self._clock = clock
@@ -186,6 +190,9 @@ class Hop:
             answer = yield from handler(self, endpoint, inbound)
         except (PayloadError, ConversionError) as exc:
             answer = self._bad_request(endpoint.format, exc)
+        except UpstreamCredentialsError:  # the gateway's own SigV4 credentials: never the client's fault
+            self.record.error = "upstream credentials"
+            answer = client_error(endpoint.format, 500, "No upstream credentials", type="api_error")
         return self._finish(answer)
 
     # -- checks ---------------------------------------------------------------------------------
@@ -268,13 +275,15 @@ class Hop:
         spec = upstream.spec
         if spec.layout is not None:  # the provider's own address (Vertex, Azure deployments)
             path, headers, body = relayout(spec.layout, path, headers, body, upstream.params)
-        sent = {**headers, **upstream.headers, **auth_headers(spec, upstream.key(self._env))}
+        sent = {**headers, **upstream.headers, **auth_headers(spec, key := upstream.key(self._env))}
+        url = upstream_url(upstream, path)
+        if key is None and upstream.format == "bedrock-converse":  # SigV4, at the hop's clock
+            sent.update(self._signers.sign(upstream, method, url, sent, body, self._clock()))
         if self._cap is not None:
             self._cap.sent(body, sent)
-        timeout = (
-            min(upstream.timeout, self.config.limits.stream_idle_timeout) if stream else upstream.timeout
-        )
-        return Send(method, upstream_url(upstream, path), sent, body, stream, timeout, upstream.name)
+        limit = self.config.limits.stream_idle_timeout
+        timeout = min(upstream.timeout, limit) if stream else upstream.timeout
+        return Send(method, url, sent, body, stream, timeout, upstream.name)
 
     def _exchange(self, fmt: Format, route: Route, upstream: Upstream) -> Any:
         from toolwire.translate import Exchange
