@@ -238,4 +238,3 @@ def test_keepalives_are_comment_events_when_asked() -> None:
     kept = WireReader(keepalives=True).feed(data)
     assert kept == [KEEPALIVE, {"a": 1}, KEEPALIVE]
     assert KEEPALIVE == ":"
-
