@@ -36,6 +36,8 @@ from toolwire._arguments_view import ArgumentsView
 from toolwire._json import loads
 from toolwire.cli import main as cli_main
 from toolwire.cli._exit import ExitCode
+from toolwire.formats._stream import BINARY_FORMATS
+from toolwire.framing.aws_eventstream import EventStreamDecoder
 from toolwire.ir.content import ToolCall
 from toolwire.ir.notes import Notes
 from toolwire.ir.stream import PartStart, ToolCallDelta
@@ -93,11 +95,23 @@ def _validate(src: str, kind: str) -> Callable[[Any], Any]:
     return call
 
 
+def _check_stream_bytes(out: bytes, target: str) -> None:
+    """SSE/NDJSON targets write UTF-8 text; an event-stream target (Bedrock) whole frames of JSON."""
+    if target not in BINARY_FORMATS:
+        out.decode("utf-8")
+        return
+    decoder = EventStreamDecoder()
+    messages = [*decoder.feed(out), *decoder.close()]
+    assert messages or not out, "bytes but no event-stream message"
+    for message in messages:
+        check_json(loads(message.payload))
+
+
 def _translate_stream(src: str) -> Callable[[Any], Any]:
     def call(example: Any) -> bytes:
         chunks, dst, policy = example
         out = b"".join(translate_stream(iter(chunks), source=src, target=dst, policy=policy))
-        out.decode("utf-8")
+        _check_stream_bytes(out, dst)
         return out
 
     return call
