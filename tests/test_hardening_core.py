@@ -157,7 +157,8 @@ def test_responses_stream_whose_final_message_is_undecodable_to_anthropic_notes_
     out = [e for event in events for e in translator.feed(event)] + translator.close()
     texts = [e["delta"]["text"] for e in out if e.get("type") == "content_block_delta"]
     assert texts == ["hi"] and out[-1]["type"] == "message_stop"
-    assert ("$.parts[1]", "dropped") in [(n.path, n.kind) for n in translator.note_items]
+    # the note names the source event that carried the item (output_item.done, event 6)
+    assert ("$[6]", "dropped") in [(n.path, n.kind) for n in translator.note_items]
 
 
 @pytest.mark.parametrize("fmt", [5, [], {}, 1.5, True])

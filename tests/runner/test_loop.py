@@ -89,9 +89,13 @@ def url() -> Iterator[str]:
         yield base
 
 
-def first_request() -> Request:
+MODELS = {"bedrock-converse": "anthropic.claude-sonnet-4-5-20250929-v1:0"}
+"""Bedrock sends thinking only to Claude model ids (``additionalModelRequestFields`` is per model)."""
+
+
+def first_request(fmt: str = "") -> Request:
     return Request(
-        model="emulated-model",
+        model=MODELS.get(fmt, "emulated-model"),
         messages=(Message(role="user", parts=(TextPart(text="Weather and time please"),)),),
         max_tokens=2048,
         reasoning=ReasoningConfig(enabled=True, effort="low", budget_tokens=1024, include_thoughts=True),
@@ -166,7 +170,7 @@ def client_for(fmt: str, url: str) -> Client:
 def test_run_sync(fmt: str, url: str) -> None:
     rec = Recorder()
     with client_for(fmt, url) as client:
-        result = run(client, first_request(), toolbox(), hooks=rec.hooks)
+        result = run(client, first_request(fmt), toolbox(), hooks=rec.hooks)
     check(fmt, result, rec)
 
 
@@ -174,7 +178,7 @@ def test_run_sync(fmt: str, url: str) -> None:
 def test_run_async(fmt: str, url: str) -> None:
     async def go() -> RunResult:
         async with AsyncClient(fmt, base_url=url, api_key="test-key") as client:
-            return await arun(client, first_request(), toolbox(), hooks=rec.hooks)
+            return await arun(client, first_request(fmt), toolbox(), hooks=rec.hooks)
 
     rec = Recorder()
     check(fmt, asyncio.run(go()), rec)
@@ -184,7 +188,7 @@ def test_run_async(fmt: str, url: str) -> None:
 def test_run_stream(fmt: str, url: str) -> None:
     rec = Recorder()
     with client_for(fmt, url) as client:
-        events = list(run_stream(client, first_request(), toolbox(), hooks=rec.hooks))
+        events = list(run_stream(client, first_request(fmt), toolbox(), hooks=rec.hooks))
     end = events[-1]
     assert isinstance(end, RunEnd)
     check(fmt, end.result, rec)
@@ -196,7 +200,7 @@ def test_run_stream(fmt: str, url: str) -> None:
 def test_run_stream_async(fmt: str, url: str) -> None:
     async def go() -> list[Any]:
         async with AsyncClient(fmt, base_url=url, api_key="test-key") as client:
-            return [e async for e in arun_stream(client, first_request(), toolbox(), hooks=rec.hooks)]
+            return [e async for e in arun_stream(client, first_request(fmt), toolbox(), hooks=rec.hooks)]
 
     rec = Recorder()
     events = asyncio.run(go())

@@ -29,7 +29,7 @@ from toolwire.hop._options import (
     Options,
     ResponsesOptions,
 )
-from toolwire.hop._providers import PROVIDERS
+from toolwire.hop._providers import PROVIDER_OF_FORMAT, PROVIDERS
 from toolwire.ir.base import Format
 from toolwire.ir.notes import Notes
 
@@ -54,8 +54,6 @@ HOP_OPTIONS: dict[str, Options] = {
 }
 """Request options of an upstream call, by upstream format, when the caller gives none."""
 
-_PROVIDER_OF: dict[str, str] = {"bedrock-converse": "bedrock"}
-"""Upstream formats whose provider row has another name (the others are named by their format)."""
 
 FORWARDED_HEADERS: dict[str, tuple[str, ...]] = {
     "openai-chat": ("openai-beta",),
@@ -224,7 +222,7 @@ def upstream_call(
         # The client speaks Responses: its own ``store`` (the API's default: true) is kept, and with
         # it the item ids a stored conversation needs; the stateless default is for other clients.
         opts = replace(opts, store=body.get("store", True) is not False)
-    spec = PROVIDERS[_PROVIDER_OF.get(upstream, upstream)]
+    spec = PROVIDERS[PROVIDER_OF_FORMAT.get(upstream, upstream)]
     if dialect is not None:
         spec = replace(spec, dialect=dialect)
     ctx = BuildContext(spec, "", opts, stream, notes if notes is not None else Notes("drop"), model)

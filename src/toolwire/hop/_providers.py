@@ -208,9 +208,13 @@ PROVIDERS: dict[str, ProviderSpec] = {
 """Every provider by name; OpenAI-compatible Chat providers come from the dialect table."""
 
 
+PROVIDER_OF_FORMAT: dict[str, str] = {"bedrock-converse": "bedrock"}
+"""Formats whose provider row has another name (the other formats name their provider)."""
+
+
 def get_spec(provider: str) -> ProviderSpec:
-    """The spec of ``provider``, or a :class:`~toolwire.errors.ToolwireError` naming the choices."""
-    spec = PROVIDERS.get(provider)
+    """The spec of ``provider`` (or of the format it names), or a :class:`~toolwire.errors.ToolwireError`."""
+    spec = PROVIDERS.get(PROVIDER_OF_FORMAT.get(provider, provider)) if isinstance(provider, str) else None
     if spec is None:
         prefix = MODEL_PREFIXES.get(provider) if isinstance(provider, str) else None
         if prefix is not None and prefix.provider is not None:  # ``azure``: a model prefix's row
