@@ -27,7 +27,7 @@ from toolwire.ir.stream import (
     TextDelta,
     ToolCallDelta,
 )
-from toolwire.streaming import WireReader, stream_decoder, translate_stream
+from toolwire.streaming import StreamTranslator, WireReader, stream_decoder, translate_stream
 from toolwire.streaming import check_stream as check_any
 
 boto3 = pytest.importorskip("boto3")
@@ -426,3 +426,21 @@ def test_cut_off_arguments_are_closed_and_noted() -> None:
     assert json.loads("".join(inputs)) == {"a": ["x", "y"]}
     losses = [(n.kind, n.path) for n in notes.items if n.loss]
     assert losses == [("approximated", "$.blocks[0].toolUse.input")]
+
+
+def test_a_stream_note_about_a_part_names_the_event_that_opened_it() -> None:
+    """Issue 13 for streams: the reasoning block opened by event 1 is noted at ``$[1]`` (not an IR path)."""
+    events = [
+        {"messageStart": {"role": "assistant"}},
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"reasoningContent": {"text": "think"}}}},
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"reasoningContent": {"signature": "sig"}}}},
+        {"contentBlockStop": {"contentBlockIndex": 0}},
+        {"contentBlockDelta": {"contentBlockIndex": 1, "delta": {"text": "hi"}}},
+        {"contentBlockStop": {"contentBlockIndex": 1}},
+        {"messageStop": {"stopReason": "end_turn"}},
+    ]
+    translator = StreamTranslator("bedrock-converse", "gemini")
+    for event in events:
+        translator.feed(event)
+    translator.close()
+    assert [(n.path, n.kind) for n in translator.note_items if n.loss] == [("$[1]", "dropped")]

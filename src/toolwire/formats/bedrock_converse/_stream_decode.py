@@ -273,6 +273,7 @@ class StreamDecoder:
     def _open(self, index: int, kind: str, part: Part) -> list[StreamEvent]:
         self._pending.discard(index)
         self._blocks[index] = _Block(kind, self._next_ir, part)
+        self._notes.origins[("parts", self._next_ir)] = (self._count - 1,)  # the event that started it
         self._next_ir += 1
         return [PartStart(index=self._next_ir - 1, part=part)]
 
