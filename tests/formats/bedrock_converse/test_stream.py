@@ -444,3 +444,19 @@ def test_a_stream_note_about_a_part_names_the_event_that_opened_it() -> None:
         translator.feed(event)
     translator.close()
     assert [(n.path, n.kind) for n in translator.note_items if n.loss] == [("$[1]", "dropped")]
+
+
+def test_a_chat_stream_made_from_bedrock_names_made_up_fields_in_the_target() -> None:
+    """Bedrock streams carry no model or creation time: Chat's chunks get stand-ins, noted at ``$`` with the
+    chunk field as ``target`` (the source holds no such value)."""
+    translator = StreamTranslator("bedrock-converse", "openai-chat")
+    for event in [
+        {"messageStart": {"role": "assistant"}},
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": "hi"}}},
+        {"contentBlockStop": {"contentBlockIndex": 0}},
+        {"messageStop": {"stopReason": "end_turn"}},
+    ]:
+        translator.feed(event)
+    translator.close()
+    made_up = [(n.path, n.target, n.loss) for n in translator.note_items if n.kind == "synthesized"]
+    assert made_up == [("$", "$.created", False), ("$", "$.model", False)]

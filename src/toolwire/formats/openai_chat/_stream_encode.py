@@ -179,7 +179,7 @@ class StreamEncoder(DeltaFraming):
 
     def _synthesized(self, what: str, value: _T) -> _T:
         """A stand-in for a required chunk field the source lacked (harmless: noted, never raises)."""
-        self.notes.info(f"$.{what}", "synthesized", f"response has no {what}; using {value!r}")
+        self.notes.info("$", "synthesized", f"response has no {what}; using {value!r}", target=f"$.{what}")
         return value
 
     def _on_usage(self, event: UsageUpdate) -> list[WireEvent]:
