@@ -63,6 +63,12 @@ DEFER = 512
 """Longest unfinished item (inside an open container) shown by :func:`tail_value` rather than
 opened: it is read again with each piece until it completes, then decoded in one C call."""
 
+SLICE = 2048
+"""Longest text parsed in one go: a longer one (many pieces fed between two :meth:`~PartialParser.value`
+calls, or one big piece) is parsed a slice at a time. The bulk decodes look ahead to the last
+bracket of the text they are given, so a slice bounds each look-ahead and keeps the whole
+linear in the text however it was fed."""
+
 # Parser states: what the text at the current position must be.
 _VALUE, _FIRST_ITEM, _FIRST_KEY, _KEY, _COLON, _AFTER, _STRING, _END = range(8)
 _FAST_STATES = {list: (_VALUE, _FIRST_ITEM), dict: (_KEY, _FIRST_KEY)}
@@ -144,16 +150,18 @@ class PartialParser:
         chunks, done = self._chunks, self._done
         if done == len(chunks):
             return self._reference if self._failed else self._root
-        grows = self._leaf and self._state == _STRING and done == len(chunks) - 1
-        if grows and self._grow(self._buf + chunks[-1]):
-            self._done = done + 1
-            return self._root
+        pending = chunks[-1] if done == len(chunks) - 1 else "".join(chunks[done:])
         self._done = len(chunks)
+        if self._leaf and self._state == _STRING and self._grow(self._buf + pending):
+            return self._root
         if not self._failed:
             self._drop_leaf()
-            buf = self._buf + (chunks[-1] if done == len(chunks) - 1 else "".join(chunks[done:]))
-            if not self._run_fast(buf):
-                self._parse(buf)
+            for start in range(0, len(pending), SLICE):
+                buf = self._buf + pending[start : start + SLICE]
+                if not self._run_fast(buf):
+                    self._parse(buf)
+                if self._failed:
+                    break
             if not self._failed:
                 self._put_leaf()
         if self._failed:

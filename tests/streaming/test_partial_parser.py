@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import toolwire._partial_parser as partial_parser
 from tests.corpus import require_corpus
 from tests.streaming._matrix import source
 from tests.streaming.test_arguments_view import WITH_CALLS
@@ -304,6 +305,59 @@ def test_time_is_linear_in_the_text(shape: str) -> None:
             runs.append(time.process_time() - start)
         seconds[size] = min(runs)
     assert seconds[100_000] < 30 * seconds[10_000], seconds
+
+
+def _read_rarely(text: str, every: int, size: int = 50) -> PartialParser:
+    """Feed ``text`` in ``size``-character pieces but read the value only every ``every`` pieces."""
+    parser = PartialParser()
+    for n, start in enumerate(range(0, len(text), size), 1):
+        parser.feed(text[start : start + size])
+        if n % every == 0:
+            parser.value()
+    return parser
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("every", [100, 10**9], ids=["every 100 pieces", "once at the end"])
+def test_time_is_linear_when_the_value_is_read_rarely(shape: str, every: int) -> None:
+    """A UI that renders at a few frames a second reads the value after many pieces, or once at
+    the end: the pending text is parsed in slices, so 100 KB costs about 10x 10 KB (it was
+    quadratic: 2.3 s for 117 KB of records read once)."""
+    seconds = {}
+    for size in (10_000, 100_000):
+        text = SHAPES[shape](size)
+        runs = []
+        for _ in range(3):
+            start = time.process_time()
+            parser = _read_rarely(text, every)
+            value = parser.value()
+            runs.append(time.process_time() - start)
+        assert value == json.loads(text)
+        seconds[size] = min(runs)
+    assert seconds[100_000] < 30 * seconds[10_000], seconds
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_reads_after_many_pieces_cut_into_any_slices(data: st.DataObject) -> None:
+    """Pieces fed between two reads are parsed a slice at a time; whatever the slice length, each
+    read equals ``parse_partial`` of the text so far."""
+    saved = partial_parser.SLICE
+    partial_parser.SLICE = data.draw(st.integers(1, 40))
+    try:
+        text = data.draw(_documents())
+        parser = PartialParser()
+        pieces = data.draw(st.lists(st.integers(1, 30), max_size=10))
+        start = 0
+        for length in [*pieces, len(text)]:
+            parser.feed(text[start : start + length])
+            start += length
+            if data.draw(st.booleans()):
+                expected = _outcome(lambda end=start: parse_partial(text[:end]))
+                assert _outcome(parser.value) == expected
+        assert _canon(parser.value()) == _canon(json.loads(text))
+    finally:
+        partial_parser.SLICE = saved
 
 
 def test_view_events_start_deltas_end() -> None:
