@@ -7,8 +7,10 @@ for context; ``/json`` is the view against ``json.loads``). **Target: a 100 KB a
 costs less than 5x the floor.**
 
 CPU time (``time.process_time``), medians of rounds in which the floor and the contenders
-alternate. The ``no-op`` column is the same loop over a view that does nothing (``feed`` appends,
-``parsed`` returns ``None``): what the interpreter charges for 2 000 deltas before any parsing.
+alternate. ``/100`` reads ``parsed(0)`` only every 100 deltas and ``at end`` only once at the
+end (a UI that renders a few frames a second); both still feed every delta. The ``no-op`` column
+is the same loop over a view that does nothing (``feed`` appends, ``parsed`` returns ``None``):
+what the interpreter charges for 2 000 deltas before any parsing.
 The old view (``parse_partial`` of the whole text after every delta) is quadratic: it is timed
 once, on 20 KB of the first shape only (on 100 KB it takes tens of seconds).
 """
@@ -94,6 +96,17 @@ def follow(events: list[ToolCallDelta]) -> object:
     return value
 
 
+def follow_every(events: list[ToolCallDelta], every: int) -> object:
+    """A UI that renders a few times a second: every delta fed, ``parsed(0)`` every ``every``
+    deltas and at the end (``every`` larger than the stream: read once, at the end)."""
+    view = ArgumentsView()
+    for n, event in enumerate(events, 1):
+        view.feed(event)
+        if n % every == 0:
+            view.parsed(0)
+    return view.parsed(0)
+
+
 class _NoOpView:
     """A view that does nothing: ``feed`` keeps the text, ``parsed`` returns a constant."""
 
@@ -156,7 +169,7 @@ def run(size: int = SIZE, rounds: int = 9) -> dict[str, float]:
     print(f"arguments: {size // 1000} KB streamed in {DELTA}-character deltas, parsed() after each")
     print("  CPU time, medians; floor = one orjson.loads of the whole text")
     print(f"  {'shape':<42}{'KB':>5}{'deltas':>7}{'orjson':>9}{'json':>7}{'msgspec':>8}", end="")
-    print(f"{'view':>9}{'ratio':>8}{'/json':>7}{'no-op':>8}")
+    print(f"{'view':>9}{'ratio':>8}{'/json':>7}{'no-op':>8}{'/100':>7}{'at end':>8}")
     ratios: dict[str, float] = {}
     for label, make in SHAPES.items():
         text = make(size)
@@ -169,6 +182,8 @@ def run(size: int = SIZE, rounds: int = 9) -> dict[str, float]:
                 "msgspec": lambda text=text: msgspec.json.decode(text),
                 "view": lambda events=events: follow(events),
                 "no-op": lambda events=events: follow_noop(events),
+                "/100": lambda events=events: follow_every(events, 100),
+                "at end": lambda events=events: follow_every(events, len(events) + 1),
             },
             rounds=rounds,
         )
@@ -178,7 +193,7 @@ def run(size: int = SIZE, rounds: int = 9) -> dict[str, float]:
             f"  {label:<42}{len(text) / 1000:>5.0f}{len(events):>7}{floor * 1e6:>7.0f}µs"
             f"{times['json'] / floor:>6.1f}x{times['msgspec'] / floor:>7.1f}x"
             f"{times['view'] * 1e3:>7.1f}ms{ratios[label]:>7.0f}x{times['view'] / times['json']:>6.1f}x"
-            f"{times['no-op'] / floor:>7.1f}x"
+            f"{times['no-op'] / floor:>7.1f}x{times['/100'] / floor:>6.1f}x{times['at end'] / floor:>7.1f}x"
         )
     _print_bound(SHAPES["write_file: one long string with escapes"](size), rounds)
     _print_old(SHAPES["write_file: one long string with escapes"](20_000))

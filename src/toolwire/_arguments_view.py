@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from toolwire._partial_parser import PartialParser
@@ -30,14 +31,16 @@ class ArgumentsView:
 
     def __init__(self) -> None:
         self._calls: dict[int, PartialParser] = {}
+        self._appends: dict[int, Callable[[str], None]] = {}  # each call's PartialParser.feed_raw
 
     def feed(self, event: StreamEvent) -> None:
         """Apply one IR event."""
-        if isinstance(event, ToolCallDelta):
-            call = self._calls.get(event.index)
-            if call is None:
-                call = self._calls[event.index] = PartialParser()
-            call.feed(event.arguments)
+        if type(event) is ToolCallDelta or isinstance(event, ToolCallDelta):  # the hot lane
+            append = self._appends.get(event.index)
+            if append is None:
+                append = self._restart(event.index, "")
+            if event.arguments:
+                append(event.arguments)
         elif isinstance(event, PartStart) and isinstance(event.part, ToolCall):
             self._restart(event.index, event.part.arguments)
         elif isinstance(event, PartEnd) and isinstance(event.part, ToolCall):
@@ -45,9 +48,11 @@ class ArgumentsView:
             if call is None or call.text() != event.part.arguments:
                 self._restart(event.index, event.part.arguments)
 
-    def _restart(self, index: int, arguments: str) -> None:
+    def _restart(self, index: int, arguments: str) -> Callable[[str], None]:
         call = self._calls[index] = PartialParser()
         call.feed(arguments)
+        append = self._appends[index] = call.feed_raw
+        return append
 
     def text(self, index: int) -> str:
         """The raw argument text of the tool call at ``index`` so far."""

@@ -137,6 +137,12 @@ class PartialParser:
         if text:
             self._chunks.append(text)
 
+    @property
+    def feed_raw(self) -> Callable[[str], None]:
+        """:meth:`feed` without its check, for a caller's hot loop: the bound ``append`` of the
+        piece list (it stays valid: :meth:`text` joins the pieces in place). Never pass ``""``."""
+        return self._chunks.append
+
     def text(self) -> str:
         """The whole text fed so far."""
         chunks = self._chunks
@@ -156,12 +162,7 @@ class PartialParser:
             return self._root
         if not self._failed:
             self._drop_leaf()
-            for start in range(0, len(pending), SLICE):
-                buf = self._buf + pending[start : start + SLICE]
-                if not self._run_fast(buf):
-                    self._parse(buf)
-                if self._failed:
-                    break
+            self._parse_slices(pending)
             if not self._failed:
                 self._put_leaf()
         if self._failed:
@@ -169,24 +170,42 @@ class PartialParser:
             return self._reference
         return self._root
 
-    def _grow(self, new: str) -> bool:
-        """The fast path of a long string: ``new`` (with an escape held back from the last piece)
-        only adds to the open string, which is shown as a leaf.
+    def _parse_slices(self, pending: str) -> None:
+        """Parse ``pending`` a :data:`SLICE` at a time (inside an open string, one C decode a slice
+        while the slice holds no closing quote)."""
+        for start in range(0, len(pending), SLICE):
+            buf = self._buf + pending[start : start + SLICE]
+            if self._state == _STRING and self._extend(buf):
+                continue
+            if not self._run_fast(buf):
+                self._parse(buf)
+            if self._failed:
+                return
 
-        It does when :func:`~toolwire._partial_lex.string_piece` decodes it. The string is taken out
-        of its container while it grows, so that CPython extends it in place: a long string costs
-        its length, not its length times the pieces.
+    def _grow(self, new: str) -> bool:
+        """The fast path of a long string shown as the leaf: ``new`` (with an escape held back from
+        the last piece) only adds to the open string.
+
+        The string is taken out of its container while it grows, so that CPython extends it in
+        place: a long string costs its length, not its length times the pieces.
         """
+        self._set_leaf("")
+        grown = self._extend(new)
+        self._set_leaf(self._open)
+        return grown
+
+    def _extend(self, new: str) -> bool:
+        """Add ``new`` to the open string if :func:`~toolwire._partial_lex.string_piece` decodes it
+        (no closing quote, control character or bad escape in it), in place: ``self._open`` holds
+        the only reference while it grows."""
         grown = string_piece(new)
         if grown is None:
             return False
         piece, self._buf = grown
         self.scanned += len(new) - len(self._buf)
         text, self._open = self._open, ""
-        self._set_leaf("")
         text += piece
         self._open = text
-        self._set_leaf(text)
         return True
 
     def _set_leaf(self, value: Any) -> None:
