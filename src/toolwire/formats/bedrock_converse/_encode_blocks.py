@@ -277,8 +277,6 @@ def _tool_call(call: ToolCall, ctx: Ctx, path: str) -> dict[str, Any] | None:
 def _result_item(part: Any, ctx: Ctx, path: str) -> dict[str, Any] | None:
     if ctx.same and type(part) is TextPart and part.extra.get("~json"):
         return {"json": loads(part.text)}
-    if type(part) is TextPart and not ctx.same:
-        return {"text": part.text} if part.text else None
     return encode_part(part, ctx, path)
 
 

@@ -126,6 +126,8 @@ def _cross(messages: Sequence[Message], ctx: Ctx) -> tuple[list[dict[str, Any]] 
     turns: list[tuple[str, list[dict[str, Any]]]] = []
     for index, message in enumerate(messages):
         path = f"$.messages[{index}]"
+        if message.name is not None:
+            ctx.notes.add(child(path, "name"), "dropped", f"participant name {message.name!r}")
         if message.role in _SYSTEM_ROLES:
             if turns:
                 ctx.notes.info(
@@ -133,8 +135,6 @@ def _cross(messages: Sequence[Message], ctx: Ctx) -> tuple[list[dict[str, Any]] 
                 )
             system = (system or []) + _system_blocks(message, ctx, path)
             continue
-        if message.name is not None:
-            ctx.notes.add(child(path, "name"), "dropped", f"participant name {message.name!r}")
         content = encode_content(message.parts, ctx, child(path, "parts"))
         emit_extra({}, message.extra, False, ctx.notes, path)
         if content:
