@@ -558,3 +558,54 @@ def test_a_member_bedrock_lacks_on_a_result_item_is_noted_at_its_source_path() -
     ]
     dropped = [n.path for n in out.notes if n.kind == "dropped"]
     assert dropped == ["$.messages[2].content[0].content[0].cache_control"]
+
+
+def test_bedrock_images_and_documents_come_back_with_their_format_as_it_was() -> None:
+    """Formats Bedrock may add later (or none, for a document) are kept for Bedrock itself."""
+    messages = [
+        {
+            "role": "user",
+            "content": [
+                {"image": {"format": "heic", "source": {"bytes": PNG}}},
+                {
+                    "image": {
+                        "format": "png",
+                        "source": {"s3Location": {"uri": "s3://b/k", "bucketOwner": "1"}},
+                    }
+                },
+                {"document": {"name": "n", "source": {"bytes": PDF}}},
+                {"document": {"format": "rtf", "name": "n", "source": {"text": "t"}}},
+                {"document": {"format": "pdf", "name": "n", "source": {"s3Location": {"uri": "s3://b/d"}}}},
+            ],
+        }
+    ]
+    assert same(messages) == ({"messages": messages}, [])
+
+
+def test_a_bedrock_call_with_cut_off_arguments_is_sent_with_an_empty_input() -> None:
+    """A Bedrock call whose arguments are no JSON object (a stream cut at max_tokens, say) sent back
+    to Bedrock: ``input`` must be an object, so ``{}`` goes, noted."""
+    for arguments in ('{"city": "Par', "[1]"):
+        notes = Notes()
+        req = Request(
+            messages=(
+                Message(role="user", parts=(TextPart(text="q"),)),
+                Message(role="assistant", parts=(ToolCall(name="f", id="t1", arguments=arguments),)),
+            ),
+            origin="bedrock-converse",
+        )
+        body = bedrock.encode_request(req, notes)
+        assert body["messages"][1]["content"] == [{"toolUse": {"toolUseId": "t1", "name": "f", "input": {}}}]
+        assert [(n.path, n.kind) for n in notes] == [("$.messages[1].parts[0].arguments", "approximated")]
+
+
+def test_a_system_block_of_no_string_text_is_not_taken_for_text() -> None:
+    payload = {
+        "system": [{"text": 5}, {"text": "A"}],
+        "messages": [{"role": "user", "content": [{"text": "q"}]}],
+    }
+    out = translate_request(payload, source="bedrock-converse", target="anthropic", model="m")
+    assert out.payload["system"] == "A"
+    assert [(n.path, n.kind) for n in out.notes if n.loss] == [("$.system", "dropped")]
+    notes = Notes()
+    assert bedrock.encode_request(bedrock.decode_request(payload, notes, model="m"), notes) == payload
