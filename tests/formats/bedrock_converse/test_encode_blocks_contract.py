@@ -329,6 +329,19 @@ def test_a_gemini_thought_signature_on_a_call_is_dropped() -> None:
     assert calls == [{"toolUseId": "c", "name": "f", "input": {}}]
     sig = [n for n in notes if n[0] == "$.messages[1].parts[0]"]
     assert sig == [("$.messages[1].parts[0]", "dropped", True)]
+    gemini = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "q"}]},
+            {
+                "role": "model",
+                "parts": [{"functionCall": {"name": "f", "args": {}}, "thoughtSignature": "c2ln"}],
+            },
+            {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {"ok": 1}}}]},
+        ]
+    }
+    out = translate_request(gemini, source="gemini", target="bedrock-converse", model="m")
+    (note,) = [n for n in out.notes if n.kind == "dropped"]
+    assert note.path == "$.contents[1].parts[0]" and "thought signature" in note.message
 
 
 def test_another_formats_builtin_call_and_result_are_dropped() -> None:

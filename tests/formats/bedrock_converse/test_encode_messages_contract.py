@@ -239,3 +239,19 @@ def test_a_history_that_only_calls_a_tool_gets_stand_in_tools() -> None:
 def test_a_history_without_tool_blocks_gets_no_tool_config() -> None:
     body, notes = encode(msg("user", text("q")), msg("assistant", text("a")), msg("user", text("b")))
     assert "toolConfig" not in body and notes == []
+
+
+@pytest.mark.parametrize("target", ["openai-chat", "anthropic", "gemini", "openai-responses"])
+def test_a_plain_bedrock_conversation_translates_without_a_note(target: str) -> None:
+    payload = {
+        "system": [{"text": "Be brief."}],
+        "messages": [
+            {"role": "user", "content": [{"text": "hi"}]},
+            {"role": "assistant", "content": [{"text": "hello"}]},
+            {"role": "user", "content": [{"text": "bye"}]},
+        ],
+        "inferenceConfig": {"maxTokens": 100},
+    }
+    out = translate_request(payload, source="bedrock-converse", target=target, model="m", policy="strict")
+    assert validate(out.payload, format=target) == []  # type: ignore[arg-type]
+    assert [n for n in out.notes if n.path.startswith("$.messages")] == []
