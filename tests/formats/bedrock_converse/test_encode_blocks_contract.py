@@ -484,8 +484,14 @@ def test_a_bedrock_result_status_comes_back_as_it_was(status: str) -> None:
                 {
                     "toolResult": {
                         "toolUseId": "t1",
-                        "content": [{"text": ""}, {"json": {"a": [1]}}, {"text": "x"}],
+                        "content": [
+                            {"text": ""},
+                            {"json": {"a": [1]}},
+                            {"video": {"format": "mp4", "source": {"bytes": "AAAA"}}},
+                            {"text": "x"},
+                        ],
                         "status": status,
+                        "future": {"b": 2},
                     }
                 }
             ],
