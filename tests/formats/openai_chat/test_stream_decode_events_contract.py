@@ -16,6 +16,7 @@ from toolwire.ir.stream import (
     StreamErrorEvent,
     StreamEvent,
     TextDelta,
+    ToolCallDelta,
 )
 from toolwire.streaming import StreamTranslator
 
@@ -185,3 +186,20 @@ def test_a_note_about_a_streamed_part_names_the_chunk_that_started_it() -> None:
         ("$[4]", "dropped"),
         ("$[5]", "approximated"),
     ]
+
+
+def test_an_indexed_fragment_continues_the_call_an_index_less_one_started() -> None:
+    first = {"id": "x", "type": "function", "function": {"name": "f", "arguments": "{"}}
+    events, decoder = decode(
+        [
+            chunk({"role": "assistant", "tool_calls": [first]}),
+            chunk({"tool_calls": [{"index": 0, "function": {"arguments": "}"}}]}),
+            chunk({}, "tool_calls"),
+        ]
+    )
+    assert [e for e in events if isinstance(e, ToolCallDelta)] == [
+        ToolCallDelta(index=0, arguments="{"),
+        ToolCallDelta(index=0, arguments="}"),
+    ]
+    assert events[-1] == ResponseEnd(stop_reason="tool_calls", raw_stop_reason="tool_calls")
+    assert list(decoder.notes) == []
