@@ -352,3 +352,13 @@ def test_a_translated_request_with_a_developer_message_stays_valid() -> None:
     result = translate_request(responses, source="openai-responses", target="openai-chat")
     assert result.payload["messages"][0] == {"role": "developer", "content": "be brief"}
     valid(result.payload["messages"])
+
+
+def test_an_id_less_result_of_hand_built_chat_ir_gets_a_made_up_id_noted() -> None:
+    result = ToolResult(call_id=None, name="f", content=(TextPart(text="x"),))
+    notes = Notes()
+    req = Request(messages=(Message(role="tool", parts=(result,)),), model="m", origin="openai-chat")
+    (message,) = openai_chat.encode_request(req, notes)["messages"]
+    assert message["role"] == "tool" and message["tool_call_id"]
+    assert [(n.path, n.kind) for n in notes] == [("$.messages[0].parts[0]", "synthesized")]
+    assert repr(message["tool_call_id"]) in next(iter(notes)).message
