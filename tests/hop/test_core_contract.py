@@ -11,7 +11,7 @@ from tests.hop.driving import drive, json_body, make_hop
 from tests.hop.test_core_gate import OPEN, _count_request
 from toolwire.hop import InboundRequest
 from toolwire.hop._config import HopConfig
-from toolwire.hop.core import Received, Reply
+from toolwire.hop.core import Hop, Received, Reply
 
 LISTINGS = {
     # upstream format -> (base URL, the URL asked, headers it must carry, the upstream's answer)
@@ -86,3 +86,17 @@ def test_a_count_answer_without_a_count_is_a_502_that_says_so() -> None:
     error = json_body(reply)["error"]
     assert error["message"] == "The upstream's count answer has no token count"
     assert (hop.record.status, hop.record.error) == (502, "malformed upstream body")
+
+
+def test_only_a_traced_hop_keeps_copies_of_the_bodies() -> None:
+    config = HopConfig.single("anthropic", "https://up.example")
+    body = json.dumps({"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "secret"}]})
+    request = InboundRequest("POST", "/v1/messages", "", {"x-api-key": "sk-client"}, body.encode())
+    answer = Received(500, {"content-type": "application/json"}, b'{"type": "error"}')
+    untraced = make_hop(config)
+    drive(untraced, request, [answer])
+    assert untraced.record.capture is None  # nothing of the call is held beyond its answer
+    traced = Hop(config, env={}, trace=True)
+    drive(traced, request, [answer])
+    assert traced.record.capture is not None
+    assert traced.record.capture.payloads["client_request"].data == body.encode()

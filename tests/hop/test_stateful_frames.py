@@ -4,7 +4,10 @@ store call, whatever the framing (``event:`` with or without its space, frames s
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
+
+import pytest
 
 from toolwire.hop._stateful import ResponsesFacade, StoreCall
 
@@ -73,3 +76,30 @@ def test_store_false_finishes_but_does_not_save() -> None:
     out, calls = facade.frames(_frame("response.completed", _response("completed")))
     assert calls == []
     assert _data(out)["response"]["store"] is False
+
+
+@pytest.mark.parametrize("status", ["completed", "incomplete", "failed"])
+def test_every_final_event_saves_the_response(status: str) -> None:
+    facade = _facade()
+    out, calls = facade.frames(_frame(f"response.{status}", _response(status)))
+    final = _data(out)["response"]
+    assert final["status"] == status
+    assert calls == [StoreCall("put_response", (("kept", final["id"]),))]
+
+
+def test_a_data_line_without_its_space_is_still_read() -> None:
+    chunk = b"event:response.completed\ndata:" + json.dumps(_response("completed")).encode()
+    out, calls = _facade(temperature=0.5).frames(chunk)
+    final = _data(out)["response"]
+    assert final["temperature"] == 0.5 and len(calls) == 1
+
+
+def test_the_client_id_is_resp_and_40_hex_digits_the_same_for_the_same_upstream_id() -> None:
+    ids = []
+    for upstream_id in ("up_1", "up_1", "up_2"):
+        facade = _facade()
+        response = {"type": "response.completed", "response": {"id": upstream_id, "status": "completed"}}
+        out, _ = facade.frames(_frame("response.completed", response))
+        ids.append(_data(out)["response"]["id"])
+    assert all(re.fullmatch(r"resp_[0-9a-f]{40}", ident) for ident in ids)
+    assert ids[0] == ids[1] != ids[2]

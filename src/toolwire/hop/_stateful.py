@@ -64,7 +64,7 @@ def is_stateful(client: str, upstream: str) -> bool:
 
 
 def response_id(upstream_id: Any) -> str:
-    """The ``resp_`` id the client sees for an upstream response id (stable: same in, same out)."""
+    """The ``resp_`` id (40 hex digits after it) a client sees for an upstream response id (stable)."""
     digest = hashlib.sha256(str(upstream_id).encode()).hexdigest()[:40]
     return f"resp_{digest}"
 
