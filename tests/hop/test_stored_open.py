@@ -78,7 +78,12 @@ def _open_with(payload: dict[str, Any], answer: Any) -> tuple[list[StoreCall], A
 
 CONVERSATION = [
     {"id": "msg_a", "type": "message", "role": "user", "content": [{"type": "input_text", "text": "a"}]},
-    {"id": "msg_b", "type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "b"}]},
+    {
+        "id": "msg_b",
+        "type": "message",
+        "role": "assistant",
+        "content": [{"type": "output_text", "text": "b"}],
+    },
 ]
 
 
@@ -96,7 +101,9 @@ def test_a_conversation_and_a_previous_response_are_mutually_exclusive() -> None
 
 def test_a_conversations_items_come_before_the_new_input() -> None:
     page = ItemPage(items=CONVERSATION, has_more=False, first_id="msg_a", last_id="msg_b")
-    calls, facade = _open_with({"model": "m", "input": "c", "conversation": {"id": "conv_1"}}, lambda call: page)
+    calls, facade = _open_with(
+        {"model": "m", "input": "c", "conversation": {"id": "conv_1"}}, lambda call: page
+    )
     assert [(c.method, c.args) for c in calls] == [("list_items", ("conv_1",))]
     assert isinstance(facade, ResponsesFacade) and facade.conversation == "conv_1"
     assert facade.body["input"] == [*CONVERSATION, {"role": "user", "content": "c"}]

@@ -48,7 +48,9 @@ def _config(upstream: str = "anthropic") -> HopConfig:
     return HopConfig.single(upstream, "https://up.example")
 
 
-def _run(hop: Hop, method: str, path: str, query: str = "", store: Callable[[StoreCall], Any] | None = None) -> Any:
+def _run(
+    hop: Hop, method: str, path: str, query: str = "", store: Callable[[StoreCall], Any] | None = None
+) -> Any:
     """The hop's answer to one bodiless call; its store calls go to ``store`` (which may raise)."""
     store = store if store is not None else _records(BACKGROUND_STREAM, RUNNING, FOREGROUND)
     steps = hop.steps(InboundRequest(method, path, query, {}, b""))
@@ -165,7 +167,9 @@ def test_a_response_the_store_cannot_keep_is_a_500_not_an_answer() -> None:
     body = json.dumps({"model": "gpt-x", "input": "hi"}).encode()
     steps = make_hop(_config()).steps(InboundRequest("POST", "/v1/responses", "", {}, body))
     step = next(steps)
-    step = steps.send(Received(200, {"content-type": "application/json"}, json.dumps(ANTHROPIC_ANSWER).encode()))
+    step = steps.send(
+        Received(200, {"content-type": "application/json"}, json.dumps(ANTHROPIC_ANSWER).encode())
+    )
     assert isinstance(step, StoreCall) and step.method == "put_response"
     try:
         steps.throw(StoreError("disk full"))
@@ -187,7 +191,9 @@ def test_a_response_the_store_cannot_keep_is_a_500_not_an_answer() -> None:
         ("POST", "/v1/responses/resp_up/cancel", ""),
     ],
 )
-def test_stored_operations_go_to_a_responses_upstream_as_they_came(method: str, path: str, query: str) -> None:
+def test_stored_operations_go_to_a_responses_upstream_as_they_came(
+    method: str, path: str, query: str
+) -> None:
     answer = Received(418, {"content-type": "application/json"}, b'{"upstream": "said so"}')
     sends, reply = drive(
         make_hop(_config("openai-responses")), InboundRequest(method, path, query, {}, b""), [answer]
