@@ -24,6 +24,10 @@ from toolwire.validate._engine import Ctx, Dialect, Path, Spec, Tag
 __all__ = ["BedrockDialect", "check_conversation", "check_message_unions", "check_tools", "check_unions"]
 
 
+# The length codes of a lower bound (an empty string or list); the others are upper bounds.
+_AT_LEAST = ("empty_string", "empty_array")
+
+
 class BedrockDialect(Dialect):
     """AWS validation wording (see the module docstring)."""
 
@@ -53,11 +57,7 @@ class BedrockDialect(Dialect):
         return self._error("(redacted)", param, f"Member must satisfy regular expression pattern: {pattern}")
 
     def bad_length(self, param: str, code: str, limit: int, actual: int) -> str:
-        bound = (
-            "greater than or equal to"
-            if code == "empty_string" or "below" in code
-            else "less than or equal to"
-        )
+        bound = "greater than or equal to" if code in _AT_LEAST else "less than or equal to"
         return self._error("(redacted)", param, f"Member must have length {bound} {limit}")
 
     def bad_number(self, param: str, code: str, limit: float, value: float) -> str:
