@@ -22,6 +22,7 @@ from toolwire.ir.content import (
 )
 from toolwire.ir.notes import Notes
 from toolwire.ir.request import Request
+from toolwire.validate import validate
 
 PDF = base64.b64encode(b"%PDF-1.4 minimal").decode()
 ZIP = base64.b64encode(b"PK\x03\x04 not a document").decode()
@@ -148,3 +149,33 @@ def test_turns_are_rebuilt_with_results_first_and_thinking_first() -> None:
     assert [(n.kind, n.message) for n in notes] == [
         ("approximated", "thinking moved before other content of its turn")
     ]
+
+
+def test_an_image_known_only_by_another_providers_file_id_is_dropped_with_a_note() -> None:
+    notes = Notes()
+    req = Request(
+        messages=(Message(role="user", parts=(TextPart(text="see"), ImagePart(file_id="file-abc"))),),
+        model="m",
+        max_tokens=10,
+    )
+    out = anthropic.encode_request(req, notes)
+    assert out["messages"][0]["content"] == [{"type": "text", "text": "see"}]
+    assert [(n.path, n.kind, n.message) for n in notes] == [
+        ("$.messages[0].parts[1]", "dropped", "image without inline data or URL (another provider's file id)")
+    ]
+
+
+def test_a_text_document_without_a_media_type_is_sent_as_plain_text() -> None:
+    notes = Notes()
+    part = FilePart(text="hello", filename="a.txt")
+    req = Request(messages=(Message(role="user", parts=(part,)),), model="m", max_tokens=10)
+    out = anthropic.encode_request(req, notes)
+    assert out["messages"][0]["content"] == [
+        {
+            "type": "document",
+            "source": {"type": "text", "media_type": "text/plain", "data": "hello"},
+            "title": "a.txt",
+        }
+    ]
+    assert list(notes) == []
+    assert validate(out, format="anthropic") == []
