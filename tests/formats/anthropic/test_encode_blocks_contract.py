@@ -179,3 +179,19 @@ def test_a_text_document_without_a_media_type_is_sent_as_plain_text() -> None:
     ]
     assert list(notes) == []
     assert validate(out, format="anthropic") == []
+
+
+def test_a_document_from_an_anthropic_file_id_round_trips_and_another_formats_is_dropped() -> None:
+    document = {"type": "document", "source": {"type": "file", "file_id": "file_1"}, "title": "Q3"}
+    payload = {
+        "model": "m",
+        "max_tokens": 5,
+        "messages": [{"role": "user", "content": [document, {"type": "text", "text": "sum up"}]}],
+    }
+    notes = Notes()
+    again = anthropic.encode_request(anthropic.decode_request(payload, notes), notes)
+    assert again["messages"] == payload["messages"]
+    assert list(notes) == []
+    blocks, foreign = user_blocks(FilePart(file_id="file-x"), TextPart(text="sum up"))
+    assert blocks == [{"type": "text", "text": "sum up"}]
+    assert foreign == [("dropped", "file without inline data, text or URL (another provider's file id)")]
