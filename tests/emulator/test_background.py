@@ -6,18 +6,16 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 import openai
 import pytest
 
+from tests._background import assert_background_refusals, until
 from toolwire.emulator import EmulatorConfig, serve
 from toolwire.emulator.faults import FAULT_HEADER
 from toolwire.hop._stored import _error
 from toolwire.store.background import NOT_BACKGROUND
-
-WAIT = 30.0
 
 
 @pytest.fixture(scope="module")
@@ -27,20 +25,10 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[openai.OpenAI]:
         yield openai.OpenAI(base_url=f"{url}/v1", api_key="sk-test", max_retries=0)
 
 
-def _until(check: Callable[[], Any], what: str) -> Any:
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"not within {WAIT} s: {what}")
-
-
 def test_a_background_response_is_queued_then_completed(client: openai.OpenAI) -> None:
     created = client.responses.create(model="gpt-5", input="hello in the background", background=True)
     assert created.status == "queued" and created.background is True and created.output == []
-    done = _until(
+    done = until(
         lambda: (r := client.responses.retrieve(created.id)).status == "completed" and r, "completed"
     )
     assert done.id == created.id and "hello in the background" in done.output_text
@@ -72,22 +60,7 @@ def test_cancel_stops_the_job(client: openai.OpenAI) -> None:
 
 
 def test_refusals(client: openai.OpenAI) -> None:
-    with pytest.raises(openai.BadRequestError) as refused:
-        client.responses.create(model="gpt-5", input="hi", background=True, store=False)
-    assert refused.value.body["param"] == "background"  # type: ignore[index]
-    assert refused.value.body["message"].startswith("Background mode requires 'store' to be true")  # type: ignore[index]
-    foreground = client.responses.create(model="gpt-5", input="hi")
-    with pytest.raises(openai.BadRequestError) as not_background:
-        client.responses.cancel(foreground.id)
-    assert (
-        not_background.value.body["message"]
-        == "Only responses created with background=true can be cancelled."
-    )  # type: ignore[index]
-    with pytest.raises(openai.BadRequestError) as not_streamed:
-        list(client.responses.retrieve(foreground.id, stream=True))
-    assert not_streamed.value.body["param"] == "stream"  # type: ignore[index]
-    with pytest.raises(openai.NotFoundError):
-        client.responses.cancel("resp_unknown")
+    assert_background_refusals(client, "gpt-5")
 
 
 def test_the_emulator_and_the_gateway_word_refusals_alike() -> None:

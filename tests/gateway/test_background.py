@@ -6,8 +6,7 @@ from a sequence number with ``retrieve(stream=True, starting_after=N)``."""
 from __future__ import annotations
 
 import dataclasses
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ import httpx
 import openai
 import pytest
 
+from tests._background import assert_background_refusals, until
 from tests.gateway.shells import ENV, FAULTY_MODEL, GATEWAY_KEY, ROUTE_MODELS
 from toolwire.emulator import serve
 from toolwire.emulator.faults import FAULT_HEADER
@@ -25,8 +25,6 @@ TRUNCATED = "to-truncated"
 """Routes to an Anthropic upstream whose streams end without their terminal event."""
 SLOW = "to-slow"
 """Routes to an Anthropic upstream that answers after 30 seconds (the emulator's fault header)."""
-WAIT = 30.0
-"""The longest a test waits for a background job (generous: the machine is shared)."""
 
 
 @dataclasses.dataclass
@@ -64,18 +62,8 @@ def gateway(config: HopConfig, tmp_path_factory: pytest.TempPathFactory) -> Iter
         yield Gateway(client, url)
 
 
-def _until(check: Callable[[], Any], what: str) -> Any:
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"not within {WAIT} s: {what}")
-
-
 def _finished(client: openai.OpenAI, ident: str) -> Any:
-    return _until(
+    return until(
         lambda: (r := client.responses.retrieve(ident)).status not in ("queued", "in_progress") and r,
         f"{ident} finished",
     )
@@ -132,11 +120,11 @@ def test_a_background_stream_is_replayed_from_a_sequence_number(gateway: Gateway
 def test_cancel_stops_a_running_background_response(gateway: Gateway) -> None:
     client = gateway.client
     created = client.responses.create(model=SLOW, input="take your time", background=True)
-    _until(lambda: client.responses.retrieve(created.id).status == "in_progress", "in progress")
+    until(lambda: client.responses.retrieve(created.id).status == "in_progress", "in progress")
     assert gateway.jobs() >= 1
     cancelled = client.responses.cancel(created.id)
     assert cancelled.id == created.id and cancelled.status == "cancelled" and cancelled.background is True
-    _until(lambda: gateway.jobs() == 0, "the job stopped (its upstream call answers in 30 s)")
+    until(lambda: gateway.jobs() == 0, "the job stopped (its upstream call answers in 30 s)")
     assert client.responses.retrieve(created.id).status == "cancelled"
     assert client.responses.cancel(created.id).status == "cancelled"  # idempotent
 
@@ -179,35 +167,7 @@ def test_an_upstream_stream_cut_short_fails_the_background_response(gateway: Gat
 
 
 def test_background_refusals_are_worded_as_the_api_words_them(gateway: Gateway) -> None:
-    client = gateway.client
-    model = ROUTE_MODELS["anthropic"]
-    with pytest.raises(openai.BadRequestError) as refused:
-        client.responses.create(model=model, input="hi", background=True, store=False)
-    assert refused.value.body == {
-        "message": (
-            "Background mode requires 'store' to be true; remove 'store: false' or 'background: true'."
-        ),
-        "type": "invalid_request_error",
-        "param": "background",
-        "code": None,
-    }
-    foreground = client.responses.create(model=model, input="hi")
-    with pytest.raises(openai.BadRequestError) as not_background:
-        client.responses.cancel(foreground.id)
-    assert (
-        not_background.value.body["message"]
-        == "Only responses created with background=true can be cancelled."
-    )  # type: ignore[index]
-    with pytest.raises(openai.BadRequestError) as not_streamed:
-        list(client.responses.retrieve(foreground.id, stream=True))
-    assert not_streamed.value.body["param"] == "stream"  # type: ignore[index]
-    with pytest.raises(openai.NotFoundError):
-        client.responses.cancel("resp_unknown")
-    with pytest.raises(openai.BadRequestError) as bad_after:
-        client.with_options().get(
-            f"/responses/{foreground.id}?stream=true&starting_after=x", cast_to=httpx.Response
-        )
-    assert bad_after.value.body["param"] == "starting_after"  # type: ignore[index]
+    assert_background_refusals(gateway.client, ROUTE_MODELS["anthropic"])
 
 
 def test_the_transport_refuses_background_clearly(config: HopConfig, tmp_path: Path) -> None:
@@ -229,8 +189,8 @@ def test_the_transport_refuses_background_clearly(config: HopConfig, tmp_path: P
 def test_deleting_a_running_background_response_stops_it(gateway: Gateway) -> None:
     client = gateway.client
     created = client.responses.create(model=SLOW, input="never mind", background=True)
-    _until(lambda: client.responses.retrieve(created.id).status == "in_progress", "in progress")
+    until(lambda: client.responses.retrieve(created.id).status == "in_progress", "in progress")
     client.responses.delete(created.id)
-    _until(lambda: gateway.jobs() == 0, "the job stopped (its upstream call answers in 30 s)")
+    until(lambda: gateway.jobs() == 0, "the job stopped (its upstream call answers in 30 s)")
     with pytest.raises(openai.NotFoundError):
         client.responses.retrieve(created.id)
