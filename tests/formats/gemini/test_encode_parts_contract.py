@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from toolwire.errors import ConversionError
 from toolwire.formats import gemini
 from toolwire.ir.content import (
     AudioPart,
@@ -23,6 +24,7 @@ from toolwire.ir.content import (
 )
 from toolwire.ir.notes import Notes
 from toolwire.ir.request import Request
+from toolwire.ir.response import Response
 from toolwire.translate import translate_request
 from toolwire.validate import validate
 
@@ -379,3 +381,15 @@ def test_media_of_a_tool_result_go_in_function_response_parts() -> None:
             "parts": [{"inlineData": {"mimeType": "image/png", "data": PNG}}],
         }
     }
+
+
+def test_a_result_in_a_response_that_answers_no_call_is_named_unknown_with_a_loss_note() -> None:
+    result = ToolResult(call_id="zz", content=(TextPart(text="x"),))
+    notes = Notes()
+    out = gemini.encode_response(Response(parts=(result,), model="m"), notes)
+    [part] = out["candidates"][0]["content"]["parts"]
+    assert part == {"functionResponse": {"name": "unknown", "id": "zz", "response": {"output": "x"}}}
+    [note] = [n for n in notes if n.kind == "synthesized" and n.path == "$.parts[0]"]
+    assert note.loss and note.message == "tool result 'zz' answers no known call; name 'unknown'"
+    with pytest.raises(ConversionError):
+        gemini.encode_response(Response(parts=(result,), model="m"), Notes("strict"))
