@@ -393,3 +393,18 @@ def test_a_result_in_a_response_that_answers_no_call_is_named_unknown_with_a_los
     assert note.loss and note.message == "tool result 'zz' answers no known call; name 'unknown'"
     with pytest.raises(ConversionError):
         gemini.encode_response(Response(parts=(result,), model="m"), Notes("strict"))
+
+
+@pytest.mark.parametrize(
+    "part",
+    [
+        {"functionCall": {"name": "f", "args": {}, "futureField": 1}},
+        {"inlineData": {"mimeType": "image/png", "data": PNG, "displayName": "shot"}},
+    ],
+    ids=["call", "inline-data"],
+)
+def test_unknown_fields_inside_a_gemini_part_go_back_in_place(part: dict[str, Any]) -> None:
+    contents = [{"role": "user", "parts": [{"text": "hi"}]}, {"role": "model", "parts": [part]}]
+    out, notes = same(contents)
+    assert out["contents"] == contents
+    assert notes == []
