@@ -70,6 +70,7 @@ def _done(index: int, item: dict[str, Any]) -> dict[str, Any]:
     ("events", "message"),
     [
         ([{"type": "response.created"}], "$[0].response: missing required field 'response'"),
+        ([CREATED, {"type": "response.completed"}], "$[1].response: missing required field 'response'"),
         (
             [CREATED, {"type": "response.function_call_arguments.delta", "delta": "{"}],
             "$[1].output_index: missing required field 'output_index'",
@@ -102,6 +103,7 @@ def _done(index: int, item: dict[str, Any]) -> dict[str, Any]:
     ],
     ids=[
         "no-response",
+        "terminal-without-response",
         "no-output-index",
         "float-output-index",
         "content-part-of-a-call",
@@ -231,3 +233,14 @@ def test_summary_parts_open_summaries_by_index_without_notes() -> None:
     ]
     [part] = accumulate(out).parts
     assert isinstance(part, ReasoningPart) and part.summary == ("one", "two")
+
+
+def test_after_close_the_decoder_gives_nothing_and_notes_what_it_ignores() -> None:
+    notes = Notes("drop")
+    decoder = StreamDecoder(notes)
+    assert [type(e) for e in decoder.feed(CREATED)] == [ResponseStart]
+    [error] = decoder.close()
+    assert isinstance(error, StreamErrorEvent) and error.error.code == "incomplete_stream"
+    assert decoder.feed(_added(0, CALL)) == []
+    assert decoder.close() == []
+    assert [(n.path, n.kind) for n in notes] == [("$[1]", "skipped")]
