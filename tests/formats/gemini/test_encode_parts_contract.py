@@ -408,3 +408,10 @@ def test_unknown_fields_inside_a_gemini_part_go_back_in_place(part: dict[str, An
     out, notes = same(contents)
     assert out["contents"] == contents
     assert notes == []
+
+
+def test_gemini_reasoning_keeps_its_unknown_fields_in_any_request() -> None:
+    part = ReasoningPart(text="think", signature="c2ln", origin="gemini", extra={"futureField": 1})
+    parts, notes = cross(part, role="assistant")
+    assert parts == [{"text": "think", "thought": True, "thoughtSignature": "c2ln", "futureField": 1}]
+    assert notes == []
