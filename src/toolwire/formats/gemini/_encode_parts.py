@@ -43,14 +43,18 @@ _MAGIC = (("iVBOR", "image/png"), ("/9j/", "image/jpeg"), ("R0lGOD", "image/gif"
 
 
 class Ctx:
-    """Encoding state: target sameness, notes, and the names of calls seen (for nameless results)."""
+    """Encoding state: target sameness, notes, and the names of calls seen (for nameless results):
+    by id, and the id-less ones in order with the count of id-less results (Gemini pairs those
+    by position)."""
 
-    __slots__ = ("names", "notes", "same")
+    __slots__ = ("idless", "names", "notes", "same", "taken")
 
     def __init__(self, same: bool, notes: Notes) -> None:
         self.same = same
         self.notes = notes
         self.names: dict[str, str] = {}
+        self.idless: list[str] = []
+        self.taken = 0
 
 
 def _restore(out: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
@@ -206,6 +210,8 @@ def _call(call: ToolCall, ctx: Ctx, out: list[dict[str, Any]], path: str) -> Non
     if call.id is not None:
         inner["id"] = call.id
         ctx.names[call.id] = call.name
+    else:
+        ctx.idless.append(call.name)
     wire: dict[str, Any] = {"functionCall": _restore(inner, call.extra) if ctx.same else inner}
     if call.thought_signature is not None:
         wire["thoughtSignature"] = call.thought_signature
@@ -270,6 +276,12 @@ def _result(result: ToolResult, ctx: Ctx, out: list[dict[str, Any]], path: str) 
 
 
 def _result_name(result: ToolResult, ctx: Ctx, path: str) -> str:
+    """The result's name, else that of its call: by id, or for an id-less result the id-less
+    call at its position (as Gemini pairs them)."""
+    if result.call_id is None:
+        ctx.taken += 1
+        if result.name is None and ctx.taken <= len(ctx.idless):
+            return ctx.idless[ctx.taken - 1]
     if result.name is not None:
         return result.name
     name = ctx.names.get(result.call_id or "")
