@@ -21,6 +21,7 @@ from toolwire.ir import (
     ToolCall,
     ToolResult,
 )
+from toolwire.translate import translate_request
 
 
 def _kinds(notes: Notes) -> list[tuple[str, str]]:
@@ -309,8 +310,40 @@ def test_assistant_content_forms_across_formats() -> None:
         {"role": "user", "content": [{"type": "text", "text": "q"}]},
         {"role": "assistant", "content": ""},
     ]
-    assert _kinds(notes) == [("$.messages[0]", "dropped"), ("$.messages[1].content[0]", "dropped")]
+    # hand-built IR has no source payload: notes name IR parts, as every other note on a part does
+    assert _kinds(notes) == [("$.messages[0]", "dropped"), ("$.messages[1].parts[0]", "dropped")]
     assert notes.items[0].message == "message id 'msg_1'"  # info: never raises
+
+
+def test_a_note_on_content_names_the_source_block_not_its_place_among_the_kept() -> None:
+    """A tool_result first in an Anthropic user turn goes out as its own Chat message, so the
+    image is the first kept part; the note on the URL document still names the third block."""
+    src = {
+        "model": "claude-x",
+        "max_tokens": 10,
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}],
+            },
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"},
+                    {"type": "image", "source": {"type": "url", "url": "https://x/a.png"}},
+                    {"type": "document", "source": {"type": "url", "url": "https://x/a.pdf"}},
+                ],
+            },
+        ],
+        "tools": [{"name": "f", "input_schema": {"type": "object"}}],
+    }
+    out = translate_request(src, source="anthropic", target="openai-chat")
+    assert [(n.path, n.kind) for n in out.notes] == [("$.messages[2].content[2]", "dropped")]
+    assert out.payload["messages"][-1] == {
+        "role": "user",
+        "content": [{"type": "image_url", "image_url": {"url": "https://x/a.png"}}],
+    }
 
 
 def test_chat_ir_to_chat_with_other_origin_uses_canonical_forms() -> None:
@@ -384,7 +417,7 @@ def test_audio_and_files_from_other_formats() -> None:
         }
     ]
     assert _kinds(notes) == [
-        ("$.messages[0].content[1]", "dropped"),
-        ("$.messages[0].content[3]", "approximated"),
-        ("$.messages[0].content[4]", "approximated"),
+        ("$.messages[0].parts[1]", "dropped"),
+        ("$.messages[0].parts[3]", "approximated"),
+        ("$.messages[0].parts[4]", "approximated"),
     ]

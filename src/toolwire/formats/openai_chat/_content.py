@@ -303,11 +303,20 @@ def encode_part(part: Part, same: bool, notes: Notes, path: str) -> dict[str, An
     return encoder(part, same, notes, path)
 
 
-def encode_content(parts: Sequence[Part], hint: Any, same: bool, notes: Notes, path: str) -> Any:
+def encode_content(
+    parts: Sequence[Part],
+    hint: Any,
+    same: bool,
+    notes: Notes,
+    path: str,
+    where: Callable[[int], str] | None = None,
+) -> Any:
     """The ``content`` value for ``parts``: a string when it was one (or is one plain text), else a list.
 
     Returns :data:`ABSENT` when the field must be left out, ``None`` for ``null``, and
-    ``""`` for no parts unless the hint says otherwise.
+    ``""`` for no parts unless the hint says otherwise. ``where(k)`` is the path notes on
+    ``parts[k]`` name (the part's IR path, when ``parts`` is a selection of a message's parts);
+    by default ``path.content[k]``.
     """
     if not parts:
         if same and hint == "null":
@@ -321,13 +330,13 @@ def encode_content(parts: Sequence[Part], hint: Any, same: bool, notes: Notes, p
         text = parts[0]
         if not same:
             if text.extra or text.thought_signature is not None:
-                _encode_text(text, False, notes, f"{path}.content[0]")
+                _encode_text(text, False, notes, where(0) if where else f"{path}.content[0]")
             return text.text
         if hint == "string" and not text.extra:
             return text.text
     out = []
     for index, part in enumerate(parts):
-        wire = encode_part(part, same, notes, f"{path}.content[{index}]")
+        wire = encode_part(part, same, notes, where(index) if where else f"{path}.content[{index}]")
         if wire is not None:
             out.append(wire)
     return out

@@ -165,21 +165,31 @@ def _encode_calls(calls: list[tuple[ToolCall, str]], index: int, state: _State, 
 # ---------------------------------------------------------------- roles
 
 
-def _keep(parts: Sequence[Part], allowed: tuple[type, ...], state: _State, path: str) -> list[Part]:
-    """``parts`` allowed in a role (everything for the same format; the rest noted)."""
+def _keep(
+    parts: Sequence[Part], allowed: tuple[type, ...], state: _State, path: str
+) -> tuple[list[Part], Callable[[int], str] | None]:
+    """``parts`` allowed in a role (everything for the same format; the rest noted), and for
+    another format where notes on the kept part ``k`` point (its IR path: see ``encode_content``)."""
     if state.same:
-        return list(parts)
+        return list(parts), None
     kept: list[Part] = []
+    indexes: list[int] = []
     for index, part in enumerate(parts):
         if isinstance(part, allowed):
             kept.append(part)
+            indexes.append(index)
         else:
             state.notes.add(
                 state.part(index, path),
                 "dropped",
                 f"{type(part).__name__} cannot appear in this Chat message role",
             )
-    return kept
+    return kept, _part_paths(indexes, state, path)
+
+
+def _part_paths(indexes: list[int], state: _State, path: str) -> Callable[[int], str]:
+    """Kept part ``k`` -> the IR path of the message part it was (``indexes[k]``)."""
+    return lambda k: state.part(indexes[k], path)
 
 
 def _finish(out: dict[str, Any], message: Message, state: _State, path: str) -> None:
@@ -199,9 +209,10 @@ def _set_content(out: dict[str, Any], value: Any) -> None:
 def _system(message: Message, index: int, state: _State, path: str) -> None:
     state.flush_moved()
     role = message.role
-    parts = _keep(message.parts, (TextPart,), state, path)
+    parts, where = _keep(message.parts, (TextPart,), state, path)
     out: dict[str, Any] = {"role": role}
-    _set_content(out, encode_content(parts, message.extra.get("~content"), state.same, state.notes, path))
+    hint = message.extra.get("~content")
+    _set_content(out, encode_content(parts, hint, state.same, state.notes, path, where))
     _finish(out, message, state, path)
     state.out.append(out)
 
@@ -210,9 +221,10 @@ def _user(message: Message, index: int, state: _State, path: str) -> None:
     results = [p for p in message.parts if type(p) is ToolResult]
     if not results:
         state.flush_moved()
-        parts = _keep(message.parts, _USER_PART_TYPES, state, path)
+        parts, where = _keep(message.parts, _USER_PART_TYPES, state, path)
         out: dict[str, Any] = {"role": "user"}
-        _set_content(out, encode_content(parts, message.extra.get("~content"), state.same, state.notes, path))
+        hint = message.extra.get("~content")
+        _set_content(out, encode_content(parts, hint, state.same, state.notes, path, where))
         _finish(out, message, state, path)
         state.out.append(out)
         return
@@ -227,9 +239,13 @@ def _user(message: Message, index: int, state: _State, path: str) -> None:
                 "dropped",
                 f"{type(part).__name__} cannot appear in this Chat message role",
             )
-    rest = rest if state.same else [p for p in rest if isinstance(p, _USER_PART_TYPES)]
+    kept = [j for j, p in enumerate(message.parts) if type(p) is not ToolResult]
+    if not state.same:
+        kept = [j for j in kept if isinstance(message.parts[j], _USER_PART_TYPES)]
+        rest = [message.parts[j] for j in kept]
     if rest and not state.moved:
-        out = {"role": "user", "content": encode_content(rest, None, state.same, state.notes, path)}
+        where = None if state.same else _part_paths(kept, state, path)
+        out = {"role": "user", "content": encode_content(rest, None, state.same, state.notes, path, where)}
         _finish(out, message, state, path)
         state.out.append(out)
         return
@@ -252,7 +268,7 @@ def _assistant_content(
         return "".join(p.text for p in parts if type(p) is TextPart) if parts else None
     if not parts:
         return None if has_other else ""
-    return encode_content(parts, None, False, state.notes, path)
+    return encode_content(parts, None, False, state.notes, path, _part_paths(indexes, state, path))
 
 
 def _assistant(message: Message, index: int, state: _State, path: str) -> None:
@@ -270,6 +286,7 @@ def _assistant(message: Message, index: int, state: _State, path: str) -> None:
             refusals.append(part.text)
         elif isinstance(part, ReasoningPart) and "~chunk" in part.extra and state.own_reasoning(part):
             content.append(part)  # a Mistral thinking chunk, in its place in the content list
+            content_indexes.append(j)
         elif isinstance(part, ReasoningPart):
             _reasoning(part, out, state, state.part(j, path))
         elif state.same or isinstance(part, (TextPart, RefusalPart)):
