@@ -421,3 +421,38 @@ def test_audio_and_files_from_other_formats() -> None:
         ("$.messages[0].parts[3]", "approximated"),
         ("$.messages[0].parts[4]", "approximated"),
     ]
+
+
+def test_a_note_on_a_part_moved_after_a_result_names_the_source_block() -> None:
+    """A result's image moves to a user message after the tool message, and the turn's other blocks
+    follow it there: the note on the URL document names the third block, not its place among them."""
+    image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
+    src = {
+        "model": "claude-x",
+        "max_tokens": 10,
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}],
+            },
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "toolu_1", "content": [image]},
+                    {"type": "text", "text": "see"},
+                    {"type": "document", "source": {"type": "url", "url": "https://x/a.pdf"}},
+                ],
+            },
+        ],
+        "tools": [{"name": "f", "input_schema": {"type": "object"}}],
+    }
+    out = translate_request(src, source="anthropic", target="openai-chat")
+    assert [(n.path, n.kind) for n in out.notes] == [
+        ("$.messages[2].content[0]", "approximated"),
+        ("$.messages[2].content[2]", "dropped"),
+    ]
+    assert out.payload["messages"][-1]["content"][1:] == [
+        {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
+        {"type": "text", "text": "see"},
+    ]

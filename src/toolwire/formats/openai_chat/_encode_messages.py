@@ -166,16 +166,19 @@ def _encode_calls(calls: list[tuple[ToolCall, str]], index: int, state: _State, 
 
 
 def _keep(
-    parts: Sequence[Part], allowed: tuple[type, ...], state: _State, path: str
+    parts: Sequence[Part], allowed: tuple[type, ...], state: _State, path: str, skip: type | None = None
 ) -> tuple[list[Part], Callable[[int], str] | None]:
-    """``parts`` allowed in a role (everything for the same format; the rest noted), and for
-    another format where notes on the kept part ``k`` point (its IR path: see ``encode_content``)."""
-    if state.same:
+    """``parts`` allowed in a role (everything for the same format; the rest noted), leaving out
+    unnoted those of type ``skip`` (sent elsewhere by the caller); and for another format where
+    notes on the kept part ``k`` point (its IR path: see ``encode_content``)."""
+    if state.same and skip is None:
         return list(parts), None
     kept: list[Part] = []
     indexes: list[int] = []
     for index, part in enumerate(parts):
-        if isinstance(part, allowed):
+        if type(part) is skip:
+            continue
+        if state.same or isinstance(part, allowed):
             kept.append(part)
             indexes.append(index)
         else:
@@ -184,7 +187,7 @@ def _keep(
                 "dropped",
                 f"{type(part).__name__} cannot appear in this Chat message role",
             )
-    return kept, _part_paths(indexes, state, path)
+    return kept, None if state.same else _part_paths(indexes, state, path)
 
 
 def _part_paths(indexes: list[int], state: _State, path: str) -> Callable[[int], str]:
@@ -231,26 +234,15 @@ def _user(message: Message, index: int, state: _State, path: str) -> None:
     for j, part in enumerate(message.parts):
         if type(part) is ToolResult:
             _result(part, message, state, state.part(j, path))
-    rest = [p for p in message.parts if type(p) is not ToolResult]
-    for j, part in enumerate(message.parts):
-        if type(part) is not ToolResult and not isinstance(part, _USER_PART_TYPES) and not state.same:
-            state.notes.add(
-                state.part(j, path),
-                "dropped",
-                f"{type(part).__name__} cannot appear in this Chat message role",
-            )
-    kept = [j for j, p in enumerate(message.parts) if type(p) is not ToolResult]
-    if not state.same:
-        kept = [j for j in kept if isinstance(message.parts[j], _USER_PART_TYPES)]
-        rest = [message.parts[j] for j in kept]
+    rest, where = _keep(message.parts, _USER_PART_TYPES, state, path, skip=ToolResult)
     if rest and not state.moved:
-        where = None if state.same else _part_paths(kept, state, path)
         out = {"role": "user", "content": encode_content(rest, None, state.same, state.notes, path, where)}
         _finish(out, message, state, path)
         state.out.append(out)
         return
     for position, part in enumerate(rest):
-        wire = encode_part(part, state.same, state.notes, f"{path}.parts[{position}]")
+        part_path = where(position) if where else f"{path}.parts[{position}]"
+        wire = encode_part(part, state.same, state.notes, part_path)
         if wire is not None:
             state.moved.append(wire)
     state.flush_moved()
