@@ -13,6 +13,17 @@ MODEL = "my-alias"
 DOTTED = "weather.get/now"  # valid in no format: every upstream gets a sanitized name
 SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}}}
 TEXT = "What is the weather in Paris?"
+ANTHROPIC_ANSWER: dict[str, Any] = {
+    "id": "msg_1",
+    "type": "message",
+    "role": "assistant",
+    "model": "up-model",
+    "content": [{"type": "text", "text": "done"}],
+    "stop_reason": "end_turn",
+    "stop_sequence": None,
+    "usage": {"input_tokens": 3, "output_tokens": 1},
+}
+"""A plain Anthropic answer an upstream gives (the body a step test feeds the hop)."""
 
 _BODIES: dict[str, dict[str, Any]] = {
     "openai-chat": {

@@ -9,23 +9,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from tests.hop.cases import ANTHROPIC_ANSWER
 from tests.hop.driving import CLOCK, make_hop
 from toolwire.hop import InboundRequest
 from toolwire.hop._config import HopConfig, Route
 from toolwire.hop.core import Detach, Hop, Received, Reply, Send
 from toolwire.store import ResponseRecord
 from toolwire.store.background import Cancelled, StoreCall
-
-ANTHROPIC_ANSWER = {
-    "id": "msg_1",
-    "type": "message",
-    "role": "assistant",
-    "model": "up-model",
-    "content": [{"type": "text", "text": "done"}],
-    "stop_reason": "end_turn",
-    "stop_sequence": None,
-    "usage": {"input_tokens": 3, "output_tokens": 1},
-}
 
 
 def _config() -> HopConfig:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.hop.cases import ANTHROPIC_ANSWER
 from tests.hop.driving import CLOCK, drive, make_hop
 from toolwire.hop import InboundRequest
 from toolwire.hop._config import HopConfig
@@ -149,18 +150,6 @@ def test_a_store_that_fails_to_change_a_response_is_a_503(method: str, path: str
 def test_an_unknown_response_is_the_apis_404() -> None:
     status, error = _error(_run(make_hop(_config()), "GET", "/v1/responses/resp_nope"))
     assert status == 404 and error["message"] == "Response with id 'resp_nope' not found."
-
-
-ANTHROPIC_ANSWER = {
-    "id": "msg_1",
-    "type": "message",
-    "role": "assistant",
-    "model": "up-model",
-    "content": [{"type": "text", "text": "done"}],
-    "stop_reason": "end_turn",
-    "stop_sequence": None,
-    "usage": {"input_tokens": 3, "output_tokens": 1},
-}
 
 
 def test_a_response_the_store_cannot_keep_is_a_500_not_an_answer() -> None:
