@@ -29,7 +29,7 @@ from toolwire.hop._options import (
     Options,
     ResponsesOptions,
 )
-from toolwire.hop._providers import PROVIDER_OF_FORMAT, PROVIDERS
+from toolwire.hop._providers import get_spec
 from toolwire.ir.base import Format
 from toolwire.ir.notes import Notes
 
@@ -222,7 +222,7 @@ def upstream_call(
         # The client speaks Responses: its own ``store`` (the API's default: true) is kept, and with
         # it the item ids a stored conversation needs; the stateless default is for other clients.
         opts = replace(opts, store=body.get("store", True) is not False)
-    spec = PROVIDERS[PROVIDER_OF_FORMAT.get(upstream, upstream)]
+    spec = get_spec(upstream)
     if dialect is not None:
         spec = replace(spec, dialect=dialect)
     ctx = BuildContext(spec, "", opts, stream, notes if notes is not None else Notes("drop"), model)
