@@ -29,18 +29,19 @@ class ArgumentsView:
         ...     render(view.parsed(0))
     """
 
+    __slots__ = ("_appends", "_calls")
+
     def __init__(self) -> None:
         self._calls: dict[int, PartialParser] = {}
         self._appends: dict[int, Callable[[str], None]] = {}  # each call's PartialParser.feed_raw
 
     def feed(self, event: StreamEvent) -> None:
         """Apply one IR event."""
-        if type(event) is ToolCallDelta or isinstance(event, ToolCallDelta):  # the hot lane
-            append = self._appends.get(event.index)
-            if append is None:
-                append = self._restart(event.index, "")
-            if event.arguments:
-                append(event.arguments)
+        if type(event) is ToolCallDelta or isinstance(event, ToolCallDelta):
+            try:  # the hot lane: one dict lookup and an append
+                self._appends[event.index](event.arguments)
+            except KeyError:
+                self._restart(event.index, event.arguments)
         elif isinstance(event, PartStart) and isinstance(event.part, ToolCall):
             self._restart(event.index, event.part.arguments)
         elif isinstance(event, PartEnd) and isinstance(event.part, ToolCall):
@@ -48,11 +49,10 @@ class ArgumentsView:
             if call is None or call.text() != event.part.arguments:
                 self._restart(event.index, event.part.arguments)
 
-    def _restart(self, index: int, arguments: str) -> Callable[[str], None]:
+    def _restart(self, index: int, arguments: str) -> None:
         call = self._calls[index] = PartialParser()
         call.feed(arguments)
-        append = self._appends[index] = call.feed_raw
-        return append
+        self._appends[index] = call.feed_raw
 
     def text(self, index: int) -> str:
         """The raw argument text of the tool call at ``index`` so far."""

@@ -89,6 +89,19 @@ def balanced(text: str, start: int, end: int) -> bool:
     )
 
 
+def _imbalance(text: str, start: int, end: int) -> tuple[int, int, int]:
+    """Of ``text[start:end]``: open braces less closed ones, the same for square brackets, and
+    whether the unescaped quotes are odd (what :func:`balanced` tests is that all three are 0).
+    The counts of two adjacent runs add up (when no ``\\"`` straddles the cut), so a long run is
+    counted once and a cut near its end by its tail."""
+    count = text.count
+    return (
+        count("{", start, end) - count("}", start, end),
+        count("[", start, end) - count("]", start, end),
+        (count('"', start, end) - count('\\"', start, end)) & 1,
+    )
+
+
 def string_piece(new: str) -> tuple[str, str] | None:
     """More of an open string: ``new`` decoded, and the escape cut short at its end held back.
 
@@ -112,14 +125,23 @@ def string_piece(new: str) -> tuple[str, str] | None:
         return None
 
 
+CUTS = 8
+"""Most cuts :func:`_walk` tries left of the last two (see :func:`complete_items`)."""
+
+LONG_RUN = 256
+"""Length of text from which :func:`complete_items` walks further left (a shorter one, such as the
+piece of a live stream, is kept as text until its item completes)."""
+
+
 def complete_items(text: str, start: int, kind: type) -> tuple[Any, int]:
     """The complete items (or members) of a ``kind`` container that ``text[start:]`` opens with,
     and where they end; ``(None, start)`` if none was found.
 
     The run is cut at the last comma or closing bracket of the text and decoded in one C call: it
     decodes only if every bracket and string in it is closed and every item is whole, so where it
-    decodes it is the container's own items (the cut is at its depth). A cut that does not decode
-    is left to the caller's steps.
+    decodes it is the container's own items (the cut is at its depth). A long text whose last two
+    cuts fail may end inside a nested item (``[1, {"a": [2, {"b"``): more cuts to their left are
+    tried (:func:`_walk`). A cut that does not decode is left to the caller's steps.
     """
     comma = text.rfind(",", start)
     closer = max(text.rfind("}", start), text.rfind("]", start))
@@ -133,7 +155,49 @@ def complete_items(text: str, start: int, kind: type) -> tuple[Any, int]:
                 continue
             if items:  # not blank: "[1, , 2]" is no run
                 return items, cut
+    if len(text) - start > LONG_RUN and min(comma, closer) > start:
+        return _walk(text, start, min(comma, closer), kind)
     return None, start
+
+
+def _walk(text: str, start: int, bound: int, kind: type) -> tuple[Any, int]:
+    """:func:`complete_items` of a long text, at up to :data:`CUTS` more cuts left of ``bound``,
+    from the right, with at most two decodes.
+
+    The brackets and quotes are counted once for the whole text, and each cut's balance is that
+    less the text after it. A run of closing brackets at the end (the container closing, and its
+    parents) is stepped over at once. A text that opens more than :data:`CUTS` brackets in all is
+    not walked: one that ends inside a nested item opens that item's depth, while one that opens
+    many levels (the steps descending into deep nesting call this at each level) walks in vain.
+    """
+    end = len(text)
+    whole = _imbalance(text, start, end)
+    if whole[0] + whole[1] > CUTS:
+        return None, start
+    bound = min(bound, len(text.rstrip(_CLOSING_RUN)))
+    opener, close = BRACKETS[kind]
+    decodes = 2
+    for _ in range(CUTS):
+        comma = text.rfind(",", start, bound)
+        closer = max(text.rfind("}", start, bound), text.rfind("]", start, bound))
+        cut, bound = (closer + 1, closer) if closer > comma else (comma, comma)
+        if cut <= start:
+            break
+        if _imbalance(text, cut, end) != whole:
+            continue
+        try:
+            items = loads(opener + text[start:cut] + close)
+        except (ValueError, RecursionError):
+            decodes -= 1
+            if not decodes:
+                break
+            continue
+        if items:
+            return items, cut
+    return None, start
+
+
+_CLOSING_RUN = "]} \t\n\r"
 
 
 def number(word: str, match: re.Match[str]) -> tuple[bool, Any]:

@@ -71,6 +71,7 @@ linear in the text however it was fed."""
 
 # Parser states: what the text at the current position must be.
 _VALUE, _FIRST_ITEM, _FIRST_KEY, _KEY, _COLON, _AFTER, _STRING, _END = range(8)
+_CLOSERS = ("}", "]")
 _FAST_STATES = {list: (_VALUE, _FIRST_ITEM), dict: (_KEY, _FIRST_KEY)}
 """Container type -> the states before an item, where :meth:`PartialParser._run_fast` starts."""
 _Step = Callable[["PartialParser", str, int], int]
@@ -158,6 +159,8 @@ class PartialParser:
             return self._reference if self._failed else self._root
         pending = chunks[-1] if done == len(chunks) - 1 else "".join(chunks[done:])
         self._done = len(chunks)
+        if not done and self._whole(pending):
+            return self._root
         if self._leaf and self._state == _STRING and self._grow(self._buf + pending):
             return self._root
         if not self._failed:
@@ -169,6 +172,19 @@ class PartialParser:
             self._reference = parse_partial(self.text())
             return self._reference
         return self._root
+
+    def _whole(self, text: str) -> bool:
+        """The first read is of a whole document (a view read once, at the end of its stream):
+        decoded in one C call. Tried only when the text ends with a closing bracket."""
+        if text.rstrip()[-1:] not in _CLOSERS:
+            return False
+        try:
+            value = loads(text)
+        except (ValueError, RecursionError):
+            return False  # unfinished, malformed or too deep: the slices will say which
+        self._root, self._state = value, _END
+        self.scanned += len(text)
+        return True
 
     def _parse_slices(self, pending: str) -> None:
         """Parse ``pending`` a :data:`SLICE` at a time (inside an open string, one C decode a slice
