@@ -252,3 +252,28 @@ class ServerError(ProviderError):
     """The provider failed internally (5xx)."""
 
     default_status = 500
+
+
+EXCEPTION_BY_STATUS: dict[int, type[ProviderError]] = {
+    400: InvalidRequestError,
+    404: InvalidRequestError,
+    409: InvalidRequestError,
+    413: InvalidRequestError,
+    422: InvalidRequestError,
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    429: RateLimitError,
+    503: OverloadedError,
+    529: OverloadedError,
+}
+"""The typed error for an HTTP status, in every format (a format whose error types say more, such
+as Anthropic's or Bedrock's, looks its type up first). OpenAI and Google answer an overloaded model
+with 503, Anthropic with 529; an oversized body (413) is an invalid request everywhere."""
+
+
+def exception_for_status(status: int | None) -> type[ProviderError]:
+    """The class of :data:`EXCEPTION_BY_STATUS` for ``status``; an unlisted status is a
+    :class:`ServerError` from 500 up, else a plain :class:`ProviderError` (as the official SDKs do)."""
+    if status is None:
+        return ProviderError
+    return EXCEPTION_BY_STATUS.get(status) or (ServerError if status >= 500 else ProviderError)

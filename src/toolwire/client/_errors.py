@@ -19,19 +19,14 @@ from typing import Any
 import msgspec
 
 from toolwire.errors import (
-    AuthenticationError,
     ConnectionFailedError,
-    InvalidRequestError,
-    OverloadedError,
-    PermissionDeniedError,
     ProviderError,
-    RateLimitError,
     RequestTimeoutError,
-    ServerError,
     StreamError,
     StreamIdleTimeoutError,
     ToolwireError,
     TransportError,
+    exception_for_status,
 )
 from toolwire.hop._errors import decode_http_error
 from toolwire.ir.base import Format
@@ -58,19 +53,6 @@ REQUEST_ID_HEADERS = ("x-request-id", "request-id", "x-goog-request-id", "apim-r
 REDACTED = "[REDACTED]"
 MIN_SECRET = 8
 """Shorter values are not redacted (they would garble ordinary words; real keys are long)."""
-
-_BY_STATUS: dict[int, type[ProviderError]] = {
-    400: InvalidRequestError,
-    404: InvalidRequestError,
-    409: InvalidRequestError,
-    413: InvalidRequestError,
-    422: InvalidRequestError,
-    401: AuthenticationError,
-    403: PermissionDeniedError,
-    429: RateLimitError,
-    503: OverloadedError,
-    529: OverloadedError,
-}
 
 
 _U_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
@@ -152,7 +134,7 @@ def parse_retry_after(headers: Mapping[str, str], now: Callable[[], float] = tim
 def _exception(fmt: Format, info: ErrorInfo) -> ProviderError:
     exc: ProviderError = format_module(fmt).error_to_exception(info)
     if type(exc) is ProviderError and info.status is not None:
-        cls = _BY_STATUS.get(info.status) or (ServerError if info.status >= 500 else ProviderError)
+        cls = exception_for_status(info.status)
         exc = cls(info.message, status=info.status, type=info.type, code=info.code, param=info.param)
     return exc
 

@@ -354,5 +354,7 @@ def test_odd_error_shapes_round_trip() -> None:
 
 def test_exception_by_status_when_type_unknown() -> None:
     assert type(error_to_exception(ErrorInfo(message="m", status=503))) is OverloadedError
-    assert type(error_to_exception(ErrorInfo(message="m", status=418))) is InvalidRequestError
+    # an unlisted 4xx is the plain status error, as in the official SDKs (toolwire.errors table)
+    assert type(error_to_exception(ErrorInfo(message="m", status=418))) is ProviderError
+    assert type(error_to_exception(ErrorInfo(message="m", status=413))) is InvalidRequestError
     assert type(error_to_exception(ErrorInfo(message="m"))) is ProviderError

@@ -280,7 +280,8 @@ def test_malformed_responses(body: Any, path: str) -> None:
             400,
             InvalidRequestError,
         ),
-        ({"error": "plain text", "request_id": "r"}, 503, 503, ServerError),
+        ({"error": "plain text", "request_id": "r"}, 503, 503, OverloadedError),  # one table: 503 overloaded
+        ({"error": "plain text"}, 502, 502, ServerError),
         (
             {"object": "error", "message": "no model", "type": "NotFoundError", "param": None, "code": 404},
             None,

@@ -9,6 +9,7 @@ from toolwire.errors import (
     InvalidRequestError,
     OverloadedError,
     PayloadError,
+    ProviderError,
     RateLimitError,
     ServerError,
 )
@@ -44,13 +45,16 @@ def test_decode_and_encode_error() -> None:
         (401, "authentication_error", AuthenticationError),
         (429, "insufficient_quota", RateLimitError),
         (529, "overloaded_error", OverloadedError),
-        (503, "server_error", ServerError),
+        (503, "server_error", OverloadedError),  # one status table for every format (toolwire.errors)
+        (500, "server_error", ServerError),
+        (413, "invalid_request_error", InvalidRequestError),
+        (418, None, ProviderError),
     ],
 )
-def test_exception_mapping(status: int, kind: str, cls: type) -> None:
+def test_exception_mapping(status: int, kind: str | None, cls: type) -> None:
     info = resp.decode_error({"error": {"message": "x", "type": kind}}, status, Notes())
     exc = resp.error_to_exception(info)
-    assert isinstance(exc, cls) and exc.status == status and exc.type == kind
+    assert type(exc) is cls and exc.status == status and exc.type == kind
 
 
 def test_error_of_another_format() -> None:

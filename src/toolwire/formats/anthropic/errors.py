@@ -30,6 +30,7 @@ from toolwire.errors import (
     ProviderError,
     RateLimitError,
     ServerError,
+    exception_for_status,
 )
 from toolwire.formats._wire import as_dict, emit_extra, fail, opt_str, req_dict
 from toolwire.ir.base import Extra
@@ -146,7 +147,7 @@ def error_to_exception(err: ErrorInfo) -> ProviderError:
     """The typed exception for an Anthropic error (by error type, else by status)."""
     cls = _EXCEPTIONS.get(err.type or "")
     if cls is None:
-        cls = _exception_for_status(err.status)
+        cls = exception_for_status(err.status)
     return cls(
         err.message,
         status=err.status,
@@ -155,14 +156,3 @@ def error_to_exception(err: ErrorInfo) -> ProviderError:
         param=err.param,
         request_id=err.extra.get("request_id") if type(err.extra.get("request_id")) is str else None,
     )
-
-
-def _exception_for_status(status: int | None) -> type[ProviderError]:
-    if status is None:
-        return ProviderError
-    if status in (503, 529):
-        return OverloadedError
-    if status >= 500:
-        return ServerError
-    kind = _STATUS_TYPE.get(status)
-    return _EXCEPTIONS.get(kind or "", InvalidRequestError if 400 <= status < 500 else ProviderError)

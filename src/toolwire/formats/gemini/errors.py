@@ -12,13 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire.errors import (
-    AuthenticationError,
-    InvalidRequestError,
-    OverloadedError,
-    PermissionDeniedError,
     ProviderError,
-    RateLimitError,
-    ServerError,
+    exception_for_status,
 )
 from toolwire.formats._wire import as_dict, child, fail, json_type, opt_int, opt_str, req_dict
 from toolwire.formats.gemini._keys import emit, split
@@ -66,17 +61,6 @@ _NAME_BY_STATUS: dict[int, str] = {
 _KNOWN = frozenset({"code", "message", "status"})
 _ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
 _BAD_REQUEST = "type.googleapis.com/google.rpc.BadRequest"
-_EXCEPTIONS: dict[int, type[ProviderError]] = {
-    400: InvalidRequestError,
-    404: InvalidRequestError,
-    409: InvalidRequestError,
-    422: InvalidRequestError,
-    401: AuthenticationError,
-    403: PermissionDeniedError,
-    429: RateLimitError,
-    503: OverloadedError,
-    529: OverloadedError,
-}
 
 
 def _details(details: Any) -> tuple[str | None, str | None]:
@@ -185,8 +169,5 @@ def _cross_details(err: ErrorInfo, obj: dict[str, Any], notes: Notes) -> None:
 def error_to_exception(info: ErrorInfo) -> ProviderError:
     """The typed :class:`~toolwire.errors.ProviderError` for a decoded Gemini error."""
     status = info.status if info.status is not None else STATUS_BY_NAME.get(info.type or "")
-    if status is None:
-        cls: type[ProviderError] = ProviderError
-    else:
-        cls = _EXCEPTIONS.get(status) or (ServerError if status >= 500 else ProviderError)
+    cls = exception_for_status(status)
     return cls(info.message, status=status, type=info.type, code=info.code, param=info.param)
