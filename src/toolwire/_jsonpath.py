@@ -1,9 +1,12 @@
-"""Reading the JSON paths toolwire writes (``$.messages[3].content[1]``, ``$.tools[0]["a-b"]``).
+"""The JSON paths toolwire writes (``$.messages[3].content[1]``, ``$.tools[0]["a-b"]``), in one
+spelling for every layer (formats, schema, validate, pytools, runner, note paths).
 
-A path is ``$`` followed by ``.key`` (a key that is an identifier), ``[n]`` (an array index) or
-``["key"]`` (any other key, JSON-quoted). :func:`locate` walks a document along a path as far as
-it goes: a note's path may name something the source does not hold (a value made up for the
-target), and the caller then shows the nearest thing it does hold.
+A path is ``$`` followed by ``.key`` (a key that is a Python identifier), ``[n]`` (an array
+index) or ``["key"]`` (any other key, JSON-quoted). :func:`child` writes one step and
+:func:`render` a whole path; :func:`segments` reads one back (also the older dotted spellings
+``.~hint`` and ``.a-b``). :func:`locate` walks a document along a path as far as it goes: a note's
+path may name something the source does not hold (a value made up for the target), and the
+caller then shows the nearest thing it does hold.
 """
 
 from __future__ import annotations
@@ -12,9 +15,18 @@ import json
 import re
 from typing import Any
 
-__all__ = ["locate", "render", "segments"]
+__all__ = ["child", "locate", "render", "segments"]
 
-_SEGMENT = re.compile(r"\.([A-Za-z_$~][\w$~-]*)|\[(\d+)\]|\[(\"(?:[^\"\\]|\\.)*\")\]")
+_SEGMENT = re.compile(r"\.((?:[^\W\d]|[$~])[\w$~-]*)|\[(\d+)\]|\[(\"(?:[^\"\\]|\\.)*\")\]")
+
+
+def child(path: str, key: str | int) -> str:
+    """The JSON path of ``key`` (object key or array index) under ``path``."""
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    if key.isidentifier():
+        return f"{path}.{key}"
+    return f"{path}[{json.dumps(key, ensure_ascii=False)}]"  # quotes, backslashes, newlines escaped
 
 
 def segments(path: str) -> list[str | int] | None:
@@ -34,15 +46,10 @@ def segments(path: str) -> list[str | int] | None:
 
 
 def render(parts: list[str | int]) -> str:
-    """The path of ``parts`` (the inverse of :func:`segments`)."""
+    """The path of ``parts`` (the inverse of :func:`segments`), written by :func:`child`."""
     text = "$"
     for part in parts:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        elif re.fullmatch(r"[A-Za-z_$~][\w$~-]*", part):
-            text += f".{part}"
-        else:
-            text += f"[{json.dumps(part)}]"
+        text = child(text, part)
     return text
 
 

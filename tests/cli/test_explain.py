@@ -74,7 +74,8 @@ def test_long_snippets_are_cut_to_one_line(tmp_path: Path, capsys: pytest.Captur
 def test_paths_are_read_as_toolwire_writes_them() -> None:
     doc = {"messages": [{"content": [1, {"a-b": 2, "x y": 3}]}]}
     assert segments('$.messages[0].content[1]["x y"]') == ["messages", 0, "content", 1, "x y"]
-    assert locate(doc, "$.messages[0].content[1].a-b") == ("$.messages[0].content[1].a-b", 2, True)
+    # the older dotted spelling of a non-identifier key still reads; the path is written in brackets
+    assert locate(doc, "$.messages[0].content[1].a-b") == ('$.messages[0].content[1]["a-b"]', 2, True)
     assert locate(doc, '$.messages[0].content[1]["x y"]')[1:] == (3, True)
     assert locate(doc, "$.messages[3].content") == ("$.messages", doc["messages"], False)
     assert locate(doc, "messages")[2] is False and segments("$.[") is None

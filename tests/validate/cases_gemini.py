@@ -241,7 +241,7 @@ CASES = [
         "nested $ref",
         put((*_P, "properties", "city"), {"$ref": "#/defs/City"}),
         "unknown_parameter",
-        "$.tools[0].functionDeclarations[0].parameters.properties.city.$ref",
+        '$.tools[0].functionDeclarations[0].parameters.properties.city["$ref"]',
     ),
     Case(
         "required not array",

@@ -7,8 +7,10 @@ answers every call of it; parameters roots are object schemas.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
+from toolwire.formats.gemini.response import FINISH_REASONS as MAPPED
+from toolwire.formats.gemini.wire import FinishReason
 from toolwire.validate import validate
 
 _COUNT = (
@@ -290,3 +292,15 @@ def test_a_non_object_tool_does_not_hide_the_declarations_after_it() -> None:
         ("invalid_type", "$.tools[0]"),
         ("invalid_function_parameters", "$.tools[1].functionDeclarations[0].parameters.type"),
     ]
+
+
+def test_every_finish_reason_the_decoder_knows_is_valid_and_typed() -> None:
+    """One list of ``finishReason`` values: the wire type's. The validator takes its enum from it,
+    and every value the response decoder maps (``MODEL_ARMOR``, ``MISSING_THOUGHT_SIGNATURE``:
+    newer than the bundled proto) is in it, so a real response that ends with one validates."""
+    assert set(MAPPED) <= set(get_args(FinishReason))
+    for reason in get_args(FinishReason):
+        body = {
+            "candidates": [{"content": {"role": "model", "parts": [{"text": "x"}]}, "finishReason": reason}]
+        }
+        assert validate(body, format="gemini", kind="response") == [], reason

@@ -8,10 +8,10 @@ note is recorded.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
+from toolwire._jsonpath import child
 from toolwire.errors import PayloadError
 from toolwire.ir.base import Extra
 from toolwire.ir.notes import Notes
@@ -58,15 +58,6 @@ def describe(value: Any) -> str:
     if type(value) is str:
         return repr(value if len(value) <= 40 else value[:40] + "...")
     return json_type(value)
-
-
-def child(path: str, key: str | int) -> str:
-    """The JSON path of ``key`` (object key or array index) under ``path``."""
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    if key.isidentifier():
-        return f"{path}.{key}"
-    return f"{path}[{json.dumps(key, ensure_ascii=False)}]"  # quotes, backslashes, newlines escaped
 
 
 def fail(path: str, message: str) -> NoReturn:

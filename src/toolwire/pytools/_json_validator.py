@@ -32,9 +32,10 @@ from urllib.parse import urldefrag, urlsplit
 
 import jsonschema_rs
 
+from toolwire._jsonpath import child
 from toolwire.errors import PayloadError, SchemaError
 from toolwire.schema.refs import resolve_ref
-from toolwire.schema.walker import Loc, child_path, render_path, walk
+from toolwire.schema.walker import Loc, render_path, walk
 
 __all__ = ["DIALECTS", "ArgumentsCheck", "check_schema", "compile_arguments"]
 
@@ -158,5 +159,5 @@ def _first_ref(schema: dict[str, Any]) -> str:
 
 def _path(parts: list[str | int], path: str = "$") -> str:
     for part in parts:
-        path = child_path(path, part)
+        path = child(path, part)
     return path

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar, overload
 
 from toolwire._json import loads
+from toolwire._jsonpath import render
 from toolwire.decorator import ToolFunction, tool
 from toolwire.errors import PayloadError, ToolDefinitionError
 from toolwire.formats._wire import fail, json_type
@@ -56,7 +57,7 @@ def _object_args(text: str) -> dict[str, Any]:
 
 
 def _json_path(location: Any) -> str:
-    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in location)
+    return render([part if isinstance(part, int) else str(part) for part in location])
 
 
 def _model_validator(model: Any) -> Validator:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolwire._jsonpath import child
 from toolwire.errors import SchemaError
 from toolwire.ir.notes import Notes
 from toolwire.schema._common import from_openapi, types_of, without
 from toolwire.schema._limits import DEFAULT_LIMITS, Limits, no_recursion_error
-from toolwire.schema.walker import Loc, child_path, render_path, transform
+from toolwire.schema.walker import Loc, render_path, transform
 
 __all__ = ["to_anthropic"]
 
@@ -47,14 +48,14 @@ def to_anthropic(
         raise SchemaError("a tool input schema must accept objects, got false", path=path)
     kinds = types_of(result, path)
     if kinds is None:
-        notes.info(child_path(path, "type"), "synthesized", "root type 'object' added")
+        notes.info(child(path, "type"), "synthesized", "root type 'object' added")
         return {"type": "object", **result}
     if "object" not in kinds:
         raise SchemaError(
             f"a tool input schema must describe an object, got type {result['type']!r}", path=path
         )
     if type(result["type"]) is list:
-        notes.info(child_path(path, "type"), "synthesized", "root type narrowed to object")
+        notes.info(child(path, "type"), "synthesized", "root type narrowed to object")
         return {**result, "type": "object"}
     out: dict[str, Any] = result
     return out

@@ -11,10 +11,10 @@ error is raised or a note is recorded.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from typing import Any, NoReturn, TypeAlias
 
+from toolwire._jsonpath import child
 from toolwire.errors import LimitError, SchemaError
 from toolwire.schema._limits import DEFAULT_LIMITS, Limits, no_recursion_error
 
@@ -23,7 +23,6 @@ __all__ = [
     "Loc",
     "Rule",
     "bad_schema",
-    "child_path",
     "iter_children",
     "map_children",
     "render_path",
@@ -68,15 +67,6 @@ a list, ``deps`` (draft 4-7 ``dependencies``) name -> schema or list of property
 _JSON_NAMES = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
 
 
-def child_path(path: str, key: str | int) -> str:
-    """The JSON path of ``key`` (object key or array index) under ``path``."""
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    if key.isidentifier():
-        return f"{path}.{key}"
-    return f"{path}[{json.dumps(key, ensure_ascii=False)}]"  # quotes, backslashes, newlines escaped
-
-
 def render_path(loc: Loc) -> str:
     """The JSON path string of a location."""
     keys: list[str | int] = []
@@ -86,7 +76,7 @@ def render_path(loc: Loc) -> str:
     path = loc
     assert isinstance(path, str)
     for key in reversed(keys):
-        path = child_path(path, key)
+        path = child(path, key)
     return path
 
 

@@ -37,6 +37,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolwire._jsonpath import child
 from toolwire.ir.problem import Problem
 
 __all__ = [
@@ -73,14 +74,13 @@ Path = tuple[str | int, ...]
 
 
 def json_path(path: Path) -> str:
-    """``$.messages[1].content`` for ``("messages", 1, "content")`` (tag segments left out)."""
-    out = ["$"]
+    """``$.messages[1].content`` for ``("messages", 1, "content")`` (tag segments left out),
+    spelled as every toolwire path is (:func:`toolwire._jsonpath.child`)."""
+    out = "$"
     for seg in path:
-        if isinstance(seg, int):
-            out.append(f"[{seg}]")
-        elif not isinstance(seg, Tag):
-            out.append(f".{seg}")
-    return "".join(out)
+        if not isinstance(seg, Tag):
+            out = child(out, seg)
+    return out
 
 
 def json_type(value: Any) -> str:

@@ -11,8 +11,9 @@ function responses, ``functionResponse.response`` an object, function names, too
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
+from toolwire.formats.gemini.wire import FinishReason
 from toolwire.validate._engine import (
     Anything,
     Arr,
@@ -292,28 +293,7 @@ REQUEST = _obj(
 
 # --- response -------------------------------------------------------------------------------------
 
-FINISH_REASONS = (
-    "FINISH_REASON_UNSPECIFIED",
-    "STOP",
-    "MAX_TOKENS",
-    "SAFETY",
-    "RECITATION",
-    "LANGUAGE",
-    "OTHER",
-    "BLOCKLIST",
-    "PROHIBITED_CONTENT",
-    "SPII",
-    "MALFORMED_FUNCTION_CALL",
-    "IMAGE_SAFETY",
-    "IMAGE_PROHIBITED_CONTENT",
-    "IMAGE_OTHER",
-    "NO_IMAGE",
-    "IMAGE_RECITATION",
-    "UNEXPECTED_TOOL_CALL",
-    "TOO_MANY_TOOL_CALLS",
-    "MISSING_THOUGHT_SIGNATURE",
-    "MALFORMED_RESPONSE",
-)
+FINISH_REASONS = get_args(FinishReason)
 _CANDIDATE = Obj(
     {
         "content": opt(Obj({"parts": opt(Arr(PART)), "role": opt(_S)}, normalize=camel)),

@@ -64,8 +64,13 @@ FinishReason = Literal[
     "IMAGE_RECITATION",
     "UNEXPECTED_TOOL_CALL",
     "TOO_MANY_TOOL_CALLS",
+    "MISSING_THOUGHT_SIGNATURE",
+    "MALFORMED_RESPONSE",
+    "MODEL_ARMOR",
 ]
-"""``Candidate.finishReason`` values (unknown future values are accepted and kept raw)."""
+"""``Candidate.finishReason`` values (unknown future values are accepted and kept raw). The last
+three are newer than the bundled v1beta proto: the live API's, and Vertex AI's Model Armor. The
+validator takes its enum from here (``typing.get_args``)."""
 
 FunctionCallingMode = Literal["MODE_UNSPECIFIED", "AUTO", "ANY", "NONE", "VALIDATED"]
 
