@@ -15,9 +15,26 @@ import json
 import re
 from typing import Any
 
-__all__ = ["child", "locate", "render", "segments"]
+__all__ = ["child", "json_type", "locate", "render", "segments"]
 
 _SEGMENT = re.compile(r"\.((?:[^\W\d]|[$~])[\w$~-]*)|\[(\d+)\]|\[(\"(?:[^\"\\]|\\.)*\")\]")
+
+
+_JSON_TYPES: dict[type, str] = {
+    dict: "object",
+    list: "array",
+    str: "string",
+    int: "integer",
+    float: "number",
+    bool: "boolean",
+    type(None): "null",
+}
+
+
+def json_type(value: Any) -> str:
+    """The JSON type name of a decoded value (``object``, ``array``, ``string``, ``integer`` and
+    ``number`` told apart...); another Python type by its own name."""
+    return _JSON_TYPES.get(type(value), type(value).__name__)
 
 
 def child(path: str, key: str | int) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
-from toolwire._jsonpath import child
+from toolwire._jsonpath import child, json_type
 from toolwire.errors import PayloadError
 from toolwire.ir.base import Extra
 from toolwire.ir.notes import Notes
@@ -35,21 +35,6 @@ __all__ = [
     "req_str",
     "split_extra",
 ]
-
-_JSON_TYPES: dict[type, str] = {
-    dict: "object",
-    list: "array",
-    str: "string",
-    int: "integer",
-    float: "number",
-    bool: "boolean",
-    type(None): "null",
-}
-
-
-def json_type(value: Any) -> str:
-    """The JSON type name of a decoded value (``object``, ``array``, ``string``...)."""
-    return _JSON_TYPES.get(type(value), type(value).__name__)
 
 
 def describe(value: Any) -> str:

@@ -37,7 +37,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolwire._jsonpath import child
+from toolwire._jsonpath import child, json_type
 from toolwire.ir.problem import Problem
 
 __all__ = [
@@ -81,25 +81,6 @@ def json_path(path: Path) -> str:
         if not isinstance(seg, Tag):
             out = child(out, seg)
     return out
-
-
-def json_type(value: Any) -> str:
-    """The JSON type name of a parsed value (``integer`` and ``number`` told apart)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
 
 
 class Dialect:
