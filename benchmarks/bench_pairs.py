@@ -104,12 +104,12 @@ def _responses_in_each_format() -> dict[str, bytes]:
     return {fmt: orjson.dumps(format_module(fmt).encode_response(ir, Notes("drop"))) for fmt in FORMATS}
 
 
-def _streams_in_each_format() -> dict[str, list[bytes | str]]:
-    """The 200-event stream of ``bench_stream`` (text, two tool calls) in each format."""
+def _streams_in_each_format(length: int = 200) -> dict[str, list[bytes | str]]:
+    """The ``length``-event stream of ``bench_stream`` (text, two tool calls) in each format."""
     out: dict[str, list[bytes | str]] = {}
     for fmt in FORMATS:
         translator = StreamTranslator("anthropic", fmt, policy="drop")
-        events = [e for event in anthropic_stream(200) for e in translator.feed(event)]
+        events = [e for event in anthropic_stream(length) for e in translator.feed(event)]
         events += translator.close()
         out[fmt] = [orjson.dumps(e) if isinstance(e, dict) else e for e in events]
     return out
@@ -254,7 +254,28 @@ def _stream_table(peers: Any, repeat: int) -> dict[str, float]:
     return ratios
 
 
-SECTIONS = ("requests", "sizes", "responses", "streams")
+def _long_stream_table(repeat: int) -> dict[str, float]:
+    """Per event over 200 and 2,000 events (the second: the same stream with 10x the text
+    deltas): what a stream's fixed cost (its start and end events, each block's start and stop)
+    adds to the deltas' cost, which dominates a long answer."""
+    short, long = _streams_in_each_format(200), _streams_in_each_format(2000)
+    print("streams by length, per event, SSE out: ratio to the floor (CPU)")
+    print(f"  {'pair':<22} {'200 events':>11} {'2,000 events':>13}")
+    ratios: dict[str, float] = {}
+    for source, target in PAIRS:
+        cells = []
+        for label, streams in (("200", short), ("2000", long)):
+            raw = streams[source]
+            fns = {"floor": _stream_floor(raw), "toolwire": _stream_sse(raw, source, target)}
+            times = cpu_medians_each(fns, repeat=repeat)
+            ratio = ratios[f"{source}->{target} {label}"] = times["toolwire"][0] / times["floor"][0]
+            cells.append(ratio)
+        pair = SHORT[source] + " -> " + SHORT[target]
+        print(f"  {pair:<22} {cells[0]:>10.2f}x {cells[1]:>12.2f}x")
+    return ratios
+
+
+SECTIONS = ("requests", "sizes", "responses", "streams", "stream-lengths")
 
 
 def run(sections: Sequence[str] = SECTIONS, repeat: int = 9) -> dict[str, float]:
@@ -273,6 +294,7 @@ def run(sections: Sequence[str] = SECTIONS, repeat: int = 9) -> dict[str, float]
         "sizes": lambda: _size_table(repeat),
         "responses": lambda: _pair_table("response", responses, peers, repeat),
         "streams": lambda: _stream_table(peers, repeat),
+        "stream-lengths": lambda: _long_stream_table(repeat),
     }
     for section in sections:
         print()
@@ -281,7 +303,8 @@ def run(sections: Sequence[str] = SECTIONS, repeat: int = 9) -> dict[str, float]
 
 
 def main() -> None:
-    """``python -m benchmarks.bench_pairs [--only requests,sizes,responses,streams] [--repeat N]``."""
+    """``python -m benchmarks.bench_pairs [--only requests,sizes,responses,streams,stream-lengths]
+    [--repeat N]``."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_pairs", description=__doc__)
     parser.add_argument("--only", default=",".join(SECTIONS), help="comma-separated sections")
     parser.add_argument("--repeat", type=int, default=9, help="interleaved rounds per case")
