@@ -27,6 +27,7 @@ import msgspec
 from toolwire.formats._wire import child
 from toolwire.formats.openai_chat._content import ABSENT, encode_content, encode_part
 from toolwire.formats.openai_chat._decode_messages import DETAILS
+from toolwire.formats.openai_chat._encode_fast import FAST_LANES
 from toolwire.formats.openai_chat._extra import DIALECT, NOTYPE, emit_fields, emit_wrapped
 from toolwire.formats.openai_chat._ids import synthesized_call_id
 from toolwire.ir.content import (
@@ -465,6 +466,8 @@ def encode_messages(
     else:
         merged, where = _merge_assistants(messages)
         for index, message in enumerate(merged):
+            if not state.moved and FAST_LANES[message.role](message, state):
+                continue
             first, state.spans = where[index]
             _ROLES[message.role](message, index, state, f"$.messages[{first}]")
     state.flush_moved()
