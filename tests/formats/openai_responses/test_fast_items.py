@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+import toolwire
 from toolwire.errors import ToolwireError
 from toolwire.formats import openai_responses as resp
 from toolwire.formats.openai_responses import _messages
@@ -123,3 +124,21 @@ def _decodes(item: dict[str, Any]) -> bool:
     except ToolwireError:
         return False
     return True
+
+
+def test_notes_on_parts_name_the_item_and_content_part_they_came_from() -> None:
+    """Where each part came from (recorded when a note needs it) survives the lanes: the calls
+    of one assistant group are their own items, a message's parts their own content entries."""
+    file = {"type": "input_file", "file_url": "https://example.com/a.pdf"}
+    items = [
+        {"role": "user", "content": "q"},
+        {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}", "id": "fc_1"},
+        {"type": "function_call", "call_id": "d", "name": "f", "arguments": "{}", "id": "fc_2"},
+        {"type": "function_call_output", "call_id": "c", "output": "ok"},
+        {"type": "function_call_output", "call_id": "d", "output": "ok"},
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "a"}, file]},
+    ]
+    result = toolwire.translate_request(
+        {"model": "m", "input": items}, source="openai-responses", target="openai-chat", policy="drop"
+    )
+    assert [note.path for note in result.notes] == ["$.input[1]", "$.input[2]", "$.input[5].content[1]"]

@@ -438,6 +438,17 @@ def _merge_assistants(messages: Sequence[Message]) -> tuple[list[Message], list[
     return merged, where
 
 
+def _adjacent_assistants(messages: Sequence[Message]) -> bool:
+    """Whether two assistant messages follow each other (else there is nothing to merge)."""
+    previous = ""
+    for message in messages:
+        role = message.role
+        if role == previous == "assistant":
+            return True
+        previous = role
+    return False
+
+
 def encode_assistant(
     message: Message, notes: Notes, *, same: bool, path: str = "$.choices[0].message"
 ) -> tuple[dict[str, Any], list[ToolCall]]:
@@ -464,11 +475,11 @@ def encode_messages(
         for index, message in enumerate(messages):
             _ROLES[message.role](message, index, state, f"$.messages[{index}]")
     else:
-        merged, where = _merge_assistants(messages)
+        merged, where = _merge_assistants(messages) if _adjacent_assistants(messages) else (messages, None)
         for index, message in enumerate(merged):
             if not state.moved and FAST_LANES[message.role](message, state):
                 continue
-            first, state.spans = where[index]
+            first, state.spans = where[index] if where is not None else (index, None)
             _ROLES[message.role](message, index, state, f"$.messages[{first}]")
     state.flush_moved()
     return state.out

@@ -69,10 +69,13 @@ class _Where:
         self.slots: list[Coord] = []
 
     def record(self, message_index: int) -> None:
-        ir = ("messages", self.first + message_index)
-        self.notes.came_from(ir, self.slots[0][:2])
-        for j, slot in enumerate(self.slots):
-            self.notes.came_from((*ir, "parts", j), slot)
+        """``Notes.came_from`` of the message and each of its parts (written in one go)."""
+        at = self.first + message_index
+        slots = self.slots
+        origins = self.notes.origins
+        origins["messages", at] = slots[0][:2]
+        for j, slot in enumerate(slots):
+            origins["messages", at, "parts", j] = slot
 
 
 def decode_input(
