@@ -57,10 +57,13 @@ def _walk(items: list[Any], messages: tuple[Message, ...], first: int) -> dict[C
             return None
         if message.role in _GROUPS and count:
             slots: list[Coord] = []
+            output = message.role == "assistant"
             while len(slots) < count and index < len(items):
                 item = items[index]
-                parts = _output_parts(item) if message.role == "assistant" else 1
-                slots += item_slots(item, ("input", index), parts)
+                if output:
+                    slots += item_slots(item, ("input", index), _output_parts(item))
+                else:  # a tool output: the item itself
+                    slots.append(("input", index))
                 index += 1
             if len(slots) != count:
                 return None
