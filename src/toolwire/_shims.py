@@ -56,6 +56,8 @@ INPUT_SCHEMA: dict[str, Any] = {
 """Arguments schema of a custom tool sent as a function tool."""
 
 _SEP = "__"
+_NAMED = (ToolCall, ToolResult)
+"""The part types a shim may change (tool calls and results)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,9 +207,10 @@ class ToolShims:
         """``messages`` in the upstream's terms; the same tuple when no part needs a change
         (most histories: a part is only looked at, no path is built, nothing is copied)."""
         out: list[Message] | None = None
+        touches = self._touches
         for index, message in enumerate(messages):
             for part in message.parts:
-                if self._touches(part):
+                if type(part) in _NAMED and touches(part):  # text and the like: not even called
                     break
             else:
                 continue

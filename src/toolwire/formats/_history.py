@@ -109,17 +109,24 @@ class _Scan:
         for index, message in enumerate(messages):
             if message.extra and "~item" in message.extra:
                 self._item(message, index)
-            if self.orphan is None:
+            if self.orphan is not None:  # the first orphan wins; only item refs matter now
+                continue
+            calls = False
+            for part in message.parts:
+                if type(part) is ToolResult:
+                    self._result(part, index, messages)
+                elif type(part) is ToolCall:
+                    calls = True
+                    self._call(part, index)
+                if self.orphan is not None:
+                    break
+            if calls:  # open once the whole turn is read: its own results do not follow it
                 for part in message.parts:
-                    if isinstance(part, ToolResult):
-                        self._result(part, index, messages)
-                    elif isinstance(part, ToolCall):
-                        self._call(part, index)
-                    if self.orphan is not None:  # the first orphan wins; only item refs matter now
-                        break
-                for part in message.parts:
-                    if isinstance(part, ToolCall) and part.id is not None and part.kind != "builtin":
+                    if type(part) is ToolCall and part.id is not None and part.kind != "builtin":
                         self.open_calls[part.id] = index
+
+    def _at(self, index: int) -> str:
+        return f"$.{self.key}[{index}]"
 
     def _item(self, message: Message, index: int) -> None:
         self.has_item = True
@@ -132,25 +139,25 @@ class _Scan:
             )
 
     def _result(self, part: ToolResult, index: int, messages: tuple[Message, ...]) -> None:
-        target, at = self.target, f"$.{self.key}[{index}]"
+        target = self.target
         call_id = part.call_id if part.kind != "builtin" else None
         if call_id is not None:
             if call_id in self.answered and not self.gemini:
-                self.orphan = (at, f"tool call {call_id!r} has two results; {target} takes one")
+                self.orphan = (self._at(index), f"tool call {call_id!r} has two results; {target} takes one")
                 return
             self.answered.add(call_id)
             if call_id not in self.called:
                 self.orphan = (
-                    at,
+                    self._at(index),
                     f"tool result for call {call_id!r} answers no tool call earlier in the "
                     f"history; {target} rejects a result without its call",
                 )
                 return
             start = self.open_calls.pop(call_id, None)
             between = messages[start + 1 : index] if start is not None and self.late is None else ()
-            if not all(_between_ok(m) for m in between):
+            if between and not all(_between_ok(m) for m in between):
                 self.late = (
-                    at,
+                    self._at(index),
                     f"the result of tool call {call_id!r} does not follow its call's turn; "
                     f"{target} needs results right after the calls",
                 )
@@ -158,7 +165,7 @@ class _Scan:
             self.results += 1
             if self.results > self.calls and self.positional is None:
                 self.positional = (
-                    at,
+                    self._at(index),
                     f"a tool result without id answers no earlier tool call; {target} rejects it",
                 )
 

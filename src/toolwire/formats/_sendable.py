@@ -61,16 +61,22 @@ def _empty(out: dict[str, Any], req: Request, target: str) -> None:
 
 
 def _unanswered(out: dict[str, Any], req: Request, target: str) -> None:
-    answered = {p.call_id for m in req.messages for p in m.parts if isinstance(p, ToolResult)}
-    for index, message in enumerate(req.messages):
+    answered: set[str | None] = set()
+    calls: list[tuple[int, ToolCall]] = []
+    for index, message in enumerate(req.messages):  # one pass: a result may come before its call
         for part in message.parts:
-            if isinstance(part, ToolCall) and part.kind != "builtin" and part.id not in answered:
-                raise ConversionError(
-                    f"tool call {part.name!r} ({part.id!r}) has no result in the request; "
-                    f"{target} rejects a call without its result (send the result, or leave the "
-                    "call out)",
-                    path=f"$.{_HISTORY.get(req.origin or '', 'messages')}[{index}]",
-                )
+            if type(part) is ToolResult:
+                answered.add(part.call_id)
+            elif type(part) is ToolCall and part.kind != "builtin":
+                calls.append((index, part))
+    for index, call in calls:
+        if call.id not in answered:
+            raise ConversionError(
+                f"tool call {call.name!r} ({call.id!r}) has no result in the request; "
+                f"{target} rejects a call without its result (send the result, or leave the "
+                "call out)",
+                path=f"$.{_HISTORY.get(req.origin or '', 'messages')}[{index}]",
+            )
 
 
 def _gemini_call_first(out: dict[str, Any], req: Request, target: str) -> None:

@@ -27,6 +27,7 @@ import msgspec
 from toolwire.formats._wire import child
 from toolwire.formats.openai_chat._content import ABSENT, encode_content, encode_part
 from toolwire.formats.openai_chat._decode_messages import DETAILS
+from toolwire.formats.openai_chat._encode_fast import FAST_LANES
 from toolwire.formats.openai_chat._extra import DIALECT, NOTYPE, emit_fields, emit_wrapped
 from toolwire.formats.openai_chat._ids import synthesized_call_id
 from toolwire.ir.content import (
@@ -437,6 +438,17 @@ def _merge_assistants(messages: Sequence[Message]) -> tuple[list[Message], list[
     return merged, where
 
 
+def _adjacent_assistants(messages: Sequence[Message]) -> bool:
+    """Whether two assistant messages follow each other (else there is nothing to merge)."""
+    previous = ""
+    for message in messages:
+        role = message.role
+        if role == previous == "assistant":
+            return True
+        previous = role
+    return False
+
+
 def encode_assistant(
     message: Message, notes: Notes, *, same: bool, path: str = "$.choices[0].message"
 ) -> tuple[dict[str, Any], list[ToolCall]]:
@@ -463,9 +475,11 @@ def encode_messages(
         for index, message in enumerate(messages):
             _ROLES[message.role](message, index, state, f"$.messages[{index}]")
     else:
-        merged, where = _merge_assistants(messages)
+        merged, where = _merge_assistants(messages) if _adjacent_assistants(messages) else (messages, None)
         for index, message in enumerate(merged):
-            first, state.spans = where[index]
+            if not state.moved and FAST_LANES[message.role](message, state):
+                continue
+            first, state.spans = where[index] if where is not None else (index, None)
             _ROLES[message.role](message, index, state, f"$.messages[{first}]")
     state.flush_moved()
     return state.out

@@ -9,6 +9,7 @@ produce valid Responses payloads and note every loss. Streams: :mod:`.stream`.
 from __future__ import annotations
 
 from toolwire.formats import Codec
+from toolwire.formats.openai_responses._origins import record_request as record_request
 from toolwire.formats.openai_responses.errors import decode_error, encode_error, error_to_exception
 from toolwire.formats.openai_responses.request import decode_request, encode_request
 from toolwire.formats.openai_responses.response import decode_response, encode_response

@@ -17,7 +17,7 @@ from toolwire.formats.openai_responses._extra import emit_fields, split_fields
 from toolwire.ir.content import AudioPart, ContentPart, FilePart, ImagePart, RefusalPart, TextPart
 from toolwire.ir.notes import Notes
 
-__all__ = ["decode_content", "encode_part", "parse_data_url"]
+__all__ = ["CONTENT_TYPES", "decode_content", "encode_part", "parse_data_url"]
 
 _TEXT_KNOWN = frozenset({"type", "text"})
 _REFUSAL_KNOWN = frozenset({"type", "refusal"})
@@ -101,6 +101,10 @@ _DECODERS: dict[str, Callable[[dict[str, Any], str, str], ContentPart]] = {
     "input_file": _file,
     "input_audio": _audio,
 }
+
+
+CONTENT_TYPES = frozenset(_DECODERS)
+"""The content part types the decoder knows (an item with another is kept verbatim)."""
 
 
 def decode_content(value: Any, path: str, default: str) -> tuple[tuple[ContentPart, ...], bool]:

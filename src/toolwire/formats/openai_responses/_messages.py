@@ -17,6 +17,7 @@ from toolwire.formats.openai_responses._content import encode_part
 from toolwire.formats.openai_responses._decode_items import decode_item
 from toolwire.formats.openai_responses._encode_items import Ctx, encode_assistant, encode_result
 from toolwire.formats.openai_responses._extra import emit_fields
+from toolwire.formats.openai_responses._fast_items import FAST_DECODERS
 from toolwire.ir._where import Coord
 from toolwire.ir.content import (
     AudioPart,
@@ -68,10 +69,13 @@ class _Where:
         self.slots: list[Coord] = []
 
     def record(self, message_index: int) -> None:
-        ir = ("messages", self.first + message_index)
-        self.notes.came_from(ir, self.slots[0][:2])
-        for j, slot in enumerate(self.slots):
-            self.notes.came_from((*ir, "parts", j), slot)
+        """``Notes.came_from`` of the message and each of its parts (written in one go)."""
+        at = self.first + message_index
+        slots = self.slots
+        origins = self.notes.origins
+        origins["messages", at] = slots[0][:2]
+        for j, slot in enumerate(slots):
+            origins["messages", at, "parts", j] = slot
 
 
 def decode_input(
@@ -85,10 +89,16 @@ def decode_input(
     group_id: str | None = None
     where = _Where(notes, first) if notes is not None else None
     for index, item in enumerate(as_list(value, path)):
-        kind, got = decode_item(item, f"{path}[{index}]")
+        decoded = None
+        if type(item) is dict:  # the common shapes first (see ._fast_items), else the general decoder
+            item_type = item.get("type")
+            fast = FAST_DECODERS.get(item_type) if item_type is None or type(item_type) is str else None
+            decoded = fast(item) if fast is not None else None
+        kind, got = decoded if decoded is not None else decode_item(item, f"{path}[{index}]")
         if kind == "message":
-            _close(messages, group_role, group, group_id, where)
-            group, group_role, group_id = [], "", None
+            if group:
+                _close(messages, group_role, group, group_id, where)
+                group, group_role, group_id = [], "", None
             if where is not None:
                 count = len(got.parts)  # type: ignore[union-attr]
                 where.slots = item_slots(item, ("input", index), count) if count else [("input", index)]
@@ -97,13 +107,15 @@ def decode_input(
             messages.append(got)  # type: ignore[arg-type]
             continue
         if kind != group_role:
-            _close(messages, group_role, group, group_id, where)
-            group, group_role, group_id = [], kind, None
+            if group:
+                _close(messages, group_role, group, group_id, where)
+                group, group_id = [], None
+            group_role = kind
         if kind == "assistant":
             parts: list[Part] = got  # type: ignore[assignment]
             if group_id is None and parts and "~msg" in parts[0].extra:
                 group_id = parts[0].extra["~msg"].get("id")
-            group.extend(parts)
+            group += parts
             if where is not None:
                 where.slots.extend(item_slots(item, ("input", index), len(parts)))
         else:
