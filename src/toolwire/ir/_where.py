@@ -206,7 +206,11 @@ def _fill(template: Coord, indexes: list[int]) -> Coord:
     return tuple(next(it, 0) if p == "#" else p for p in template)
 
 
-_Attach = tuple[tuple[Coord, ...], Coord]
+_Candidate = tuple[Coord, Coord, "str | None"]
+"""A source prefix, the prefix with the rest of the path, and that whole path's text (``None``:
+rendered when it is the answer)."""
+
+_Attach = tuple[tuple[_Candidate, ...], Coord]
 """Candidate source prefixes (the first the source holds wins) and the rest of the path."""
 
 _IrPlan = tuple[tuple[tuple[Coord, Coord], ...], "_Attach | None"]
@@ -228,10 +232,14 @@ def _ir_plan(source_format: str, parts: Coord) -> _IrPlan:
     attach: _Attach | None = None
     if found is not None:
         length, templates, indexes = found
-        attach = (tuple(_fill(t, indexes) for t in templates), parts[length:])
+        attach = _candidates(tuple(_fill(t, indexes) for t in templates), parts[length:])
     elif type(parts[0]) is str and not indexed:
-        attach = ((parts[:1],), parts[1:])
+        attach = _candidates((parts[:1],), parts[1:])
     return keys, attach
+
+
+def _candidates(prefixes: tuple[Coord, ...], rest: Coord) -> _Attach:
+    return tuple((prefix, prefix + rest, render(prefix + rest)) for prefix in prefixes), rest
 
 
 @lru_cache(maxsize=4096)
@@ -290,14 +298,14 @@ class Where:
             node = node[part]
         return len(parts)
 
-    def _attach(self, prefixes: tuple[Coord, ...], rest: Coord) -> str | None:
-        """The first of ``prefixes`` the source holds, with as much of ``rest`` as it holds."""
+    def _attach(self, candidates: tuple[_Candidate, ...], rest: Coord) -> str | None:
+        """The first candidate prefix the source holds, with as much of ``rest`` as it holds."""
         best: Coord | None = None
         reach = 0
-        for prefix in prefixes:
-            got = self._depth(prefix + rest) - len(prefix)  # negative: the prefix is not held
+        for prefix, whole, text in candidates:
+            got = self._depth(whole) - len(prefix)  # negative: the prefix is not held
             if got == len(rest):  # one that holds the whole path first
-                return render(prefix + rest)
+                return text if text is not None else render(whole)
             if got >= 0 and best is None:
                 best, reach = prefix, got
         if best is None:
@@ -333,7 +341,7 @@ class Where:
             for key, rest in keys:
                 origin = origins.get(key)
                 if origin is not None:
-                    return self._attach((origin,), rest)
+                    return self._attach(((origin, origin + rest, None),), rest)
         return None if attach is None else self._attach(*attach)
 
     def map(self, path: str, origins: dict[Coord, Coord]) -> tuple[str, str | None]:

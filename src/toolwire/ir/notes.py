@@ -136,6 +136,8 @@ class Notes:
         self._decoded = (source, source_format, target_format, again)
 
     def _place(self, path: str, target: str | None) -> tuple[str, str | None]:
+        if path == "$":  # the root maps to itself
+            return path, target
         where = self.where
         if where is None:
             if self._decoded is None:
