@@ -61,16 +61,22 @@ def _empty(out: dict[str, Any], req: Request, target: str) -> None:
 
 
 def _unanswered(out: dict[str, Any], req: Request, target: str) -> None:
-    answered = {p.call_id for m in req.messages for p in m.parts if isinstance(p, ToolResult)}
+    answered: set[str | None] = set()
+    calls: list[tuple[int, ToolCall]] = []  # one pass collects both; the first unanswered call fails
     for index, message in enumerate(req.messages):
         for part in message.parts:
-            if isinstance(part, ToolCall) and part.kind != "builtin" and part.id not in answered:
-                raise ConversionError(
-                    f"tool call {part.name!r} ({part.id!r}) has no result in the request; "
-                    f"{target} rejects a call without its result (send the result, or leave the "
-                    "call out)",
-                    path=f"$.{_HISTORY.get(req.origin or '', 'messages')}[{index}]",
-                )
+            if isinstance(part, ToolResult):
+                answered.add(part.call_id)
+            elif isinstance(part, ToolCall) and part.kind != "builtin":
+                calls.append((index, part))
+    for index, part in calls:
+        if part.id not in answered:
+            raise ConversionError(
+                f"tool call {part.name!r} ({part.id!r}) has no result in the request; "
+                f"{target} rejects a call without its result (send the result, or leave the "
+                "call out)",
+                path=f"$.{_HISTORY.get(req.origin or '', 'messages')}[{index}]",
+            )
 
 
 def _gemini_call_first(out: dict[str, Any], req: Request, target: str) -> None:
@@ -112,6 +118,11 @@ _CHECKS: tuple[Callable[[dict[str, Any], Request, str], None], ...] = (
     _gemini_call_first,
     _gemini_counts,
 )
+_GEMINI_ONLY = frozenset({_gemini_call_first, _gemini_counts})
+_CHECKS_FOR: dict[str, tuple[Callable[[dict[str, Any], Request, str], None], ...]] = {
+    target: tuple(c for c in _CHECKS if target == "gemini" or c not in _GEMINI_ONLY) for target in _HISTORY
+}
+"""The checks that apply to each target (the Gemini ones look at nothing else)."""
 
 
 def refuse_unsendable_request(out: dict[str, Any], req: Request, target: str) -> None:
@@ -126,5 +137,5 @@ def refuse_unsendable_request(out: dict[str, Any], req: Request, target: str) ->
         ConversionError: an empty history, a tool call without its result, a Gemini call
             turn first or answered by another number of responses.
     """
-    for check in _CHECKS:
+    for check in _CHECKS_FOR.get(target, _CHECKS):
         check(out, req, target)
