@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
-__all__ = ["child", "json_type", "locate", "render", "segments"]
+__all__ = ["child", "holds", "json_type", "locate", "parsed", "render", "segments"]
 
 _SEGMENT = re.compile(r"\.((?:[^\W\d]|[$~])[\w$~-]*)|\[(\d+)\]|\[(\"(?:[^\"\\]|\\.)*\")\]")
 
@@ -62,12 +64,41 @@ def segments(path: str) -> list[str | int] | None:
     return out
 
 
-def render(parts: list[str | int]) -> str:
+@lru_cache(maxsize=4096)
+def parsed(path: str) -> tuple[str | int, ...] | None:
+    """:func:`segments` as a tuple, cached: note paths repeat from call to call."""
+    found = segments(path)
+    return None if found is None else tuple(found)
+
+
+def render(parts: Sequence[str | int]) -> str:
     """The path of ``parts`` (the inverse of :func:`segments`), written by :func:`child`."""
+    return _rendered(tuple(parts))
+
+
+@lru_cache(maxsize=4096)
+def _rendered(parts: tuple[str | int, ...]) -> str:
+    """:func:`render`, cached: note paths repeat from call to call."""
     text = "$"
     for part in parts:
         text = child(text, part)
     return text
+
+
+def holds(document: Any, path: str) -> bool:
+    """Whether ``document`` holds the whole of ``path`` (``locate(document, path)[2]``)."""
+    parts = parsed(path)
+    if parts is None:
+        return False
+    node = document
+    for part in parts:
+        if isinstance(part, int):
+            if not isinstance(node, list) or part >= len(node):
+                return False
+        elif not isinstance(node, dict) or part not in node:
+            return False
+        node = node[part]
+    return True
 
 
 def locate(document: Any, path: str) -> tuple[str, Any, bool]:
@@ -77,7 +108,8 @@ def locate(document: Any, path: str) -> tuple[str, Any, bool]:
         ``(reached, value, whole)``: the longest prefix of the path the document holds, the value
         there, and whether that is the whole path.
     """
-    parts = segments(path) or []
+    found = parsed(path)
+    parts = found or ()
     node = document
     for depth, part in enumerate(parts):
         held = (
@@ -88,4 +120,4 @@ def locate(document: Any, path: str) -> tuple[str, Any, bool]:
         if not held:
             return render(parts[:depth]), node, False
         node = node[part]
-    return render(parts), node, segments(path) is not None
+    return render(parts), node, found is not None

@@ -13,14 +13,14 @@ from typing import Any
 
 import msgspec
 
-from toolwire._jsonpath import locate
+from toolwire._jsonpath import holds
 from toolwire.ir.notes import Note
 
 __all__ = ["in_user_coordinates"]
 
 
 def _checked(note: Note, output: Any) -> Note:
-    if note.loss or note.target is None or locate(output, note.target)[2]:
+    if note.loss or note.target is None or holds(output, note.target):
         return note
     return msgspec.structs.replace(note, target=None)
 

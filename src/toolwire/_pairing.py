@@ -37,12 +37,20 @@ def _restored(part: Part) -> Part:
 
 def restore_history_ids(ir: Request) -> Request:
     """``ir`` with every escaped call id of its history restored (others unchanged)."""
-    messages = []
-    for message in ir.messages:
-        parts = tuple(_restored(p) for p in message.parts)
-        messages.append(message if parts == message.parts else msgspec.structs.replace(message, parts=parts))
-    new = tuple(messages)
-    return ir if new == ir.messages else msgspec.structs.replace(ir, messages=new)
+    messages: list[Message] | None = None  # copied on the first change only: most ids are not escaped
+    for index, message in enumerate(ir.messages):
+        parts: list[Part] | None = None
+        for j, part in enumerate(message.parts):
+            restored = _restored(part)
+            if restored is not part:
+                if parts is None:
+                    parts = list(message.parts)
+                parts[j] = restored
+        if parts is not None:
+            if messages is None:
+                messages = list(ir.messages)
+            messages[index] = msgspec.structs.replace(message, parts=tuple(parts))
+    return ir if messages is None else msgspec.structs.replace(ir, messages=tuple(messages))
 
 
 def _run_end(messages: tuple[Message, ...], start: int) -> int:
@@ -125,10 +133,14 @@ def fill_result_ids(ir: Request) -> Request:
     """``ir`` with the id-less results of each assistant turn paired to its calls' ids, by name and order."""
     messages = list(ir.messages)
     for index, message in enumerate(ir.messages):
+        if message.role != "assistant":
+            continue
         calls = [p for p in message.parts if isinstance(p, ToolCall) and p.kind != "builtin"]
-        if message.role != "assistant" or not calls:
+        if not calls:
             continue
         end = _run_end(ir.messages, index + 1)
-        messages[index + 1 : end] = _filled(messages[index + 1 : end], calls)
+        run = messages[index + 1 : end]
+        if any(isinstance(p, ToolResult) and p.call_id is None for m in run for p in m.parts):
+            messages[index + 1 : end] = _filled(run, calls)  # it changes only id-less results
     new = tuple(messages)
     return ir if new == ir.messages else msgspec.structs.replace(ir, messages=new)

@@ -158,11 +158,15 @@ def translate_response(
     notes = Notes(policy)
     src = format_module(source)
     dst = format_module(target)
-    ir: Response = src.decode_response(payload, notes, **chat_dialect(source, source_dialect))
+    if source_dialect is None:  # the common call: no keyword to build
+        ir: Response = src.decode_response(payload, notes)
+    else:
+        ir = src.decode_response(payload, notes, **chat_dialect(source, source_dialect))
     recorder = _recorder(src, "response", payload, ir)
     notes.decoded(payload, resolve_format(source), resolve_format(target), recorder)
     out: dict[str, Any] = dst.encode_response(ir, notes)
-    return Translation(out, tuple(in_user_coordinates(notes.items, payload, out)), ir)
+    items = notes.items
+    return Translation(out, tuple(in_user_coordinates(items, payload, out)) if items else (), ir)
 
 
 @dataclass

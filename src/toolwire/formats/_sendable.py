@@ -118,6 +118,11 @@ _CHECKS: tuple[Callable[[dict[str, Any], Request, str], None], ...] = (
     _gemini_call_first,
     _gemini_counts,
 )
+_GEMINI_ONLY = frozenset({_gemini_call_first, _gemini_counts})
+_CHECKS_FOR: dict[str, tuple[Callable[[dict[str, Any], Request, str], None], ...]] = {
+    target: tuple(c for c in _CHECKS if target == "gemini" or c not in _GEMINI_ONLY) for target in _HISTORY
+}
+"""The checks that apply to each target (the Gemini ones look at nothing else)."""
 
 
 def refuse_unsendable_request(out: dict[str, Any], req: Request, target: str) -> None:
@@ -132,5 +137,5 @@ def refuse_unsendable_request(out: dict[str, Any], req: Request, target: str) ->
         ConversionError: an empty history, a tool call without its result, a Gemini call
             turn first or answered by another number of responses.
     """
-    for check in _CHECKS:
+    for check in _CHECKS_FOR.get(target, _CHECKS):
         check(out, req, target)

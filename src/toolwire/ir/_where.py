@@ -38,7 +38,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from toolwire._jsonpath import render, segments
+from toolwire._jsonpath import parsed, render
 
 __all__ = ["SOURCE_KEYS", "STREAM", "TARGET_KEYS", "Coord", "Where"]
 
@@ -164,6 +164,8 @@ STREAM: Any = object()
 """The source of a stream translation (``notes.decoded(STREAM)``): its events are not kept."""
 _INDEXED = frozenset({"messages", "parts", "tools"})  # IR arrays: only provenance maps them
 _LONGEST = 4  # the longest recorded IR coordinate: ("messages", i, "parts", j)
+# and the shortest looked up is 2, ("parts", j): every recorded coordinate ends with an index
+# (decoders record array elements), so a note about a whole IR array (``$.parts``) loads nothing
 
 
 _Index = dict[str | int, list[tuple[Coord, Any]]]
@@ -181,13 +183,13 @@ _SOURCE_INDEX = {name: _index(table) for name, table in SOURCE_KEYS.items()}
 _TARGET_INDEX = {name: _index(table) for name, table in TARGET_KEYS.items()}
 
 
-def _matches(key: Coord, parts: list[str | int]) -> bool:
+def _matches(key: Coord, parts: Coord) -> bool:
     if len(key) > len(parts):
         return False
     return all(k == p or (k == "#" and type(p) is int) for k, p in zip(key, parts, strict=False))
 
 
-def _lookup(index: _Index, parts: list[str | int]) -> tuple[int, Any, list[int]] | None:
+def _lookup(index: _Index, parts: Coord) -> tuple[int, Any, list[int]] | None:
     """The longest prefix of ``parts`` in the table (``"#"`` matching any index): its length,
     the value, and the indexes the ``"#"`` stood for."""
     entries = index.get("#" if type(parts[0]) is int else parts[0])
@@ -199,21 +201,66 @@ def _lookup(index: _Index, parts: list[str | int]) -> tuple[int, Any, list[int]]
     return None
 
 
-@lru_cache(maxsize=4096)
-def _parsed(path: str) -> tuple[str | int, ...]:
-    """The segments of ``path`` (``()`` for ``$`` or a path of another grammar); paths repeat."""
-    return tuple(segments(path) or ())
-
-
-def _fill(template: Coord, indexes: list[int]) -> list[str | int]:
+def _fill(template: Coord, indexes: list[int]) -> Coord:
     it = iter(indexes)
-    return [next(it, 0) if p == "#" else p for p in template]
+    return tuple(next(it, 0) if p == "#" else p for p in template)
+
+
+_Candidate = tuple[Coord, Coord, "str | None"]
+"""A source prefix, the prefix with the rest of the path, and that whole path's text (``None``:
+rendered when it is the answer)."""
+
+_Attach = tuple[tuple[_Candidate, ...], Coord]
+"""Candidate source prefixes (the first the source holds wins) and the rest of the path."""
+
+_IrPlan = tuple[tuple[tuple[Coord, Coord], ...], "_Attach | None"]
+"""How an IR path maps (:meth:`Where._from_ir`): the recorded origins to look up (prefix,
+rest; longest first; empty unless the path starts in an IR array), else the tables' candidates."""
+
+_Plan = tuple[Coord, _IrPlan, "_IrPlan | None"]
+"""A note path's segments, its plan as an IR path, and as an output path mapped to IR."""
+
+
+@lru_cache(maxsize=4096)
+def _ir_plan(source_format: str, parts: Coord) -> _IrPlan:
+    """What :meth:`Where._from_ir` tries for ``parts``; only the tables: the same on every call."""
+    indexed = parts[0] in _INDEXED
+    keys: tuple[tuple[Coord, Coord], ...] = ()
+    if indexed:
+        keys = tuple((parts[:n], parts[n:]) for n in range(min(len(parts), _LONGEST), 1, -1))
+    found = _lookup(_SOURCE_INDEX.get(source_format, _EMPTY), parts)
+    attach: _Attach | None = None
+    if found is not None:
+        length, templates, indexes = found
+        attach = _candidates(tuple(_fill(t, indexes) for t in templates), parts[length:])
+    elif type(parts[0]) is str and not indexed:
+        attach = _candidates((parts[:1],), parts[1:])
+    return keys, attach
+
+
+def _candidates(prefixes: tuple[Coord, ...], rest: Coord) -> _Attach:
+    return tuple((prefix, prefix + rest, render(prefix + rest)) for prefix in prefixes), rest
+
+
+@lru_cache(maxsize=4096)
+def _plan(source_format: str, target_format: str, path: str) -> _Plan | None:
+    """The table work of :meth:`Where.map` for ``path`` (``None``: not a path to map); note paths
+    repeat from call to call, so each is planned once."""
+    parts = parsed(path)
+    if not parts:
+        return None
+    hit = _lookup(_TARGET_INDEX.get(target_format, _EMPTY), parts)
+    second = None
+    if hit is not None:
+        length, template, indexes = hit
+        second = _ir_plan(source_format, _fill(template, indexes) + parts[length:])
+    return parts, _ir_plan(source_format, parts), second
 
 
 class Where:
     """Maps the paths of notes made after decoding to the source payload (module docstring)."""
 
-    __slots__ = ("load", "source", "sources", "targets")
+    __slots__ = ("load", "source", "source_format", "target_format")
 
     def __init__(
         self,
@@ -224,10 +271,10 @@ class Where:
     ) -> None:
         self.source = source
         self.load = load
-        self.sources = _SOURCE_INDEX.get(source_format or "", _EMPTY)
-        self.targets = _TARGET_INDEX.get(target_format or "", _EMPTY)
+        self.source_format = source_format or ""
+        self.target_format = target_format or ""
 
-    def held(self, parts: list[str | int]) -> bool:
+    def held(self, parts: Coord) -> bool:
         """Whether the source holds ``parts``."""
         node = self.source
         for part in parts:
@@ -239,27 +286,39 @@ class Where:
             node = node[part]
         return True
 
-    def _attach(self, prefixes: list[list[str | int]], rest: list[str | int]) -> str | None:
-        """The first of ``prefixes`` the source holds, with as much of ``rest`` as it holds."""
-        held = [p for p in prefixes if self.held(p)]
-        for prefix in held:  # one that holds the whole path first
-            if self.held(prefix + rest):
-                return render(prefix + rest)
-        if not held:
+    def _depth(self, parts: Coord) -> int:
+        """How many leading segments of ``parts`` the source holds."""
+        node = self.source
+        for depth, part in enumerate(parts):
+            if type(part) is int:
+                if type(node) is not list or part >= len(node):
+                    return depth
+            elif type(node) is not dict or part not in node:
+                return depth
+            node = node[part]
+        return len(parts)
+
+    def _attach(self, candidates: tuple[_Candidate, ...], rest: Coord) -> str | None:
+        """The first candidate prefix the source holds, with as much of ``rest`` as it holds."""
+        best: Coord | None = None
+        reach = 0
+        for prefix, whole, text in candidates:
+            got = self._depth(whole) - len(prefix)  # negative: the prefix is not held
+            if got == len(rest):  # one that holds the whole path first
+                return text if text is not None else render(whole)
+            if got >= 0 and best is None:
+                best, reach = prefix, got
+        if best is None:
             return None
-        best = held[0]
         for start in range(1, len(rest)):  # an IR-only level before the source's key (``namespace``)
             if self.held(best + rest[start:]):
                 return render(best + rest[start:])
         deeper = self._one_level_down(best, rest)
         if deeper is not None:
             return deeper
-        for end in range(len(rest), 0, -1):
-            if self.held(best + rest[:end]):
-                return render(best + rest[:end])
-        return render(best)
+        return render(best + rest[:reach])
 
-    def _one_level_down(self, prefix: list[str | int], rest: list[str | int]) -> str | None:
+    def _one_level_down(self, prefix: Coord, rest: Coord) -> str | None:
         """``rest`` one object level below ``prefix`` (a Chat call's ``function.arguments``)."""
         if not rest or type(rest[0]) is not str:
             return None
@@ -269,45 +328,40 @@ class Where:
         if type(node) is not dict:
             return None
         for key, value in node.items():
-            if type(value) is dict and self.held([*prefix, key, *rest]):
-                return render([*prefix, key, *rest])
+            if type(value) is dict and self.held((*prefix, key, *rest)):
+                return render((*prefix, key, *rest))
         return None
 
-    def _from_ir(self, parts: list[str | int], origins: dict[Coord, Coord]) -> str | None:
-        if parts[0] in _INDEXED:
+    def _from_ir(self, plan: _IrPlan, origins: dict[Coord, Coord]) -> str | None:
+        keys, attach = plan
+        if keys:
             if self.load is not None:  # the first note about an IR message, part or tool
                 self.load(origins)
                 self.load = None
-            for length in range(min(len(parts), _LONGEST), 0, -1):
-                origin = origins.get(tuple(parts[:length]))
+            for key, rest in keys:
+                origin = origins.get(key)
                 if origin is not None:
-                    return self._attach([list(origin)], parts[length:])
-        found = _lookup(self.sources, parts)
-        if found is not None:
-            length, templates, indexes = found
-            return self._attach([_fill(t, indexes) for t in templates], parts[length:])
-        if type(parts[0]) is str and parts[0] not in _INDEXED:
-            return self._attach([parts[:1]], parts[1:])
-        return None
+                    return self._attach(((origin, origin + rest, None),), rest)
+        return None if attach is None else self._attach(*attach)
 
     def map(self, path: str, origins: dict[Coord, Coord]) -> tuple[str, str | None]:
         """``(source path, output path or None)`` for a note made at ``path``."""
-        parts = list(_parsed(path))
-        if not parts:
-            return path, None
         if self.source is STREAM:  # events are not at hand: the event that started the part
-            for length in range(len(parts), 0, -1):
-                origin = origins.get(tuple(parts[:length]))
+            parts = parsed(path)
+            for length in range(len(parts or ()), 0, -1):
+                origin = origins.get(parts[:length])  # type: ignore[index]
                 if origin is not None:
-                    return render(list(origin)), None
+                    return render(origin), None
             return path, None
-        found = self._from_ir(parts, origins)
+        plan = _plan(self.source_format, self.target_format, path)
+        if plan is None:
+            return path, None
+        parts, first, second = plan
+        found = self._from_ir(first, origins)
         if found is not None:
             return found, None
-        hit = _lookup(self.targets, parts)
-        if hit is not None:
-            length, template, indexes = hit
-            found = self._from_ir(_fill(template, indexes) + parts[length:], origins)
+        if second is not None:
+            found = self._from_ir(second, origins)
             if found is not None:
                 return found, None
         if self.held(parts):

@@ -84,7 +84,7 @@ class Notes:
         policy: ``"strict"``, ``"warn"`` (default) or ``"drop"``.
     """
 
-    __slots__ = ("items", "origins", "policy", "recording", "where")
+    __slots__ = ("_decoded", "items", "origins", "policy", "recording", "where")
 
     def __init__(self, policy: Policy = "warn") -> None:
         if policy not in _POLICIES:
@@ -97,6 +97,7 @@ class Notes:
         """Whether :attr:`origins` are being recorded (in the ``again`` of :meth:`decoded`, run
         when a note needs them: decoding itself records nothing)."""
         self.where: Where | None = None
+        self._decoded: tuple[Any, str | None, str | None, Callable[[Notes], object] | None] | None = None
 
     def came_from(self, ir: Coord, source: Coord) -> None:
         """Record (decoders, when :attr:`recording`) that the IR element at ``ir`` came from
@@ -131,24 +132,18 @@ class Notes:
                 again); called with a recording collector the first time a note names an IR
                 message, part or tool, so that nothing is recorded when no note needs it.
         """
-        load = None
-        if again is not None:
-
-            def load(origins: dict[Coord, Coord]) -> None:
-                recorder = Notes("drop")
-                recorder.recording = True
-                try:
-                    again(recorder)
-                except ToolwireError:  # it decoded once already: not expected
-                    return
-                origins.update(recorder.origins)
-
-        self.where = Where(source, source_format, target_format, load)
+        self.where = None  # made by the first note (most conversions note nothing to map)
+        self._decoded = (source, source_format, target_format, again)
 
     def _place(self, path: str, target: str | None) -> tuple[str, str | None]:
-        if self.where is None:
+        if path == "$":  # the root maps to itself
             return path, target
-        mapped, output = self.where.map(path, self.origins)
+        where = self.where
+        if where is None:
+            if self._decoded is None:
+                return path, target
+            where = self.where = _where(*self._decoded)
+        mapped, output = where.map(path, self.origins)
         return mapped, target if target is not None else output
 
     def add(self, path: str, kind: NoteKind, message: str, *, target: str | None = None) -> None:
@@ -177,3 +172,22 @@ class Notes:
 
     def __repr__(self) -> str:
         return f"Notes(policy={self.policy!r}, items={self.items!r})"
+
+
+def _where(
+    source: Any, source_format: str | None, target_format: str | None, again: Callable[[Notes], object] | None
+) -> Where:
+    """The :class:`Where` of :meth:`Notes.decoded`'s arguments."""
+    load = None
+    if again is not None:
+
+        def load(origins: dict[Coord, Coord]) -> None:
+            recorder = Notes("drop")
+            recorder.recording = True
+            try:
+                again(recorder)
+            except ToolwireError:  # it decoded once already: not expected
+                return
+            origins.update(recorder.origins)
+
+    return Where(source, source_format, target_format, load)

@@ -218,3 +218,49 @@ def test_cross_format_error_and_builtin_parts() -> None:
         ("$.parts[0]", "dropped"),
         ("$.parts[1]", "dropped"),
     ]
+
+
+def _recorded(record: Any) -> dict[Any, Any]:
+    """The origins ``record`` writes into a recording collector."""
+    notes = Notes("drop")
+    notes.recording = True
+    record(notes)
+    return notes.origins
+
+
+def test_record_response_counts_parts_from_the_items(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = [{"type": "output_text", "text": "a", "annotations": []}, {"type": "refusal", "refusal": "no"}]
+    output = [
+        {**TEXT, "content": texts},  # two known content entries: two parts
+        CALL,
+        {**TEXT, "id": "msg_2", "content": [{"type": "mystery"}]},  # unknown entry: kept whole, one part
+        SEARCH,
+        {"type": "message", "role": "assistant", "content": "plain"},  # string content: one part
+    ]
+    payload = _response("completed", output)
+    ir = resp.decode_response(payload, Notes("drop"))
+    decoded = _recorded(lambda n: resp.decode_response(payload, n))
+    assert decoded == {
+        ("parts", 0): ("output", 0, "content", 0),
+        ("parts", 1): ("output", 0, "content", 1),
+        ("parts", 2): ("output", 1),
+        ("parts", 3): ("output", 2, "content", 0),
+        ("parts", 4): ("output", 3),
+        ("parts", 5): ("output", 4, "content"),
+    }
+
+    def no_decoding(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("record_response decoded an item again")
+
+    monkeypatch.setattr("toolwire.formats.openai_responses.response.decode_item", no_decoding)
+    assert _recorded(lambda n: resp.record_response(payload, ir, n)) == decoded
+
+
+def test_record_response_matches_the_recording_decoder_on_the_corpus() -> None:
+    checked = 0
+    for sample in samples(format="openai-responses", kind="response"):
+        ir = resp.decode_response(sample.payload, Notes("drop"))
+        expected = _recorded(lambda n: resp.decode_response(sample.payload, n))  # noqa: B023
+        assert _recorded(lambda n: resp.record_response(sample.payload, ir, n)) == expected  # noqa: B023
+        checked += 1
+    assert checked > 10

@@ -13,6 +13,7 @@ from toolwire.formats.openai_responses._origins import record_request as record_
 from toolwire.formats.openai_responses.errors import decode_error, encode_error, error_to_exception
 from toolwire.formats.openai_responses.request import decode_request, encode_request
 from toolwire.formats.openai_responses.response import decode_response, encode_response
+from toolwire.formats.openai_responses.response import record_response as record_response
 from toolwire.formats.openai_responses.stream import StreamDecoder, StreamEncoder, check_stream
 from toolwire.formats.openai_responses.tools import (
     decode_tool_choice,

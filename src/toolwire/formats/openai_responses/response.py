@@ -18,6 +18,7 @@ from typing import Any
 import msgspec
 
 from toolwire.formats._wire import as_dict, as_list, opt_dict, opt_str
+from toolwire.formats.openai_responses._content import _DECODERS as CONTENT_DECODERS
 from toolwire.formats.openai_responses._decode_items import decode_item
 from toolwire.formats.openai_responses._encode_items import Ctx, encode_assistant
 from toolwire.formats.openai_responses._extra import FORMAT, emit_fields, split_fields
@@ -30,7 +31,7 @@ from toolwire.ir.content import Part
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import ErrorInfo, Response
 
-__all__ = ["decode_response", "encode_response"]
+__all__ = ["decode_response", "encode_response", "record_response"]
 
 _KNOWN = frozenset(
     {"id", "object", "created_at", "status", "error", "incomplete_details", "model", "output", "usage"}
@@ -95,6 +96,39 @@ def _decode_output(value: Any, notes: Notes) -> tuple[Part, ...]:
             for j, slot in enumerate(item_slots(item, ("output", index), len(parts) - start), start):
                 notes.came_from(("parts", j), slot)
     return tuple(parts)
+
+
+def _item_parts(item: Any) -> int:
+    """How many IR parts an ``output`` item decodes into (``_decode_items``): an assistant message's
+    content entries when each is of a known part type, else one (the item kept whole)."""
+    if type(item) is not dict or item.get("role") != "assistant" or item.get("type") not in (None, "message"):
+        return 1
+    content = item.get("content")
+    if type(content) is not list or not content:
+        return 1
+    for entry in content:
+        kind = entry.get("type") if type(entry) is dict else None
+        if type(kind) is not str or kind not in CONTENT_DECODERS:
+            return 1
+    return len(content)
+
+
+def record_response(payload: dict[str, Any], ir: Response, notes: Notes) -> None:
+    """Record where the parts of ``ir``, decoded from ``payload``, came from (only when a note
+    needs it): each ``output`` item's parts by :func:`_item_parts`, or, should those not add up
+    to the decoded parts, the items decoded again on the recording ``notes``."""
+    output = payload.get("output") if type(payload) is dict else None
+    if type(output) is not list:
+        return
+    counts = [_item_parts(item) for item in output]
+    if sum(counts) != len(ir.parts):
+        _decode_output(output, notes)
+        return
+    j = 0
+    for index, (item, count) in enumerate(zip(output, counts, strict=True)):
+        for slot in item_slots(item, ("output", index), count):
+            notes.came_from(("parts", j), slot)
+            j += 1
 
 
 def decode_response_error(value: dict[str, Any], path: str = "$.error") -> ErrorInfo:
