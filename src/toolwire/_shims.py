@@ -153,13 +153,17 @@ class ToolShims:
             if isinstance(wrapper, dict) and isinstance(wrapper.get("description"), str) and tool.namespace:
                 self._ns_text[tool.namespace] = wrapper["description"]
 
-    def request(self, ir: Request, notes: Notes) -> Request:
-        """``ir`` with custom and namespaced tools, calls and results in the upstream's terms."""
+    def request(self, ir: Request, notes: Notes, *, touched: bool = True) -> Request:
+        """``ir`` with custom and namespaced tools, calls and results in the upstream's terms.
+
+        ``touched=False``: the caller knows that no call or result of the history is namespaced
+        or custom (:mod:`toolwire._survey`), so the history is not walked.
+        """
         if not (self.custom or self.flatten):
             return ir
         self.register(ir.tools)
         tools = tuple(self._tool(tool, notes, f"$.tools[{i}]") for i, tool in enumerate(ir.tools))
-        messages = self._messages(ir.messages, notes)
+        messages = self._messages(ir.messages, notes) if touched else ir.messages
         choice = self._choice(ir.tool_choice, ir.tools)
         if tools == ir.tools and messages == ir.messages and choice is ir.tool_choice:
             return ir

@@ -27,6 +27,7 @@ from toolwire._opaque_state import StreamState, keep_state, keeps_state, recall_
 from toolwire._pairing import fill_result_ids, order_results, restore_history_ids
 from toolwire._restore import Restorer
 from toolwire._shims import ToolShims
+from toolwire._survey import Survey, survey
 from toolwire.errors import ToolwireError
 from toolwire.formats import _MODULES
 from toolwire.formats._sendable import refuse_unsendable_request
@@ -264,11 +265,17 @@ class Exchange:
             self.client_model = ir.model
         if self.state is not None:
             ir = recall_state(ir, self.state)  # keyed by the call ids the client saw: before _hop_request
-        ir = open_request(ir, notes)
         if self.client != self.upstream:
-            ir = self._hop_request(ir, notes)
+            found = survey(ir.messages)  # one walk: the passes below skip what cannot change
+            if found.reasoning:
+                opened = open_request(ir, notes)
+                if opened is not ir:  # an envelope may hold any part: look again
+                    ir, found = opened, survey(opened.messages)
+            ir, names = self._hop_request(ir, notes, found)
             if self._names is not None:
-                ir = _rename_request(ir, self._names.to_target, notes)
+                ir = _rename_request(ir, self._names.to_target, notes, names)
+        else:
+            ir = open_request(ir, notes)
         if self.upstream_model is not None:
             ir = _replace(ir, model=self.upstream_model)
         ir = apply_fallbacks(ir, self.upstream, notes)  # type: ignore[arg-type]
@@ -450,19 +457,27 @@ class Exchange:
 
         return restore
 
-    def _hop_request(self, ir: Request, notes: Notes) -> Request:
+    def _hop_request(
+        self, ir: Request, notes: Notes, found: Survey
+    ) -> tuple[Request, dict[str, None] | None]:
         """The client's history in the upstream's terms: ids we escaped restored, tools the
-        upstream lacks approximated (remembered for the way back), Gemini results in call order."""
+        upstream lacks approximated (remembered for the way back), Gemini results in call order.
+
+        Returns the request, and the tool names its history uses in order of first use
+        (``found.names``), or ``None`` when a pass changed names or their order."""
         if self.client in ("anthropic", "bedrock-converse"):  # ids we escaped for them come back
-            ir = restore_history_ids(ir)
-        elif self.client == "gemini":
+            if found.escaped:
+                ir = restore_history_ids(ir)
+        elif self.client == "gemini" and found.idless:
             ir = fill_result_ids(ir)
+        named = ir.messages  # the passes above change ids only
         shims = ToolShims(self.upstream)  # type: ignore[arg-type]
-        ir = shims.request(ir, notes)
+        touched = (found.spaced and shims.flatten) or (found.custom and shims.custom)
+        ir = shims.request(ir, notes, touched=touched)
         self._shims = shims if shims.active else None
         if self.upstream == "gemini":
             ir = order_results(ir, notes)
-        return ir
+        return ir, found.names if ir.messages is named else None
 
     def _restorer(self) -> Restorer:
         names = self._names if self._names is not None and self._names.renamed else None
@@ -544,10 +559,28 @@ def _rename_choice(choice: ToolChoice | None, rename: Callable[[str], str]) -> T
     return _replace(choice, name=name, allowed=allowed)
 
 
-def _rename_request(ir: Request, rename: Callable[[str], str], notes: Notes) -> Request:
+def _renames_any(names: Iterable[str], rename: Callable[[str], str]) -> bool:
+    """Whether ``rename`` changes one of ``names``; each is registered, in order (a NameMap
+    gives a colliding name a suffix by order of first use)."""
+    changed = False
+    for name in names:
+        if rename(name) != name:
+            changed = True
+    return changed
+
+
+def _rename_request(
+    ir: Request, rename: Callable[[str], str], notes: Notes, names: Iterable[str] | None = None
+) -> Request:
+    """``ir`` with its tools, calls, results and tool choice renamed by ``rename``.
+
+    ``names``: the names the history's calls and results use, in order of first use (a
+    :class:`~toolwire._survey.Survey`'s); when ``rename`` keeps them all, the history is not walked.
+    """
     tools = rename_tools(ir.tools, rename, notes)
     messages: list[Message] | None = None  # copied on the first change only
-    for index, message in enumerate(ir.messages):
+    walk = ir.messages if names is None or _renames_any(names, rename) else ()
+    for index, message in enumerate(walk):
         for part in message.parts:  # most messages name no tool: looked at, not rebuilt
             if isinstance(part, _NAMED):
                 break

@@ -1,0 +1,77 @@
+"""One walk over a request's history that tells which passes of a hop can change it.
+
+:meth:`toolwire.translate.Exchange.request` runs several passes over every part of a
+client's history between decoding and encoding: opening reasoning envelopes, restoring the
+call ids we escaped, filling the ids of a Gemini client's results, tool shims, renaming.
+Most histories need none of them (no reasoning part, no escaped id, no namespaced or custom
+tool, no name to sanitize). :func:`survey` reads every part once and records what each pass
+looks for, so that a pass that cannot change anything is skipped instead of walking the
+history again. Each flag is the exact condition under which its pass changes a part: a
+skipped pass returns what it would have returned.
+
+=============  =================================================  ==============================
+flag           set when a part is                                 the pass it gates
+=============  =================================================  ==============================
+``reasoning``  a reasoning part (envelope or not)                 ``opaque.open_request``
+``escaped``    a call or result whose id holds ``--``             ``_pairing.restore_history_ids``
+``idless``     a result without call id                           ``_pairing.fill_result_ids``
+``spaced``     a call (not built-in) of a namespaced tool         ``ToolShims`` (flattening)
+``custom``     a call or result of a custom tool                  ``ToolShims`` (custom tools)
+``names``      a call or result naming a tool (not built-in):     ``translate._rename_request``
+               its name, in order of first use
+=============  =================================================  ==============================
+"""
+
+from __future__ import annotations
+
+from toolwire.ir.content import Message, ReasoningPart, ToolCall, ToolResult
+
+__all__ = ["Survey", "survey"]
+
+
+class Survey:
+    """What :func:`survey` found in a history (see the module docstring)."""
+
+    __slots__ = ("custom", "escaped", "idless", "names", "reasoning", "spaced")
+
+    def __init__(self) -> None:
+        self.reasoning = False
+        self.escaped = False
+        self.idless = False
+        self.spaced = False
+        self.custom = False
+        self.names: dict[str, None] = {}  # an ordered set: NameMap registers names in order of use
+
+
+def survey(messages: tuple[Message, ...]) -> Survey:
+    """The :class:`Survey` of ``messages``: every part read once."""
+    found = Survey()
+    names = found.names
+    for message in messages:
+        for part in message.parts:
+            if isinstance(part, ToolCall):
+                call_id = part.id
+                if call_id is not None and "--" in call_id:
+                    found.escaped = True
+                if part.kind == "builtin":
+                    continue
+                if part.kind == "custom":
+                    found.custom = True
+                if part.namespace is not None:
+                    found.spaced = True
+                names[part.name] = None
+            elif isinstance(part, ToolResult):
+                call_id = part.call_id
+                if call_id is None:
+                    found.idless = True
+                elif "--" in call_id:
+                    found.escaped = True
+                if part.kind == "builtin":
+                    continue
+                if part.kind == "custom":
+                    found.custom = True
+                if part.name is not None:
+                    names[part.name] = None
+            elif isinstance(part, ReasoningPart):
+                found.reasoning = True
+    return found
