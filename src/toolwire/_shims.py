@@ -161,6 +161,8 @@ class ToolShims:
         """
         if not (self.custom or self.flatten):
             return ir
+        if not touched and not any(map(self._reshapes, ir.tools)):
+            return ir  # nothing to approximate: no walk, no path built
         self.register(ir.tools)
         tools = tuple(self._tool(tool, notes, f"$.tools[{i}]") for i, tool in enumerate(ir.tools))
         messages = self._messages(ir.messages, notes) if touched else ir.messages
@@ -168,6 +170,12 @@ class ToolShims:
         if tools == ir.tools and messages == ir.messages and choice is ir.tool_choice:
             return ir
         return msgspec.structs.replace(ir, tools=tools, messages=messages, tool_choice=choice)
+
+    def _reshapes(self, tool: AnyTool) -> bool:
+        """Whether :meth:`_tool` changes ``tool`` (the same conditions, without building it)."""
+        if not isinstance(tool, (Tool, CustomTool)):
+            return False
+        return (self.custom and isinstance(tool, CustomTool)) or (self.flatten and tool.namespace is not None)
 
     def _tool(self, tool: AnyTool, notes: Notes, path: str) -> AnyTool:
         if not isinstance(tool, (Tool, CustomTool)):

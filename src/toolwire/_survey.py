@@ -49,29 +49,32 @@ def survey(messages: tuple[Message, ...]) -> Survey:
     names = found.names
     for message in messages:
         for part in message.parts:
-            if isinstance(part, ToolCall):
-                call_id = part.id
+            kind = type(part)  # exact types: the IR part structs have no subclasses
+            if kind is ToolCall:
+                call: ToolCall = part  # type: ignore[assignment]
+                call_id = call.id
                 if call_id is not None and "--" in call_id:
                     found.escaped = True
-                if part.kind == "builtin":
-                    continue
-                if part.kind == "custom":
+                if call.kind != "function":
+                    if call.kind == "builtin":
+                        continue
                     found.custom = True
-                if part.namespace is not None:
+                if call.namespace is not None:
                     found.spaced = True
-                names[part.name] = None
-            elif isinstance(part, ToolResult):
-                call_id = part.call_id
+                names[call.name] = None
+            elif kind is ToolResult:
+                result: ToolResult = part  # type: ignore[assignment]
+                call_id = result.call_id
                 if call_id is None:
                     found.idless = True
                 elif "--" in call_id:
                     found.escaped = True
-                if part.kind == "builtin":
-                    continue
-                if part.kind == "custom":
+                if result.kind != "function":
+                    if result.kind == "builtin":
+                        continue
                     found.custom = True
-                if part.name is not None:
-                    names[part.name] = None
-            elif isinstance(part, ReasoningPart):
+                if result.name is not None:
+                    names[result.name] = None
+            elif kind is ReasoningPart:
                 found.reasoning = True
     return found

@@ -106,24 +106,34 @@ class _Scan:
         self.late: _Refusal | None = None
 
     def run(self, messages: tuple[Message, ...]) -> None:
+        called = self.called
         for index, message in enumerate(messages):
             if message.extra and "~item" in message.extra:
                 self._item(message, index)
             if self.orphan is not None:  # the first orphan wins; only item refs matter now
                 continue
-            calls = False
+            opened: list[str] | None = None  # the turn's calls with an id, not built-in
             for part in message.parts:
-                if type(part) is ToolResult:
-                    self._result(part, index, messages)
-                elif type(part) is ToolCall:
-                    calls = True
-                    self._call(part, index)
+                kind = type(part)
+                if kind is ToolResult:
+                    self._result(part, index, messages)  # type: ignore[arg-type]
+                elif kind is ToolCall:
+                    call_id = part.id  # type: ignore[union-attr]
+                    if call_id is None or part.kind == "builtin":  # type: ignore[union-attr]
+                        self._call(part, index)  # type: ignore[arg-type]
+                        continue
+                    if call_id in called:
+                        self._call(part, index)  # type: ignore[arg-type]
+                    else:  # what _call does with a new id
+                        called[call_id] = index
+                    if opened is None:
+                        opened = []
+                    opened.append(call_id)
                 if self.orphan is not None:
                     break
-            if calls:  # open once the whole turn is read: its own results do not follow it
-                for part in message.parts:
-                    if type(part) is ToolCall and part.id is not None and part.kind != "builtin":
-                        self.open_calls[part.id] = index
+            if opened is not None:  # open once the whole turn is read: its own results do not follow it
+                for call_id in opened:
+                    self.open_calls[call_id] = index
 
     def _at(self, index: int) -> str:
         return f"$.{self.key}[{index}]"
@@ -198,9 +208,13 @@ class _Scan:
             )
         if self.late is not None and target != "openai-responses":
             _refuse(*self.late)
-        last = _last_turn(req)
+        last = -1  # found on the first call left without its result: most histories have none
         for call_id, index in self.called.items():
-            if call_id not in self.answered and index < last:
+            if call_id in self.answered:
+                continue
+            if last < 0:
+                last = _last_turn(req)
+            if index < last:
                 _refuse(
                     f"$.{self.key}[{index}]",
                     f"tool call {call_id!r} has no result in the history; {target} rejects a call "

@@ -65,10 +65,11 @@ def _unanswered(out: dict[str, Any], req: Request, target: str) -> None:
     calls: list[tuple[int, ToolCall]] = []
     for index, message in enumerate(req.messages):  # one pass: a result may come before its call
         for part in message.parts:
-            if type(part) is ToolResult:
-                answered.add(part.call_id)
-            elif type(part) is ToolCall and part.kind != "builtin":
-                calls.append((index, part))
+            kind = type(part)
+            if kind is ToolResult:
+                answered.add(part.call_id)  # type: ignore[union-attr]
+            elif kind is ToolCall and part.kind != "builtin":  # type: ignore[union-attr]
+                calls.append((index, part))  # type: ignore[arg-type]
     for index, call in calls:
         if call.id not in answered:
             raise ConversionError(
