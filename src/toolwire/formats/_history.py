@@ -106,7 +106,7 @@ class _Scan:
         self.late: _Refusal | None = None
 
     def run(self, messages: tuple[Message, ...]) -> None:
-        called = self.called
+        called, answered, open_calls = self.called, self.answered, self.open_calls
         for index, message in enumerate(messages):
             if message.extra and "~item" in message.extra:
                 self._item(message, index)
@@ -116,7 +116,17 @@ class _Scan:
             for part in message.parts:
                 kind = type(part)
                 if kind is ToolResult:
-                    self._result(part, index, messages)  # type: ignore[arg-type]
+                    call_id = part.call_id  # type: ignore[union-attr]
+                    if (  # the common case of _result: the first result of an open call of the turn before
+                        call_id is not None
+                        and open_calls.get(call_id) == index - 1
+                        and call_id not in answered  # (a turn may answer its own call: still open)
+                        and part.kind != "builtin"  # type: ignore[union-attr]
+                    ):
+                        answered.add(call_id)
+                        del open_calls[call_id]
+                    else:
+                        self._result(part, index, messages)  # type: ignore[arg-type]
                 elif kind is ToolCall:
                     call_id = part.id  # type: ignore[union-attr]
                     if call_id is None or part.kind == "builtin":  # type: ignore[union-attr]
@@ -133,7 +143,7 @@ class _Scan:
                     break
             if opened is not None:  # open once the whole turn is read: its own results do not follow it
                 for call_id in opened:
-                    self.open_calls[call_id] = index
+                    open_calls[call_id] = index
 
     def _at(self, index: int) -> str:
         return f"$.{self.key}[{index}]"
