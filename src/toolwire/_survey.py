@@ -19,6 +19,7 @@ flag           set when a part is                                 the pass it ga
 ``custom``     a call or result of a custom tool                  ``ToolShims`` (custom tools)
 ``names``      a call or result naming a tool (not built-in):     ``translate._rename_request``
                its name, in order of first use
+``parallel``   a second call (not built-in) in one message        ``_pairing.order_results``
 =============  =================================================  ==============================
 """
 
@@ -32,7 +33,7 @@ __all__ = ["Survey", "survey"]
 class Survey:
     """What :func:`survey` found in a history (see the module docstring)."""
 
-    __slots__ = ("custom", "escaped", "idless", "names", "reasoning", "spaced")
+    __slots__ = ("custom", "escaped", "idless", "names", "parallel", "reasoning", "spaced")
 
     def __init__(self) -> None:
         self.reasoning = False
@@ -40,6 +41,7 @@ class Survey:
         self.idless = False
         self.spaced = False
         self.custom = False
+        self.parallel = False
         self.names: dict[str, None] = {}  # an ordered set: NameMap registers names in order of use
 
 
@@ -48,6 +50,7 @@ def survey(messages: tuple[Message, ...]) -> Survey:
     found = Survey()
     names = found.names
     for message in messages:
+        calls = 0
         for part in message.parts:
             kind = type(part)  # exact types: the IR part structs have no subclasses
             if kind is ToolCall:
@@ -62,6 +65,9 @@ def survey(messages: tuple[Message, ...]) -> Survey:
                 if call.namespace is not None:
                     found.spaced = True
                 names[call.name] = None
+                calls += 1
+                if calls == 2:
+                    found.parallel = True
             elif kind is ToolResult:
                 result: ToolResult = part  # type: ignore[assignment]
                 call_id = result.call_id

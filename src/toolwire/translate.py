@@ -475,7 +475,7 @@ class Exchange:
         touched = (found.spaced and shims.flatten) or (found.custom and shims.custom)
         ir = shims.request(ir, notes, touched=touched)
         self._shims = shims if shims.active else None
-        if self.upstream == "gemini":
+        if self.upstream == "gemini" and found.parallel:  # results need ordering after two calls or more
             ir = order_results(ir, notes)
         return ir, found.names if ir.messages is named else None
 

@@ -13,7 +13,7 @@ from toolwire.ir.request import Request
 from toolwire.names import NameMap
 from toolwire.translate import Exchange, _rename_request
 
-FLAGS = ("reasoning", "escaped", "idless", "spaced", "custom")
+FLAGS = ("reasoning", "escaped", "idless", "spaced", "custom", "parallel")
 
 
 def _flags(*parts: object) -> dict[str, object]:
@@ -57,7 +57,15 @@ NONE = dict.fromkeys(FLAGS, False)
                 ToolResult(call_id="1", name="b", content=()),
                 ToolResult(call_id="2", name="c", content=()),
             ),
-            {**NONE, "names": ["b", "a", "c"]},
+            {**NONE, "parallel": True, "names": ["b", "a", "c"]},
+        ),
+        # one call and a built-in one: nothing to put in order
+        (
+            (
+                ToolCall(name="b", arguments="{}", id="1"),
+                ToolCall(name="web", arguments="{}", id="2", kind="builtin"),
+            ),
+            {**NONE, "names": ["b"]},
         ),
     ],
 )

@@ -95,7 +95,13 @@ def _gemini_call_first(out: dict[str, Any], req: Request, target: str) -> None:
 
 def _count(content: Any, key: str) -> int:
     parts = content.get("parts") if isinstance(content, dict) else None
-    return sum(1 for p in parts if isinstance(p, dict) and key in p) if isinstance(parts, list) else 0
+    if not isinstance(parts, list):
+        return 0
+    count = 0
+    for part in parts:  # a loop, not sum() over a generator: most contents have one or two parts
+        if isinstance(part, dict) and key in part:
+            count += 1
+    return count
 
 
 def _gemini_counts(out: dict[str, Any], req: Request, target: str) -> None:
