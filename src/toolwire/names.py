@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from toolwire.errors import ToolNameError
 from toolwire.ir.base import Format
@@ -91,6 +92,13 @@ def sanitize_name(name: str, target: Format) -> str:
     return clean
 
 
+@lru_cache(maxsize=4096)
+def _sanitized(name: str, target: Format) -> str:
+    """:func:`sanitize_name`, remembered: every request's fresh :class:`NameMap` asks again for
+    the same few tool names (a dict hit instead of a regex match)."""
+    return sanitize_name(name, target)
+
+
 class NameMap:
     """A reversible mapping of original tool names to valid target names.
 
@@ -114,7 +122,7 @@ class NameMap:
         known = self._forward.get(original)
         if known is not None:
             return known
-        candidate = sanitize_name(original, self.target)
+        candidate = _sanitized(original, self.target)
         if candidate in self._back and self._back[candidate] != original:
             suffix = "_" + _digest(original)
             limit = NAME_RULES[self.target].max_length - len(suffix)
