@@ -17,7 +17,7 @@ flag           set when a part is                                 the pass it ga
 ``idless``     a result without call id                           ``_pairing.fill_result_ids``
 ``spaced``     a call (not built-in) of a namespaced tool         ``ToolShims`` (flattening)
 ``custom``     a call or result of a custom tool                  ``ToolShims`` (custom tools)
-``names``      a call or result naming a tool (not built-in):     ``translate._rename_request``
+``names``      a call or result naming a tool (not built-in):     ``_renaming.rename_request``
                its name, in order of first use
 ``parallel``   a second call (not built-in) in one message        ``_pairing.order_results``
 =============  =================================================  ==============================

@@ -11,7 +11,6 @@ gives upstream calls without ids ids unique across turns (see ``_shims``, ``_pai
 from __future__ import annotations
 
 import importlib
-import operator
 import time
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from toolwire._choices import unknown_choice
 from toolwire._notepaths import in_user_coordinates
 from toolwire._opaque_state import StreamState, keep_state, keeps_state, recall_state
 from toolwire._pairing import fill_result_ids, order_results, restore_history_ids
+from toolwire._renaming import rename_request, rename_tools
 from toolwire._restore import Restorer
 from toolwire._shims import ToolShims
 from toolwire._survey import Survey, survey
@@ -32,11 +32,9 @@ from toolwire.errors import ToolwireError
 from toolwire.formats import _MODULES
 from toolwire.formats._sendable import refuse_unsendable_request
 from toolwire.ir.base import FORMAT_ALIASES, FORMATS, Format, FormatName
-from toolwire.ir.content import Message, Part, ToolCall, ToolResult
 from toolwire.ir.notes import Note, Notes, Policy
 from toolwire.ir.request import Request
 from toolwire.ir.response import Response
-from toolwire.ir.tools import AnyTool, BuiltinTool, ToolChoice
 from toolwire.names import NameMap
 from toolwire.opaque import apply_fallbacks, ask_for_state, open_request, seal_response
 
@@ -273,7 +271,7 @@ class Exchange:
                     ir, found = opened, survey(opened.messages)
             ir, names = self._hop_request(ir, notes, found)
             if self._names is not None:
-                ir = _rename_request(ir, self._names.to_target, notes, names)
+                ir = rename_request(ir, self._names.to_target, notes, names)
         else:
             ir = open_request(ir, notes)
         if self.upstream_model is not None:
@@ -517,86 +515,3 @@ def chat_dialect(fmt: str, dialect: str | None) -> dict[str, Any]:
 
 def _replace(obj: _S, **changes: Any) -> _S:
     return msgspec.structs.replace(obj, **changes)
-
-
-def rename_tools(
-    tools: tuple[AnyTool, ...], rename: Callable[[str], str], notes: Notes, path: str = "$.tools"
-) -> tuple[AnyTool, ...]:
-    """``tools`` with every non-built-in tool renamed by ``rename`` (each change noted as info)."""
-    out: list[AnyTool] = []
-    for index, tool in enumerate(tools):
-        if not isinstance(tool, BuiltinTool):
-            new = rename(tool.name)
-            if new != tool.name:
-                notes.info(f"{path}[{index}].name", "renamed", f"tool {tool.name!r} sent as {new!r}")
-                tool = _replace(tool, name=new)
-        out.append(tool)
-    return tuple(out)
-
-
-def _rename_parts(parts: tuple[Part, ...], rename: Callable[[str], str]) -> tuple[Part, ...]:
-    out: list[Part] | None = None  # copied on the first change only: most messages have none
-    for index, part in enumerate(parts):
-        if isinstance(part, _NAMED) and part.name is not None and part.kind != "builtin":
-            new = rename(part.name)
-            if new != part.name:
-                if out is None:
-                    out = list(parts)
-                out[index] = _replace(part, name=new)
-    return parts if out is None else tuple(out)
-
-
-_NAMED = (ToolCall, ToolResult)
-
-
-def _rename_choice(choice: ToolChoice | None, rename: Callable[[str], str]) -> ToolChoice | None:
-    if choice is None:
-        return None
-    name = rename(choice.name) if choice.name is not None else None
-    allowed = tuple(rename(n) for n in choice.allowed) if choice.allowed is not None else None
-    if name == choice.name and allowed == choice.allowed:
-        return choice
-    return _replace(choice, name=name, allowed=allowed)
-
-
-def _renames_any(names: Iterable[str], rename: Callable[[str], str]) -> bool:
-    """Whether ``rename`` changes one of ``names``; each is registered, in order (a NameMap
-    gives a colliding name a suffix by order of first use)."""
-    changed = False
-    for name in names:
-        if rename(name) != name:
-            changed = True
-    return changed
-
-
-def _rename_request(
-    ir: Request, rename: Callable[[str], str], notes: Notes, names: Iterable[str] | None = None
-) -> Request:
-    """``ir`` with its tools, calls, results and tool choice renamed by ``rename``.
-
-    ``names``: the names the history's calls and results use, in order of first use (a
-    :class:`~toolwire._survey.Survey`'s); when ``rename`` keeps them all, the history is not walked.
-    """
-    tools = rename_tools(ir.tools, rename, notes)
-    messages: list[Message] | None = None  # copied on the first change only
-    walk = ir.messages if names is None or _renames_any(names, rename) else ()
-    for index, message in enumerate(walk):
-        for part in message.parts:  # most messages name no tool: looked at, not rebuilt
-            if isinstance(part, _NAMED):
-                break
-        else:
-            continue
-        parts = _rename_parts(message.parts, rename)
-        if parts is not message.parts:
-            if messages is None:
-                messages = list(ir.messages)
-            messages[index] = _replace(message, parts=parts)
-    choice = _rename_choice(ir.tool_choice, rename)
-    if messages is None and choice is ir.tool_choice and all(map(operator.is_, tools, ir.tools)):
-        return ir
-    return _replace(
-        ir,
-        tools=tools,
-        messages=ir.messages if messages is None else tuple(messages),
-        tool_choice=choice,
-    )

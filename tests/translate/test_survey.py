@@ -6,12 +6,13 @@ from __future__ import annotations
 import pytest
 
 from toolwire._callids import sanitize_call_id
+from toolwire._renaming import rename_request
 from toolwire._survey import survey
 from toolwire.ir.content import Message, ReasoningPart, TextPart, ToolCall, ToolResult
 from toolwire.ir.notes import Notes
 from toolwire.ir.request import Request
 from toolwire.names import NameMap
-from toolwire.translate import Exchange, _rename_request
+from toolwire.translate import Exchange
 
 FLAGS = ("reasoning", "escaped", "idless", "spaced", "custom", "parallel")
 
@@ -83,8 +84,8 @@ def _history(*names: str) -> Request:
 
 def test_rename_with_names_walks_only_when_a_name_changes() -> None:
     ir = _history("ok", "a.b")
-    walked = _rename_request(ir, NameMap("anthropic").to_target, Notes("drop"))
-    told = _rename_request(ir, NameMap("anthropic").to_target, Notes("drop"), survey(ir.messages).names)
+    walked = rename_request(ir, NameMap("anthropic").to_target, Notes("drop"))
+    told = rename_request(ir, NameMap("anthropic").to_target, Notes("drop"), survey(ir.messages).names)
     assert walked == told
     assert [p.name for m in told.messages for p in m.parts if isinstance(p, (ToolCall, ToolResult))] == [
         "ok",
@@ -94,7 +95,7 @@ def test_rename_with_names_walks_only_when_a_name_changes() -> None:
     ]
     plain = _history("ok", "fine")
     assert (
-        _rename_request(plain, NameMap("anthropic").to_target, Notes("drop"), survey(plain.messages).names)
+        rename_request(plain, NameMap("anthropic").to_target, Notes("drop"), survey(plain.messages).names)
         is plain
     )
 
@@ -103,9 +104,9 @@ def test_rename_with_names_registers_them_in_order_of_first_use() -> None:
     """Two names that sanitize alike: the first used keeps the plain form, as in the full walk."""
     ir = _history("a.b", "a:b")
     names = NameMap("anthropic")
-    out = _rename_request(ir, names.to_target, Notes("drop"), survey(ir.messages).names)
+    out = rename_request(ir, names.to_target, Notes("drop"), survey(ir.messages).names)
     full = NameMap("anthropic")
-    _rename_request(ir, full.to_target, Notes("drop"))
+    rename_request(ir, full.to_target, Notes("drop"))
     assert names.renamed == full.renamed
     assert names.renamed["a.b"] == "a_b"
     assert names.renamed["a:b"].startswith("a_b_")
