@@ -273,8 +273,11 @@ def encode_wire_events(fmt: FormatName, events: Iterable[WireEvent]) -> bytes:
 
 def _frames(fmt: Format, events: list[WireEvent]) -> bytes:
     """Several wire events as SSE bytes (see :func:`encode_wire_event`)."""
-    if len(events) == 1:
+    count = len(events)
+    if count == 1:
         return encode_wire_event(fmt, events[0])
+    if not count:  # e.g. a delta the encoder buffers
+        return b""
     return b"".join([encode_wire_event(fmt, event) for event in events])
 
 

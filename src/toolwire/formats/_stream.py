@@ -114,7 +114,9 @@ def encode_wire_event(fmt: Format, event: WireEvent) -> bytes:
         return encode_frame(event)
     if type(event) is not dict:
         return encode_sse(None, event)  # type: ignore[arg-type]
-    name = sse_event_name(fmt, event)
+    name = event.get("type") if NAMED_EVENTS[fmt] else None  # sse_event_name, inline
+    if type(name) is not str and not isinstance(name, str):
+        name = None
     prefix = _PREFIXES.get(name or "")
     if prefix is None:
         prefix = encode_sse(name, "")[:-2]  # checks the name; b"event: <name>\ndata: "

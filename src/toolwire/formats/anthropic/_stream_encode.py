@@ -289,10 +289,24 @@ class StreamEncoder(DeltaFraming):
             out += self._emit(slot, ReasoningDelta(index=slot.ir, text=part.text, signature=part.signature))
         elif isinstance(part, ToolCall) and part.arguments:
             out += self._emit(slot, ToolCallDelta(index=slot.ir, arguments=part.arguments))
-        for pending in slot.pending:
-            out += self._emit(slot, pending)
-        slot.pending.clear()
+        if slot.pending:
+            self._replay(slot, out)
         return out
+
+    def _replay(self, slot: Slot, out: list[WireEvent]) -> None:
+        """Send the deltas buffered while another block streamed (what :meth:`_emit` sends for
+        each; argument deltas of a call, the common case, inline)."""
+        call = slot.kind == "call"
+        for pending in slot.pending:
+            if call and type(pending) is ToolCallDelta:
+                text = pending.arguments
+                if text:
+                    _hold(slot.chunks, text)
+                    slot.sent += len(text)
+                    out.append(delta_event(slot, {"type": "input_json_delta", "partial_json": text}))
+            else:
+                out += self._emit(slot, pending)
+        slot.pending.clear()
 
     def _emit(self, slot: Slot, event: Delta) -> list[WireEvent]:
         emit = _EMITTERS.get((slot.kind, type(event)))

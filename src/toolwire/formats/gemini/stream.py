@@ -171,7 +171,7 @@ class StreamDecoder:
         run = self._run
         if run is not None and type(event) is dict and not self._done and self._call is None:
             candidates = event.get("candidates")
-            if type(candidates) is list and len(candidates) == 1 and event.keys() <= _HOT_TOP:
+            if type(candidates) is list and len(candidates) == 1 and _HOT_TOP.issuperset(event):
                 text = _hot_text(candidates[0], run.thought)
                 if text and not run.extra and None not in event.values():
                     self._count += 1

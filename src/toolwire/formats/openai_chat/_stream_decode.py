@@ -169,7 +169,7 @@ class StreamDecoder:
             if (
                 type(choices) is list
                 and len(choices) == 1
-                and event.keys() <= self._start_keys
+                and self._start_keys.issuperset(event)  # event.keys() <= start keys, cheaper
                 and event.get("usage") is None
                 and event.get("error") is None
             ):
@@ -182,9 +182,9 @@ class StreamDecoder:
     def _hot_choice(self, choice: Any) -> tuple[type, int, str] | None:
         if (
             type(choice) is not dict
-            or type(choice.get("index")) is not int
-            or choice["index"] != 0
-            or not choice.keys() <= _HOT_CHOICE
+            or choice.get("index") != 0
+            or type(choice["index"]) is not int
+            or not _HOT_CHOICE.issuperset(choice)  # choice.keys() <= _HOT_CHOICE, cheaper
             or choice.get("finish_reason") is not None
             or choice.get("logprobs") is not None
         ):
