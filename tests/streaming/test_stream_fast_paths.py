@@ -134,3 +134,112 @@ def test_chat_to_anthropic_buffered_call_frames_as_the_general_path(
     fast = frames()
     monkeypatch.setattr(StreamEncoder, "_replay", _emit_each)
     assert frames() == fast
+
+
+def _general_for_held_calls(encoder_cls: type, held: Any) -> Any:
+    """``encoder_cls.frame_delta`` that leaves a held call's argument delta (``held``) to
+    ``feed``, as before that delta had a fast path."""
+    original = encoder_cls.frame_delta
+
+    def frame_delta(self: Any, kind: type, index: int, text: str) -> bytes | None:
+        if kind is ToolCallDelta and held(self, index):
+            return None
+        result: bytes | None = original(self, kind, index, text)
+        return result
+
+    return frame_delta
+
+
+def _anthropic_held(encoder: StreamEncoder, index: int) -> bool:
+    current = encoder._current
+    return not (current is not None and current.ir == index and current.fast is ToolCallDelta)
+
+
+def _sse(source: str, target: str, events: list[WireEvent]) -> tuple[bytes, list[Any]]:
+    translator = StreamTranslator(source, target, policy="warn")
+    data = b"".join(translator.feed_frames(e) for e in events) + translator.close_frames()
+    return data, list(translator.note_items)
+
+
+_INTERLEAVED_CHAT: list[WireEvent] = [
+    {
+        "id": "c",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "m",
+        "choices": [
+            {
+                "index": 0,
+                "delta": {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "index": 0,
+                            "id": "call_a",
+                            "type": "function",
+                            "function": {"name": "f", "arguments": ""},
+                        },
+                        {
+                            "index": 1,
+                            "id": "call_b",
+                            "type": "function",
+                            "function": {"name": "g", "arguments": ""},
+                        },
+                    ],
+                },
+                "logprobs": None,
+                "finish_reason": None,
+            }
+        ],
+    },
+    *[
+        {
+            "id": "c",
+            "object": "chat.completion.chunk",
+            "created": 1,
+            "model": "m",
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": {"tool_calls": [{"index": i % 2, "function": {"arguments": piece}}]},
+                    "logprobs": None,
+                    "finish_reason": None,
+                }
+            ],
+        }
+        for i, piece in enumerate(['{"x"', '{"y"', ": 1", ': "', "}", 'z"}'])
+    ],
+    {
+        "id": "c",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "m",
+        "choices": [{"index": 0, "delta": {}, "logprobs": None, "finish_reason": "tool_calls"}],
+    },
+    "[DONE]",
+]
+"""Two Chat calls whose argument deltas interleave (the second is held by Anthropic and Gemini
+targets while the first streams)."""
+
+
+@pytest.mark.parametrize(
+    "events", [_INTERLEAVED_CHAT, benchmark_stream_in("openai-chat")], ids=["mixed", "bench"]
+)
+@pytest.mark.parametrize("target", ["anthropic", "gemini"])
+def test_held_call_deltas_frame_as_the_general_path(
+    events: list[WireEvent], target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An argument delta of a call the target holds (Anthropic: queued behind the open block;
+    Gemini: until the call ends) takes ``frame_delta`` with no IR event: same bytes, same notes."""
+    from toolwire.formats.gemini._stream_encoder import StreamEncoder as GeminiEncoder
+
+    fast = _sse("openai-chat", target, events)
+    if target == "anthropic":
+        patched = _general_for_held_calls(StreamEncoder, _anthropic_held)
+        monkeypatch.setattr(StreamEncoder, "frame_delta", patched)
+    else:
+        patched = _general_for_held_calls(GeminiEncoder, lambda encoder, index: True)
+        monkeypatch.setattr(GeminiEncoder, "frame_delta", patched)
+    assert _sse("openai-chat", target, events) == fast
+    assert fast[0].count(b'"type":"tool_use"' if target == "anthropic" else b'"functionCall"') == 2

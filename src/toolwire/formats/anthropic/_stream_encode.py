@@ -108,6 +108,12 @@ class StreamEncoder(DeltaFraming):
                     if len(chunks) >= TRIM and type(chunks) is ArgumentsCheck:
                         chunks.trim()
                 return frame % dumps_leaf(text)
+        elif kind is ToolCallDelta and self._start is not None and not self._done:
+            queued = self._queue.get(index)
+            if queued is not None and (slot is None or slot.ir != index):
+                # A call waiting for the open block to end (``_on_delta``): held, no bytes yet.
+                queued.pending.append(ToolCallDelta(index=index, arguments=text))
+                return b""
         return None
 
     def _feed(self, event: StreamEvent) -> list[WireEvent]:

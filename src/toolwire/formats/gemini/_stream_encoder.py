@@ -129,6 +129,11 @@ class StreamEncoder(DeltaFraming):
                 if frame:
                     slot.sent += len(text)
                     return frame % dumps_leaf(text)
+        elif kind is ToolCallDelta and not self._ended:
+            call = self._slots.get(index)
+            if call is not None:  # held until the call ends (Gemini sends whole calls): no bytes
+                self._hold(call, text)
+                return b""
         return None
 
     def _feed(self, event: StreamEvent) -> list[WireEvent]:
@@ -201,11 +206,18 @@ class StreamEncoder(DeltaFraming):
         return []
 
     def _on_tool_delta(self, event: ToolCallDelta) -> list[WireEvent]:
-        chunks = self._slot(event.index, ToolCall(name="")).chunks
-        chunks.append(event.arguments)
+        slot = self._slots.get(event.index)
+        if slot is None:  # a delta without a start: start a call now
+            slot = self._slot(event.index, ToolCall(name=""))
+        self._hold(slot, event.arguments)
+        return []
+
+    def _hold(self, slot: _Slot, arguments: str) -> None:
+        """Hold a call's argument text (``frame_delta`` takes this path without an IR event)."""
+        chunks = slot.chunks
+        chunks.append(arguments)
         if len(chunks) >= _PACK:  # one string per _PACK deltas: about 1x the text, not 60 B a delta
             chunks[:] = ["".join(chunks)]
-        return []
 
     def _on_part_end(self, event: PartEnd) -> list[WireEvent]:
         if event.index in self._closed:
