@@ -150,11 +150,6 @@ def _general_for_held_calls(encoder_cls: type, held: Any) -> Any:
     return frame_delta
 
 
-def _anthropic_held(encoder: StreamEncoder, index: int) -> bool:
-    current = encoder._current
-    return not (current is not None and current.ir == index and current.fast is ToolCallDelta)
-
-
 def _sse(source: str, target: str, events: list[WireEvent]) -> tuple[bytes, list[Any]]:
     translator = StreamTranslator(source, target, policy="warn")
     data = b"".join(translator.feed_frames(e) for e in events) + translator.close_frames()
@@ -223,23 +218,68 @@ _INTERLEAVED_CHAT: list[WireEvent] = [
 targets while the first streams)."""
 
 
+_HELD: dict[str, tuple[str, str, bytes]] = {
+    # target: (encoder module, its mark of a finished call in the bytes)
+    "anthropic": ("toolwire.formats.anthropic._stream_encode", "_current", b'"type":"tool_use"'),
+    "gemini": ("toolwire.formats.gemini._stream_encoder", "", b'"functionCall"'),
+    "openai-responses": (
+        "toolwire.formats.openai_responses._stream_encode",
+        "_live",
+        b'"type":"response.function_call_arguments.done"',
+    ),
+}
+
+
+def _streaming(attribute: str) -> Any:
+    """Whether ``index`` is the call the encoder streams now (its ``attribute``: the open
+    block or live part), whose deltas always had the fast path; ``""``: none has."""
+
+    def streams(encoder: Any, index: int) -> bool:
+        now = getattr(encoder, attribute) if attribute else None
+        ir = getattr(now, "ir", getattr(now, "index", None))
+        return now is not None and ir == index and now.fast is ToolCallDelta
+
+    return streams
+
+
 @pytest.mark.parametrize(
     "events", [_INTERLEAVED_CHAT, benchmark_stream_in("openai-chat")], ids=["mixed", "bench"]
 )
-@pytest.mark.parametrize("target", ["anthropic", "gemini"])
+@pytest.mark.parametrize("target", list(_HELD))
 def test_held_call_deltas_frame_as_the_general_path(
     events: list[WireEvent], target: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An argument delta of a call the target holds (Anthropic: queued behind the open block;
-    Gemini: until the call ends) takes ``frame_delta`` with no IR event: same bytes, same notes."""
-    from toolwire.formats.gemini._stream_encoder import StreamEncoder as GeminiEncoder
+    Gemini: until the call ends; Responses: waiting for the live part) takes ``frame_delta`` with
+    no IR event: same bytes, same notes."""
+    import importlib
 
+    module, attribute, mark = _HELD[target]
+    encoder_cls = importlib.import_module(module).StreamEncoder
+    streams = _streaming(attribute)
     fast = _sse("openai-chat", target, events)
-    if target == "anthropic":
-        patched = _general_for_held_calls(StreamEncoder, _anthropic_held)
-        monkeypatch.setattr(StreamEncoder, "frame_delta", patched)
-    else:
-        patched = _general_for_held_calls(GeminiEncoder, lambda encoder, index: True)
-        monkeypatch.setattr(GeminiEncoder, "frame_delta", patched)
+    patched = _general_for_held_calls(encoder_cls, lambda encoder, index: not streams(encoder, index))
+    monkeypatch.setattr(encoder_cls, "frame_delta", patched)
     assert _sse("openai-chat", target, events) == fast
-    assert fast[0].count(b'"type":"tool_use"' if target == "anthropic" else b'"functionCall"') == 2
+    assert fast[0].count(mark) == 2
+
+
+def test_responses_waiting_call_delta_records_what_feed_records() -> None:
+    """The Responses encoder's fast branch for a waiting call leaves the state ``feed`` leaves:
+    the accumulated response and the waiting events."""
+    from toolwire.formats.openai_responses._stream_encode import StreamEncoder as ResponsesEncoder
+
+    head: list[StreamEvent] = [
+        ResponseStart(id="resp_1", model="m", origin="openai-chat"),
+        PartStart(index=0, part=_call("a")),
+        PartStart(index=1, part=_call("b")),  # waits while call a streams
+    ]
+    fast, general = ResponsesEncoder(Notes("drop")), ResponsesEncoder(Notes("drop"))
+    for encoder in (fast, general):
+        for event in head:
+            encoder.feed(event)
+    assert fast.frame_delta(ToolCallDelta, 1, '{"y": 2}') == b""
+    assert general.feed(ToolCallDelta(index=1, arguments='{"y": 2}')) == []
+    assert fast._acc.response() == general._acc.response()
+    assert fast._acc.response().parts[1] == ToolCall(id="b", name="tool_b", arguments='{"y": 2}')
+    assert fast._waiting == general._waiting

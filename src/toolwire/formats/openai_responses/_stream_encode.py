@@ -134,7 +134,17 @@ class StreamEncoder(DeltaFraming):
                 frame = live.frame = frame_template("openai-responses", event, 2) or b""
             if frame:
                 return frame % (dumps_leaf(text), self._advance(live, text))
+        elif kind is ToolCallDelta and index in self._waiting and self._waits(live, index):
+            # A call waiting for the streaming part to end (``_route``): recorded, no bytes yet.
+            delta = ToolCallDelta(index=index, arguments=text)
+            self._acc.feed(delta)
+            self._waiting[index].append(delta)
+            return b""
         return None
+
+    def _waits(self, live: Live | None, index: int) -> bool:
+        """Whether a delta of waiting part ``index`` would just be recorded by ``_feed``."""
+        return self._start is not None and not self._ended and (live is None or live.index != index)
 
     def _advance(self, live: Live, text: str) -> int:
         """Record a hot-path delta of ``live``; its sequence number."""
