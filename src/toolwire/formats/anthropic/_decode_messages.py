@@ -11,6 +11,7 @@ from typing import Any
 
 from toolwire.formats._wire import as_dict, child, fail, req_str
 from toolwire.formats.anthropic._decode_blocks import decode_blocks
+from toolwire.formats.anthropic._decode_fast import fast_message
 from toolwire.formats.anthropic._util import OPAQUE
 from toolwire.ir._where import Coord
 from toolwire.ir.base import Extra
@@ -70,6 +71,10 @@ def decode_messages(raw: list[Any], path: str = "$.messages") -> list[Message]:
     """Decode the ``messages`` array."""
     out: list[Message] = []
     for index, item in enumerate(raw):
+        fast = fast_message(item)  # the common shapes first (see ._decode_fast), else the general decoder
+        if fast is not None:
+            out.append(fast)
+            continue
         item_path = f"{path}[{index}]"
         message = item if type(item) is dict else as_dict(item, item_path)
         role = _ROLES.get(req_str(message, "role", item_path))

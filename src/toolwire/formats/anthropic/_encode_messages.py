@@ -21,6 +21,7 @@ from typing import Any
 
 from toolwire.formats._wire import child, emit_extra
 from toolwire.formats.anthropic._encode_blocks import Ctx, encode_part
+from toolwire.formats.anthropic._encode_fast import fast_cross
 from toolwire.formats.anthropic._util import OPAQUE, with_opaque
 from toolwire.ir.content import AudioPart, FilePart, ImagePart, Message, TextPart, ToolResult
 from toolwire.ir.notes import Notes
@@ -175,8 +176,11 @@ def encode_messages(
     turns = _Turns(notes)
     started = False
     for index, message in enumerate(messages):
-        path = f"$.messages[{index}]"
         role = message.role
+        if not same and role not in _SYSTEM_ROLES and fast_cross(message, ctx, turns):
+            started = True  # a common shape (see ._encode_fast)
+            continue
+        path = f"$.messages[{index}]"
         if role in _SYSTEM_ROLES and not (same and message.extra.get("~inline")):
             if started:
                 notes.add(
