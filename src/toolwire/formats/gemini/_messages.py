@@ -18,6 +18,7 @@ from typing import Any
 
 from toolwire.errors import PayloadError
 from toolwire.formats._wire import as_dict, child, fail, json_type
+from toolwire.formats.gemini._decode_fast import fast_content
 from toolwire.formats.gemini._decode_parts import decode_parts
 from toolwire.formats.gemini._encode_parts import Ctx, encode_parts
 from toolwire.formats.gemini._keys import emit, listish, rebase, split
@@ -64,6 +65,10 @@ def decode_contents(value: Any, path: str = "$.contents") -> tuple[tuple[Message
     items, single = listish(value, path)
     out: list[Message] = []
     for index, raw in enumerate(items):
+        fast = fast_content(raw)  # the common shapes first (see ._decode_fast), else the general decoder
+        if fast is not None:
+            out.append(fast)
+            continue
         try:
             out.append(_decode_content(raw, "$", False))
         except PayloadError as exc:
