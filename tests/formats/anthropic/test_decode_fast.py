@@ -154,3 +154,17 @@ def test_a_conversation_decodes_and_records_as_without_the_lane(monkeypatch: pyt
         patch.setattr(_decode_messages, "fast_message", lambda item: None)
         general = translated()
     assert translated() == general
+
+
+def test_the_decoder_takes_the_lane_for_the_common_shapes(monkeypatch: pytest.MonkeyPatch) -> None:
+    general: list[str] = []
+    content = _decode_messages._content
+
+    def counted(message: dict[str, Any], path: str, extra: dict[str, Any]) -> tuple[Any, ...]:
+        general.append(path)
+        return content(message, path, extra)
+
+    monkeypatch.setattr(_decode_messages, "_content", counted)
+    decoded = decode_messages([*_TAKEN, _LEFT[2], *_TAKEN])
+    assert general == ["$.messages[11]"]
+    assert repr(decoded) == repr([*map(fast_message, _TAKEN), decoded[11], *map(fast_message, _TAKEN)])

@@ -169,3 +169,17 @@ def test_a_conversation_decodes_and_records_as_without_the_lane(
         general = translated()
     assert translated() == general
     assert unique == isinstance(general, tuple)  # refused for its duplicate ids, else translated
+
+
+def test_the_decoder_takes_the_lane_for_the_common_shapes(monkeypatch: pytest.MonkeyPatch) -> None:
+    general: list[Any] = []
+    content = _messages._decode_content
+
+    def counted(raw: Any, path: str, system: bool) -> Any:
+        general.append(raw)
+        return content(raw, path, system)
+
+    monkeypatch.setattr(_messages, "_decode_content", counted)
+    decoded, _ = decode_contents([*_TAKEN, _LEFT[1], *_TAKEN])
+    assert general == [_LEFT[1]]
+    assert repr(decoded) == repr((*map(fast_content, _TAKEN), decoded[10], *map(fast_content, _TAKEN)))
