@@ -34,6 +34,7 @@ from typing import Any
 import orjson
 
 import toolwire
+import toolwire.translate
 from benchmarks._conversation import anthropic_response, chat_request
 from benchmarks._payloads import chat_tools
 from benchmarks._timing import cpu_medians_each
@@ -278,6 +279,12 @@ def _long_stream_table(repeat: int) -> dict[str, float]:
 SECTIONS = ("requests", "sizes", "responses", "streams", "stream-lengths")
 
 
+def _build() -> str:
+    """Which toolwire is timed: the mypyc-compiled core (``make compiled``) or pure Python."""
+    where = toolwire.translate.__file__ or ""
+    return "toolwire compiled (mypyc)" if where.endswith((".so", ".pyd")) else "toolwire pure Python"
+
+
 def run(sections: Sequence[str] = SECTIONS, repeat: int = 9) -> dict[str, float]:
     """Print the tables of ``sections``; return every ratio to the floor, keyed by section and pair."""
     peers = _peers()
@@ -318,7 +325,7 @@ def main() -> None:
     unknown = set(sections) - set(SECTIONS)
     if unknown:
         parser.error(f"unknown section(s) {sorted(unknown)}; choose from {', '.join(SECTIONS)}")
-    print(f"python {platform.python_version()} on {platform.machine()}")
+    print(f"python {platform.python_version()} on {platform.machine()}; {_build()}")
     run(sections, args.repeat)
 
 

@@ -110,7 +110,7 @@ class _Scan:
         for index, message in enumerate(messages):
             if message.extra and "~item" in message.extra:
                 self._item(message, index)
-            if self.orphan is not None:  # the first orphan wins; only item refs matter now
+            if self._orphaned():  # the first orphan wins; only item refs matter now
                 continue
             opened: list[str] | None = None  # the turn's calls with an id, not built-in
             for part in message.parts:
@@ -144,6 +144,11 @@ class _Scan:
             if opened is not None:  # open once the whole turn is read: its own results do not follow it
                 for call_id in opened:
                     open_calls[call_id] = index
+
+    def _orphaned(self) -> bool:
+        """Whether an orphan was found. (A method: a check of ``self.orphan`` itself would narrow it
+        to ``None`` for the scan of the turn that sets it, and a compiled build checks that.)"""
+        return self.orphan is not None
 
     def _at(self, index: int) -> str:
         return f"$.{self.key}[{index}]"

@@ -31,11 +31,12 @@ RANGES: dict[str, dict[str, tuple[float, float | None]]] = {
 """``(lowest, highest)`` accepted per target and IR field (``None``: no upper bound)."""
 
 
-def fit(value: float, target: str, field: str, path: str, notes: Notes) -> float:
+def fit(value: int | float, target: str, field: str, path: str, notes: Notes) -> int | float:
     """``value`` moved into ``target``'s range for ``field`` (unchanged when it is inside).
 
     Args:
-        value: the IR value.
+        value: the IR value (an int stays an int: ``max_tokens``; the annotation says so, as
+            mypyc converts an int passed as ``float`` to a float).
         target: the target format name (a key of :data:`RANGES`).
         field: the IR field name (``temperature``, ``top_p``, ``max_tokens``).
         path: the JSON path of the value, for the note.
@@ -52,7 +53,7 @@ def fit(value: float, target: str, field: str, path: str, notes: Notes) -> float
 def fit_request(req: Request, target: str, notes: Notes) -> Request:
     """``req`` with ``temperature``, ``top_p`` and ``max_tokens`` moved into ``target``'s ranges
     (the same object when all are inside); each move is noted by :func:`fit`."""
-    changes: dict[str, float] = {}
+    changes: dict[str, int | float] = {}
     for field in RANGES[target]:
         value = getattr(req, field)
         if value is not None and not isinstance(value, bool):

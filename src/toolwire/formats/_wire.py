@@ -120,7 +120,7 @@ def opt_int(obj: Mapping[str, Any], key: str, path: str) -> int | None:
     _wrong(child(path, key), "an integer", value)
 
 
-def opt_float(obj: Mapping[str, Any], key: str, path: str) -> float | None:
+def opt_float(obj: Mapping[str, Any], key: str, path: str) -> int | float | None:
     """The number ``obj[key]`` (int or float kept as given), or ``None``."""
     value = obj.get(key)
     if value is None or type(value) in (int, float):

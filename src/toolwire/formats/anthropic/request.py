@@ -111,7 +111,7 @@ def _nulls(p: dict[str, Any], extra: Extra) -> None:
                 extra[key] = None
 
 
-def decode_request(payload: dict[str, Any], notes: Notes, *, model: str | None = None) -> Request:
+def decode_request(payload: Any, notes: Notes, *, model: str | None = None) -> Request:
     """Decode an Anthropic Messages request body (``model`` is used when the body has none)."""
     p = as_dict(payload, "$")
     messages: list[Message] = []

@@ -63,7 +63,7 @@ _KNOWN = frozenset(_ALWAYS)
 # ---------------------------------------------------------------- decode
 
 
-def decode_response(payload: dict[str, Any], notes: Notes) -> Response:
+def decode_response(payload: Any, notes: Notes) -> Response:
     """Decode an Anthropic ``Message`` response body."""
     p = as_dict(payload, "$")
     extra: Extra = {k: v for k, v in p.items() if k not in _KNOWN}

@@ -162,7 +162,7 @@ def _schema(box: Any) -> dict[str, Any] | None:
     return value if type(value) is dict else None
 
 
-def decode_request(payload: dict[str, Any], notes: Notes, *, model: str | None = None) -> Request:
+def decode_request(payload: Any, notes: Notes, *, model: str | None = None) -> Request:
     """Decode a ``Converse`` body; ``model`` comes from the URL (or a ``modelId`` in the body)."""
     body = as_dict(payload, "$")
     extra: Extra = split_extra(body, _KNOWN)

@@ -38,7 +38,7 @@ __all__ = ["decode_response", "encode_response"]
 _KNOWN = frozenset({"output", "stopReason", "usage", "metrics"})
 
 
-def decode_response(payload: dict[str, Any], notes: Notes) -> Response:
+def decode_response(payload: Any, notes: Notes) -> Response:
     """Decode a ``Converse`` response body."""
     body = as_dict(payload, "$")
     extra: Extra = split_extra(body, _KNOWN)

@@ -45,7 +45,7 @@ def endpoint_path(model: str, stream: bool = False) -> str:
     return f"{model_path(model)}:generateContent"
 
 
-def decode_request(payload: dict[str, Any], notes: Notes, *, model: str | None = None) -> Request:
+def decode_request(payload: Any, notes: Notes, *, model: str | None = None) -> Request:
     """Decode a ``generateContent`` body; ``model`` comes from the URL."""
     body, snake = camel(as_dict(payload, "$"))
     extra = split(body, _KNOWN)

@@ -139,7 +139,7 @@ def record_response(payload: dict[str, Any], ir: Response, notes: Notes) -> None
     notes.came_from_parts((), at, len(parts), {i for i, _ in opaque} if opaque else ())
 
 
-def decode_response(payload: dict[str, Any], notes: Notes) -> Response:
+def decode_response(payload: Any, notes: Notes) -> Response:
     """Decode a ``generateContent`` response (the first candidate becomes the IR response)."""
     body = as_dict(payload, "$")
     extra = split(body, _TOP_KNOWN)

@@ -120,7 +120,7 @@ def _or(value: str | None, default: str | None) -> str | None:
 
 
 def decode_request(
-    payload: dict[str, Any], notes: Notes, *, model: str | None = None, dialect: str | Dialect | None = None
+    payload: Any, notes: Notes, *, model: str | None = None, dialect: str | Dialect | None = None
 ) -> Request:
     """Decode a Chat Completions request body (``model`` is used when the body has none).
 

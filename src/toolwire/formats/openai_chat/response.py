@@ -169,9 +169,7 @@ def _decode_choice(choice: dict[str, Any], notes: Notes, extra: Extra) -> tuple[
     return message, opt_str(choice, "finish_reason", path)
 
 
-def decode_response(
-    payload: dict[str, Any], notes: Notes, *, dialect: str | Dialect | None = None
-) -> Response:
+def decode_response(payload: Any, notes: Notes, *, dialect: str | Dialect | None = None) -> Response:
     """Decode a ``chat.completion`` body: the first choice becomes the IR assistant turn.
 
     ``dialect``: the provider that answered; its reasoning parts remember it, so that they go

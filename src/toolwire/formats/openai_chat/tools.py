@@ -128,8 +128,8 @@ def _decode_tool(item: Any, notes: Notes, path: str, typeless: bool = False) -> 
     if kind == "function":
         return _decode_function(item, notes, path)
     if typeless and "type" not in item and type(item.get("function")) is dict:
-        tool = _decode_function({"type": "function", **item}, notes, path)  # Mistral: type optional
-        return tool if tool is None else _untyped(tool)
+        function = _decode_function({"type": "function", **item}, notes, path)  # Mistral: type optional
+        return None if function is None else _untyped(function)
     if kind == "custom":
         return _decode_custom(item, notes, path)
     if type(kind) is str:

@@ -311,6 +311,12 @@ class StreamEncoder(DeltaFraming):
             out.extend(self._route(event))
         return out
 
+    def _replay_waiting(self, out: list[dict[str, Any]]) -> None:
+        """Replay waiting parts until one stays open (a method: ``self._live`` is read afresh
+        after each replay, where a narrowed ``None`` would be wrong, and mypyc checks it)."""
+        while self._live is None and self._waiting:
+            out.extend(self._drain())
+
     def _on_live(self, live: Live, event: StreamEvent) -> list[dict[str, Any]]:
         if isinstance(event, PartStart):
             return []  # a repeated start changes nothing
@@ -320,8 +326,7 @@ class StreamEncoder(DeltaFraming):
                 self._acc.feed(PartEnd(index=live.index, part=final))
             out = self._end_content(live, final) if live.content else self._end_item(live, final)
             self._live = None
-            while self._live is None and self._waiting:
-                out.extend(self._drain())
+            self._replay_waiting(out)
             return out
         if isinstance(event, TextDelta):
             if event.signature is not None:

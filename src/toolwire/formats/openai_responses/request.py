@@ -108,7 +108,7 @@ def _decode_messages(p: dict[str, Any], extra: Extra, notes: Notes) -> list[Mess
     return messages
 
 
-def decode_request(payload: dict[str, Any], notes: Notes, *, model: str | None = None) -> Request:
+def decode_request(payload: Any, notes: Notes, *, model: str | None = None) -> Request:
     """Decode a Responses request body (``model`` is used when the body has none)."""
     p = as_dict(payload, "$")
     extra = split_fields(p, _KNOWN)

@@ -141,7 +141,7 @@ def decode_response_error(value: dict[str, Any], path: str = "$.error") -> Error
     )
 
 
-def decode_response(payload: dict[str, Any], notes: Notes) -> Response:
+def decode_response(payload: Any, notes: Notes) -> Response:
     """Decode a Responses ``response`` object."""
     p = as_dict(payload, "$")
     extra: Extra = split_fields(p, _KNOWN, ECHO_FIELDS)
