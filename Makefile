@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test lint typecheck bench bench-peers fuzz mutate clean-venvs e2e e2e-record
+.PHONY: setup demo test lint typecheck bench bench-peers fuzz mutate clean-venvs compiled e2e e2e-record
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,22 @@ bench-peers:
 # The wheel installed with each extra into fresh venvs (network: PyPI), checked as a user would.
 clean-venvs: setup
 	$(BIN)/python .ci/clean_venvs.py
+
+# The opt-in compiled build (issue 18): the wheel with the translation core compiled by mypyc
+# (pyproject's hatch-mypyc hook, off unless HATCH_BUILD_HOOKS_ENABLE=1), built from the sdist so no
+# .so lands in src/, installed with the dev extras into .venv-compiled; the core's tests run there
+# against the installed package (the check prints where the modules come from).
+COMPILED := .venv-compiled/bin
+compiled:
+	test -x $(COMPILED)/python || $(PYTHON) -m venv .venv-compiled
+	$(COMPILED)/python -m pip install --quiet --upgrade pip build
+	rm -rf dist-compiled
+	HATCH_BUILD_HOOKS_ENABLE=1 $(COMPILED)/python -m build --outdir dist-compiled .
+	$(COMPILED)/python -m pip install --quiet "$$(ls dist-compiled/toolwire-*.whl)[dev]"
+	$(COMPILED)/python -m pip install --quiet --force-reinstall --no-deps dist-compiled/toolwire-*.whl
+	cd tests && ../$(COMPILED)/python -c 'import toolwire.translate as t, toolwire.formats.openai_chat.request as r; \
+		print("toolwire.translate:", t.__file__, "\ncodecs:", r.__file__); assert r.__file__.endswith(".so")'
+	$(COMPILED)/python -m pytest tests/formats tests/translate tests/streaming -q -p no:cacheprovider
 
 # Real agent CLIs (e2e/package.json: Codex, Codex 0.94.0 for Chat mode, Claude Code) through tool loops
 # against the emulator, on loopback only (tests/e2e). npm ci runs only when the lockfile changed.

@@ -34,7 +34,7 @@ from typing import Any
 import orjson
 
 import toolwire
-import toolwire.translate
+import toolwire.formats.openai_chat.request
 from benchmarks._conversation import anthropic_response, chat_request
 from benchmarks._payloads import chat_tools
 from benchmarks._timing import cpu_medians_each
@@ -280,8 +280,9 @@ SECTIONS = ("requests", "sizes", "responses", "streams", "stream-lengths")
 
 
 def _build() -> str:
-    """Which toolwire is timed: the mypyc-compiled core (``make compiled``) or pure Python."""
-    where = toolwire.translate.__file__ or ""
+    """Which toolwire is timed: the mypyc-compiled core (``make compiled``) or pure Python. The
+    format codecs are compiled, ``toolwire.translate`` (the public entry points) never is."""
+    where = toolwire.formats.openai_chat.request.__file__ or ""
     return "toolwire compiled (mypyc)" if where.endswith((".so", ".pyd")) else "toolwire pure Python"
 
 

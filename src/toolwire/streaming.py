@@ -27,6 +27,7 @@ from toolwire._opaque_stream import StreamSealer, seals
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import (
     DONE,
+    ParsedEvent,
     StreamDecoderLike,
     StreamEncoderLike,
     WireEvent,
@@ -93,7 +94,7 @@ def stream_decoder(
     return decoder
 
 
-def check_stream(fmt: FormatName, events: Iterable[WireEvent]) -> list[Problem]:
+def check_stream(fmt: FormatName, events: Iterable[ParsedEvent]) -> list[Problem]:
     """Problems with the event order of a stream of format ``fmt`` (empty when it is legal)."""
     problems: list[Problem] = _stream_module(fmt).check_stream(events)
     return problems
@@ -358,7 +359,7 @@ class StreamTranslator:
         if self._target in _DELTA_BUILT and not custom and hasattr(self._decoder, "hold_calls"):
             self._decoder.hold_calls = False  # the target builds calls from the deltas: memory flat
 
-    def feed(self, event: WireEvent) -> list[WireEvent]:
+    def feed(self, event: ParsedEvent) -> list[WireEvent]:
         """Translate one source wire event (zero or more target wire events)."""
         hot = self._hot
         if hot is not None:
@@ -371,7 +372,7 @@ class StreamTranslator:
                 return self._encode_one(make_delta(*lane)) if lane[2] else []
         return self._translate(self._decode_safe(event), event)
 
-    def feed_frames(self, event: WireEvent) -> bytes:
+    def feed_frames(self, event: ParsedEvent) -> bytes:
         """:meth:`feed`, framed: the target's SSE bytes for one source wire event.
 
         Equal to ``encode_wire_events(target, feed(event))``; a delta on the encoder's byte hot
@@ -431,7 +432,7 @@ class StreamTranslator:
             if type(ir_event) is ResponseEnd and ir_event.usage is not None:
                 self.usage = ir_event.usage
 
-    def _decode_safe(self, event: WireEvent) -> list[StreamEvent]:
+    def _decode_safe(self, event: ParsedEvent) -> list[StreamEvent]:
         try:
             events = self._decode(event)
         except PayloadError as exc:
@@ -462,7 +463,7 @@ class StreamTranslator:
     def _encode(self, ir_events: list[StreamEvent]) -> list[WireEvent]:
         out: list[WireEvent] = []
         for ir_event in ir_events:
-            out.extend(self._encoder.feed(self._restore(ir_event)))
+            out.extend(self._encode_one(self._restore(ir_event)))
         return out
 
     def _restore(self, event: StreamEvent) -> StreamEvent:

@@ -36,6 +36,7 @@ from toolwire.ir.base import Format
 from toolwire.ir.stream import StreamEvent, TextDelta, ToolCallDelta
 
 __all__ = [
+    "ParsedEvent",
     "BINARY_FORMATS",
     "DONE",
     "DeltaFraming",
@@ -57,6 +58,11 @@ __all__ = [
 
 WireEvent = dict[str, Any] | str
 """One stream event as decoded JSON, or ``"[DONE]"``."""
+
+ParsedEvent = Any
+"""A stream event as it arrived (any decoded JSON value): what decoders and checkers take. One that
+is not a :data:`WireEvent` is refused with its path or takes the general path, never a
+``TypeError`` (a compiled build checks a ``WireEvent`` annotation when it is called)."""
 
 DONE = "[DONE]"
 """Chat Completions' terminal SSE data."""
@@ -179,7 +185,7 @@ class HotDecoder(Protocol):
     """A stream decoder with a hot path that needs no IR event (optional: the translator looks
     for ``hot``)."""
 
-    def hot(self, event: WireEvent) -> tuple[type, int, str] | None:
+    def hot(self, event: ParsedEvent) -> tuple[type, int, str] | None:
         """A well-formed delta of the open part as (IR delta type, IR index, text), state updated
         as ``feed`` would; ``None`` for any other event, with no state change. Text ``""`` stands
         for an event ``feed`` decodes to no IR event."""
@@ -189,7 +195,7 @@ class HotDecoder(Protocol):
 class StreamDecoderLike(Protocol):
     """Wire events of one format in, canonical stream events out."""
 
-    def feed(self, event: WireEvent) -> list[StreamEvent]:
+    def feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """Decode one wire event."""
         ...
 
@@ -226,7 +232,7 @@ class FramingEncoder(StreamEncoderLike, Protocol):
         ...
 
 
-def iter_events(decoder: StreamDecoderLike, events: Iterable[WireEvent]) -> list[StreamEvent]:
+def iter_events(decoder: StreamDecoderLike, events: Iterable[ParsedEvent]) -> list[StreamEvent]:
     """Feed every wire event to ``decoder`` and close it; all canonical events in order."""
     out: list[StreamEvent] = []
     for event in events:

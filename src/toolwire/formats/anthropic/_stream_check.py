@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolwire.formats._stream import WireEvent
+from toolwire.formats._stream import ParsedEvent
 from toolwire.formats.anthropic._stream_decode import CALL_BLOCKS, DELTA_BLOCKS
 from toolwire.formats.anthropic._util import parse_object
 from toolwire.ir.problem import Problem
@@ -201,7 +201,7 @@ _CHECKS: dict[str, Callable[[_State, dict[str, Any], str], None]] = {
 }
 
 
-def check_stream(events: Iterable[WireEvent]) -> list[Problem]:
+def check_stream(events: Iterable[ParsedEvent]) -> list[Problem]:
     """Check one Anthropic stream (parsed SSE data, in order); the problems found (empty: valid)."""
     st = _State()
     count = 0

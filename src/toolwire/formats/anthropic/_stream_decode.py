@@ -33,7 +33,7 @@ import msgspec
 
 from toolwire._args_check import TRIM, ArgumentsCheck
 from toolwire.errors import PayloadError
-from toolwire.formats._stream import WireEvent, hot_events
+from toolwire.formats._stream import ParsedEvent, hot_events
 from toolwire.formats._wire import as_dict, fail, req_dict, req_list, req_str
 from toolwire.formats.anthropic._decode_blocks import decode_block
 from toolwire.formats.anthropic._usage import decode_usage
@@ -146,12 +146,12 @@ class StreamDecoder:
         """JSON path of the event being decoded (built only when a note or error needs it)."""
         return f"$[{self._count - 1}]"
 
-    def feed(self, event: WireEvent) -> list[StreamEvent]:
+    def feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """Decode one wire event."""
         lane = self.hot(event)
         return self._feed(event) if lane is None else hot_events(lane)
 
-    def hot(self, event: WireEvent) -> tuple[type, int, str] | None:
+    def hot(self, event: ParsedEvent) -> tuple[type, int, str] | None:
         """The hot path: a well-formed delta of the open block's own kind, as its IR delta type,
         IR index and text ("": no IR event), with exactly the state change of the general path,
         :meth:`_feed`; ``None`` for any other event (no state change: decode it with ``feed``).
@@ -178,7 +178,7 @@ class StreamDecoder:
                     return block.fast_event, block.ir, text  # type: ignore[return-value]
         return None
 
-    def _feed(self, event: WireEvent) -> list[StreamEvent]:
+    def _feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """The general path of :meth:`feed`: any event, checked field by field."""
         self._count += 1
         at = self._at

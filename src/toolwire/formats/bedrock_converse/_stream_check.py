@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from toolwire.formats._stream import WireEvent
+from toolwire.formats._stream import ParsedEvent
 from toolwire.formats.bedrock_converse._stream_frames import EVENT_TYPES, EXCEPTION_TYPES
 from toolwire.ir.problem import Problem
 
@@ -32,7 +32,7 @@ TRANSITIONS: dict[tuple[str, str], str] = {
 _ENDS = frozenset({"stopped", "done", "failed"})
 
 
-def _kind(event: WireEvent) -> tuple[str, Any] | None:
+def _kind(event: ParsedEvent) -> tuple[str, Any] | None:
     if type(event) is not dict or len(event) != 1:
         return None
     ((name, body),) = event.items()
@@ -41,7 +41,7 @@ def _kind(event: WireEvent) -> tuple[str, Any] | None:
     return (name, body) if name in EVENT_TYPES and type(body) is dict else None
 
 
-def check_stream(events: Iterable[WireEvent]) -> list[Problem]:
+def check_stream(events: Iterable[ParsedEvent]) -> list[Problem]:
     """Problems with the order of a ConverseStream (empty when it is legal)."""
     problems: list[Problem] = []
     state = "start"

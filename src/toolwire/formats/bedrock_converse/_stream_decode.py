@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolwire.errors import PayloadError
-from toolwire.formats._stream import WireEvent, hot_events
+from toolwire.formats._stream import ParsedEvent, hot_events
 from toolwire.formats._wire import as_dict, fail, opt_str, req_dict, req_str
 from toolwire.formats.bedrock_converse._keys import ERROR_STATUS, decode_stop, decode_usage
 from toolwire.formats.bedrock_converse._stream_frames import EXCEPTION_TYPES
@@ -106,12 +106,12 @@ class StreamDecoder:
     def _at(self) -> str:
         return f"$[{self._count - 1}]"
 
-    def feed(self, event: WireEvent) -> list[StreamEvent]:
+    def feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """Decode one wire event."""
         lane = self.hot(event)
         return self._feed(event) if lane is None else hot_events(lane)
 
-    def hot(self, event: WireEvent) -> tuple[type, int, str] | None:
+    def hot(self, event: ParsedEvent) -> tuple[type, int, str] | None:
         """The hot path: a text or ``toolUse`` delta of an open block of that kind, as (IR delta
         type, IR index, text), with the state change of :meth:`_feed`; ``None`` for any other
         event, with no state change."""
@@ -141,7 +141,7 @@ class StreamDecoder:
         block.chunks.append(text)
         return ToolCallDelta, block.ir, text
 
-    def _feed(self, event: WireEvent) -> list[StreamEvent]:
+    def _feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """The general path of :meth:`feed`: any event, checked field by field."""
         self._count += 1
         at = self._at

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from toolwire.formats._stream import WireEvent
+from toolwire.formats._stream import ParsedEvent, WireEvent
 from toolwire.ir.problem import Problem
 
 __all__ = ["check_stream"]
@@ -52,7 +52,7 @@ def _candidate(event: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def _kind(event: WireEvent) -> str | None:
+def _kind(event: ParsedEvent) -> str | None:
     """The chunk kind, or ``None`` when the chunk is not a stream chunk at all."""
     if type(event) is not dict:
         return None
@@ -169,7 +169,7 @@ class _Checker:
             )
 
 
-def check_stream(events: Iterable[WireEvent]) -> list[Problem]:
+def check_stream(events: Iterable[ParsedEvent]) -> list[Problem]:
     """Problems with the order and shape of a Gemini stream's chunks (``[]``: none)."""
     checker = _Checker()
     count = 0

@@ -33,7 +33,7 @@ from typing import Any
 import msgspec
 
 from toolwire.errors import PayloadError
-from toolwire.formats._stream import WireEvent, hot_events
+from toolwire.formats._stream import ParsedEvent, hot_events
 from toolwire.formats._wire import as_dict, as_list, child, fail, opt_dict, opt_str, req_str
 from toolwire.formats.gemini._decode_parts import decode_part
 from toolwire.formats.gemini._keys import camel, rebase, split
@@ -158,12 +158,12 @@ class StreamDecoder:
         self._top: dict[str, Any] = {}
         self._candidate: dict[str, Any] = {}
 
-    def feed(self, event: WireEvent) -> list[StreamEvent]:
+    def feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """Decode one chunk."""
         lane = self.hot(event)
         return self._feed(event) if lane is None else hot_events(lane)
 
-    def hot(self, event: WireEvent) -> tuple[type, int, str] | None:
+    def hot(self, event: ParsedEvent) -> tuple[type, int, str] | None:
         """The hot path: a chunk of one plain text (or thought) part that extends the open run,
         as its IR delta type, IR index and text (never ""), with exactly the state change of the
         general path, :meth:`_feed`; ``None`` for any other chunk (no state change).
@@ -179,7 +179,7 @@ class StreamDecoder:
                     return (ReasoningDelta if run.thought else TextDelta), run.index, text
         return None
 
-    def _feed(self, event: WireEvent) -> list[StreamEvent]:
+    def _feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """The general path of :meth:`feed`: any chunk, checked field by field."""
         count = self._count
         self._count += 1

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from toolwire.formats._stream import DONE, WireEvent
+from toolwire.formats._stream import DONE, ParsedEvent
 from toolwire.formats.openai_chat.dialects import Dialect, get_dialect
 from toolwire.ir.problem import Problem
 
@@ -48,7 +48,7 @@ _AFTER = {"start": "done", "open": "open", "finished": "finished", "done": "done
 _TERMINAL = frozenset({"finished", "done", "failed"})
 
 
-def classify(event: WireEvent) -> str:
+def classify(event: ParsedEvent) -> str:
     """The event class of one wire event (see the module docstring)."""
     if event == DONE:
         return "done"
@@ -185,7 +185,7 @@ class _Checker:
         self.calls[(choice, index)] = (call_id, name)
 
 
-def check_stream(events: Iterable[WireEvent], *, dialect: str | Dialect | None = None) -> list[Problem]:
+def check_stream(events: Iterable[ParsedEvent], *, dialect: str | Dialect | None = None) -> list[Problem]:
     """Problems of a Chat stream: event order (see :data:`TRANSITIONS`) and chunk invariants.
 
     Paths are ``$[n]`` (the n-th wire event) and below. An empty list means the stream is valid.
@@ -205,7 +205,7 @@ def check_stream(events: Iterable[WireEvent], *, dialect: str | Dialect | None =
             checker.add(path, code, message)
             following = _AFTER[state]
         if kind in ("delta", "finish", "info") and state not in ("done", "failed"):
-            checker.chunk(event, path)  # type: ignore[arg-type]
+            checker.chunk(event, path)
         state = following or state
     if state not in _TERMINAL:
         checker.add("$", "missing_terminal", "stream ended without finish_reason or [DONE]")

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolwire.errors import ToolwireError
-from toolwire.formats._stream import DONE, WireEvent, hot_events
+from toolwire.formats._stream import DONE, ParsedEvent, hot_events
 from toolwire.formats._wire import (
     as_dict,
     child,
@@ -154,12 +154,12 @@ class StreamDecoder:
 
     # ------------------------------------------------------------ entry points
 
-    def feed(self, event: WireEvent) -> list[StreamEvent]:
+    def feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """Decode one wire event: a parsed chunk, an ``{"error": ...}`` object or ``"[DONE]"``."""
         lane = self.hot(event)
         return self._feed(event) if lane is None else hot_events(lane)
 
-    def hot(self, event: WireEvent) -> tuple[type, int, str] | None:
+    def hot(self, event: ParsedEvent) -> tuple[type, int, str] | None:
         """The hot path: a plain text or argument chunk in mid-stream, as its IR delta type, IR
         index and text ("": no IR event), with exactly the state change of the general path,
         :meth:`_feed`; ``None`` for any other event (no state change: decode it with ``feed``).
@@ -215,7 +215,7 @@ class StreamDecoder:
         self._last_wire = wire
         return ToolCallDelta, call.index, arguments
 
-    def _feed(self, event: WireEvent) -> list[StreamEvent]:
+    def _feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """The general path of :meth:`feed`: any event, checked field by field."""
         path = f"$[{self._seen}]"
         self._seen += 1
@@ -248,7 +248,7 @@ class StreamDecoder:
 
     # ------------------------------------------------------------ events
 
-    def _dispatch(self, event: WireEvent, path: str) -> None:
+    def _dispatch(self, event: ParsedEvent, path: str) -> None:
         if event == DONE:
             self._end()
         elif type(event) is not dict:

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolwire.errors import PayloadError
-from toolwire.formats._stream import WireEvent, hot_events
+from toolwire.formats._stream import ParsedEvent, hot_events
 from toolwire.formats._wire import as_dict, opt_dict, opt_str, req_dict, req_str
 from toolwire.formats.openai_responses._content import decode_content
 from toolwire.formats.openai_responses._decode_items import decode_item
@@ -128,12 +128,12 @@ class StreamDecoder:
 
     # ------------------------------------------------------------------ public
 
-    def feed(self, event: WireEvent) -> list[StreamEvent]:
+    def feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """Decode one wire event (a parsed SSE ``data`` object)."""
         lane = self.hot(event)
         return self._feed(event) if lane is None else hot_events(lane)
 
-    def hot(self, event: WireEvent) -> tuple[type, int, str] | None:
+    def hot(self, event: ParsedEvent) -> tuple[type, int, str] | None:
         """The hot path: a text or argument delta of an open item, as its IR delta type, IR
         index and text (never ""), with exactly the state change of the general path,
         :meth:`_feed`; ``None`` for any other event (no state change: decode it with ``feed``).
@@ -153,7 +153,7 @@ class StreamDecoder:
                         return hot, index, delta
         return None
 
-    def _feed(self, event: WireEvent) -> list[StreamEvent]:
+    def _feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """The general path of :meth:`feed`: any event, checked field by field."""
         position = self._count
         self._count += 1
