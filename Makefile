@@ -62,7 +62,7 @@ compiled:
 	HATCH_BUILD_HOOKS_ENABLE=1 $(COMPILED)/python -m build --outdir dist-compiled .
 	$(COMPILED)/python -m pip install --quiet "$$(ls dist-compiled/toolwire-*.whl)[dev]"
 	$(COMPILED)/python -m pip install --quiet --force-reinstall --no-deps dist-compiled/toolwire-*.whl
-	cd tests && ../$(COMPILED)/python -c 'import toolwire.translate as t, toolwire.formats.openai_chat.request as r; \
+	cd dist-compiled && ../$(COMPILED)/python -c 'import toolwire.translate as t, toolwire.formats.openai_chat.request as r; \
 		print("toolwire.translate:", t.__file__, "\ncodecs:", r.__file__); assert r.__file__.endswith(".so")'
 	$(COMPILED)/python -m pytest tests/formats tests/translate tests/streaming -q -p no:cacheprovider
 

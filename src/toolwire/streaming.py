@@ -408,7 +408,7 @@ class StreamTranslator:
         custom = self._custom
         return custom is not None and kind is ToolCallDelta and index in custom
 
-    def _hooked(self, ir_events: list[StreamEvent], event: WireEvent | None = None) -> list[WireEvent]:
+    def _hooked(self, ir_events: list[StreamEvent], event: ParsedEvent = None) -> list[WireEvent]:
         """The target's events for IR events that pass through the restore hook first."""
         hook = self._hook
         assert hook is not None
@@ -416,7 +416,7 @@ class StreamTranslator:
             hook.first(event)
         return self._encode([restored for ir_event in ir_events for restored in hook.event(ir_event)])
 
-    def _translate(self, ir_events: list[StreamEvent], event: WireEvent | None = None) -> list[WireEvent]:
+    def _translate(self, ir_events: list[StreamEvent], event: ParsedEvent = None) -> list[WireEvent]:
         """The target's events for decoded IR events (a single delta goes to the encoder as is)."""
         if len(ir_events) == 1 and type(ir_events[0]) in _PASSED:
             delta: Any = ir_events[0]
