@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from benchmarks.bench_stream import anthropic_stream
 
-import toolwire.streaming
+from tests.compiled import pure_only
 from tests.corpus import STREAM_FORMATS as FORMATS
 from tests.corpus import Sample
 from tests.streaming._matrix import all_stream_samples, benchmark_stream_in, wire_of
@@ -25,9 +25,6 @@ from toolwire.formats._stream import WireEvent
 from toolwire.ir.content import TextPart
 from toolwire.ir.stream import PartEnd, PartStart, ResponseEnd, ResponseStart, StreamEvent, TextDelta
 from toolwire.streaming import StreamTranslator, encode_wire_events
-
-COMPILED = toolwire.streaming.__file__ is not None and not toolwire.streaming.__file__.endswith(".py")
-"""Whether the stream translator and codecs are the mypyc-compiled build (``make compiled``)."""
 
 
 def _general(translator: StreamTranslator) -> StreamTranslator:
@@ -118,9 +115,7 @@ def test_recordings_to_every_target(sample: Sample, uuids: _Uuids) -> None:
         ("gemini", "gemini"),
     ],
 )
-@pytest.mark.skipif(
-    COMPILED, reason="counts calls by replacing methods, which a compiled codec's own calls bypass"
-)
+@pure_only
 def test_hot_paths_are_taken(src: str, dst: str) -> None:
     """The comparisons compare something: on these pairs most events skip ``_feed`` (checked in
     the pure-Python build: the compiled one runs the same code)."""

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.compiled import pure_only
 from tests.corpus import samples
 from toolwire.errors import ToolwireError
 from toolwire.formats import openai_responses as resp
@@ -119,6 +120,7 @@ def test_a_string_or_empty_input(value: Any) -> None:
     assert _by_record(payload) == _by_decoder(payload)
 
 
+@pure_only
 def test_an_ir_that_does_not_fit_the_items_is_recorded_by_decoding_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
