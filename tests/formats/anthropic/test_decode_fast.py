@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import toolwire
+from tests.compiled import pure_only
 from toolwire.errors import ToolwireError
 from toolwire.formats.anthropic import _decode_messages
 from toolwire.formats.anthropic._decode_fast import fast_message
@@ -156,6 +157,7 @@ def test_a_conversation_decodes_and_records_as_without_the_lane(monkeypatch: pyt
     assert translated() == general
 
 
+@pure_only
 def test_the_decoder_takes_the_lane_for_the_common_shapes(monkeypatch: pytest.MonkeyPatch) -> None:
     general: list[str] = []
     content = _decode_messages._content

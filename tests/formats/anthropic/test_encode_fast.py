@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.compiled import pure_only
 from toolwire.formats.anthropic import _encode_messages
 from toolwire.formats.anthropic._encode_blocks import Ctx
 from toolwire.formats.anthropic._encode_fast import fast_cross
@@ -119,6 +120,7 @@ def test_other_shapes_are_left_to_the_general_encoder(message: Message) -> None:
     assert turns.out == []
 
 
+@pure_only
 def test_a_conversation_encodes_as_without_the_lane(monkeypatch: pytest.MonkeyPatch) -> None:
     """Merged turns, results put first, renamed and paired call ids around the lane come out the same."""
     system = Message(role="system", parts=(TextPart(text="be brief"),))
@@ -137,6 +139,7 @@ def test_a_conversation_encodes_as_without_the_lane(monkeypatch: pytest.MonkeyPa
 _ESCAPED = ToolCall(id="a.b", name="f")
 
 
+@pure_only
 @pytest.mark.parametrize(
     ("messages", "taken"),
     [

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import toolwire
+from tests.compiled import pure_only
 from toolwire.errors import ToolwireError
 from toolwire.formats.gemini import _messages
 from toolwire.formats.gemini._decode_fast import fast_content
@@ -171,6 +172,7 @@ def test_a_conversation_decodes_and_records_as_without_the_lane(
     assert unique == isinstance(general, tuple)  # refused for its duplicate ids, else translated
 
 
+@pure_only
 def test_the_decoder_takes_the_lane_for_the_common_shapes(monkeypatch: pytest.MonkeyPatch) -> None:
     general: list[Any] = []
     content = _messages._decode_content

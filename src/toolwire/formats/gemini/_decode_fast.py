@@ -43,7 +43,9 @@ def _signed(part: dict[str, Any]) -> tuple[bool, str | None]:
     if len(part) == 1:
         return True, None
     signature = part.get(_SIG)
-    return len(part) == 2 and type(signature) is str, signature
+    if len(part) == 2 and type(signature) is str:
+        return True, signature
+    return False, None  # not a string signature: the general decoder refuses it, at its path
 
 
 def _inner(part: dict[str, Any], key: str, known: frozenset[str]) -> dict[str, Any] | None:
