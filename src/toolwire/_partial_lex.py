@@ -146,13 +146,9 @@ def complete_items(text: str, start: int, kind: type) -> tuple[Any, int]:
     comma = text.rfind(",", start)
     closer = max(text.rfind("}", start), text.rfind("]", start))
     cuts = (closer + 1, comma) if closer > comma else (comma, closer + 1)
-    opener, close = BRACKETS[kind]
     for cut in cuts:
         if cut > start and balanced(text, start, cut):
-            try:
-                items = loads(opener + text[start:cut] + close)
-            except (ValueError, RecursionError):
-                continue
+            items = _run_items(text, start, cut, kind)
             if items:  # not blank: "[1, , 2]" is no run
                 return items, cut
     if len(text) - start > LONG_RUN and min(comma, closer) > start:
@@ -175,7 +171,6 @@ def _walk(text: str, start: int, bound: int, kind: type) -> tuple[Any, int]:
     if whole[0] + whole[1] > CUTS:
         return None, start
     bound = min(bound, len(text.rstrip(_CLOSING_RUN)))
-    opener, close = BRACKETS[kind]
     decodes = 2
     for _ in range(CUTS):
         comma = text.rfind(",", start, bound)
@@ -185,9 +180,8 @@ def _walk(text: str, start: int, bound: int, kind: type) -> tuple[Any, int]:
             break
         if _imbalance(text, cut, end) != whole:
             continue
-        try:
-            items = loads(opener + text[start:cut] + close)
-        except (ValueError, RecursionError):
+        items = _run_items(text, start, cut, kind)
+        if items is None:
             decodes -= 1
             if not decodes:
                 break
@@ -195,6 +189,16 @@ def _walk(text: str, start: int, bound: int, kind: type) -> tuple[Any, int]:
         if items:
             return items, cut
     return None, start
+
+
+def _run_items(text: str, start: int, cut: int, kind: type) -> Any:
+    """``text[start:cut]`` decoded as the items of a ``kind`` container, or ``None`` when it
+    does not decode (unfinished, malformed or too deep)."""
+    opener, close = BRACKETS[kind]
+    try:
+        return loads(opener + text[start:cut] + close)
+    except (ValueError, RecursionError):
+        return None
 
 
 _CLOSING_RUN = "]} \t\n\r"
