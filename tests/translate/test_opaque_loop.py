@@ -445,3 +445,23 @@ def test_every_recorded_response_comes_back_byte_exact(upstream: str, client: st
         request = _echo_text(client, request, answer)
     sent = Exchange(client, upstream, client_model="m").request(request)
     assert [v for v in opaque_values(upstream, sent) if v] == native
+
+
+@pytest.mark.parametrize("fmt", ["anthropic", "openai-responses"])
+def test_a_same_format_stream_keeps_nothing_in_the_state_mapping(fmt: str) -> None:
+    """A client that speaks the upstream's format carries its state itself: a streamed turn with
+    signed reasoning and a call stores nothing in the mapping, even when asked to keep it."""
+    from toolwire.emulator.streaming import wire_events
+    from toolwire.ir.content import ToolCall
+    from toolwire.translate import format_module
+
+    state: dict[str, str] = {}
+    ex = Exchange(fmt, fmt, client_model="m", state=state)
+    response = format_module(fmt).decode_response(recorded(fmt), toolwire.Notes("drop"))
+    call_id = next(p.id for p in response.parts if isinstance(p, ToolCall) and p.id is not None)
+    assert opaque_values(fmt, recorded(fmt))  # the turn has state to keep
+    events = wire_events(fmt, response, 1000, {"include": ["reasoning.encrypted_content"]})
+    out = b"".join(ex.stream_frames(event) for event in events) + ex.stream_close_frames()
+    assert call_id.encode() in out
+    ex.keep_stream_state(call_id)
+    assert state == {}

@@ -255,3 +255,107 @@ def test_last_response_is_the_translated_answer_in_ir() -> None:
     ex.response(_anthropic_answer())
     assert ex.last_response is not None
     assert (ex.last_response.model, ex.last_response.stop_reason) == ("claude-up", "end_turn")
+
+
+_GEMINI_TURN = {
+    "candidates": [
+        {
+            "content": {
+                "role": "model",
+                "parts": [
+                    {"text": "think", "thought": True},
+                    {"text": "a"},
+                    {"functionCall": {"name": "f", "args": {"x": 1}}},
+                    {"text": "b"},
+                    {"executableCode": {"language": "PYTHON", "code": "print(1)"}},
+                ],
+            },
+            "finishReason": "STOP",
+        }
+    ],
+    "modelVersion": "gemini-x",
+}
+
+
+def test_the_notes_of_a_response_point_into_the_upstream_answer() -> None:
+    """``Exchange.response`` notes what the client's format cannot hold at its place in the
+    upstream's body (not in the IR's coordinates), and keeps the notes on the Exchange."""
+    ex = Exchange("openai-chat", "gemini", policy="drop")
+    ex.response(json.loads(json.dumps(_GEMINI_TURN)))
+    parts = "$.candidates[0].content.parts"
+    assert [(note.path, note.kind) for note in ex.notes] == [
+        (f"{parts}[2]", "synthesized"),  # the call's id
+        (f"{parts}[0]", "dropped"),  # the thought
+        (parts, "approximated"),  # text after the call moved before it
+        (f"{parts}[4]", "dropped"),  # the built-in code execution
+        ("$", "synthesized"),  # the response id
+    ]
+
+
+def test_the_client_sees_the_model_the_upstream_reports_unless_it_was_replaced() -> None:
+    """Without ``upstream_model`` the answer names the model the upstream says it ran (a dated
+    snapshot, say); with it, the client's own model name comes back."""
+    answer = {**_GEMINI_TURN, "modelVersion": "gemini-2.5-flash-001"}
+    plain = Exchange("openai-chat", "gemini", policy="drop")
+    plain.request({"model": "gemini-2.5-flash", "messages": [{"role": "user", "content": "hi"}]})
+    assert plain.response(json.loads(json.dumps(answer)))["model"] == "gemini-2.5-flash-001"
+    aliased = Exchange("openai-chat", "gemini", policy="drop", upstream_model="gemini-2.5-flash")
+    aliased.request({"model": "my-alias", "messages": [{"role": "user", "content": "hi"}]})
+    assert aliased.response(json.loads(json.dumps(answer)))["model"] == "my-alias"
+
+
+def test_a_gemini_client_gets_sse_unless_its_url_asked_for_an_array() -> None:
+    """A Gemini client whose request came through :meth:`Exchange.request` (no URL: no
+    ``alt=sse`` to miss) gets its stream as SSE events, not as a JSON array."""
+    ex = Exchange("gemini", "anthropic")
+    ex.request({"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}, stream=True, model="g")
+    upstream = _wire("anthropic", _call_stream("weather_get"))
+    frames = [
+        f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in upstream if isinstance(e, dict)
+    ]
+    out = b"".join(ex.translate_stream(frames))
+    assert out.startswith(b"data: {") and b'"functionCall"' in out
+
+
+_LONG_NAMESPACE = "mcp_github_enterprise_server_for_the_platform_team"
+
+
+def _namespaced_history() -> dict[str, Any]:
+    """A Responses turn (Codex with an MCP server) whose flattened tool name is too long for
+    Chat and Gemini (64 characters) although neither part of it is."""
+    schema = {"type": "object", "properties": {}}
+    return {
+        "model": "gpt-5",
+        "tools": [
+            {
+                "type": "namespace",
+                "name": _LONG_NAMESPACE,
+                "description": "GitHub",
+                "tools": [{"type": "function", "name": "search_issues_by_label", "parameters": schema}],
+            }
+        ],
+        "input": [
+            {"role": "user", "content": "find the bugs"},
+            {
+                "type": "function_call",
+                "namespace": _LONG_NAMESPACE,
+                "name": "search_issues_by_label",
+                "call_id": "c1",
+                "arguments": "{}",
+            },
+            {"type": "function_call_output", "call_id": "c1", "output": "none"},
+        ],
+    }
+
+
+def test_a_flattened_name_renamed_for_length_is_renamed_in_the_history_too() -> None:
+    """The history's call and result use the name the upstream's tool list declares, also when
+    only the flattened name (namespace + tool) needs renaming."""
+    chat = Exchange("openai-responses", "openai-chat", policy="drop").request(_namespaced_history())
+    declared = chat["tools"][0]["function"]["name"]
+    assert len(declared) <= 64 and declared.startswith(_LONG_NAMESPACE)
+    assert chat["messages"][1]["tool_calls"][0]["function"]["name"] == declared
+    gemini = Exchange("openai-responses", "gemini", policy="drop").request(_namespaced_history())
+    parts = [part for content in gemini["contents"] for part in content["parts"]]
+    named = [part[key]["name"] for part in parts for key in part if key != "text"]
+    assert named == [gemini["tools"][0]["functionDeclarations"][0]["name"]] * 2
