@@ -48,7 +48,8 @@ def translate_request_bytes(
         policy: ``strict`` raises :class:`~toolwire.errors.ConversionError` on any loss,
             ``warn`` logs and records notes, ``drop`` records notes silently.
         model: the model name when the source carries it outside the body (Gemini URL).
-        notes: when given, the notes of what was not carried exactly are appended to it.
+        notes: when given, the notes of what was not carried exactly are appended to it
+            (under ``drop``, their paths are mapped to the body only then).
 
     Returns:
         The target body as compact UTF-8 JSON.

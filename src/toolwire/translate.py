@@ -28,6 +28,7 @@ from toolwire._renaming import rename_request, rename_tools
 from toolwire._restore import Restorer
 from toolwire._shims import ToolShims
 from toolwire._survey import Survey, survey
+from toolwire._translation import Translation, translation
 from toolwire.errors import ToolwireError
 from toolwire.formats import _MODULES
 from toolwire.formats._sendable import refuse_unsendable_request
@@ -96,15 +97,6 @@ def _recorder(module: ModuleType, kind: str, payload: dict[str, Any], ir: Any) -
     return partial(getattr(module, f"decode_{kind}"), payload)
 
 
-@dataclass(frozen=True, slots=True)
-class Translation:
-    """The result of a conversion: the payload and the notes of what was not carried exactly."""
-
-    payload: dict[str, Any]
-    notes: tuple[Note, ...] = ()
-    ir: Any = None
-
-
 def translate_request(
     payload: dict[str, Any],
     *,
@@ -122,7 +114,8 @@ def translate_request(
         source: source format name.
         target: target format name.
         policy: ``strict`` raises :class:`~toolwire.errors.ConversionError` on any loss,
-            ``warn`` logs and records notes, ``drop`` records notes silently.
+            ``warn`` logs and records notes, ``drop`` records notes silently (their paths are
+            mapped to ``payload`` when :attr:`Translation.notes` is first read).
         model: the model name when the source carries it outside the body (Gemini URL).
         source_dialect: for an ``openai-chat`` source, the provider it was written for (a key of
             :data:`~toolwire.formats.openai_chat.dialects.DIALECTS`, e.g. ``"mistral"``).
@@ -140,8 +133,8 @@ def translate_request(
         client_dialect=source_dialect,
         upstream_dialect=target_dialect,
     )
-    out = exchange.request(payload)
-    return Translation(out, tuple(exchange.notes), exchange.last_request)
+    out, notes = exchange._request(payload)
+    return translation(out, notes, payload, exchange.last_request)
 
 
 def translate_response(
@@ -164,8 +157,7 @@ def translate_response(
     recorder = _recorder(src, "response", payload, ir)
     notes.decoded(payload, resolve_format(source), resolve_format(target), recorder)
     out: dict[str, Any] = dst.encode_response(ir, notes)
-    items = notes.items
-    return Translation(out, tuple(in_user_coordinates(items, payload, out)) if items else (), ir)
+    return translation(out, notes, payload, ir)
 
 
 @dataclass
@@ -184,7 +176,9 @@ class Exchange:
         upstream_model: replaces the model name sent upstream, when set.
         client_model: the client's model name (learned from the request, or given for
             formats that carry it in the URL); responses report it back.
-        notes: every note of this exchange, requests and responses.
+        notes: every note of this exchange, requests and responses, mapped to the client's and
+            the upstream's payloads as each call returns, whatever the policy (the one-shot
+            :func:`translate_request` / :func:`translate_response` put that off under ``drop``).
         state: the store hook for opaque reasoning state a client format has no slot for
             (Chat): a mapping the caller keeps between turns (see :mod:`toolwire._opaque_state`);
             ``None`` (default): the upstream's documented fallback applies instead, noted.
@@ -246,6 +240,16 @@ class Exchange:
                 ``None``: the body's.
             model: the client's model when it is not in the body (Gemini's URL).
         """
+        out, notes = self._request(payload, stream=stream, model=model)
+        self.notes.extend(in_user_coordinates(notes.items, payload, out))
+        return out
+
+    def _request(
+        self, payload: dict[str, Any], *, stream: bool | None = None, model: str | None = None
+    ) -> tuple[dict[str, Any], Notes]:
+        """:meth:`request` without adding to :attr:`notes`: the upstream payload and the
+        request's collector, its notes not mapped yet under ``drop`` (what
+        :func:`translate_request` needs to map them only when they are read)."""
         notes = Notes(self.policy)
         if model is not None:
             self.client_model = model
@@ -285,8 +289,7 @@ class Exchange:
             refuse_unsendable_request(out, ir, self.upstream)
         if self.upstream == "openai-responses" and self.client != self.upstream:
             ask_for_state(out, ir, notes)
-        self.notes.extend(in_user_coordinates(notes.items, payload, out))
-        return out
+        return out, notes
 
     def response(self, payload: dict[str, Any]) -> dict[str, Any]:
         """Translate an upstream response payload into the client's format.

@@ -5,7 +5,8 @@ A note made while *decoding* already names a path in the source payload. A note 
 ``$.tools[3].strict``, ``$.usage.cache_creation``) or, in a few encoders, a coordinate of the
 output (``$.usageMetadata.x``, ``$.reasoning_effort``). :class:`Where` turns either into the
 source path of the most specific element the note is about, when the note is made (so a strict
-refusal carries it too), in this order:
+refusal carries it too; under ``drop``, when the notes are first read: :mod:`toolwire.ir.notes`),
+in this order:
 
 1. **Provenance**: decoders record, per IR message, part and tool, where it came from in the
    source, as index tuples (``notes.came_from(("messages", 1, "parts", 0), ("messages", 0,
@@ -29,7 +30,7 @@ Streams: stream decoders record, per IR part, the index of the event that starte
 part then names that event (``$[7]``), as the decoders' own notes do; other paths stay as written.
 
 Templates in the tables use ``"#"`` for any array index; indexes are filled in order.
-Mapping costs nothing until a note is made.
+Mapping costs nothing until a note is made (under ``drop``: read).
 """
 
 from __future__ import annotations

@@ -28,9 +28,17 @@ Refusals (a payload that cannot be made valid) raise :class:`~toolwire.errors.Co
 under every policy.
 
 A note's ``path`` is in the payload the user passed in. Decoders write source paths; what runs
-after decoding writes IR (or output) coordinates, which :meth:`Notes.add` / :meth:`Notes.info`
-map to the source once :meth:`Notes.decoded` was called, using what decoders recorded with
-:meth:`Notes.came_from` (see :mod:`toolwire.ir._where`).
+after decoding writes IR (or output) coordinates, which are mapped to the source once
+:meth:`Notes.decoded` was called, using what decoders recorded with :meth:`Notes.came_from`
+(see :mod:`toolwire.ir._where`). When: under ``strict`` and ``warn``, as :meth:`Notes.add` /
+:meth:`Notes.info` record the note (a refusal and a log line name the mapped path); under
+``drop`` nobody sees a note before reading :attr:`Notes.items` (or iterating), so the note is
+kept as it was made and all are mapped on that first read, in one batch, to the very notes the
+eager mapping gives (mapping cost about a third of a large translation that noted a tool
+result per message, and most callers never read notes). The mapping reads the source payload
+(and, for the first note about an IR message, part or tool, the decoded IR) then: it must not
+have changed since it was translated. A stream's notes (:data:`~toolwire.ir._where.STREAM`)
+are mapped as they are made: the origins of its parts grow with the stream.
 """
 
 from __future__ import annotations
@@ -42,7 +50,7 @@ from typing import Any, Literal
 import msgspec
 
 from toolwire.errors import ConversionError, ToolwireError
-from toolwire.ir._where import Coord, Where
+from toolwire.ir._where import STREAM, Coord, Where
 
 __all__ = ["Note", "NoteKind", "Notes", "Policy"]
 
@@ -77,6 +85,10 @@ class Note(msgspec.Struct, frozen=True, kw_only=True):
         return f"{self.path}: {self.kind}: {self.message}"
 
 
+_Made = tuple[str, NoteKind, str, bool, "str | None"]
+"""A note as it was made, not mapped yet: path, kind, message, loss, target."""
+
+
 class Notes:
     """Collects :class:`Note` objects for one conversion and applies the policy.
 
@@ -84,13 +96,16 @@ class Notes:
         policy: ``"strict"``, ``"warn"`` (default) or ``"drop"``.
     """
 
-    __slots__ = ("_decoded", "items", "origins", "policy", "recording", "where")
+    __slots__ = ("_decoded", "_items", "_later", "origins", "policy", "recording", "where")
 
     def __init__(self, policy: Policy = "warn") -> None:
         if policy not in _POLICIES:
             raise ValueError(f"policy must be one of {_POLICIES}, got {policy!r}")
         self.policy: Policy = policy
-        self.items: list[Note] = []
+        self._items: list[Note] = []
+        self._later: list[_Made] | None = None
+        """Notes made since :meth:`decoded` under ``drop``, mapped when :attr:`items` is read
+        (``None``: notes are mapped as they are made)."""
         self.origins: dict[Coord, Coord] = {}
         """IR coordinate -> source coordinate, recorded by decoders (:meth:`came_from`)."""
         self.recording = False
@@ -98,6 +113,19 @@ class Notes:
         when a note needs them: decoding itself records nothing)."""
         self.where: Where | None = None
         self._decoded: tuple[Any, str | None, str | None, Callable[[Notes], object] | None] | None = None
+
+    @property
+    def items(self) -> list[Note]:
+        """The notes recorded, in order, in the coordinates of the payload passed in (notes put
+        off by the ``drop`` policy are mapped now: module docstring)."""
+        if self._later:
+            self._map_later()
+        return self._items
+
+    @property
+    def unmapped(self) -> bool:
+        """Whether notes wait to be mapped (``drop``): reading :attr:`items` maps them."""
+        return bool(self._later)
 
     def came_from(self, ir: Coord, source: Coord) -> None:
         """Record (decoders, when :attr:`recording`) that the IR element at ``ir`` came from
@@ -124,7 +152,8 @@ class Notes:
         target_format: str | None = None,
         again: Callable[[Notes], object] | None = None,
     ) -> None:
-        """Decoding of ``source`` is done: paths of later notes are mapped to it (module docstring).
+        """Decoding of ``source`` is done: paths of later notes are mapped to it (module docstring);
+        under ``drop``, when :attr:`items` is first read, which must find ``source`` as it is now.
 
         Args:
             again: records where the decoded IR came from into the :class:`Notes` it is given
@@ -132,8 +161,11 @@ class Notes:
                 again); called with a recording collector the first time a note names an IR
                 message, part or tool, so that nothing is recorded when no note needs it.
         """
+        if self._later:  # decoded again: the notes so far map to the first source
+            self._map_later()
         self.where = None  # made by the first note (most conversions note nothing to map)
         self._decoded = (source, source_format, target_format, again)
+        self._later = [] if self.policy == "drop" and source is not STREAM else None
 
     def _place(self, path: str, target: str | None) -> tuple[str, str | None]:
         if path == "$":  # the root maps to itself
@@ -146,26 +178,44 @@ class Notes:
         mapped, output = where.map(path, self.origins)
         return mapped, target if target is not None else output
 
+    def _map_later(self) -> None:
+        """Map the notes ``drop`` put off, in the order they were made, after those before them."""
+        later = self._later
+        self._later = []
+        items = self._items
+        place = self._place
+        for path, kind, message, loss, target in later or ():
+            path, target = place(path, target)
+            items.append(Note(path=path, kind=kind, message=message, loss=loss, target=target))
+
     def add(self, path: str, kind: NoteKind, message: str, *, target: str | None = None) -> None:
         """Record a loss, or raise :class:`ConversionError` under the strict policy."""
+        later = self._later
+        if later is not None:  # "drop" after decoding: mapped when read
+            later.append((path, kind, message, True, target))
+            return
         path, target = self._place(path, target)
         note = Note(path=path, kind=kind, message=message, target=target)
         if self.policy == "strict":
             raise ConversionError(f"{kind}: {message}", path=path, notes=(note,))
-        self.items.append(note)
+        self._items.append(note)
         if self.policy == "warn":
             _log.info("%s", note)
 
     def info(self, path: str, kind: NoteKind, message: str, *, target: str | None = None) -> None:
         """Record a change that is no loss (the module's table); it never raises."""
+        later = self._later
+        if later is not None:  # "drop" after decoding: mapped when read
+            later.append((path, kind, message, False, target))
+            return
         path, target = self._place(path, target)
-        self.items.append(Note(path=path, kind=kind, message=message, loss=False, target=target))
+        self._items.append(Note(path=path, kind=kind, message=message, loss=False, target=target))
 
     def __iter__(self) -> Iterator[Note]:
         return iter(self.items)
 
     def __len__(self) -> int:
-        return len(self.items)
+        return len(self._items) + len(self._later or ())
 
     def __bool__(self) -> bool:
         return True
