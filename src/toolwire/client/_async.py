@@ -1,25 +1,32 @@
-"""The async client: :class:`ClientCore` over an ``httpx.AsyncClient`` (asyncio or trio)."""
+"""The async client: a short driver of :class:`ClientCore`'s steps over an ``httpx.AsyncClient``
+(asyncio or trio)."""
 
 from __future__ import annotations
 
-import functools
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Generator, Mapping
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 import httpx
 
 from toolwire._google_auth import TokenSource
-from toolwire.client._bodies import MAX_ERROR_BODY, aread_body, deadline_after
 from toolwire.client._core import Call, ClientCore
+from toolwire.client._httpx import (
+    StreamBase,
+    anext_chunk,
+    aread_answer,
+    build_request,
+    http_timeout,
+    shared_ssl_context,
+    transport_error,
+)
 from toolwire.client._options import Options, Timeouts
 from toolwire.client._providers import ProviderName
 from toolwire.client._result import Result
 from toolwire.client._retry import RetryPolicy, async_retrying
-from toolwire.client._session import IdleWatch
-from toolwire.client._sync import StreamBase, http_timeout, shared_ssl_context, transport_error
+from toolwire.client._steps import Answer, FetchToken, ReadBody, ReadChunk, RefreshKey, Send, Step
 from toolwire.hooks import Observer
 from toolwire.ir.base import FormatName
 from toolwire.ir.notes import Policy
@@ -30,6 +37,7 @@ from toolwire.ir.stream import StreamEvent
 __all__ = ["AsyncClient", "AsyncStream"]
 
 AuthRefresh = Callable[[], "str | Awaitable[str | None] | None"]
+_T = TypeVar("_T")
 
 
 class AsyncStream(StreamBase[AsyncIterator[bytes]]):
@@ -40,11 +48,10 @@ class AsyncStream(StreamBase[AsyncIterator[bytes]]):
 
     async def __aiter__(self) -> AsyncIterator[StreamEvent]:
         try:
-            pending, self._pending = self._pending, []
-            for event in pending:
+            for event in self._drain():
                 yield event
             while not self._session.finished:
-                for event in await self._next_events():
+                for event in self._take(await anext_chunk(self._chunks, self._secrets)):
                     yield event
         except Exception as exc:
             self._report_end(exc)
@@ -53,17 +60,6 @@ class AsyncStream(StreamBase[AsyncIterator[bytes]]):
             self._report_end(None)
         finally:
             await self.aclose()
-
-    async def _next_events(self) -> list[StreamEvent]:
-        try:
-            chunk = await self._chunks.__anext__()
-        except StopAsyncIteration:
-            return self._session.close()
-        except httpx.HTTPError as exc:
-            raise transport_error(exc, self._secrets) from None
-        events = self._session.feed(chunk)
-        self._idle.tick(bool(events))
-        return events
 
     async def collect(self) -> Response:
         """Read the rest of the stream; the accumulated final response."""
@@ -83,6 +79,86 @@ class AsyncStream(StreamBase[AsyncIterator[bytes]]):
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         await self.aclose()
+
+
+class _Attempt:
+    """One attempt of a call over an ``httpx.AsyncClient``: the blocking driver's twin
+    (:class:`toolwire.client._sync._Attempt`), differing only in ``await``."""
+
+    def __init__(self, client: AsyncClient, call: Call) -> None:
+        self.core = client.core
+        self.http = client._http
+        self.refresh = client._refresh
+        self.call = call
+        self.response: httpx.Response | None = None
+        self.chunks: AsyncIterator[bytes] | None = None
+
+    async def result(self) -> Result:
+        """The answer of a whole (non-streamed) call."""
+        return await self._run(self.core.create_steps(self.call, refresh=self.refresh is not None))
+
+    async def stream(self) -> AsyncStream:
+        """The stream of a streamed call, its first events read."""
+        opened = await self._run(self.core.open_steps(self.call, refresh=self.refresh is not None))
+        response = self._answer()
+        chunks = self.chunks if self.chunks is not None else response.aiter_bytes()
+        return AsyncStream(response, chunks, opened, self.core.secrets, self.call.attempts)
+
+    async def _run(self, steps: Generator[Step, Any, _T]) -> _T:
+        try:
+            step = next(steps)
+            while True:
+                step = steps.send(await _PERFORM[type(step)](self, step))
+        except StopIteration as stop:
+            value: _T = stop.value
+            return value
+        except BaseException:
+            await self.aclose()
+            raise
+
+    def _answer(self) -> httpx.Response:
+        assert self.response is not None, "a read step came before any Send"
+        return self.response
+
+    async def fetch_token(self, step: FetchToken) -> None:
+        await anyio.to_thread.run_sync(self.core.refresh_token)  # a refresh is a blocking HTTP call
+
+    async def send(self, step: Send) -> Answer:
+        request = build_request(self.http, step, self.core.timeouts)
+        try:
+            self.response, self.chunks = await self.http.send(request, stream=True), None
+        except httpx.HTTPError as exc:
+            raise transport_error(exc, self.core.secrets) from None
+        return Answer(self.response.status_code, self.response.headers)
+
+    async def refresh_key(self, step: RefreshKey) -> str | None:
+        assert self.refresh is not None, "RefreshKey without an auth_refresh hook"
+        await self.aclose()
+        key = self.refresh()
+        return await key if inspect.isawaitable(key) else key
+
+    async def read_body(self, step: ReadBody) -> bytes:
+        return await aread_answer(self._answer(), step, self.core.secrets)
+
+    async def read_chunk(self, step: ReadChunk) -> bytes | None:
+        if self.chunks is None:
+            self.chunks = self._answer().aiter_bytes()
+        return await anext_chunk(self.chunks, self.core.secrets)
+
+    async def aclose(self) -> None:
+        if self.response is not None:
+            with anyio.CancelScope(shield=True):
+                await self.response.aclose()
+
+
+_PERFORM: dict[type[Step], Callable[[_Attempt, Any], Coroutine[Any, Any, object]]] = {
+    FetchToken: _Attempt.fetch_token,
+    Send: _Attempt.send,
+    RefreshKey: _Attempt.refresh_key,
+    ReadBody: _Attempt.read_body,
+    ReadChunk: _Attempt.read_chunk,
+}
+"""How the async driver performs each step (see :mod:`toolwire.client._steps`)."""
 
 
 class AsyncClient:
@@ -150,15 +226,7 @@ class AsyncClient:
         with self.core.observing(call):
             async for attempt in async_retrying(self.core.retry, self._sleep, self._rng):
                 with attempt:
-                    deadline = deadline_after(self.core.timeouts.total)
-                    response = await self._send(call, deadline)
-                    try:
-                        body = await aread_body(response.aiter_bytes(), deadline=deadline)
-                    except httpx.HTTPError as exc:
-                        raise transport_error(exc, self.core.secrets) from None
-                    finally:
-                        await response.aclose()
-                    return self.core.result(call, response.status_code, response.headers, body)
+                    return await _Attempt(self, call).result()
         raise AssertionError("unreachable: tenacity re-raises the last error")  # pragma: no cover
 
     async def stream(
@@ -174,75 +242,8 @@ class AsyncClient:
         with self.core.observing(call):
             async for attempt in async_retrying(self.core.retry, self._sleep, self._rng):
                 with attempt:
-                    return await self._open_stream(call)
+                    return await _Attempt(self, call).stream()
         raise AssertionError("unreachable: tenacity re-raises the last error")  # pragma: no cover
-
-    async def _open_stream(self, call: Call) -> AsyncStream:
-        response = await self._send(call, deadline_after(self.core.timeouts.total))
-        try:
-            session = self.core.session(call, response.headers)
-            chunks = response.aiter_bytes()
-            idle = IdleWatch(self.core.timeouts.idle)
-            first: list[StreamEvent] = []
-            while not first and not session.finished:
-                try:
-                    chunk = await chunks.__anext__()
-                except StopAsyncIteration:
-                    first = session.close()
-                    break
-                first = session.feed(chunk)
-                idle.tick(bool(first))
-            on_end = None if call.info is None else functools.partial(self.core.ended, call)
-            return AsyncStream(
-                response, chunks, session, first, idle, self.core.secrets, call.attempts, on_end
-            )
-        except httpx.HTTPError as exc:
-            await response.aclose()
-            raise transport_error(exc, self.core.secrets) from None
-        except BaseException:
-            with anyio.CancelScope(shield=True):
-                await response.aclose()
-            raise
-
-    async def _send(self, call: Call, deadline: float | None = None) -> httpx.Response:
-        """One attempt: send, refresh credentials once on 401, raise typed errors for non-2xx."""
-        call.attempts += 1
-        response = await self._send_once(call)
-        if response.status_code == 401 and self._refresh is not None and not call.refreshed:
-            call.refreshed = True
-            await response.aclose()
-            key = self._refresh()
-            self.core.set_api_key(await key if inspect.isawaitable(key) else key)
-            response = await self._send_once(call)
-        if response.status_code >= 300:
-            try:
-                body = await aread_body(response.aiter_bytes(), limit=MAX_ERROR_BODY, deadline=deadline)
-            except httpx.HTTPError:
-                body = b""
-            finally:
-                await response.aclose()
-            raise self.core.error(response.status_code, response.headers, body)
-        return response
-
-    async def _send_once(self, call: Call) -> httpx.Response:
-        tokens = self.core.tokens
-        if tokens is not None and tokens.current() is None:  # a refresh is a blocking HTTP call
-            await anyio.to_thread.run_sync(self.core.refresh_token)
-        else:
-            self.core.refresh_token()
-        headers = self.core.request_headers(call)
-        self.core.log_request(call, headers)
-        request = self._http.build_request(
-            call.http.method,
-            call.http.url,
-            headers=headers,
-            content=self.core.content(call),
-            timeout=http_timeout(self.core.timeouts, stream=call.http.stream),
-        )
-        try:
-            return await self._http.send(request, stream=True)
-        except httpx.HTTPError as exc:
-            raise transport_error(exc, self.core.secrets) from None
 
     async def aclose(self) -> None:
         """Close the connection pool (unless it was passed in)."""

@@ -3,15 +3,19 @@
 ``prepare`` turns an IR request or a native payload of any format into an :class:`HTTPRequest`
 (translating with an :class:`~toolwire.translate.Exchange` when needed, building, validating);
 ``result``/``error``/``session`` turn the answer into a :class:`Result`, a typed error, or a
-:class:`StreamSession`. The transports only move bytes.
+:class:`StreamSession`. The attempt policy is written once, as flows of steps (:mod:`._steps`):
+``create_steps`` and ``open_steps`` send, ask ``auth_refresh`` for a new key once per call after
+a 401, raise the typed error of a non-2xx answer, and read a stream until its first event. The
+clients only drive them: they perform each step on httpx and send the result back.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -19,6 +23,7 @@ from typing import Any, Literal
 from toolwire._google_auth import GoogleCredentials, TokenSource
 from toolwire._json import dumps_str, loads
 from toolwire._logging import TRACE
+from toolwire.client._bodies import deadline_after
 from toolwire.client._build import BuildContext, HTTPRequest, auth_headers, build_http_request
 from toolwire.client._errors import map_http_error, redact, request_id
 from toolwire.client._options import DEFAULT_OPTIONS, Options, ResponsesOptions, Timeouts
@@ -33,7 +38,18 @@ from toolwire.client._providers import (
 )
 from toolwire.client._result import Result
 from toolwire.client._retry import RetryPolicy
-from toolwire.client._session import StreamSession
+from toolwire.client._session import IdleWatch, StreamSession, next_events
+from toolwire.client._steps import (
+    FETCH_TOKEN,
+    READ_CHUNK,
+    REFRESH_KEY,
+    Answer,
+    Opened,
+    ReadBody,
+    Send,
+    Step,
+    StreamEnd,
+)
 from toolwire.errors import PayloadError, ProviderError, ToolwireError
 from toolwire.hooks import CallInfo, ConversionInfo, Observer, emit
 from toolwire.hop._aws import AwsAuth, bedrock_base_url
@@ -43,6 +59,7 @@ from toolwire.ir.base import Format
 from toolwire.ir.notes import Note, Notes, Policy
 from toolwire.ir.request import Request
 from toolwire.ir.response import Response
+from toolwire.ir.stream import StreamEvent
 from toolwire.translate import Exchange, chat_dialect, format_module, resolve_format
 
 __all__ = ["TRACE", "Call", "ClientCore"]
@@ -301,3 +318,67 @@ class ClientCore:
             secrets=self.secrets,
             dialect=self.spec.dialect,
         )
+
+    def stream_end(self, call: Call) -> StreamEnd | None:
+        """What a stream of ``call`` reports its end to (``None``: there is no observer)."""
+        return None if call.info is None else functools.partial(self.ended, call)
+
+    # -- one attempt, as steps the clients drive ----------------------------------------------
+
+    def create_steps(self, call: Call, *, refresh: bool) -> Generator[Step, Any, Result]:
+        """One attempt of a whole answer: :meth:`attempt_steps`, then the body, complete within
+        ``Timeouts.total``, becomes the :class:`Result`.
+
+        Args:
+            call: the call (its ``attempts`` count goes up).
+            refresh: the driver has an ``auth_refresh`` hook (it performs :class:`RefreshKey`).
+        """
+        deadline = deadline_after(self.timeouts.total)
+        answer = yield from self.attempt_steps(call, deadline, refresh=refresh)
+        body: bytes = yield ReadBody(deadline)
+        return self.result(call, answer.status, answer.headers, body)
+
+    def open_steps(self, call: Call, *, refresh: bool) -> Generator[Step, Any, Opened]:
+        """One attempt of a stream: :meth:`attempt_steps`, then chunks until the first event
+        (or the end of the stream), so a failure before it can still be retried."""
+        answer = yield from self.attempt_steps(call, deadline_after(self.timeouts.total), refresh=refresh)
+        session = self.session(call, answer.headers)
+        idle = IdleWatch(self.timeouts.idle)
+        first: list[StreamEvent] = []
+        while not first and not session.finished:
+            first = next_events(session, idle, (yield READ_CHUNK))
+        return Opened(session, first, idle, self.stream_end(call))
+
+    def attempt_steps(
+        self, call: Call, deadline: float | None, *, refresh: bool
+    ) -> Generator[Step, Any, Answer]:
+        """Send ``call`` once; after a 401, ask for a new key and send again (once per call, and
+        only when ``refresh``); the answer, once it is 2xx.
+
+        Raises:
+            ProviderError: the answer is not 2xx (the subclass for its status; the error body
+                read before ``deadline``, at most ``MAX_ERROR_BODY`` bytes of it).
+        """
+        call.attempts += 1
+        answer = yield from self._send_steps(call)
+        if answer.status == 401 and refresh and not call.refreshed:
+            call.refreshed = True
+            self.set_api_key((yield REFRESH_KEY))
+            answer = yield from self._send_steps(call)
+        if answer.status >= 300:
+            body: bytes = yield ReadBody(deadline, error=True)
+            raise self.error(answer.status, answer.headers, body)
+        return answer
+
+    def _send_steps(self, call: Call) -> Generator[Step, Any, Answer]:
+        """Credentials (a token fetched by the driver when the one held expired), the TRACE
+        log line, the send."""
+        if self.tokens is not None and self.tokens.current() is None:
+            yield FETCH_TOKEN
+        else:
+            self.refresh_token()
+        headers = self.request_headers(call)
+        self.log_request(call, headers)
+        http = call.http
+        answer: Answer = yield Send(http.method, http.url, headers, self.content(call), http.stream)
+        return answer

@@ -29,7 +29,7 @@ from toolwire.ir.response import Response
 from toolwire.ir.stream import PartEnd, PartStart, StreamErrorEvent, StreamEvent
 from toolwire.translate import Exchange, chat_dialect, format_module
 
-__all__ = ["IdleWatch", "StreamSession", "stream_decoder"]
+__all__ = ["IdleWatch", "StreamSession", "next_events", "stream_decoder"]
 
 
 def stream_decoder(fmt: Format, notes: Notes, dialect: str | None = None) -> StreamDecoderLike:
@@ -179,3 +179,16 @@ class StreamSession:
             return event
         restored = self.exchange.restore_response(Response(parts=(part,))).parts[0]
         return event if restored is part else msgspec.structs.replace(event, part=restored)
+
+
+def next_events(session: StreamSession, idle: IdleWatch, chunk: bytes | None) -> list[StreamEvent]:
+    """The events a chunk read completes (``chunk`` ``None``: the body ended), ticking ``idle``.
+
+    Raises:
+        StreamIdleTimeoutError: chunks came for longer than the idle limit without an event.
+    """
+    if chunk is None:
+        return session.close()
+    events = session.feed(chunk)
+    idle.tick(bool(events))
+    return events

@@ -1,27 +1,30 @@
-"""The blocking client: :class:`ClientCore` over an ``httpx.Client``."""
+"""The blocking client: a short driver of :class:`ClientCore`'s steps over an ``httpx.Client``."""
 
 from __future__ import annotations
 
-import functools
-import ssl
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
 from types import TracebackType
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 import httpx
 
 from toolwire._google_auth import TokenSource
-from toolwire.client._bodies import MAX_ERROR_BODY, deadline_after, read_body
 from toolwire.client._core import Call, ClientCore
-from toolwire.client._errors import redact
+from toolwire.client._httpx import (
+    StreamBase,
+    build_request,
+    http_timeout,
+    next_chunk,
+    read_answer,
+    shared_ssl_context,
+    transport_error,
+)
 from toolwire.client._options import Options, Timeouts
 from toolwire.client._providers import ProviderName
 from toolwire.client._result import Result
 from toolwire.client._retry import RetryPolicy, retrying
-from toolwire.client._session import IdleWatch, StreamSession
-from toolwire.errors import ConnectionFailedError, RequestTimeoutError
-from toolwire.formats._stream import WireEvent
+from toolwire.client._steps import Answer, FetchToken, ReadBody, ReadChunk, RefreshKey, Send, Step
 from toolwire.hooks import Observer
 from toolwire.ir.base import FormatName
 from toolwire.ir.notes import Policy
@@ -29,81 +32,9 @@ from toolwire.ir.request import Request
 from toolwire.ir.response import Response
 from toolwire.ir.stream import StreamEvent
 
-__all__ = ["Client", "Stream", "StreamBase"]
+__all__ = ["Client", "Stream"]
 
-
-@functools.cache
-def shared_ssl_context() -> ssl.SSLContext:
-    """One TLS context (system CAs via certifi) for every client of the process.
-
-    Building it loads the CA bundle (tens of milliseconds); sharing it makes clients cheap to create.
-    """
-    return httpx.create_ssl_context()
-
-
-def http_timeout(t: Timeouts, *, stream: bool) -> httpx.Timeout:
-    """The httpx timeout for a call; a stream's read timeout is the idle limit."""
-    read = t.idle if stream and t.idle is not None else t.read
-    return httpx.Timeout(connect=t.connect, read=read, write=t.write, pool=t.pool)
-
-
-def transport_error(exc: httpx.HTTPError, secrets: tuple[str, ...]) -> Exception:
-    """The toolwire error for an httpx failure (secrets removed from the message)."""
-    message = redact(f"{type(exc).__name__}: {exc}", secrets)
-    if isinstance(exc, httpx.TimeoutException):
-        return RequestTimeoutError(message)
-    return ConnectionFailedError(message)
-
-
-_Chunks = TypeVar("_Chunks")
-StreamEnd = Callable[[Response | None, BaseException | None], None]
-"""Called once when a stream ends: its accumulated response, or the error that broke it."""
-
-
-class StreamBase(Generic[_Chunks]):
-    """What a streamed call holds, sync or async: the response, its byte chunks, the decoding session."""
-
-    def __init__(
-        self,
-        response: httpx.Response,
-        chunks: _Chunks,
-        session: StreamSession,
-        first: list[StreamEvent],
-        idle: IdleWatch,
-        secrets: tuple[str, ...],
-        attempts: int,
-        on_end: StreamEnd | None = None,
-    ) -> None:
-        self._response = response
-        self._chunks = chunks
-        self._session = session
-        self._pending = first
-        self._idle = idle
-        self._secrets = secrets
-        self.attempts = attempts
-        self.result_headers = dict(response.headers)
-        self._on_end = on_end
-
-    def _report_end(self, error: Exception | None) -> None:
-        """Tell ``on_end`` (once) that the stream ended: its response, or the error that broke it."""
-        on_end, self._on_end = self._on_end, None
-        if on_end is not None:
-            on_end(None if error is not None else self._session.response(), error)
-
-    @property
-    def closed(self) -> bool:
-        """Whether the connection of this stream is closed."""
-        return self._response.is_closed
-
-    @property
-    def raw_events(self) -> list[WireEvent]:
-        """The provider's wire events received so far."""
-        return self._session.raw_events
-
-    @property
-    def payload_events(self) -> list[WireEvent]:
-        """The events so far in the format of the request passed in (``raw_events`` when the same)."""
-        return self._session.payload_events
+_T = TypeVar("_T")
 
 
 class Stream(StreamBase[Iterator[bytes]]):
@@ -119,7 +50,7 @@ class Stream(StreamBase[Iterator[bytes]]):
         try:
             yield from self._drain()
             while not self._session.finished:
-                yield from self._next_events()
+                yield from self._take(next_chunk(self._chunks, self._secrets))
         except Exception as exc:
             self._report_end(exc)
             raise
@@ -127,21 +58,6 @@ class Stream(StreamBase[Iterator[bytes]]):
             self._report_end(None)
         finally:
             self.close()
-
-    def _drain(self) -> list[StreamEvent]:
-        pending, self._pending = self._pending, []
-        return pending
-
-    def _next_events(self) -> list[StreamEvent]:
-        try:
-            chunk = next(self._chunks)
-        except StopIteration:
-            return self._session.close()
-        except httpx.HTTPError as exc:
-            raise transport_error(exc, self._secrets) from None
-        events = self._session.feed(chunk)
-        self._idle.tick(bool(events))
-        return events
 
     def collect(self) -> Response:
         """Read the rest of the stream; the accumulated final response."""
@@ -160,6 +76,84 @@ class Stream(StreamBase[Iterator[bytes]]):
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+class _Attempt:
+    """One attempt of a call over an ``httpx.Client``: performs the steps of a
+    :class:`ClientCore` flow on the answer it holds, and closes that answer when the flow fails."""
+
+    def __init__(self, client: Client, call: Call) -> None:
+        self.core = client.core
+        self.http = client._http
+        self.refresh = client._refresh
+        self.call = call
+        self.response: httpx.Response | None = None
+        self.chunks: Iterator[bytes] | None = None
+
+    def result(self) -> Result:
+        """The answer of a whole (non-streamed) call."""
+        return self._run(self.core.create_steps(self.call, refresh=self.refresh is not None))
+
+    def stream(self) -> Stream:
+        """The stream of a streamed call, its first events read."""
+        opened = self._run(self.core.open_steps(self.call, refresh=self.refresh is not None))
+        response = self._answer()
+        chunks = self.chunks if self.chunks is not None else response.iter_bytes()
+        return Stream(response, chunks, opened, self.core.secrets, self.call.attempts)
+
+    def _run(self, steps: Generator[Step, Any, _T]) -> _T:
+        try:
+            step = next(steps)
+            while True:
+                step = steps.send(_PERFORM[type(step)](self, step))
+        except StopIteration as stop:
+            value: _T = stop.value
+            return value
+        except BaseException:
+            self.close()
+            raise
+
+    def _answer(self) -> httpx.Response:
+        assert self.response is not None, "a read step came before any Send"
+        return self.response
+
+    def fetch_token(self, step: FetchToken) -> None:
+        self.core.refresh_token()
+
+    def send(self, step: Send) -> Answer:
+        request = build_request(self.http, step, self.core.timeouts)
+        try:
+            self.response, self.chunks = self.http.send(request, stream=True), None
+        except httpx.HTTPError as exc:
+            raise transport_error(exc, self.core.secrets) from None
+        return Answer(self.response.status_code, self.response.headers)
+
+    def refresh_key(self, step: RefreshKey) -> str | None:
+        assert self.refresh is not None, "RefreshKey without an auth_refresh hook"
+        self.close()
+        return self.refresh()
+
+    def read_body(self, step: ReadBody) -> bytes:
+        return read_answer(self._answer(), step, self.core.secrets)
+
+    def read_chunk(self, step: ReadChunk) -> bytes | None:
+        if self.chunks is None:
+            self.chunks = self._answer().iter_bytes()
+        return next_chunk(self.chunks, self.core.secrets)
+
+    def close(self) -> None:
+        if self.response is not None:
+            self.response.close()
+
+
+_PERFORM: dict[type[Step], Callable[[_Attempt, Any], object]] = {
+    FetchToken: _Attempt.fetch_token,
+    Send: _Attempt.send,
+    RefreshKey: _Attempt.refresh_key,
+    ReadBody: _Attempt.read_body,
+    ReadChunk: _Attempt.read_chunk,
+}
+"""How the blocking driver performs each step (see :mod:`toolwire.client._steps`)."""
 
 
 class Client:
@@ -253,15 +247,7 @@ class Client:
         with self.core.observing(call):
             for attempt in retrying(self.core.retry, self._sleep, self._rng):
                 with attempt:
-                    deadline = deadline_after(self.core.timeouts.total)
-                    response = self._send(call, deadline)
-                    try:
-                        body = read_body(response.iter_bytes(), deadline=deadline)
-                    except httpx.HTTPError as exc:
-                        raise transport_error(exc, self.core.secrets) from None
-                    finally:
-                        response.close()
-                    return self.core.result(call, response.status_code, response.headers, body)
+                    return _Attempt(self, call).result()
         raise AssertionError("unreachable: tenacity re-raises the last error")  # pragma: no cover
 
     def stream(
@@ -277,67 +263,8 @@ class Client:
         with self.core.observing(call):
             for attempt in retrying(self.core.retry, self._sleep, self._rng):
                 with attempt:
-                    return self._open_stream(call)
+                    return _Attempt(self, call).stream()
         raise AssertionError("unreachable: tenacity re-raises the last error")  # pragma: no cover
-
-    def _open_stream(self, call: Call) -> Stream:
-        response = self._send(call, deadline_after(self.core.timeouts.total))
-        try:
-            session = self.core.session(call, response.headers)
-            chunks = response.iter_bytes()
-            idle = IdleWatch(self.core.timeouts.idle)
-            first: list[StreamEvent] = []
-            while not first and not session.finished:
-                try:
-                    chunk = next(chunks)
-                except StopIteration:
-                    first = session.close()
-                    break
-                first = session.feed(chunk)
-                idle.tick(bool(first))
-            on_end = None if call.info is None else functools.partial(self.core.ended, call)
-            return Stream(response, chunks, session, first, idle, self.core.secrets, call.attempts, on_end)
-        except httpx.HTTPError as exc:
-            response.close()
-            raise transport_error(exc, self.core.secrets) from None
-        except BaseException:
-            response.close()
-            raise
-
-    def _send(self, call: Call, deadline: float | None = None) -> httpx.Response:
-        """One attempt: send, refresh credentials once on 401, raise typed errors for non-2xx."""
-        call.attempts += 1
-        response = self._send_once(call)
-        if response.status_code == 401 and self._refresh is not None and not call.refreshed:
-            call.refreshed = True
-            response.close()
-            self.core.set_api_key(self._refresh())
-            response = self._send_once(call)
-        if response.status_code >= 300:
-            try:
-                body = read_body(response.iter_bytes(), limit=MAX_ERROR_BODY, deadline=deadline)
-            except httpx.HTTPError:
-                body = b""
-            finally:
-                response.close()
-            raise self.core.error(response.status_code, response.headers, body)
-        return response
-
-    def _send_once(self, call: Call) -> httpx.Response:
-        self.core.refresh_token()
-        headers = self.core.request_headers(call)
-        self.core.log_request(call, headers)
-        request = self._http.build_request(
-            call.http.method,
-            call.http.url,
-            headers=headers,
-            content=self.core.content(call),
-            timeout=http_timeout(self.core.timeouts, stream=call.http.stream),
-        )
-        try:
-            return self._http.send(request, stream=True)
-        except httpx.HTTPError as exc:
-            raise transport_error(exc, self.core.secrets) from None
 
     def close(self) -> None:
         """Close the connection pool (unless it was passed in)."""
