@@ -10,8 +10,8 @@ flow or a step raises.
 ===========  ==========================================================  =====================
 Step         The driver                                                  sends back
 ===========  ==========================================================  =====================
-FetchToken   refreshes the token source (``ClientCore.refresh_token``, a  ``None``
-             blocking HTTP call: the async driver runs it in a thread)
+FetchToken   runs ``ClientCore.refresh_token`` (a blocking HTTP call:    ``None``
+             the async driver runs it in a worker thread)
 Send         sends the request and keeps its answer open                 an :class:`Answer`
 RefreshKey   closes the answer in hand, calls ``auth_refresh``           the key, or ``None``
 ReadBody     reads the whole body (an error body: capped, a transport    ``bytes``
