@@ -102,6 +102,7 @@ class _Attempt:
         return Stream(response, chunks, opened, self.core.secrets, self.call.attempts)
 
     def _run(self, steps: Generator[Step, Any, _T]) -> _T:
+        """Perform ``steps`` until the flow returns (its value) or raises (the answer in hand closed)."""
         try:
             step = next(steps)
             while True:
