@@ -238,3 +238,22 @@ def test_keepalives_are_comment_events_when_asked() -> None:
     kept = WireReader(keepalives=True).feed(data)
     assert kept == [KEEPALIVE, {"a": 1}, KEEPALIVE]
     assert KEEPALIVE == ":"
+
+
+@pytest.mark.parametrize("target", ["openai-responses", "openai-chat"])
+def test_a_responses_item_whose_id_is_not_a_string_ends_the_stream_with_an_error(target: str) -> None:
+    """An item's ``id`` is repeated by every later event of the item: one that is not a string
+    (here ``[]``) ends the stream with the client's error event naming where it was, on the
+    pure and the compiled build alike (the compiled encoder used to fail with a TypeError)."""
+    created = {
+        "type": "response.created",
+        "response": {"id": "r", "object": "response", "created_at": 0, "status": "in_progress", "model": "m"},
+        "sequence_number": 0,
+    }
+    item = {"id": [], "type": "message", "status": "in_progress", "role": "assistant", "content": []}
+    added = {"type": "response.output_item.added", "output_index": 0, "item": item, "sequence_number": 1}
+    translator = StreamTranslator("openai-responses", target)
+    translator.feed(created)
+    out = translator.feed(added)
+    text = json.dumps(out)
+    assert "malformed_event" in text and "$[1].item.id: expected a string, got array" in text

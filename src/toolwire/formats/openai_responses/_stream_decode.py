@@ -290,6 +290,7 @@ class StreamDecoder:
             raise PayloadError(f"output_index {output_index} was already added", path="$.output_index")
         item = req_dict(data, "item", "$")
         kind = req_str(item, "type", "$.item")
+        opt_str(item, "id", "$.item")  # the id every later event of the item repeats: a string
         state = self._items[output_index] = _Item(kind, item)
         if kind == "message":
             return out
