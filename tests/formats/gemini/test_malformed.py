@@ -37,6 +37,14 @@ _USER = {"role": "user", "parts": [{"text": "hi"}]}
             {"contents": [{"role": "model", "parts": [{"functionCall": {"name": "f", "args": []}}]}]},
             "$.contents[0].parts[0].functionCall.args",
         ),
+        (  # a call to a tool without a name (the plain shape the fast lane takes, and with an id)
+            {"contents": [_USER, {"role": "model", "parts": [{"functionCall": {"name": "", "args": {}}}]}]},
+            "$.contents[1].parts[0].functionCall.name",
+        ),
+        (
+            {"contents": [{"role": "model", "parts": [{"functionCall": {"name": "", "id": "c1"}}]}]},
+            "$.contents[0].parts[0].functionCall.name",
+        ),
         (
             {"contents": [{"parts": [{"functionResponse": {"name": "f", "response": "ok"}}]}]},
             "$.contents[0].parts[0].functionResponse.response",

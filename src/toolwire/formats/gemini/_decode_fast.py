@@ -68,7 +68,9 @@ def _call(part: dict[str, Any]) -> Part | None:
     if inner is None:
         return None
     name, args, call_id = inner.get("name"), inner.get("args"), inner.get("id")
-    if type(name) is not str or type(args) is not dict or (call_id is not None and type(call_id) is not str):
+    if type(name) is not str or not name or type(args) is not dict:
+        return None
+    if call_id is not None and type(call_id) is not str:
         return None
     arguments = _json(args)
     if arguments is None:

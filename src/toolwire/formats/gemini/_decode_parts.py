@@ -115,8 +115,11 @@ def _function_call(part: dict[str, Any], snake: tuple[str, ...], path: str) -> P
         arguments = compact(args, ipath, "args")
     else:
         fail(child(ipath, "args"), f"expected an object, got {json_type(args)}")
+    name = req_str(inner, "name", ipath)
+    if not name:  # no format has a tool without a name (Gemini's start with a letter)
+        fail(child(ipath, "name"), "expected a function name, got an empty string")
     return ToolCall(
-        name=req_str(inner, "name", ipath),
+        name=name,
         arguments=arguments,
         id=opt_str(inner, "id", ipath),
         thought_signature=_signature(part, path),
