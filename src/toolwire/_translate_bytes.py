@@ -14,7 +14,7 @@ from toolwire._json import dumps, loads
 from toolwire.errors import PayloadError
 from toolwire.ir.base import FormatName
 from toolwire.ir.notes import Note, Policy
-from toolwire.translate import translate_request, translate_response
+from toolwire.translate import pair_lane, translate_request, translate_response
 
 __all__ = ["translate_request_bytes", "translate_response_bytes"]
 
@@ -57,9 +57,11 @@ def translate_request_bytes(
     Raises:
         PayloadError: the body is not JSON, not a JSON object, or not a valid ``source`` request.
     """
-    result = translate_request(
-        _object(body, "request"), source=source, target=target, policy=policy, model=model
-    )
+    payload = _object(body, "request")
+    out = pair_lane(payload, source, target, policy)  # a plain request of a pair with a lane: no note
+    if out is not None:
+        return dumps(out)
+    result = translate_request(payload, source=source, target=target, policy=policy, model=model)
     if notes is not None:
         notes.extend(result.notes)
     return dumps(result.payload)

@@ -15,7 +15,7 @@ from typing import Any
 from toolwire._notepaths import in_user_coordinates
 from toolwire.ir.notes import Note, Notes
 
-__all__ = ["Translation", "translation"]
+__all__ = ["Translation", "lane_translation", "translation"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,3 +78,55 @@ def translation(out: dict[str, Any], notes: Notes, source: dict[str, Any], ir: A
         return result
     items = notes.items
     return Translation(out, tuple(in_user_coordinates(items, source, out)) if items else (), ir)
+
+
+_PAYLOAD_SLOT: Any = Translation.__dict__["payload"]
+_IR_SLOT: Any = Translation.__dict__["ir"]
+
+
+class _LaneTranslation(Translation):
+    """A :class:`Translation` a pair lane wrote (``toolwire._pair_lane``): no note, and its
+    ``ir`` (the request the general path would have encoded) built on first read."""
+
+    __slots__ = ("_build",)
+
+    def __init__(
+        self, payload: dict[str, Any], notes: tuple[Note, ...] = (), ir: Any = None, *, build: Any = None
+    ) -> None:  # the slots set directly: a frozen dataclass sets each through object.__setattr__
+        _PAYLOAD_SLOT.__set__(self, payload)
+        _NOTES_SLOT.__set__(self, notes)
+        _IR_SLOT.__set__(self, ir)
+        _BUILD_SLOT.__set__(self, build)
+
+    @property
+    def ir(self) -> Any:
+        build = _BUILD_SLOT.__get__(self, _LaneTranslation)
+        if build is not None:
+            with _READING:
+                build = _BUILD_SLOT.__get__(self, _LaneTranslation)
+                if build is not None:
+                    _IR_SLOT.__set__(self, build[0](*build[1:]))
+                    _BUILD_SLOT.__set__(self, None)
+        return _IR_SLOT.__get__(self, Translation)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Translation):
+            return NotImplemented
+        return (self.payload, self.notes, self.ir) == (other.payload, other.notes, other.ir)
+
+    __hash__ = Translation.__hash__
+
+    def __repr__(self) -> str:
+        return repr(Translation(self.payload, self.notes, self.ir))
+
+    def __reduce__(self) -> Any:  # pickled as the plain Translation it stands for
+        return Translation, (self.payload, self.notes, self.ir)
+
+
+_BUILD_SLOT: Any = _LaneTranslation.__dict__["_build"]
+
+
+def lane_translation(out: dict[str, Any], build: tuple[Any, ...]) -> Translation:
+    """The :class:`Translation` of a pair lane's ``out``: no note; its ``ir`` is ``build[0](*build[1:])``,
+    called on first read."""
+    return _LaneTranslation(out, build=build)

@@ -23,12 +23,13 @@ import msgspec
 from toolwire._choices import unknown_choice
 from toolwire._notepaths import in_user_coordinates
 from toolwire._opaque_state import StreamState, keep_state, keeps_state, recall_state
+from toolwire._pair_lane import responses_to_chat
 from toolwire._pairing import fill_result_ids, order_results, restore_history_ids
 from toolwire._renaming import rename_request, rename_tools
 from toolwire._restore import Restorer
 from toolwire._shims import ToolShims
 from toolwire._survey import Survey, survey
-from toolwire._translation import Translation, translation
+from toolwire._translation import Translation, lane_translation, translation
 from toolwire.errors import ToolwireError
 from toolwire.formats import _MODULES
 from toolwire.formats._sendable import refuse_unsendable_request
@@ -97,6 +98,23 @@ def _recorder(module: ModuleType, kind: str, payload: dict[str, Any], ir: Any) -
     return partial(getattr(module, f"decode_{kind}"), payload)
 
 
+_PAIR_LANES: dict[tuple[str, str], Callable[[Any], dict[str, Any] | None]] = {
+    ("openai-responses", "openai-chat"): responses_to_chat,
+}
+"""Direct lanes of a format pair (see ``_pair_lane``): the target payload of a plain request,
+exactly what the general path writes and with no note, or ``None`` (then the general path runs)."""
+_POLICIES = frozenset({"strict", "warn", "drop"})
+
+
+def pair_lane(payload: Any, source: str, target: str, policy: str) -> dict[str, Any] | None:
+    """The target payload of ``payload`` by the pair's direct lane, or ``None`` (no lane for the
+    pair, a policy the general path refuses, a request not in the lane's shape)."""
+    lane = _PAIR_LANES.get((source, target))
+    if lane is None or policy not in _POLICIES:
+        return None
+    return lane(payload)
+
+
 def translate_request(
     payload: dict[str, Any],
     *,
@@ -125,6 +143,23 @@ def translate_request(
     Raises:
         ToolwireError: a dialect for a format other than ``openai-chat``, or an unknown one.
     """
+    if source_dialect is None and target_dialect is None:
+        out = pair_lane(payload, source, target, policy)
+        if out is not None:
+            return lane_translation(out, (_lane_ir, payload, source, target, policy, model))
+    return _general_request(payload, source, target, policy, model, source_dialect, target_dialect)
+
+
+def _general_request(
+    payload: dict[str, Any],
+    source: FormatName,
+    target: FormatName,
+    policy: Policy,
+    model: str | None,
+    source_dialect: str | None,
+    target_dialect: str | None,
+) -> Translation:
+    """:func:`translate_request` through the IR (every request; a pair lane's only when asked)."""
     exchange = Exchange(
         source,
         target,
@@ -135,6 +170,13 @@ def translate_request(
     )
     out, notes = exchange._request(payload)
     return translation(out, notes, payload, exchange.last_request)
+
+
+def _lane_ir(
+    payload: dict[str, Any], source: FormatName, target: FormatName, policy: Policy, model: str | None
+) -> Any:
+    """The IR of a request a pair lane translated: what the general path encodes."""
+    return _general_request(payload, source, target, policy, model, None, None).ir
 
 
 def translate_response(
