@@ -331,13 +331,16 @@ class StreamTranslator:
         self.notes.decoded(STREAM)  # notes about a part name the event that started it
         self._decoder = stream_decoder(source, self.notes, **chat_dialect(source, source_dialect))
         self._encoder = stream_encoder(target, self.notes)
-        self._decode = self._decoder.feed
         self._encode_one = self._encoder.feed
         self._target: Format = resolve_format(target)
         self._frame: Callable[[StreamEvent], bytes | None] | None = getattr(self._encoder, "frame", None)
         self._hot: Callable[[WireEvent], tuple[type, int, str] | None] | None = getattr(
             self._decoder, "hot", None
         )
+        # An event ``hot`` declined goes to the decoder's general path, which is what its
+        # ``feed`` does after asking ``hot`` again (see ``HotDecoder``).
+        cold = getattr(self._decoder, "_feed", None) if self._hot is not None else None
+        self._decode: Callable[[ParsedEvent], list[StreamEvent]] = cold or self._decoder.feed
         self._frame_delta: Callable[[type, int, str], bytes | None] = (
             getattr(self._encoder, "frame_delta", None) or _no_frame
         )
@@ -355,6 +358,8 @@ class StreamTranslator:
             if seal and seals(upstream, self._target, source_dialect)
             else observer
         )
+        self._plain = self._sealer is None and self._custom is None
+        """No sealer and no restore hook: a hot-path delta goes straight to the encoder's bytes."""
         custom = restore is not None and restore.shims is not None and restore.shims.restores_custom
         if self._target in _DELTA_BUILT and not custom and hasattr(self._decoder, "hold_calls"):
             self._decoder.hold_calls = False  # the target builds calls from the deltas: memory flat
@@ -383,16 +388,15 @@ class StreamTranslator:
         if hot is not None:
             lane = hot(event)
             if lane is not None:
-                if self._sealer is not None:
-                    lane = self._sealer.lane(lane)
-                if self._custom and self._diverted(lane[0], lane[1]):
-                    return _frames(self._target, self._hooked([make_delta(*lane)]))
-                if not lane[2]:
+                if not self._plain:
+                    return self._lane_frames(lane)
+                kind, index, text = lane
+                if not text:
                     return b""
-                data = self._frame_delta(*lane)
+                data = self._frame_delta(kind, index, text)  # no *lane: a call Python can inline
                 if data is not None:
                     return data
-                return _frames(self._target, self._encode_one(make_delta(*lane)))
+                return _frames(self._target, self._encode_one(make_delta(kind, index, text)))
         ir_events = self._decode_safe(event)
         frame = self._frame
         if frame is not None and len(ir_events) == 1 and type(ir_events[0]) in _PASSED:
@@ -401,6 +405,19 @@ class StreamTranslator:
             if data is not None:
                 return data
         return _frames(self._target, self._translate(ir_events, event))
+
+    def _lane_frames(self, lane: tuple[type, int, str]) -> bytes:
+        """:meth:`feed_frames` of a hot-path delta that a sealer or a restore hook may see first."""
+        if self._sealer is not None:
+            lane = self._sealer.lane(lane)
+        if self._custom and self._diverted(lane[0], lane[1]):
+            return _frames(self._target, self._hooked([make_delta(*lane)]))
+        if not lane[2]:
+            return b""
+        data = self._frame_delta(*lane)
+        if data is not None:
+            return data
+        return _frames(self._target, self._encode_one(make_delta(*lane)))
 
     def _diverted(self, kind: type, index: int) -> bool:
         """Whether a delta goes through the restore hook (argument text of a restored custom call;

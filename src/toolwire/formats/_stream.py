@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from toolwire._json import dumps
+from toolwire._json import dumps, dumps_leaf
 from toolwire.framing import encode_sse
 from toolwire.ir.base import Format
 from toolwire.ir.stream import StreamEvent, TextDelta, ToolCallDelta
@@ -128,9 +128,14 @@ def encode_wire_event(fmt: Format, event: WireEvent) -> bytes:
         prefix = encode_sse(name, "")[:-2]  # checks the name; b"event: <name>\ndata: "
         if len(_PREFIXES) < _MAX_PREFIXES:
             _PREFIXES[name or ""] = prefix
-    return prefix + dumps(event) + b"\n\n"
+    try:  # dumps, inline (no name holds the JSON: a big event is not held a third time)
+        return prefix + _encode(event) + b"\n\n"
+    except (RecursionError, UnicodeEncodeError):
+        return prefix + dumps(event) + b"\n\n"  # raises toolwire's own error, as dumps does
 
 
+_encode = dumps_leaf
+"""The encoder :func:`~toolwire._json.dumps` calls (any value; its errors: see ``dumps``)."""
 _PREFIXES: dict[str, bytes] = {"": b"data: "}
 """SSE bytes before the JSON of an event, by event name (``""``: unnamed)."""
 _MAX_PREFIXES = 512

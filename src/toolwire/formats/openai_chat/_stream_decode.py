@@ -164,26 +164,22 @@ class StreamDecoder:
         index and text ("": no IR event), with exactly the state change of the general path,
         :meth:`_feed`; ``None`` for any other event (no state change: decode it with ``feed``).
         """
-        if self._hot and type(event) is dict:
-            choices = event.get("choices")
-            if (
-                type(choices) is list
-                and len(choices) == 1
-                and self._start_keys.issuperset(event)  # event.keys() <= start keys, cheaper
-                and event.get("usage") is None
-                and event.get("error") is None
-            ):
-                lane = self._hot_choice(choices[0])
-                if lane is not None:
-                    self._seen += 1
-                    return lane
-        return None
-
-    def _hot_choice(self, choice: Any) -> tuple[type, int, str] | None:
+        if not self._hot or type(event) is not dict:
+            return None
+        choices = event.get("choices")
+        if (
+            type(choices) is not list
+            or len(choices) != 1
+            or not self._start_keys.issuperset(event)  # event.keys() <= start keys, cheaper
+            or event.get("usage") is not None
+            or event.get("error") is not None
+        ):
+            return None
+        choice = choices[0]
         if (
             type(choice) is not dict
-            or choice.get("index") != 0
-            or type(choice["index"]) is not int
+            or type(index := choice.get("index")) is not int
+            or index != 0
             or not _HOT_CHOICE.issuperset(choice)  # choice.keys() <= _HOT_CHOICE, cheaper
             or choice.get("finish_reason") is not None
             or choice.get("logprobs") is not None
@@ -193,11 +189,19 @@ class StreamDecoder:
         if type(delta) is not dict or len(delta) != 1:
             return None
         text = delta.get("content")
-        if type(text) is str:
+        if type(text) is str:  # text of the open content part, inline (the common chunk)
             flow = self._flow
             if not text or flow is None or flow[0] != "content":
                 return None
+            self._seen += 1
             return TextDelta, flow[1], text
+        lane = self._hot_call(delta)
+        if lane is not None:
+            self._seen += 1
+        return lane
+
+    def _hot_call(self, delta: dict[str, Any]) -> tuple[type, int, str] | None:
+        """:meth:`hot` of a delta that is not text: one argument fragment of a started call."""
         calls = delta.get("tool_calls")
         if type(calls) is not list or len(calls) != 1:
             return None
