@@ -75,6 +75,8 @@ _CHOICE_KNOWN = frozenset({"index", "delta", "finish_reason"})
 _HOT_CHOICE = frozenset({*_CHOICE_KNOWN, "logprobs"})
 """The fields a choice of a hot-path chunk may have (``logprobs`` null)."""
 _DELTA_KNOWN = frozenset({"role", "content", "refusal", "tool_calls", "function_call", *REASONING_FIELDS})
+_TEXT_FIELDS = (*REASONING_FIELDS, "content", "refusal")
+"""Delta fields of text, in the order the decoder reads them."""
 _KINDS: dict[str, ToolCallKind] = {"function": "function", "custom": "custom"}
 _ARG_KEY = {"function": "arguments", "custom": "input"}
 
@@ -351,8 +353,10 @@ class StreamDecoder:
 
     def _delta(self, delta: dict[str, Any], path: str) -> None:
         opt_str(delta, "role", path)
-        for kind in (*REASONING_FIELDS, "content", "refusal"):
+        for kind in _TEXT_FIELDS:
             value = delta.get(kind)
+            if value is None:  # absent or null: no text (what opt_str gives)
+                continue
             if kind == "content" and type(value) is list:
                 self._chunks(value, child(path, "content"))
                 continue
