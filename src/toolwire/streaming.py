@@ -32,6 +32,7 @@ from toolwire.formats._stream import (
     StreamEncoderLike,
     WireEvent,
     encode_wire_event,
+    join_wire_events,
     make_delta,
 )
 from toolwire.framing import EventMessage, EventStreamDecoder, JSONArrayDecoder, SSEDecoder, SSEEvent
@@ -291,7 +292,7 @@ def _frames(fmt: Format, events: list[WireEvent]) -> bytes:
         return encode_wire_event(fmt, events[0])
     if not count:  # e.g. a delta the encoder buffers
         return b""
-    return b"".join([encode_wire_event(fmt, event) for event in events])
+    return join_wire_events(fmt, events)
 
 
 class StreamTranslator:

@@ -53,6 +53,7 @@ __all__ = [
     "hot_events",
     "make_delta",
     "iter_events",
+    "join_wire_events",
     "sse_event_name",
 ]
 
@@ -132,6 +133,27 @@ def encode_wire_event(fmt: Format, event: WireEvent) -> bytes:
         return prefix + _encode(event) + b"\n\n"
     except (RecursionError, UnicodeEncodeError):
         return prefix + dumps(event) + b"\n\n"  # raises toolwire's own error, as dumps does
+
+
+def join_wire_events(fmt: Format, events: list[WireEvent]) -> bytes:
+    """``b"".join(encode_wire_event(fmt, e) for e in events)``, with the lookups per format done
+    once (a Responses or Anthropic target replays a waiting call as many events at once)."""
+    if fmt in BINARY_FORMATS:
+        return b"".join([encode_wire_event(fmt, event) for event in events])
+    named = NAMED_EVENTS[fmt]
+    out: list[bytes] = []
+    for event in events:
+        if type(event) is dict:
+            name = event.get("type") if named else ""
+            prefix = _PREFIXES.get(name) if type(name) is str else None
+            if prefix is not None:
+                try:
+                    out.append(prefix + _encode(event) + b"\n\n")
+                    continue
+                except (RecursionError, UnicodeEncodeError):
+                    pass  # encode_wire_event raises toolwire's own error
+        out.append(encode_wire_event(fmt, event))
+    return b"".join(out)
 
 
 _encode = dumps_leaf
