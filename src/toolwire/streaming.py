@@ -32,6 +32,7 @@ from toolwire.formats._stream import (
     StreamEncoderLike,
     WireEvent,
     encode_wire_event,
+    join_wire_events,
     make_delta,
 )
 from toolwire.framing import EventMessage, EventStreamDecoder, JSONArrayDecoder, SSEDecoder, SSEEvent
@@ -72,6 +73,18 @@ __all__ = [
 
 _STREAM_MODULES: dict[str, Any] = {}
 """Format name (or alias) -> its ``stream`` module, once imported."""
+
+
+_TRANSLATE: Any = None
+"""The module :mod:`toolwire.translate` (which imports this one), once loaded."""
+
+
+def _load_translate() -> Any:
+    global _TRANSLATE
+    import toolwire.translate
+
+    _TRANSLATE = toolwire.translate
+    return _TRANSLATE
 
 
 def _stream_module(fmt: str) -> Any:
@@ -279,7 +292,7 @@ def _frames(fmt: Format, events: list[WireEvent]) -> bytes:
         return encode_wire_event(fmt, events[0])
     if not count:  # e.g. a delta the encoder buffers
         return b""
-    return b"".join([encode_wire_event(fmt, event) for event in events])
+    return join_wire_events(fmt, events)
 
 
 class StreamTranslator:
@@ -325,19 +338,22 @@ class StreamTranslator:
         observer: Any = None,
         source_dialect: str | None = None,
     ) -> None:
-        from toolwire.translate import chat_dialect, resolve_format
-
+        translate = _TRANSLATE or _load_translate()  # no import statement per stream (~4 µs)
+        chat_dialect, resolve_format = translate.chat_dialect, translate.resolve_format
         self.notes = Notes(policy)
         self.notes.decoded(STREAM)  # notes about a part name the event that started it
         self._decoder = stream_decoder(source, self.notes, **chat_dialect(source, source_dialect))
         self._encoder = stream_encoder(target, self.notes)
-        self._decode = self._decoder.feed
         self._encode_one = self._encoder.feed
         self._target: Format = resolve_format(target)
         self._frame: Callable[[StreamEvent], bytes | None] | None = getattr(self._encoder, "frame", None)
         self._hot: Callable[[WireEvent], tuple[type, int, str] | None] | None = getattr(
             self._decoder, "hot", None
         )
+        # An event ``hot`` declined goes to the decoder's general path, which is what its
+        # ``feed`` does after asking ``hot`` again (see ``HotDecoder``).
+        cold = getattr(self._decoder, "_feed", None) if self._hot is not None else None
+        self._decode: Callable[[ParsedEvent], list[StreamEvent]] = cold or self._decoder.feed
         self._frame_delta: Callable[[type, int, str], bytes | None] = (
             getattr(self._encoder, "frame_delta", None) or _no_frame
         )
@@ -355,6 +371,8 @@ class StreamTranslator:
             if seal and seals(upstream, self._target, source_dialect)
             else observer
         )
+        self._plain = self._sealer is None and self._custom is None
+        """No sealer and no restore hook: a hot-path delta goes straight to the encoder's bytes."""
         custom = restore is not None and restore.shims is not None and restore.shims.restores_custom
         if self._target in _DELTA_BUILT and not custom and hasattr(self._decoder, "hold_calls"):
             self._decoder.hold_calls = False  # the target builds calls from the deltas: memory flat
@@ -383,16 +401,15 @@ class StreamTranslator:
         if hot is not None:
             lane = hot(event)
             if lane is not None:
-                if self._sealer is not None:
-                    lane = self._sealer.lane(lane)
-                if self._custom and self._diverted(lane[0], lane[1]):
-                    return _frames(self._target, self._hooked([make_delta(*lane)]))
-                if not lane[2]:
+                if not self._plain:
+                    return self._lane_frames(lane)
+                kind, index, text = lane
+                if not text:
                     return b""
-                data = self._frame_delta(*lane)
+                data = self._frame_delta(kind, index, text)  # no *lane: a call Python can inline
                 if data is not None:
                     return data
-                return _frames(self._target, self._encode_one(make_delta(*lane)))
+                return _frames(self._target, self._encode_one(make_delta(kind, index, text)))
         ir_events = self._decode_safe(event)
         frame = self._frame
         if frame is not None and len(ir_events) == 1 and type(ir_events[0]) in _PASSED:
@@ -401,6 +418,19 @@ class StreamTranslator:
             if data is not None:
                 return data
         return _frames(self._target, self._translate(ir_events, event))
+
+    def _lane_frames(self, lane: tuple[type, int, str]) -> bytes:
+        """:meth:`feed_frames` of a hot-path delta that a sealer or a restore hook may see first."""
+        if self._sealer is not None:
+            lane = self._sealer.lane(lane)
+        if self._custom and self._diverted(lane[0], lane[1]):
+            return _frames(self._target, self._hooked([make_delta(*lane)]))
+        if not lane[2]:
+            return b""
+        data = self._frame_delta(*lane)
+        if data is not None:
+            return data
+        return _frames(self._target, self._encode_one(make_delta(*lane)))
 
     def _diverted(self, kind: type, index: int) -> bool:
         """Whether a delta goes through the restore hook (argument text of a restored custom call;

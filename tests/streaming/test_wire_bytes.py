@@ -21,7 +21,7 @@ from tests.corpus import Sample, require_corpus, samples
 from tests.streaming._matrix import all_stream_samples, has_client_calls, source, translate, wire_of
 from toolwire._json import dumps_str
 from toolwire.errors import PayloadError
-from toolwire.formats._stream import BINARY_FORMATS, WireEvent, sse_event_name
+from toolwire.formats._stream import BINARY_FORMATS, WireEvent, join_wire_events, sse_event_name
 from toolwire.framing import encode_message, encode_sse
 from toolwire.streaming import (
     WireReader,
@@ -174,6 +174,44 @@ def test_encode_wire_event_writes_what_encode_sse_writes() -> None:
                 name = sse_event_name(sample.format, event)
                 expected = encode_sse(name, event if isinstance(event, str) else dumps_str(event))
             assert encode_wire_event(sample.format, event) == expected, sample.id
+
+
+def test_join_wire_events_writes_what_encode_wire_event_writes() -> None:
+    """Events framed together (their prefixes looked up inline) equal each framed alone, for
+    every recorded stream, and for events the inline lookup leaves to ``encode_wire_event``."""
+    require_corpus()
+    for sample in _SAMPLES:
+        events = list(wire_of(sample))
+        alone = b"".join(encode_wire_event(sample.format, event) for event in events)
+        assert join_wire_events(sample.format, events) == alone, sample.id
+    odd: list[WireEvent] = [{"a": 1}, {"type": 3}, {"type": "brand.new.kind"}, {"type": ""}, "[DONE]"]
+    for fmt in ("anthropic", "openai-chat"):
+        expected = b"".join(
+            encode_sse(sse_event_name(fmt, e), e if isinstance(e, str) else dumps_str(e)) for e in odd
+        )
+        assert join_wire_events(fmt, odd) == expected, fmt
+
+
+def _too_deep() -> dict[str, Any]:
+    deep: Any = []
+    for _ in range(100_000):  # deeper than the serializer recurses
+        deep = [deep]
+    return {"type": "ping", "deep": deep}
+
+
+def _surrogate() -> dict[str, Any]:
+    return {"type": "ping", "text": "\ud800"}
+
+
+@pytest.mark.parametrize("bad", [_surrogate, _too_deep], ids=["surrogate", "deep"])
+def test_join_wire_events_raises_what_encode_wire_event_raises(bad: Any) -> None:
+    """An event that cannot be serialized raises the same toolwire error framed with others."""
+    event = bad()
+    with pytest.raises(PayloadError) as alone:
+        encode_wire_event("anthropic", event)
+    with pytest.raises(PayloadError) as joined:
+        join_wire_events("anthropic", [{"type": "ping"}, event])
+    assert (type(joined.value), joined.value.message) == (type(alone.value), alone.value.message)
 
 
 def test_encode_wire_event_rejects_a_name_that_breaks_the_framing() -> None:

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from toolwire._json import dumps
+from toolwire._json import dumps, dumps_leaf
 from toolwire.framing import encode_sse
 from toolwire.ir.base import Format
 from toolwire.ir.stream import StreamEvent, TextDelta, ToolCallDelta
@@ -53,6 +53,7 @@ __all__ = [
     "hot_events",
     "make_delta",
     "iter_events",
+    "join_wire_events",
     "sse_event_name",
 ]
 
@@ -128,9 +129,35 @@ def encode_wire_event(fmt: Format, event: WireEvent) -> bytes:
         prefix = encode_sse(name, "")[:-2]  # checks the name; b"event: <name>\ndata: "
         if len(_PREFIXES) < _MAX_PREFIXES:
             _PREFIXES[name or ""] = prefix
-    return prefix + dumps(event) + b"\n\n"
+    try:  # dumps, inline (no name holds the JSON: a big event is not held a third time)
+        return prefix + _encode(event) + b"\n\n"
+    except (RecursionError, UnicodeEncodeError):
+        return prefix + dumps(event) + b"\n\n"  # raises toolwire's own error, as dumps does
 
 
+def join_wire_events(fmt: Format, events: list[WireEvent]) -> bytes:
+    """``b"".join(encode_wire_event(fmt, e) for e in events)``, with the lookups per format done
+    once (a Responses or Anthropic target replays a waiting call as many events at once)."""
+    if fmt in BINARY_FORMATS:
+        return b"".join([encode_wire_event(fmt, event) for event in events])
+    named = NAMED_EVENTS[fmt]
+    out: list[bytes] = []
+    for event in events:
+        if type(event) is dict:
+            name = event.get("type") if named else ""
+            prefix = _PREFIXES.get(name) if type(name) is str else None
+            if prefix is not None:
+                try:
+                    out.append(prefix + _encode(event) + b"\n\n")
+                    continue
+                except (RecursionError, UnicodeEncodeError):
+                    pass  # encode_wire_event raises toolwire's own error
+        out.append(encode_wire_event(fmt, event))
+    return b"".join(out)
+
+
+_encode = dumps_leaf
+"""The encoder :func:`~toolwire._json.dumps` calls (any value; its errors: see ``dumps``)."""
 _PREFIXES: dict[str, bytes] = {"": b"data: "}
 """SSE bytes before the JSON of an event, by event name (``""``: unnamed)."""
 _MAX_PREFIXES = 512

@@ -109,23 +109,6 @@ _HOT_TOP = frozenset({"candidates", "modelVersion", "responseId"})
 """The top-level fields a chunk on the decoder's hot path may have (none null)."""
 
 
-def _hot_text(candidate: Any, thought: bool) -> str | None:
-    """The text of a candidate that is one plain text part (a thought one when ``thought``)."""
-    if type(candidate) is not dict or len(candidate) != 1:
-        return None
-    content = candidate.get("content")
-    parts = content.get("parts") if type(content) is dict else None
-    if type(parts) is not list or len(parts) != 1:
-        return None
-    part = parts[0]
-    if type(part) is not dict or len(part) != (2 if thought else 1):
-        return None
-    if thought and part.get("thought") is not True:
-        return None
-    text = part.get("text")
-    return text if type(text) is str else None
-
-
 def _malformed(count: int, exc: PayloadError) -> StreamErrorEvent:
     where = f"$[{count}]" + (exc.path or "$")[1:]
     return StreamErrorEvent(
@@ -169,15 +152,31 @@ class StreamDecoder:
         general path, :meth:`_feed`; ``None`` for any other chunk (no state change).
         """
         run = self._run
-        if run is not None and type(event) is dict and not self._done and self._call is None:
-            candidates = event.get("candidates")
-            if type(candidates) is list and len(candidates) == 1 and _HOT_TOP.issuperset(event):
-                text = _hot_text(candidates[0], run.thought)
-                if text and not run.extra and None not in event.values():
-                    self._count += 1
-                    run.texted = True
-                    return (ReasoningDelta if run.thought else TextDelta), run.index, text
-        return None
+        if run is None or type(event) is not dict or self._done or self._call is not None:
+            return None
+        candidates = event.get("candidates")
+        if type(candidates) is not list or len(candidates) != 1 or not _HOT_TOP.issuperset(event):
+            return None
+        # _hot_text(candidates[0], run.thought), inline
+        candidate = candidates[0]
+        if type(candidate) is not dict or len(candidate) != 1:
+            return None
+        content = candidate.get("content")
+        parts = content.get("parts") if type(content) is dict else None
+        if type(parts) is not list or len(parts) != 1:
+            return None
+        part = parts[0]
+        thought = run.thought
+        if type(part) is not dict or len(part) != (2 if thought else 1):
+            return None
+        if thought and part.get("thought") is not True:
+            return None
+        text = part.get("text")
+        if type(text) is not str or not text or run.extra or None in event.values():
+            return None
+        self._count += 1
+        run.texted = True
+        return (ReasoningDelta if thought else TextDelta), run.index, text
 
     def _feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """The general path of :meth:`feed`: any chunk, checked field by field."""

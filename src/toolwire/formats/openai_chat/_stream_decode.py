@@ -75,6 +75,8 @@ _CHOICE_KNOWN = frozenset({"index", "delta", "finish_reason"})
 _HOT_CHOICE = frozenset({*_CHOICE_KNOWN, "logprobs"})
 """The fields a choice of a hot-path chunk may have (``logprobs`` null)."""
 _DELTA_KNOWN = frozenset({"role", "content", "refusal", "tool_calls", "function_call", *REASONING_FIELDS})
+_TEXT_FIELDS = (*REASONING_FIELDS, "content", "refusal")
+"""Delta fields of text, in the order the decoder reads them."""
 _KINDS: dict[str, ToolCallKind] = {"function": "function", "custom": "custom"}
 _ARG_KEY = {"function": "arguments", "custom": "input"}
 
@@ -164,26 +166,22 @@ class StreamDecoder:
         index and text ("": no IR event), with exactly the state change of the general path,
         :meth:`_feed`; ``None`` for any other event (no state change: decode it with ``feed``).
         """
-        if self._hot and type(event) is dict:
-            choices = event.get("choices")
-            if (
-                type(choices) is list
-                and len(choices) == 1
-                and self._start_keys.issuperset(event)  # event.keys() <= start keys, cheaper
-                and event.get("usage") is None
-                and event.get("error") is None
-            ):
-                lane = self._hot_choice(choices[0])
-                if lane is not None:
-                    self._seen += 1
-                    return lane
-        return None
-
-    def _hot_choice(self, choice: Any) -> tuple[type, int, str] | None:
+        if not self._hot or type(event) is not dict:
+            return None
+        choices = event.get("choices")
+        if (
+            type(choices) is not list
+            or len(choices) != 1
+            or not self._start_keys.issuperset(event)  # event.keys() <= start keys, cheaper
+            or event.get("usage") is not None
+            or event.get("error") is not None
+        ):
+            return None
+        choice = choices[0]
         if (
             type(choice) is not dict
-            or choice.get("index") != 0
-            or type(choice["index"]) is not int
+            or type(index := choice.get("index")) is not int
+            or index != 0
             or not _HOT_CHOICE.issuperset(choice)  # choice.keys() <= _HOT_CHOICE, cheaper
             or choice.get("finish_reason") is not None
             or choice.get("logprobs") is not None
@@ -193,11 +191,19 @@ class StreamDecoder:
         if type(delta) is not dict or len(delta) != 1:
             return None
         text = delta.get("content")
-        if type(text) is str:
+        if type(text) is str:  # text of the open content part, inline (the common chunk)
             flow = self._flow
             if not text or flow is None or flow[0] != "content":
                 return None
+            self._seen += 1
             return TextDelta, flow[1], text
+        lane = self._hot_call(delta)
+        if lane is not None:
+            self._seen += 1
+        return lane
+
+    def _hot_call(self, delta: dict[str, Any]) -> tuple[type, int, str] | None:
+        """:meth:`hot` of a delta that is not text: one argument fragment of a started call."""
         calls = delta.get("tool_calls")
         if type(calls) is not list or len(calls) != 1:
             return None
@@ -347,8 +353,10 @@ class StreamDecoder:
 
     def _delta(self, delta: dict[str, Any], path: str) -> None:
         opt_str(delta, "role", path)
-        for kind in (*REASONING_FIELDS, "content", "refusal"):
+        for kind in _TEXT_FIELDS:
             value = delta.get(kind)
+            if value is None:  # absent or null: no text (what opt_str gives)
+                continue
             if kind == "content" and type(value) is list:
                 self._chunks(value, child(path, "content"))
                 continue

@@ -132,8 +132,14 @@ class StreamEncoder(DeltaFraming):
             if frame is None:
                 event = delta_event(live, HOLE, INT_HOLE)
                 frame = live.frame = frame_template("openai-responses", event, 2) or b""
-            if frame:
-                return frame % (dumps_leaf(text), self._advance(live, text))
+            if frame:  # what _advance records, inline
+                live.chunks.append(text)
+                live.sent.append(text)
+                seq = self._seq
+                self._seq = seq + 1
+                if not seq % PACK_EVERY:
+                    pack(live)
+                return frame % (dumps_leaf(text), seq)
         elif kind is ToolCallDelta and index in self._waiting and self._waits(live, index):
             # A call waiting for the streaming part to end (``_route``): recorded, no bytes yet.
             delta = ToolCallDelta(index=index, arguments=text)
@@ -308,6 +314,12 @@ class StreamEncoder(DeltaFraming):
         index = next(iter(self._waiting))
         out: list[dict[str, Any]] = []
         for event in self._waiting.pop(index):
+            live = self._live
+            if live is not None and type(event) is live.fast and live.index == event.index:  # type: ignore[union-attr]
+                text = delta_text(event)  # type: ignore[arg-type]
+                if text:  # what _route gives a delta of the streaming part, as _fast_delta builds it
+                    out.append(delta_event(live, text, self._advance(live, text)))
+                    continue
             out.extend(self._route(event))
         return out
 
