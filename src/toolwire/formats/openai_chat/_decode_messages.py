@@ -14,6 +14,7 @@ import msgspec
 
 from toolwire.formats._wire import as_dict, as_list, child, describe, fail, opt_str, req_dict, req_str
 from toolwire.formats.openai_chat._content import decode_content
+from toolwire.formats.openai_chat._decode_fast import Calls, fast_message, plain_call
 from toolwire.formats.openai_chat._extra import DIALECT, NOTYPE, lift_outer, split_fields
 from toolwire.ir.content import (
     ContentPart,
@@ -21,7 +22,6 @@ from toolwire.ir.content import (
     Part,
     ReasoningPart,
     RefusalPart,
-    TextPart,
     ToolCall,
     ToolResult,
 )
@@ -43,8 +43,7 @@ DETAILS = "reasoning_details"
 """OpenRouter's array of typed reasoning entries (some encrypted or signed), kept byte-exact on
 the message's first reasoning part."""
 
-_Calls = dict[str, tuple[str, str]]
-"""call id -> (tool name, call kind), collected from assistant messages."""
+_Calls = Calls
 
 _PLAIN_KNOWN = frozenset({"role", "content", "name"})
 _ASSISTANT_KNOWN = frozenset({"role", "content", "name", "refusal", "tool_calls", "function_call"})
@@ -61,9 +60,6 @@ def _with_content_hint(extra: dict[str, Any], hint: str | None) -> dict[str, Any
 
 
 def _plain(m: dict[str, Any], notes: Notes, path: str, calls: _Calls) -> Message:
-    content = m.get("content")
-    if len(m) == 2 and type(content) is str and content:  # the common {"role", "content": "..."}
-        return Message(role=m["role"], parts=(TextPart(text=content),), extra={"~content": "string"})
     parts, hint = decode_content(m, notes, path)
     extra = _with_content_hint(split_fields(m, _PLAIN_KNOWN), hint)
     return Message(role=m["role"], parts=parts, name=opt_str(m, "name", path), extra=extra)
@@ -75,23 +71,10 @@ def _call_fields(
     return req_str(call, "name", path), req_str(call, key, path), split_fields(call, known)
 
 
-def _plain_call(item: Any, calls: _Calls) -> ToolCall | None:
-    """The common ``{"id", "type": "function", "function": {"name", "arguments"}}`` call, or ``None``."""
-    if type(item) is not dict or len(item) != 3 or item.get("type") != "function":
-        return None
-    inner, call_id = item.get("function"), item.get("id")
-    if type(inner) is not dict or len(inner) != 2 or type(call_id) is not str:
-        return None
-    name, arguments = inner.get("name"), inner.get("arguments")
-    if type(name) is not str or type(arguments) is not str:
-        return None
-    calls[call_id] = (name, "function")
-    return ToolCall(name=name, arguments=arguments, id=call_id, extra={})
-
-
 def _tool_call(item: Any, path: str, calls: _Calls) -> ToolCall:
-    plain = _plain_call(item, calls)
+    plain = plain_call(item)  # the common shape first (see ._decode_fast)
     if plain is not None:
+        calls[plain.id] = (plain.name, "function")  # type: ignore[index]
         return plain
     item = as_dict(item, path)
     call_id = opt_str(item, "id", path)
@@ -124,10 +107,6 @@ def decode_message_tool_calls(value: Any, path: str, calls: _Calls) -> list[Tool
     return [_tool_call(item, f"{path}[{i}]", calls) for i, item in enumerate(as_list(value, path))]
 
 
-def _calls_of(tool_calls: list[Any], path: str, calls: _Calls) -> tuple[ToolCall, ...]:
-    return tuple(decode_message_tool_calls(tool_calls, child(path, "tool_calls"), calls))
-
-
 def _reasoning(m: dict[str, Any], extra: dict[str, Any]) -> list[Part]:
     out: list[Part] = []
     for field in REASONING_FIELDS:
@@ -144,16 +123,6 @@ def _reasoning(m: dict[str, Any], extra: dict[str, Any]) -> list[Part]:
 
 
 def _assistant(m: dict[str, Any], notes: Notes, path: str, calls: _Calls) -> Message:
-    content, tool_calls = m.get("content"), m.get("tool_calls")
-    if len(m) == 2 and type(content) is str and content:  # plain text turn
-        return Message(role="assistant", parts=(TextPart(text=content),), extra={"~content": "string"})
-    if len(m) == 3 and type(tool_calls) is list and tool_calls and "content" in m:
-        if content is None:  # tool calls only
-            hints: dict[str, Any] = {"~keep": {"content": None}, "~content": "null"}
-            return Message(role="assistant", parts=_calls_of(tool_calls, path, calls), extra=hints)
-        if type(content) is str and content:  # text and tool calls
-            both: tuple[Part, ...] = (TextPart(text=content), *_calls_of(tool_calls, path, calls))
-            return Message(role="assistant", parts=both, extra={"~content": "string"})
     extra = split_fields(m, _ASSISTANT_KNOWN)
     parts: list[Part] = _reasoning(m, extra) if extra else []
     content, hint = decode_content(m, notes, path)
@@ -185,12 +154,7 @@ def _result_content(
 
 def _tool(m: dict[str, Any], notes: Notes, path: str, calls: _Calls) -> Message:
     call_id = req_str(m, "tool_call_id", path)
-    text = m.get("content")
-    if len(m) == 3 and type(text) is str and text:  # the common string result
-        content: tuple[ContentPart, ...] = (TextPart(text=text),)
-        extra: dict[str, Any] = {"~content": "string"}
-    else:
-        content, extra = _result_content(m, notes, path, _TOOL_KNOWN)
+    content, extra = _result_content(m, notes, path, _TOOL_KNOWN)
     name, kind = calls.get(call_id, (None, "function"))
     result = ToolResult(call_id=call_id, content=content, name=name, kind=kind, extra=extra)  # type: ignore[arg-type]
     return Message(role="tool", parts=(result,))
@@ -218,6 +182,10 @@ def decode_messages(wire: Any, notes: Notes, path: str = "$.messages") -> tuple[
     calls: _Calls = {}
     out: list[Message] = []
     for index, item in enumerate(as_list(wire, path)):
+        fast = fast_message(item, calls)  # the common shapes first (see ._decode_fast), else the general
+        if fast is not None:
+            out.append(fast)
+            continue
         item_path = f"{path}[{index}]"
         message = as_dict(item, item_path)
         role = message.get("role")
@@ -247,4 +215,9 @@ def _tagged(part: ReasoningPart, dialect: str) -> ReasoningPart:
 
 def decode_assistant(message: Any, notes: Notes, path: str) -> Message:
     """Decode one assistant message (a response ``choices[].message``)."""
-    return _assistant(as_dict(message, path), notes, path, {})
+    calls: _Calls = {}
+    if type(message) is dict and message.get("role") == "assistant":
+        fast = fast_message(message, calls)
+        if fast is not None:
+            return fast
+    return _assistant(as_dict(message, path), notes, path, calls)

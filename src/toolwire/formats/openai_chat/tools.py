@@ -16,6 +16,7 @@ from typing import Any
 
 from toolwire.formats import ToolConfig
 from toolwire.formats._wire import as_dict, as_list, child, opt_bool
+from toolwire.formats.openai_chat._decode_fast import fast_tool
 from toolwire.formats.openai_chat._extra import NOTYPE, emit_fields, emit_wrapped, lift_outer, split_fields
 from toolwire.formats.openai_chat._tool_choice import (
     decode_function_call,
@@ -156,7 +157,9 @@ def decode_tools(
     ``typeless``: an entry without ``type`` is a function (Mistral)."""
     out: list[AnyTool] = []
     for index, item in enumerate(as_list(wire_tools, path)):
-        tool = _decode_tool(item, notes, f"{path}[{index}]", typeless)
+        tool = fast_tool(item)  # the common shape first (see ._decode_fast), else the general decoder
+        if tool is None:
+            tool = _decode_tool(item, notes, f"{path}[{index}]", typeless)
         if tool is not None:
             out.append(tool)
     return tuple(out)

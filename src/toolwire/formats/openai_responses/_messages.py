@@ -15,6 +15,7 @@ from typing import Any
 from toolwire.formats._wire import as_list
 from toolwire.formats.openai_responses._content import encode_part
 from toolwire.formats.openai_responses._decode_items import decode_item
+from toolwire.formats.openai_responses._encode_fast import FAST_LANES
 from toolwire.formats.openai_responses._encode_items import Ctx, encode_assistant, encode_result
 from toolwire.formats.openai_responses._extra import emit_fields
 from toolwire.formats.openai_responses._fast_items import FAST_DECODERS
@@ -210,8 +211,14 @@ def encode_messages(messages: tuple[Message, ...], ctx: Ctx, start: int = 0) -> 
     items: list[dict[str, Any]] = []
     for index in range(start, len(messages)):
         message = messages[index]
-        path = f"$.messages[{index}]"
         raw = message.extra.get("~item")
+        if raw is None and not ctx.same:  # the common shapes first (see ._encode_fast), else the general
+            lane = FAST_LANES.get(message.role)
+            fast = lane(message) if lane is not None else None
+            if fast is not None:
+                items += fast
+                continue
+        path = f"$.messages[{index}]"
         if raw is not None and ctx.same:
             items.append(raw)
             continue
