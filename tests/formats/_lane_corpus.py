@@ -20,7 +20,7 @@ from toolwire.errors import ToolwireError
 from toolwire.ir import Notes
 from toolwire.translate import format_module
 
-__all__ = ["Payload", "outcome", "requests"]
+__all__ = ["Payload", "assert_same", "outcome", "requests"]
 
 _TESTS = Path(__file__).resolve().parents[1]
 
@@ -111,11 +111,20 @@ def _translated(request: Payload, target: str, policy: Any) -> Any:
     return result.payload, repr(result.notes)
 
 
-def outcome(request: Payload, targets: tuple[str, ...] = corpus.FORMATS) -> list[Any]:
+def outcome(request: Payload, targets: tuple[str, ...] = corpus.FORMATS) -> dict[str, Any]:
     """What decoding ``request`` and translating it to each of ``targets`` gives, under the
-    ``drop`` policy (payload and notes) and the ``strict`` one (the refusal, if any)."""
-    out = [_decoded(request)]
+    ``drop`` policy (payload and notes) and the ``strict`` one (the refusal, if any), by step."""
+    out = {"decode": _decoded(request)}
     for target in targets:
-        out.append(_translated(request, target, "drop"))
-        out.append(_translated(request, target, "strict"))
+        for policy in ("drop", "strict"):
+            out[f"{target} ({policy})"] = _translated(request, target, policy)
     return out
+
+
+def assert_same(got: dict[str, Any], general: dict[str, Any], request: Payload) -> None:
+    """Fail naming the first step that differs (briefly: pytest's diff of whole outcomes is slow)."""
+    assert got.keys() == general.keys()
+    for step, mine in got.items():
+        if mine != general[step]:
+            theirs = str(general[step])[:2000]
+            raise AssertionError(f"{request.id}: {step} differs:\n{str(mine)[:2000]}\n!=\n{theirs}")

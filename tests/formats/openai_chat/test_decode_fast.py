@@ -16,7 +16,7 @@ import pytest
 
 from tests import corpus
 from tests.compiled import pure_only
-from tests.formats._lane_corpus import Payload, outcome, requests
+from tests.formats._lane_corpus import Payload, assert_same, outcome, requests
 from toolwire.errors import ToolwireError
 from toolwire.formats.openai_chat import _decode_messages, tools
 from toolwire.formats.openai_chat._decode_fast import fast_message, fast_tool, plain_call
@@ -59,6 +59,7 @@ _LEFT: list[Any] = [
     {"role": "assistant", "content": "hi", "refusal": None},
     {"role": "assistant", "content": None, "tool_calls": []},
     {"role": "assistant", "content": None, "tool_calls": {"0": _CALL}},
+    {"role": "assistant", "content": None, "tool_calls": (_CALL,)},
     {"role": "assistant", "tool_calls": [_CALL], "name": "bot"},
     {"role": "assistant", "content": "", "tool_calls": [_CALL]},
     {"role": "assistant", "content": [{"type": "text", "text": "a"}], "tool_calls": [_CALL]},
@@ -74,6 +75,12 @@ _LEFT: list[Any] = [
     {"role": "assistant", "content": None, "tool_calls": [{**_CALL, "type": "custom"}]},
     {"role": "assistant", "content": None, "tool_calls": [{**_CALL, "function": '{"name": "f"}'}]},
     {"role": "assistant", "content": None, "tool_calls": [{**_CALL, "function": {"name": "f"}}]},
+    {"role": "assistant", "content": None, "tool_calls": [{**_CALL, "function": ["f", "{}"]}]},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [{**_CALL, "function": {**_CALL["function"], "x": 1}}],
+    },
     {"role": "assistant", "content": None, "tool_calls": [{**_CALL, "id": None}]},
     {
         "role": "assistant",
@@ -90,8 +97,11 @@ _LEFT: list[Any] = [
     {"role": "tool", "tool_call_id": 1, "content": "ok"},
     {"role": "tool", "tool_call_id": "c1", "name": "f"},
     {"role": "tool", "tool_call_id": "c1", "content": "ok", "name": "f"},
+    {"role": "user", "tool_call_id": "c1", "content": "ok"},
     {"role": "function", "name": "f", "content": "ok"},
 ]
+
+_NAMED = {"role": "assistant", "content": None, "tool_calls": [_CALL], "name": "bot"}
 
 _FUNCTION = {"name": "f", "description": "d", "parameters": {"type": "object"}, "strict": True}
 _TOOLS_TAKEN: list[dict[str, Any]] = [
@@ -101,6 +111,9 @@ _TOOLS_TAKEN: list[dict[str, Any]] = [
 ]
 _TOOLS_LEFT: list[Any] = [
     "f",
+    "fn",
+    {"type": "custom", "function": {"name": "f"}},
+    {"function": {"name": "f"}, "x": "function"},
     {"type": "function"},
     {"type": "function", "function": {"name": "f"}, "x": 1},
     {"type": "custom", "custom": {"name": "f"}},
@@ -207,11 +220,6 @@ def test_other_tools_are_left_to_the_general_decoder(item: Any, monkeypatch: pyt
     assert decoded() == general
 
 
-def test_plain_call_takes_only_the_plain_shape() -> None:
-    assert plain_call(_CALL) is not None
-    assert [plain_call(m["tool_calls"][-1]) for m in _LEFT[18:27]] == [None] * 9
-
-
 @pure_only
 def test_the_decoders_take_the_lanes_for_the_common_shapes(monkeypatch: pytest.MonkeyPatch) -> None:
     general: list[str] = []
@@ -224,13 +232,24 @@ def test_the_decoders_take_the_lanes_for_the_common_shapes(monkeypatch: pytest.M
         monkeypatch.setitem(_decode_messages._DECODERS, role, counted)
     decode_tool = tools._decode_tool
     monkeypatch.setattr(tools, "_decode_tool", lambda *a: general.append(a[2]) or decode_tool(*a))
-    messages = [*_PREFIX, *_TAKEN, _LEFT[8], *_TAKEN]
+    messages = [*_PREFIX, *_TAKEN, _NAMED, *_TAKEN]
     decode_messages(messages, Notes("drop"))
-    decode_tools([*_TOOLS_TAKEN, _TOOLS_LEFT[3], *_TOOLS_TAKEN], Notes("drop"))
-    assert general == ["$.messages[0]", f"$.messages[{len(_TAKEN) + 1}]", "$.tools[3]"]
+    custom = {"type": "custom", "custom": {"name": "f"}}
+    decode_tools([*_TOOLS_TAKEN, custom, *_TOOLS_TAKEN], Notes("drop"))
+    assert general == ["$.messages[0]", f"$.messages[{len(_TAKEN) + 1}]", f"$.tools[{len(_TOOLS_TAKEN)}]"]
     monkeypatch.setattr(_decode_messages, "_assistant", lambda *a: general.append("assistant"))
     assert decode_assistant(_TAKEN[6], Notes("drop"), "$") is not None
     assert general[3:] == []
+
+
+@pure_only
+def test_the_general_decoder_takes_plain_calls_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A message the lane leaves still decodes its plain calls by :func:`plain_call`."""
+    taken: list[Any] = []
+    monkeypatch.setattr(_decode_messages, "plain_call", lambda item: taken.append(item) or plain_call(item))
+    decoded = decode_messages([_NAMED], Notes("drop"))
+    assert taken == [_CALL]
+    assert decoded[0].parts == (plain_call(_CALL),)
 
 
 _CHAT = requests("openai-chat")
@@ -245,7 +264,7 @@ def test_every_chat_request_translates_as_without_the_lanes(
     with monkeypatch.context() as patch:
         _lanes_off(patch)
         general = outcome(request_)
-    assert outcome(request_) == general
+    assert_same(outcome(request_), general, request_)
 
 
 @pure_only

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.compiled import pure_only
-from tests.formats._lane_corpus import Payload, outcome, requests
+from tests.formats._lane_corpus import Payload, assert_same, outcome, requests
 from toolwire.formats import openai_responses as resp
 from toolwire.formats.openai_responses import _messages
 from toolwire.formats.openai_responses._encode_fast import FAST_LANES
@@ -186,4 +186,4 @@ def test_every_request_translates_to_responses_as_without_the_lanes(
     with monkeypatch.context() as patch:
         patch.setattr(_messages, "FAST_LANES", {})
         general = outcome(request_, ("openai-responses",))
-    assert outcome(request_, ("openai-responses",)) == general
+    assert_same(outcome(request_, ("openai-responses",)), general, request_)

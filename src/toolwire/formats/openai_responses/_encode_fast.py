@@ -5,8 +5,8 @@ writes for a message of its shape, or ``None`` for any other message (then the g
 encoder runs). Lanes run only for a request from another format (no same-format hint is read)
 and for messages that keep no verbatim Responses item (``~item``). The shapes are those where
 the general encoder notes nothing and synthesizes no call id: no participant name, no message
-id on a message with text, no extra field that would be noted as dropped (hints ``~...`` and ``null`` fields are not),
-and
+id on a message with text, no extra field that would be noted as dropped (hints ``~...`` and
+``null`` fields are not), and
 
 * a system, developer or user message: one text part;
 * an assistant message: at most one text part (no thought signature, no ``~msg`` hint naming
@@ -72,7 +72,9 @@ def _assistant(message: Message) -> _Items | None:
     first = parts[0]
     if type(first) is TextPart:
         extra = first.extra
-        if message.id is not None or first.thought_signature is not None or (extra and ("~msg" in extra or not _lossless(extra))):
+        if message.id is not None or first.thought_signature is not None:
+            return None
+        if extra and ("~msg" in extra or not _lossless(extra)):
             return None
         items.append({"role": "assistant", "content": first.text})
     for index in range(len(items), len(parts)):
