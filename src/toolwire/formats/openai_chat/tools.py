@@ -157,7 +157,7 @@ def decode_tools(
     ``typeless``: an entry without ``type`` is a function (Mistral)."""
     out: list[AnyTool] = []
     for index, item in enumerate(as_list(wire_tools, path)):
-        tool = fast_tool(item)  # the common shape first (see ._decode_fast), else the general decoder
+        tool: AnyTool | None = fast_tool(item)  # the common shape first (see ._decode_fast), else the general
         if tool is None:
             tool = _decode_tool(item, notes, f"{path}[{index}]", typeless)
         if tool is not None:
