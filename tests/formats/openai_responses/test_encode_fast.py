@@ -51,7 +51,7 @@ _TAKEN: list[Message] = [
     Message(
         role="tool", parts=(ToolResult(call_id="c1", name="f", content=(TextPart(text="x", extra=_HINTS),)),)
     ),
-    Message(role="tool", parts=(_RESULT,), name="ann", id="m", extra={"lost": 1}),
+    Message(role="tool", parts=(_RESULT,), id="m", extra=_HINTS),
     Message(role="tool", parts=()),
 ]
 
@@ -73,6 +73,8 @@ _LEFT: list[Message] = [
     Message(role="assistant", parts=(TextPart(text="a", extra={"lost": 1}),)),
     Message(role="assistant", parts=(_TEXT, TextPart(text="b"))),
     Message(role="assistant", parts=(_CALL, _TEXT)),
+    Message(role="tool", parts=(_RESULT,), name="ann"),
+    Message(role="tool", parts=(_RESULT,), extra={"lost": 1}),
     Message(role="assistant", parts=(RefusalPart(text="no"),)),
     Message(role="assistant", parts=(ReasoningPart(text="hmm"), _CALL)),
     Message(role="assistant", parts=(ToolCall(name="f"),)),
@@ -187,3 +189,16 @@ def test_every_request_translates_to_responses_as_without_the_lanes(
         patch.setattr(_messages, "FAST_LANES", {})
         general = outcome(request_, ("openai-responses",))
     assert_same(outcome(request_, ("openai-responses",)), general, request_)
+
+
+def test_a_tool_message_s_own_fields_are_noted_as_dropped() -> None:
+    """A tool message's results become items of their own: its participant name and extra fields
+    have nowhere to go, and the notes say so (they used to vanish silently)."""
+    message = Message(role="tool", parts=(_RESULT,), name="ann", extra={"lost": 1})
+    items, notes = _encoded([message])
+    assert [item["type"] for item in items] == ["function_call_output"]
+    assert [(n.path, n.kind, n.loss) for n in notes] == [
+        ("$.messages[0]", "dropped", True),
+        ("$.messages[0].lost", "dropped", True),
+    ]
+    assert "'ann'" in notes[0].message

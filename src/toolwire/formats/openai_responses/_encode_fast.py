@@ -86,8 +86,9 @@ def _assistant(message: Message) -> _Items | None:
 
 
 def _tool(message: Message) -> _Items | None:
-    """Results of function calls with ids, one text part each (the message's own fields are not
-    written, nor noted)."""
+    """Results of function calls with ids, one text part each, in a plain message."""
+    if not _plain(message):
+        return None
     items: _Items = []
     for part in message.parts:
         if type(part) is not ToolResult or part.kind != "function" or part.call_id is None:

@@ -191,6 +191,10 @@ def _tool_message(message: Message, ctx: Ctx, path: str) -> list[dict[str, Any]]
                 items.append(result)
         else:
             ctx.notes.add(part_path, "dropped", f"{type(part).__name__} in a tool message")
+    if message.name is not None:  # results are items of their own: nothing holds the message's fields
+        ctx.notes.add(path, "dropped", f"participant name {message.name!r} of a tool message")
+    if message.extra:
+        emit_fields({}, message.extra, ctx.same, ctx.notes, path)
     return items
 
 
