@@ -25,11 +25,14 @@ flag           set when a part is                                 the pass it ga
 
 from __future__ import annotations
 
+from typing import final
+
 from toolwire.ir.content import Message, ReasoningPart, ToolCall, ToolResult
 
 __all__ = ["Survey", "survey"]
 
 
+@final
 class Survey:
     """What :func:`survey` found in a history (see the module docstring)."""
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, final
 
 from toolwire._jsonpath import parsed, render
 
@@ -258,6 +258,7 @@ def _plan(source_format: str, target_format: str, path: str) -> _Plan | None:
     return parts, _ir_plan(source_format, parts), second
 
 
+@final
 class Where:
     """Maps the paths of notes made after decoding to the source payload (module docstring)."""
 
