@@ -3,7 +3,8 @@
 Under the ``drop`` policy a conversion's notes wait, as they were made, in their collector
 (:mod:`toolwire.ir.notes`); :func:`translation` puts that collector in the result's ``notes``
 slot, and the ``notes`` property maps them (and checks their ``target`` against the output)
-on the first read, then keeps the tuple and lets the collector, the source and its IR go.
+on the first read, then keeps the tuple and lets the collector, the source and its IR go. A
+pair lane's result (:func:`lane_translation`) builds its ``ir`` the same way, on first read.
 """
 
 from __future__ import annotations
@@ -34,8 +35,18 @@ class Translation:
     ir: Any = None
 
 
-class _Unread:
-    """What a :class:`Translation`'s ``notes`` slot holds until the notes are first read."""
+class _Later:
+    """What a :class:`Translation` field's slot holds until the field is first read: the
+    property :func:`_deferred` puts on the field calls :meth:`resolve` once and keeps its value."""
+
+    __slots__ = ()
+
+    def resolve(self, result: Translation) -> Any:
+        raise NotImplementedError
+
+
+class _Unread(_Later):
+    """``notes`` not mapped yet: the collector (``drop``) and the payload they are about."""
 
     __slots__ = ("notes", "source")
 
@@ -43,30 +54,49 @@ class _Unread:
         self.notes = notes
         self.source = source
 
-    def read(self, output: dict[str, Any]) -> tuple[Note, ...]:
-        return tuple(in_user_coordinates(self.notes.items, self.source, output))
+    def resolve(self, result: Translation) -> tuple[Note, ...]:
+        return tuple(in_user_coordinates(self.notes.items, self.source, result.payload))
 
 
-_NOTES_SLOT: Any = Translation.__dict__["notes"]  # the slot; ``notes`` becomes the property below
-_READING = threading.Lock()  # two threads reading one translation's notes map them once
+class _Built(_Later):
+    """``ir`` of a pair lane's translation (``toolwire._pair_lane``): the request the general
+    path would have encoded, ``build[0](*build[1:])``."""
+
+    __slots__ = ("build",)
+
+    def __init__(self, build: tuple[Any, ...]) -> None:
+        self.build = build
+
+    def resolve(self, result: Translation) -> Any:
+        return self.build[0](*self.build[1:])
 
 
-def _read_notes(self: Translation) -> tuple[Note, ...]:
-    notes = _NOTES_SLOT.__get__(self, Translation)
-    if type(notes) is _Unread:
-        with _READING:
-            notes = _NOTES_SLOT.__get__(self, Translation)
-            if type(notes) is _Unread:
-                notes = notes.read(self.payload)
-                _NOTES_SLOT.__set__(self, notes)  # and the collector, the source, the IR go
-    return notes  # type: ignore[no-any-return]
+_READING = threading.Lock()  # two threads reading one translation's field compute it once
 
 
-setattr(  # noqa: B010 (mypy: the field keeps its declared type)
-    Translation,
-    "notes",
-    property(_read_notes, _NOTES_SLOT.__set__, doc="The notes, in order (mapped when first read)."),
-)
+def _deferred(name: str) -> Any:
+    """Make field ``name`` of :class:`Translation` a property over its slot that resolves a
+    :class:`_Later` on the first read, then keeps the value (and lets what it held go); returns
+    the slot. Frozen still: the dataclass's ``__setattr__`` refuses assignment before the
+    property is reached, and ``__init__``, copies and pickling set the slot through it."""
+    slot: Any = Translation.__dict__[name]
+
+    def read(self: Translation) -> Any:
+        value = slot.__get__(self, Translation)
+        if isinstance(value, _Later):
+            with _READING:
+                value = slot.__get__(self, Translation)
+                if isinstance(value, _Later):
+                    value = value.resolve(self)
+                    slot.__set__(self, value)
+        return value
+
+    setattr(Translation, name, property(read, slot.__set__, doc=f"``{name}`` (computed on first read)."))
+    return slot
+
+
+_NOTES_SLOT: Any = _deferred("notes")
+_IR_SLOT: Any = _deferred("ir")
 
 
 def translation(out: dict[str, Any], notes: Notes, source: dict[str, Any], ir: Any) -> Translation:
@@ -80,53 +110,9 @@ def translation(out: dict[str, Any], notes: Notes, source: dict[str, Any], ir: A
     return Translation(out, tuple(in_user_coordinates(items, source, out)) if items else (), ir)
 
 
-_PAYLOAD_SLOT: Any = Translation.__dict__["payload"]
-_IR_SLOT: Any = Translation.__dict__["ir"]
-
-
-class _LaneTranslation(Translation):
-    """A :class:`Translation` a pair lane wrote (``toolwire._pair_lane``): no note, and its
-    ``ir`` (the request the general path would have encoded) built on first read."""
-
-    __slots__ = ("_build",)
-
-    def __init__(
-        self, payload: dict[str, Any], notes: tuple[Note, ...] = (), ir: Any = None, *, build: Any = None
-    ) -> None:  # the slots set directly: a frozen dataclass sets each through object.__setattr__
-        _PAYLOAD_SLOT.__set__(self, payload)
-        _NOTES_SLOT.__set__(self, notes)
-        _IR_SLOT.__set__(self, ir)
-        _BUILD_SLOT.__set__(self, build)
-
-    @property
-    def ir(self) -> Any:
-        build = _BUILD_SLOT.__get__(self, _LaneTranslation)
-        if build is not None:
-            with _READING:
-                build = _BUILD_SLOT.__get__(self, _LaneTranslation)
-                if build is not None:
-                    _IR_SLOT.__set__(self, build[0](*build[1:]))
-                    _BUILD_SLOT.__set__(self, None)
-        return _IR_SLOT.__get__(self, Translation)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Translation):
-            return NotImplemented
-        return (self.payload, self.notes, self.ir) == (other.payload, other.notes, other.ir)
-
-    __hash__ = Translation.__hash__
-
-    def __repr__(self) -> str:
-        return repr(Translation(self.payload, self.notes, self.ir))
-
-    def __reduce__(self) -> Any:  # pickled as the plain Translation it stands for
-        return Translation, (self.payload, self.notes, self.ir)
-
-
-_BUILD_SLOT: Any = _LaneTranslation.__dict__["_build"]
-
-
 def lane_translation(out: dict[str, Any], build: tuple[Any, ...]) -> Translation:
     """The :class:`Translation` of a pair lane's ``out``: no note; its ``ir`` is ``build[0](*build[1:])``,
     called on first read."""
-    return _LaneTranslation(out, build=build)
+    result = Translation(out, (), None)
+    _IR_SLOT.__set__(result, _Built(build))
+    return result
