@@ -203,13 +203,19 @@ def _some_fields(item: dict[str, Any], name: str) -> dict[str, Any] | None:
     if not item.keys() <= _TOOL_KEYS:
         return None
     inner: dict[str, Any] = {"name": name}
-    for key, kind in _TOOL_TYPES:
-        if key in item:
-            value = item[key]
-            if type(value) is not kind:
-                return None
-            inner[key] = value
-    return inner
+    return inner if _copy_typed(item, _TOOL_TYPES, inner) else None
+
+
+def _copy_typed(src: dict[str, Any], fields: tuple[tuple[str, type], ...], out: dict[str, Any]) -> bool:
+    """Each of ``fields`` (key, type) that ``src`` has, copied into ``out`` in their order;
+    ``False`` when one has another type."""
+    for key, wanted in fields:
+        if key in src:
+            value = src[key]
+            if type(value) is not wanted:
+                return False
+            out[key] = value
+    return True
 
 
 def _choice(value: Any, names: set[str]) -> Any:
@@ -274,7 +280,7 @@ def responses_to_chat(p: Any) -> dict[str, Any] | None:
     out: dict[str, Any] = {"model": model, "messages": messages}
     if not _tool_fields(p, out):
         return None
-    return out if _numbers(p, out) and _after(p, out) else None
+    return out if _numbers(p, out) and _copy_typed(p, _AFTER, out) else None
 
 
 def _numbers(p: dict[str, Any], out: dict[str, Any]) -> bool:
@@ -289,15 +295,4 @@ def _numbers(p: dict[str, Any], out: dict[str, Any]) -> bool:
             if high is not None and not value <= high:
                 return False
             out[chat_key] = value
-    return True
-
-
-def _after(p: dict[str, Any], out: dict[str, Any]) -> bool:
-    """``stream``, ``user`` and ``metadata`` written into ``out``, when of their type."""
-    for key, wanted in _AFTER:
-        if key in p:
-            value = p[key]
-            if type(value) is not wanted:
-                return False
-            out[key] = value
     return True
