@@ -24,7 +24,6 @@ __all__ = [
     "emit_extra",
     "fail",
     "json_type",
-    "lossless",
     "opt_bool",
     "opt_dict",
     "opt_float",
@@ -158,15 +157,6 @@ def split_extra(obj: Mapping[str, Any], known: frozenset[str]) -> Extra:
     if obj.keys() <= known:
         return {}
     return {k: v for k, v in obj.items() if k not in known}
-
-
-def lossless(extra: Extra) -> bool:
-    """Whether :func:`emit_extra` for another format notes nothing of ``extra``: it holds only
-    hints (``~...``) and ``null`` fields (what the encoders' fast lanes check)."""
-    for key, value in extra.items():  # noqa: SIM110 -- a loop: twice as fast as all() of a generator
-        if key[:1] != "~" and value is not None:
-            return False
-    return True
 
 
 def emit_extra(out: dict[str, Any], extra: Extra, same_format: bool, notes: Notes, path: str) -> None:

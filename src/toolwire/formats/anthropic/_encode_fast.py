@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from toolwire._callids import sanitize_call_id
-from toolwire.formats._wire import lossless
+from toolwire.formats._lanes import lossless
 from toolwire.formats.anthropic._util import parse_object
 from toolwire.ir.content import Message, Part, TextPart, ToolCall, ToolResult
 

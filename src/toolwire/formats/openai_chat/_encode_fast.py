@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from toolwire.formats._wire import lossless
-from toolwire.ir.content import Message, Part, TextPart, ToolCall, ToolResult
+from toolwire.formats._lanes import lossless, plain_call
+from toolwire.ir.content import Message, Part, TextPart, ToolResult
 
 if TYPE_CHECKING:
     from toolwire.formats.openai_chat._encode_messages import _State
@@ -52,14 +52,11 @@ def _input(message: Message, state: _State) -> bool:
 
 def _call(part: Part) -> dict[str, Any] | None:
     """A function call with an id that is sent as is, as a ``tool_calls`` entry."""
-    if type(part) is not ToolCall or part.kind != "function" or part.id is None:
+    call = plain_call(part)
+    if call is None:
         return None
-    if part.thought_signature is not None or part.namespace is not None or part.item_id is not None:
-        return None
-    if part.extra and not lossless(part.extra):
-        return None
-    function = {"name": part.name, "arguments": part.arguments or "{}"}
-    return {"id": part.id, "type": "function", "function": function}
+    function = {"name": call.name, "arguments": call.arguments or "{}"}
+    return {"id": call.id, "type": "function", "function": function}
 
 
 def _assistant(message: Message, state: _State) -> bool:

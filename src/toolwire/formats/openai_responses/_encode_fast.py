@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from toolwire.formats._wire import lossless
-from toolwire.ir.content import Message, Part, TextPart, ToolCall, ToolResult
+from toolwire.formats._lanes import lossless, plain_call
+from toolwire.ir.content import Message, Part, TextPart, ToolResult
 
 __all__ = ["FAST_LANES"]
 
@@ -46,13 +46,10 @@ def _input(message: Message) -> _Items | None:
 
 def _call(part: Part) -> dict[str, Any] | None:
     """A function call with an id that is sent as is, as a ``function_call`` item."""
-    if type(part) is not ToolCall or part.kind != "function" or part.id is None:
+    call = plain_call(part)
+    if call is None:
         return None
-    if part.thought_signature is not None or part.namespace is not None or part.item_id is not None:
-        return None
-    if part.extra and not lossless(part.extra):
-        return None
-    return {"type": "function_call", "call_id": part.id, "name": part.name, "arguments": part.arguments}
+    return {"type": "function_call", "call_id": call.id, "name": call.name, "arguments": call.arguments}
 
 
 def _assistant(message: Message) -> _Items | None:
