@@ -122,7 +122,7 @@ def encode_wire_event(fmt: Format, event: WireEvent) -> bytes:
     if type(event) is not dict:
         return encode_sse(None, event)  # type: ignore[arg-type]
     name = event.get("type") if NAMED_EVENTS[fmt] else None  # sse_event_name, inline
-    if type(name) is not str and not isinstance(name, str):
+    if not isinstance(name, str):
         name = None
     prefix = _PREFIXES.get(name or "")
     if prefix is None:
