@@ -210,12 +210,19 @@ def hot_events(lane: tuple[type, int, str]) -> list[StreamEvent]:
 
 class HotDecoder(Protocol):
     """A stream decoder with a hot path that needs no IR event (optional: the translator looks
-    for ``hot``)."""
+    for ``hot``), and its general path apart: ``feed(event)`` is ``_feed(event)`` when ``hot``
+    declines the event, so a caller that asked ``hot`` already calls ``_feed`` (the translator;
+    the hot-path tests compare the two paths through it)."""
 
     def hot(self, event: ParsedEvent) -> tuple[type, int, str] | None:
         """A well-formed delta of the open part as (IR delta type, IR index, text), state updated
         as ``feed`` would; ``None`` for any other event, with no state change. Text ``""`` stands
         for an event ``feed`` decodes to no IR event."""
+        ...
+
+    def _feed(self, event: ParsedEvent) -> list[StreamEvent]:
+        """The general path: any event, checked field by field (what ``feed`` does when ``hot``
+        returns ``None``)."""
         ...
 
 
