@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field
 from functools import partial
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, get_args
 
 import msgspec
 
@@ -103,7 +103,7 @@ _PAIR_LANES: dict[tuple[str, str], Callable[[Any], dict[str, Any] | None]] = {
 }
 """Direct lanes of a format pair (see ``_pair_lane``): the target payload of a plain request,
 exactly what the general path writes and with no note, or ``None`` (then the general path runs)."""
-_POLICIES = frozenset({"strict", "warn", "drop"})
+_POLICIES = frozenset(get_args(Policy))  # what Notes accepts; the general path refuses others
 
 
 def pair_lane(payload: Any, source: str, target: str, policy: str) -> dict[str, Any] | None:

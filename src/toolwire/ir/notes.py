@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Collection, Iterator
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import msgspec
 
@@ -60,7 +60,7 @@ Policy = Literal["strict", "warn", "drop"]
 NoteKind = Literal["dropped", "approximated", "synthesized", "skipped", "renamed"]
 """What happened: a value was dropped, approximated, made up, an invalid entry skipped, a name changed."""
 
-_POLICIES = ("strict", "warn", "drop")
+_POLICIES = get_args(Policy)  # ("strict", "warn", "drop")
 _log = logging.getLogger("toolwire.convert")
 
 
