@@ -10,7 +10,7 @@ from __future__ import annotations
 from toolwire.ir.base import Extra
 from toolwire.ir.content import Part, ToolCall
 
-__all__ = ["lossless", "plain_call"]
+__all__ = ["lossless", "unnoted_call"]
 
 
 def lossless(extra: Extra) -> bool:
@@ -22,7 +22,7 @@ def lossless(extra: Extra) -> bool:
     return True
 
 
-def plain_call(part: Part) -> ToolCall | None:
+def unnoted_call(part: Part) -> ToolCall | None:
     """``part`` when it is a function call with an id that another format sends as is (no
     thought signature, namespace, Responses item id or extra field to note), else ``None``."""
     if type(part) is not ToolCall or part.kind != "function" or part.id is None:

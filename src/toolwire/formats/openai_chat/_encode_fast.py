@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from toolwire.formats._lanes import lossless, plain_call
+from toolwire.formats._lanes import lossless, unnoted_call
 from toolwire.ir.content import Message, Part, TextPart, ToolResult
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def _input(message: Message, state: _State) -> bool:
 
 def _call(part: Part) -> dict[str, Any] | None:
     """A function call with an id that is sent as is, as a ``tool_calls`` entry."""
-    call = plain_call(part)
+    call = unnoted_call(part)
     if call is None:
         return None
     function = {"name": call.name, "arguments": call.arguments or "{}"}

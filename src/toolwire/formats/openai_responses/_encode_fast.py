@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from toolwire.formats._lanes import lossless, plain_call
+from toolwire.formats._lanes import lossless, unnoted_call
 from toolwire.ir.content import Message, Part, TextPart, ToolResult
 
 __all__ = ["FAST_LANES"]
@@ -46,7 +46,7 @@ def _input(message: Message) -> _Items | None:
 
 def _call(part: Part) -> dict[str, Any] | None:
     """A function call with an id that is sent as is, as a ``function_call`` item."""
-    call = plain_call(part)
+    call = unnoted_call(part)
     if call is None:
         return None
     return {"type": "function_call", "call_id": call.id, "name": call.name, "arguments": call.arguments}
