@@ -1,0 +1,43 @@
+"""Pair lanes: a plain request straight from its source dicts to the target payload (issue 18).
+
+See :mod:`toolwire._plain._form` for what a plain request is and how a lane is checked. A lane
+is a reader of the source format and a writer of the target format; :func:`plain_lane` runs the
+pair's, and the general path runs for every request a lane does not take.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from toolwire._plain._form import Plain
+
+__all__ = ["READERS", "WRITERS", "plain_lane"]
+
+Reader = Callable[[Any, "str | None"], "Plain | None"]
+Writer = Callable[[Plain], "dict[str, Any] | None"]
+
+READERS: dict[str, Reader] = {}
+"""Each format's reader: its request as a :class:`Plain`, or ``None`` (not plain)."""
+
+WRITERS: dict[str, Writer] = {}
+"""Each format's writer: a :class:`Plain` as its request, or ``None`` (the general path writes it)."""
+
+
+def plain_lane(
+    payload: Any, source: str, target: str, policy: str, model: str | None
+) -> tuple[dict[str, Any], bool] | None:
+    """The target payload of ``payload`` by the pair's lane and whether the general path notes
+    something for it, or ``None`` (no lane for the pair, not plain, or noted under a policy other
+    than ``drop``: the notes are then made, logged or raised by the general path)."""
+    reader = READERS.get(source)
+    writer = WRITERS.get(target)
+    if reader is None or writer is None:
+        return None
+    plain = reader(payload, model)
+    if plain is None:
+        return None
+    out = writer(plain)
+    if out is None or (plain.noted and policy != "drop"):
+        return None
+    return out, plain.noted

@@ -1,0 +1,106 @@
+"""The plain request: the part of a request every pair lane carries (issue 18).
+
+Most agent requests are plain: text messages, function calls with their results, function tools,
+a tool choice and a few sampling numbers. For those, the general path (decode to the IR, survey,
+history checks, renaming, encode, sendable checks) is most of the cost of a translation. A *pair
+lane* writes the same target payload from the source dicts in two steps:
+
+* a **reader** (``read(payload, model)``) turns a source request into a :class:`Plain`, or returns
+  ``None`` when anything in it is outside the plain shape (an unknown field, a part kind, an id
+  the general path would rewrite, an order its history checks refuse...);
+* a **writer** (``write(plain)``) turns a :class:`Plain` into the target payload, exactly what the
+  general path writes for it, or returns ``None`` when it can't be sure of that.
+
+A :class:`Plain` mirrors the IR's meaning, not any wire: the general path's output depends on the
+IR only (plain requests carry no extras), so two requests that decode to the same IR read to the
+same :class:`Plain`. ``noted`` says the general path notes something for this request (a reader
+or a writer sets it); under ``drop`` the lane still runs and the notes are made by the general path
+when first read, under other policies a noted request takes the general path.
+
+Turns are tuples, first item the kind:
+
+* ``(SYSTEM, role, text)``: a ``system`` or ``developer`` message of one non-empty text;
+* ``(USER, text)``: a user message of one non-empty text;
+* ``(ASSISTANT, text, calls)``: an assistant message: its text (``None`` when it has only calls)
+  then its function calls, each a :data:`Call` (an empty tuple when it has only text);
+* ``(RESULTS, results)``: the results of the previous assistant turn's calls, each a
+  :data:`Result`, in the order given (every call answered exactly once).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+__all__ = ["ASSISTANT", "RESULTS", "SYSTEM", "USER", "Call", "Plain", "Result", "Tool"]
+
+SYSTEM: Final = 0
+USER: Final = 1
+ASSISTANT: Final = 2
+RESULTS: Final = 3
+
+Call = tuple[str, str, Any]
+"""``(call_id, name, arguments)``: ``arguments`` is the JSON text a Chat or Responses source
+carries (a string, as it came) or the object an Anthropic or Gemini source carries (a dict)."""
+
+Result = tuple[str, str]
+"""``(call_id, output)``: the text output of the call ``call_id``."""
+
+Tool = tuple[str, "str | None", "dict[str, Any] | None", "bool | None"]
+"""``(name, description, parameters, strict)`` of a function tool; ``None``: not given."""
+
+
+class Plain:
+    """A plain request (see the module docstring). Fields a source did not set are ``None``.
+
+    Attributes:
+        model: the model name (``None``: not given, as for Gemini without the URL's model).
+        turns: the conversation (see the module docstring).
+        tools: the function tools, ``None`` when the request has no ``tools``.
+        choice: the tool choice: ``"auto"``, ``"none"``, ``"required"``, or ``("tool", name)``.
+        parallel: ``parallel_tool_calls`` (Anthropic ``disable_parallel_tool_use`` inverted).
+        max_tokens, temperature, top_p: the output limit and the sampling numbers, as given.
+        stream: whether a stream was asked for in the body.
+        user: the end-user id.
+        metadata: the request metadata object.
+        noted: the general path notes something for this request.
+    """
+
+    __slots__ = (
+        "choice",
+        "max_tokens",
+        "metadata",
+        "model",
+        "noted",
+        "parallel",
+        "stream",
+        "temperature",
+        "tools",
+        "top_p",
+        "turns",
+        "user",
+    )
+
+    def __init__(self, model: str | None, turns: list[tuple[Any, ...]]) -> None:
+        self.model = model
+        self.turns = turns
+        self.tools: list[Tool] | None = None
+        self.choice: str | tuple[str, str] | None = None
+        self.parallel: bool | None = None
+        self.max_tokens: int | None = None
+        self.temperature: int | float | None = None
+        self.top_p: int | float | None = None
+        self.stream: bool | None = None
+        self.user: str | None = None
+        self.metadata: dict[str, Any] | None = None
+        self.noted = False
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in sorted(self.__slots__))
+        return f"Plain({fields})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Plain):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
