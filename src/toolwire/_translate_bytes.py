@@ -58,9 +58,9 @@ def translate_request_bytes(
         PayloadError: the body is not JSON, not a JSON object, or not a valid ``source`` request.
     """
     payload = _object(body, "request")
-    out = pair_lane(payload, source, target, policy)  # a plain request of a pair with a lane: no note
-    if out is not None:
-        return dumps(out)
+    lane = pair_lane(payload, source, target, policy, model)  # a plain request of a pair with a lane
+    if lane is not None and (notes is None or not lane[1]):  # notes wanted: the general path makes them
+        return dumps(lane[0])
     result = translate_request(payload, source=source, target=target, policy=policy, model=model)
     if notes is not None:
         notes.extend(result.notes)

@@ -4,7 +4,8 @@ Under the ``drop`` policy a conversion's notes wait, as they were made, in their
 (:mod:`toolwire.ir.notes`); :func:`translation` puts that collector in the result's ``notes``
 slot, and the ``notes`` property maps them (and checks their ``target`` against the output)
 on the first read, then keeps the tuple and lets the collector, the source and its IR go. A
-pair lane's result (:func:`lane_translation`) builds its ``ir`` the same way, on first read.
+pair lane's result (:func:`lane_translation`) takes its ``ir`` (and notes, when the general path
+makes some) from the general path's translation of the same request, made on first read.
 """
 
 from __future__ import annotations
@@ -58,17 +59,37 @@ class _Unread(_Later):
         return tuple(in_user_coordinates(self.notes.items, self.source, result.payload))
 
 
-class _Built(_Later):
-    """``ir`` of a pair lane's translation (``toolwire._pair_lane``): the request the general
-    path would have encoded, ``build[0](*build[1:])``."""
+class _Once:
+    """The translation the general path returns for a pair lane's request, made once, when one
+    of the lane translation's deferred fields is first read: ``build[0](*build[1:])``."""
 
-    __slots__ = ("build",)
+    __slots__ = ("build", "value")
 
     def __init__(self, build: tuple[Any, ...]) -> None:
-        self.build = build
+        self.build: tuple[Any, ...] | None = build
+        self.value: Translation | None = None
+
+    def get(self) -> Translation:
+        if self.value is None:
+            build = self.build
+            assert build is not None
+            self.value = build[0](*build[1:])
+            self.build = None
+        return self.value
+
+
+class _Built(_Later):
+    """``ir`` or ``notes`` of a pair lane's translation (``toolwire._plain``): that field of the
+    general path's translation of the same request (see :class:`_Once`)."""
+
+    __slots__ = ("field", "once")
+
+    def __init__(self, once: _Once, field: str) -> None:
+        self.once = once
+        self.field = field
 
     def resolve(self, result: Translation) -> Any:
-        return self.build[0](*self.build[1:])
+        return getattr(self.once.get(), self.field)
 
 
 _READING = threading.Lock()  # two threads reading one translation's field compute it once
@@ -110,9 +131,13 @@ def translation(out: dict[str, Any], notes: Notes, source: dict[str, Any], ir: A
     return Translation(out, tuple(in_user_coordinates(items, source, out)) if items else (), ir)
 
 
-def lane_translation(out: dict[str, Any], build: tuple[Any, ...]) -> Translation:
-    """The :class:`Translation` of a pair lane's ``out``: no note; its ``ir`` is ``build[0](*build[1:])``,
-    called on first read."""
+def lane_translation(out: dict[str, Any], build: tuple[Any, ...], noted: bool) -> Translation:
+    """The :class:`Translation` of a pair lane's ``out``. Its ``ir``, and its ``notes`` when
+    ``noted`` (else none), are those of the general path's translation ``build[0](*build[1:])``,
+    made when one of them is first read."""
     result = Translation(out, (), None)
-    _IR_SLOT.__set__(result, _Built(build))
+    once = _Once(build)
+    _IR_SLOT.__set__(result, _Built(once, "ir"))
+    if noted:
+        _NOTES_SLOT.__set__(result, _Built(once, "notes"))
     return result

@@ -25,6 +25,7 @@ from toolwire._notepaths import in_user_coordinates
 from toolwire._opaque_state import StreamState, keep_state, keeps_state, recall_state
 from toolwire._pair_lane import responses_to_chat
 from toolwire._pairing import fill_result_ids, order_results, restore_history_ids
+from toolwire._plain import plain_lane
 from toolwire._renaming import rename_request, rename_tools
 from toolwire._restore import Restorer
 from toolwire._shims import ToolShims
@@ -98,21 +99,21 @@ def _recorder(module: ModuleType, kind: str, payload: dict[str, Any], ir: Any) -
     return partial(getattr(module, f"decode_{kind}"), payload)
 
 
-_PAIR_LANES: dict[tuple[str, str], Callable[[Any], dict[str, Any] | None]] = {
-    ("openai-responses", "openai-chat"): responses_to_chat,
-}
-"""Direct lanes of a format pair (see ``_pair_lane``): the target payload of a plain request,
-exactly what the general path writes and with no note, or ``None`` (then the general path runs)."""
 _POLICIES = frozenset(get_args(Policy))  # what Notes accepts; the general path refuses others
 
 
-def pair_lane(payload: Any, source: str, target: str, policy: str) -> dict[str, Any] | None:
-    """The target payload of ``payload`` by the pair's direct lane, or ``None`` (no lane for the
-    pair, a policy the general path refuses, a request not in the lane's shape)."""
-    lane = _PAIR_LANES.get((source, target))
-    if lane is None or policy not in _POLICIES:
+def pair_lane(
+    payload: Any, source: str, target: str, policy: str, model: str | None = None
+) -> tuple[dict[str, Any], bool] | None:
+    """The target payload of ``payload`` by the pair's lane (:mod:`toolwire._plain`) and whether
+    the general path notes something for it; ``None`` when the general path must run (no lane for
+    the pair, a policy the general path refuses, a request not plain, notes not under ``drop``)."""
+    if policy not in _POLICIES:
         return None
-    return lane(payload)
+    if source == "openai-responses" and target == "openai-chat":
+        out = responses_to_chat(payload)
+        return None if out is None else (out, False)
+    return plain_lane(payload, source, target, policy, model)
 
 
 def translate_request(
@@ -144,9 +145,10 @@ def translate_request(
         ToolwireError: a dialect for a format other than ``openai-chat``, or an unknown one.
     """
     if source_dialect is None and target_dialect is None:
-        out = pair_lane(payload, source, target, policy)
-        if out is not None:
-            return lane_translation(out, (_lane_ir, payload, source, target, policy, model))
+        lane = pair_lane(payload, source, target, policy, model)
+        if lane is not None:
+            build = (_general_request, payload, source, target, policy, model, None, None)
+            return lane_translation(lane[0], build, lane[1])
     return _general_request(payload, source, target, policy, model, source_dialect, target_dialect)
 
 
@@ -170,13 +172,6 @@ def _general_request(
     )
     out, notes = exchange._request(payload)
     return translation(out, notes, payload, exchange.last_request)
-
-
-def _lane_ir(
-    payload: dict[str, Any], source: FormatName, target: FormatName, policy: Policy, model: str | None
-) -> Any:
-    """The IR of a request a pair lane translated: what the general path encodes."""
-    return _general_request(payload, source, target, policy, model, None, None).ir
 
 
 def translate_response(

@@ -202,8 +202,10 @@ def plain() -> dict[str, Any]:
 
 def test_the_plain_request_takes_the_lane() -> None:
     assert same_both_ways(plain())
-    out = pair_lane(plain(), SOURCE, TARGET, "warn")
-    assert out is not None
+    lane = pair_lane(plain(), SOURCE, TARGET, "warn")
+    assert lane is not None
+    out, noted = lane
+    assert not noted
     assert [m["role"] for m in out["messages"]] == [
         *("system", "developer", "user", "assistant", "tool", "tool"),
         *("assistant", "system", "user", "assistant", "tool"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from toolwire._plain import responses
 from toolwire._plain._form import Plain
 
 __all__ = ["READERS", "WRITERS", "plain_lane"]
@@ -17,7 +18,9 @@ __all__ = ["READERS", "WRITERS", "plain_lane"]
 Reader = Callable[[Any, "str | None"], "Plain | None"]
 Writer = Callable[[Plain], "dict[str, Any] | None"]
 
-READERS: dict[str, Reader] = {}
+READERS: dict[str, Reader] = {
+    "openai-responses": responses.read,
+}
 """Each format's reader: its request as a :class:`Plain`, or ``None`` (not plain)."""
 
 WRITERS: dict[str, Writer] = {}

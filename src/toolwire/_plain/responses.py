@@ -1,0 +1,248 @@
+"""The OpenAI Responses reader of the pair lanes (see :mod:`toolwire._plain._form`).
+
+The shape it reads (anything else returns ``None``, and the general path runs):
+
+* top-level fields: ``model`` (a non-empty string), ``instructions`` (a non-empty string),
+  ``input`` (a non-empty string, or a non-empty list of the items below), ``tools`` (a non-empty
+  list of function tools), ``tool_choice`` (a mode, or a named function tool of ``tools``),
+  ``parallel_tool_calls`` (a boolean, with tools), ``max_output_tokens`` (an integer from 1),
+  ``temperature`` (from 0 to 2), ``top_p`` (from 0 to 1), ``stream``, ``user``, ``metadata`` (a
+  boolean, a string, an object), ``include: []``;
+* user, system and developer messages: ``{"role", "content": "text"}``, or a ``message`` item
+  with one ``input_text`` / ``output_text`` part (``{"type", "text"}``), non-empty text;
+* assistant messages of the same two shapes, each the first item of its turn (the IR holds a
+  turn's text before its calls);
+* ``function_call`` items ``{"type", "call_id", "name", "arguments"}`` (strings; a call id used
+  once), and after a turn's calls, ``function_call_output`` items ``{"type", "call_id",
+  "output"}`` (strings) answering each of them once, before anything else;
+* function tools ``{"type", "name", "description"?, "parameters"?, "strict"?}`` of distinct names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Call, Plain, Result, Tool
+
+__all__ = ["read"]
+
+_TOP = frozenset(
+    {
+        *("model", "instructions", "input", "tools", "tool_choice", "parallel_tool_calls", "include"),
+        *("max_output_tokens", "temperature", "top_p", "stream", "user", "metadata"),
+    }
+)
+_NUMBERS: tuple[tuple[str, str, int, int | None], ...] = (
+    ("max_output_tokens", "max_tokens", 1, None),
+    ("temperature", "temperature", 0, 2),
+    ("top_p", "top_p", 0, 1),
+)
+"""Responses field, :class:`Plain` field, and the range the lane takes (``None``: no bound)."""
+_AFTER = (("stream", bool), ("user", str), ("metadata", dict))
+"""Fields read as they are, with their type."""
+_TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict"})
+_TOOL_TYPES = (("description", str), ("parameters", dict), ("strict", bool))
+_MODES = frozenset({"auto", "none", "required"})
+_NAMED_CHOICE = frozenset({"type", "name"})
+_INPUT_ROLES = frozenset({"user", "system", "developer"})
+
+
+def _typed_text(item: dict[str, Any], content: Any) -> str | None:
+    """The text of a ``message`` item of one text part, else ``None``."""
+    if len(item) != 3 or item.get("type") != "message" or type(content) is not list or len(content) != 1:
+        return None
+    part = content[0]
+    if type(part) is not dict or len(part) != 2:
+        return None
+    kind, text = part.get("type"), part.get("text")
+    if kind != "input_text" and kind != "output_text":
+        return None
+    return text if type(text) is str else None
+
+
+class _Turns:
+    """The turns of an ``input`` list, read item by item (see the module docstring)."""
+
+    __slots__ = ("called", "calls", "out", "pending", "results")
+
+    def __init__(self, out: list[tuple[Any, ...]]) -> None:
+        self.out = out
+        self.called: set[str] = set()  # every call id so far
+        self.calls: list[Call] | None = None  # the calls of the open assistant turn
+        self.pending: set[str] = set()  # the calls of the last call turn not answered yet
+        self.results: list[Result] | None = None  # the results being read
+
+    def message(self, item: dict[str, Any], role: Any) -> bool:
+        content = item.get("content")
+        text = content if len(item) == 2 and type(content) is str else _typed_text(item, content)
+        if not text or self.pending or self.calls:
+            return False
+        self.results = None
+        if role == "assistant":
+            if self.calls is not None:  # two texts in one turn
+                return False
+            self.calls = []
+            self.out.append((ASSISTANT, text, self.calls))
+            return True
+        if role not in _INPUT_ROLES:
+            return False
+        self.calls = None
+        self.out.append((USER, text) if role == "user" else (SYSTEM, role, text))
+        return True
+
+    def call(self, item: dict[str, Any]) -> bool:
+        call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
+        if len(item) != 4 or type(call_id) is not str or not call_id or type(arguments) is not str:
+            return False
+        if call_id in self.called or self.pending or type(name) is not str or not name:
+            return False
+        calls = self.calls
+        if calls is None:
+            calls = self.calls = []
+            self.out.append((ASSISTANT, None, calls))
+        self.results = None
+        self.called.add(call_id)
+        calls.append((call_id, name, arguments))
+        return True
+
+    def result(self, item: dict[str, Any]) -> bool:
+        calls = self.calls
+        if calls is not None:  # the call turn ends: its calls are answered next
+            if not calls:
+                return False
+            self.calls = None
+            self.pending = {call[0] for call in calls}
+            self.results = []
+            self.out.append((RESULTS, self.results))
+        call_id, output = item.get("call_id"), item.get("output")
+        results = self.results
+        if len(item) != 3 or type(output) is not str or call_id not in self.pending or results is None:
+            return False
+        self.pending.discard(call_id)
+        results.append((call_id, output))
+        return True
+
+    def run(self, items: list[Any]) -> bool:
+        """Whether every item is of the lane's shape (then ``out`` holds the turns)."""
+        for item in items:
+            if type(item) is not dict:
+                return False
+            kind = item.get("type")
+            if kind == "function_call":
+                done = self.call(item)
+            elif kind == "function_call_output":
+                done = self.result(item)
+            elif kind is None or kind == "message":
+                done = self.message(item, item.get("role"))
+            else:
+                return False
+            if not done:
+                return False
+        return not self.pending and not self.calls
+
+
+def _turns(p: dict[str, Any]) -> list[tuple[Any, ...]] | None:
+    turns: list[tuple[Any, ...]] = []
+    if "instructions" in p:
+        instructions = p["instructions"]
+        if type(instructions) is not str or not instructions:
+            return None
+        turns.append((SYSTEM, "system", instructions))
+    value = p.get("input")
+    if type(value) is str and value:
+        turns.append((USER, value))
+    elif type(value) is not list or not value or not _Turns(turns).run(value):
+        return None
+    return turns
+
+
+def _tools(wire: Any) -> list[Tool] | None:
+    """The function tools of ``tools``, when each is plain and their names distinct."""
+    if type(wire) is not list or not wire:
+        return None
+    out: list[Tool] = []
+    names: set[str] = set()
+    for item in wire:
+        if type(item) is not dict or item.get("type") != "function" or not item.keys() <= _TOOL_KEYS:
+            return None
+        name = item.get("name")
+        if type(name) is not str or not name or name in names:
+            return None
+        for key, wanted in _TOOL_TYPES:
+            if key in item and type(item[key]) is not wanted:
+                return None
+        names.add(name)
+        out.append((name, item.get("description"), item.get("parameters"), item.get("strict")))
+    return out
+
+
+def _choice(value: Any, tools: list[Tool]) -> str | tuple[str, str] | None:
+    """The :class:`Plain` choice of a mode or a named function tool of ``tools``, else ``None``."""
+    if type(value) is str:
+        return value if value in _MODES else None
+    if type(value) is dict and value.keys() == _NAMED_CHOICE and value["type"] == "function":
+        name = value["name"]
+        if type(name) is str and any(tool[0] == name for tool in tools):
+            return ("tool", name)
+    return None
+
+
+def _tool_fields(p: dict[str, Any], plain: Plain) -> bool:
+    """``tools``, ``tool_choice`` and ``parallel_tool_calls`` read into ``plain``, when plain."""
+    wire = p.get("tools")
+    if wire is None:
+        return "tools" not in p and "tool_choice" not in p and "parallel_tool_calls" not in p
+    tools = plain.tools = _tools(wire)
+    if tools is None:
+        return False
+    if "tool_choice" in p:
+        plain.choice = _choice(p["tool_choice"], tools)
+        if plain.choice is None:
+            return False
+    if "parallel_tool_calls" in p:
+        parallel = p["parallel_tool_calls"]
+        if type(parallel) is not bool:
+            return False
+        plain.parallel = parallel
+    return True
+
+
+def _numbers(p: dict[str, Any], plain: Plain) -> bool:
+    """``max_output_tokens``, ``temperature`` and ``top_p`` read into ``plain``, when in range."""
+    for key, field, low, high in _NUMBERS:
+        if key in p:
+            value = p[key]
+            kind = type(value)
+            if (kind is not int and (kind is not float or key == "max_output_tokens")) or not low <= value:
+                return False
+            if high is not None and not value <= high:
+                return False
+            setattr(plain, field, value)
+    return True
+
+
+def _after(p: dict[str, Any], plain: Plain) -> bool:
+    for key, wanted in _AFTER:
+        if key in p:
+            value = p[key]
+            if type(value) is not wanted:
+                return False
+            setattr(plain, key, value)
+    return True
+
+
+def read(p: Any, model: str | None) -> Plain | None:
+    """The :class:`Plain` of a Responses request ``p`` of the module docstring's shape, else
+    ``None`` (``model``: the caller's model name, unused: a Responses request names its own)."""
+    if type(p) is not dict or not p.keys() <= _TOP:
+        return None
+    name = p.get("model")
+    if type(name) is not str or not name or ("include" in p and p["include"] != []):
+        return None
+    turns = _turns(p)
+    if turns is None:
+        return None
+    plain = Plain(name, turns)
+    if _tool_fields(p, plain) and _numbers(p, plain) and _after(p, plain):
+        return plain
+    return None

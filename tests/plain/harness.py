@@ -1,0 +1,132 @@
+"""The differential harness of the pair lanes (``toolwire._plain``).
+
+:func:`same_both_ways` runs one request through the public API (which takes the pair's lane when
+it can) and through the general path alone, and asserts the same outcome: the same payload byte
+for byte, the same notes, the same IR, or the same error; and that the lane's ``noted`` is
+exactly "the general path notes something". :func:`corpus` gives every request of one format
+the corpora hold (recorded fixtures, the real clients' requests, the benchmark conversations).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from typing import Any
+
+from benchmarks.bench_pairs import _in_each_format, sized_chat_request
+
+from tests import data
+from tests.corpus import samples
+from toolwire import translate_request_bytes
+from toolwire._json import dumps
+from toolwire._plain import READERS, WRITERS
+from toolwire.errors import ToolwireError
+from toolwire.translate import Translation, _general_request, pair_lane, translate_request
+
+__all__ = ["FORMATS", "bench_requests", "corpus", "lane_pairs", "same_both_ways", "same_bytes"]
+
+FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
+BENCH_SIZES = ((2, 1), (10, 5), (100, 5), (10, 50))
+
+
+def lane_pairs(fmt: str) -> list[tuple[str, str]]:
+    """Every pair with ``fmt`` on one side whose reader and writer both exist."""
+    return [
+        (source, target)
+        for source in FORMATS
+        for target in FORMATS
+        if source != target and fmt in (source, target) and source in READERS and target in WRITERS
+    ]
+
+
+def _outcome(run: Callable[[], Any]) -> Any:
+    try:
+        return run()
+    except (ToolwireError, ValueError) as exc:
+        return (type(exc).__name__, str(exc), getattr(exc, "path", None))
+
+
+def same_bytes(got: Any, expected: bytes) -> None:
+    """``got == expected``, reported as the first difference (pytest's own diff of two large
+    payloads takes minutes)."""
+    if got != expected:
+        if not isinstance(got, bytes):
+            raise AssertionError(f"expected a payload, got {got!r}"[:500])
+        at = next((i for i, (a, b) in enumerate(zip(got, expected, strict=False)) if a != b), len(expected))
+        raise AssertionError(
+            f"payloads differ at byte {at}: {got[at - 80 : at + 80]!r} != {expected[at - 80 : at + 80]!r}"
+        )
+
+
+def same_both_ways(
+    payload: Any, source: str, target: str, policy: str = "warn", model: str | None = None
+) -> bool:
+    """Assert that the public API (lane or not) and the general path agree on ``payload``;
+    return whether the lane took it."""
+    before = copy.deepcopy(payload)
+    lane = pair_lane(payload, source, target, policy, model)
+    general = _outcome(lambda: _general_request(payload, source, target, policy, model, None, None))  # type: ignore[arg-type]
+    got = _outcome(
+        lambda: translate_request(payload, source=source, target=target, policy=policy, model=model)  # type: ignore[arg-type]
+    )
+    if isinstance(general, Translation):
+        assert isinstance(got, Translation), got
+        same_bytes(dumps(got.payload), dumps(general.payload))
+        assert got.payload == general.payload
+        assert got.notes == general.notes
+        assert got.ir == general.ir
+        assert got == general and general == got
+        if lane is not None:
+            assert lane[1] == bool(general.notes), (lane[1], general.notes)  # noted, exactly
+            assert policy == "drop" or not general.notes  # noted: only under drop
+    else:
+        assert got == general
+        assert lane is None  # an error always comes from the general path
+    if type(payload) is dict:  # the bytes API refuses a body that is not an object itself
+        raw = json.dumps(payload).encode()
+        wanted: tuple[list[Any] | None, ...] = (None, [])
+        for notes in wanted:
+            via_bytes = _outcome(
+                lambda notes=notes: translate_request_bytes(  # type: ignore[misc]
+                    raw,
+                    source=source,  # type: ignore[arg-type]
+                    target=target,  # type: ignore[arg-type]
+                    policy=policy,  # type: ignore[arg-type]
+                    model=model,
+                    notes=notes,
+                )
+            )
+            if isinstance(general, Translation):
+                same_bytes(via_bytes, dumps(general.payload))
+                assert notes is None or notes == list(general.notes)
+            else:
+                assert via_bytes == general
+    assert payload == before  # neither path changes the caller's payload
+    return lane is not None
+
+
+def _real_client_requests(fmt: str) -> list[Any]:
+    out = []
+    for path in sorted((data.HERE / "real_clients").glob("*/*/*.json")):
+        record = json.loads(path.read_text())
+        if record.get("format") == fmt and isinstance(record.get("body"), dict):
+            out.append(record["body"])
+    return out
+
+
+def bench_requests(fmt: str) -> list[dict[str, Any]]:
+    """The benchmark conversations (``benchmarks/bench_pairs.py``) in ``fmt``."""
+    return [
+        json.loads(_in_each_format(sized_chat_request(messages, tools))[fmt])
+        for messages, tools in BENCH_SIZES
+    ]
+
+
+def corpus(fmt: str) -> list[Any]:
+    """Every request of ``fmt`` in the corpora: fixtures, real clients, benchmark conversations."""
+    return [
+        *(s.payload for s in samples(fmt, "request")),
+        *_real_client_requests(fmt),
+        *(copy.deepcopy(p) for p in bench_requests(fmt)),
+    ]
