@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire._json import dumps, loads
+from toolwire._plain._response_lane import response_lane
 from toolwire.errors import PayloadError
 from toolwire.ir.base import FormatName
 from toolwire.ir.notes import Note, Policy
@@ -90,7 +91,12 @@ def translate_response_bytes(
     Raises:
         PayloadError: the body is not JSON, not a JSON object, or not a valid ``source`` response.
     """
-    result = translate_response(_object(body, "response"), source=source, target=target, policy=policy)
+    payload = _object(body, "response")
+    if notes is None:
+        out = response_lane(payload, source, target, policy)  # a plain response of a pair with a lane
+        if out is not None:
+            return dumps(out)
+    result = translate_response(payload, source=source, target=target, policy=policy)
     if notes is not None:
         notes.extend(result.notes)
     return dumps(result.payload)

@@ -92,7 +92,8 @@ class _Built(_Later):
         return getattr(self.once.get(), self.field)
 
 
-_READING = threading.Lock()  # two threads reading one translation's field compute it once
+_READING = threading.RLock()  # two threads reading one translation's field compute it once; reentrant: a
+# pair lane's field reads a field of the general path's translation
 
 
 def _deferred(name: str) -> Any:

@@ -26,6 +26,7 @@ from toolwire._opaque_state import StreamState, keep_state, keeps_state, recall_
 from toolwire._pair_lane import responses_to_chat
 from toolwire._pairing import fill_result_ids, order_results, restore_history_ids
 from toolwire._plain import plain_lane
+from toolwire._plain._response_lane import response_lane
 from toolwire._renaming import rename_request, rename_tools
 from toolwire._restore import Restorer
 from toolwire._shims import ToolShims
@@ -184,6 +185,21 @@ def translate_response(
 ) -> Translation:
     """Translate a response payload from ``source`` format to ``target`` format
     (``source_dialect``: the Chat provider that answered, see :func:`translate_request`)."""
+    if source_dialect is None:
+        out = response_lane(payload, source, target, policy)
+        if out is not None:  # a plain response of a pair with a lane, under drop
+            return lane_translation(out, (_general_response, payload, source, target, policy, None), True)
+    return _general_response(payload, source, target, policy, source_dialect)
+
+
+def _general_response(
+    payload: dict[str, Any],
+    source: FormatName,
+    target: FormatName,
+    policy: Policy,
+    source_dialect: str | None,
+) -> Translation:
+    """:func:`translate_response` through the IR (every response; a lane's only when asked)."""
     notes = Notes(policy)
     src = format_module(source)
     dst = format_module(target)

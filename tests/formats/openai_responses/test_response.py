@@ -264,3 +264,27 @@ def test_record_response_matches_the_recording_decoder_on_the_corpus() -> None:
         assert _recorded(lambda n: resp.record_response(sample.payload, ir, n)) == expected  # noqa: B023
         checked += 1
     assert checked > 10
+
+
+def test_a_changed_echo_field_does_not_leak_into_the_next_response() -> None:
+    """The request echo fields of a cross-format response are new objects every time: a caller
+    changing one payload's ``tools`` or ``metadata`` changes no later payload."""
+    from toolwire import translate_response
+
+    chat = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "gpt-4o",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}],
+    }
+    for policy in ("drop", "warn"):
+        first = translate_response(
+            chat, source="openai-chat", target="openai-responses", policy=policy
+        ).payload
+        first["tools"].append({"type": "function", "name": "x"})
+        first["metadata"]["k"] = "v"
+        second = translate_response(
+            chat, source="openai-chat", target="openai-responses", policy=policy
+        ).payload
+        assert second["tools"] == [] and second["metadata"] == {}

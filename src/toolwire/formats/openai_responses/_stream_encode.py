@@ -47,8 +47,7 @@ from toolwire.formats.openai_responses._stream_parts import (
     sent_delta,
     skeleton_for,
 )
-from toolwire.formats.openai_responses.response import _ECHO_DEFAULTS as ECHO_DEFAULTS
-from toolwire.formats.openai_responses.response import encode_response
+from toolwire.formats.openai_responses.response import echo_defaults, encode_response
 from toolwire.ir.accumulate import Accumulator
 from toolwire.ir.content import (
     Part,
@@ -209,7 +208,7 @@ class StreamEncoder(DeltaFraming):
             wire["status"] = status
             wire["output"] = []
             wire.setdefault("usage", None)
-            for key, value in ECHO_DEFAULTS.items():  # required by the schema; known only at the end
+            for key, value in echo_defaults().items():  # required by the schema; known only at the end
                 wire.setdefault(key, value)
         return wire
 

@@ -31,7 +31,7 @@ from toolwire.ir.content import Part
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import ErrorInfo, Response
 
-__all__ = ["decode_response", "encode_response", "record_response"]
+__all__ = ["decode_response", "echo_defaults", "encode_response", "record_response"]
 
 _KNOWN = frozenset(
     {"id", "object", "created_at", "status", "error", "incomplete_details", "model", "output", "usage"}
@@ -69,15 +69,20 @@ ECHO_FIELDS = frozenset(
 """Response fields that echo request parameters (or restate the stop reason): this format only."""
 
 _ERROR_KNOWN = frozenset({"code", "message"})
-_ECHO_DEFAULTS: dict[str, Any] = {
-    "instructions": None,
-    "tools": [],
-    "tool_choice": "auto",
-    "parallel_tool_calls": True,
-    "metadata": {},
-    "temperature": None,
-    "top_p": None,
-}
+
+
+def echo_defaults() -> dict[str, Any]:
+    """The request echo fields a response of another format gets, at their neutral values (a new
+    dict each time: a caller may change the payload it is given)."""
+    return {
+        "instructions": None,
+        "tools": [],
+        "tool_choice": "auto",
+        "parallel_tool_calls": True,
+        "metadata": {},
+        "temperature": None,
+        "top_p": None,
+    }
 
 
 # ---------------------------------------------------------------- decode
@@ -257,7 +262,7 @@ def encode_response(resp: Response, notes: Notes) -> dict[str, Any]:
     if resp.usage is not None:
         out["usage"] = encode_usage(resp.usage, notes, same=same)
     if not same:
-        for key, value in _ECHO_DEFAULTS.items():
+        for key, value in echo_defaults().items():
             out.setdefault(key, value)
         notes.info("$", "synthesized", "request echo fields (tools, tool_choice...) set to neutral values")
     if resp.extra:

@@ -1,0 +1,58 @@
+"""The plain response: the part of a response every response lane carries (issue 18).
+
+A response lane is the response side of the pair lanes (:mod:`toolwire._plain._form`): a
+*reader* turns a source response into a :class:`PlainResponse` or returns ``None``, a *writer*
+turns it into exactly the target response the general path writes, or returns ``None``. A plain
+response is one assistant turn: a text, then function calls; a stop reason; token usage.
+
+Response lanes run under the ``drop`` policy only, where notes are not logged or raised but kept
+for whoever reads them: a cross-format response almost always notes something (a creation time,
+ids or request echo fields the target requires), and the lane result's notes are the general
+path's, made when first read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolwire._plain._form import Call
+from toolwire.ir.response import StopReason, Usage
+
+__all__ = ["PlainResponse"]
+
+
+class PlainResponse:
+    """A plain response (see the module docstring).
+
+    Attributes:
+        id: the response id.
+        model: the model that answered.
+        created: the creation time (Unix seconds), ``None`` when the source has none.
+        text: the assistant text, ``None`` when the turn has only calls.
+        calls: the function calls, after the text (:data:`~toolwire._plain._form.Call`).
+        stop: the IR stop reason; ``raw_stop``: the source's own value.
+        usage: the token usage as the IR holds it (the source codec's own decoder made it),
+            ``None`` when the response has none.
+    """
+
+    __slots__ = ("calls", "created", "id", "model", "raw_stop", "stop", "text", "usage")
+
+    def __init__(self, id: str, model: str, stop: StopReason, raw_stop: str) -> None:
+        self.id = id
+        self.model = model
+        self.stop = stop
+        self.raw_stop = raw_stop
+        self.created: int | None = None
+        self.text: str | None = None
+        self.calls: list[Call] = []
+        self.usage: Usage | None = None
+
+    def __repr__(self) -> str:
+        return "PlainResponse(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__) + ")"
+
+    def __eq__(self, other: Any) -> bool:
+        if not isinstance(other, PlainResponse):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]

@@ -1,0 +1,111 @@
+"""The OpenAI Chat reader of the response lanes (see :mod:`toolwire._plain._response_form`).
+
+The shape it reads (anything else returns ``None``, and the general path runs): a
+``chat.completion`` object ``{"id", "object", "created", "model", "choices", "usage"?}`` (a
+non-empty id and model, an integer creation time) with one choice ``{"index": 0, "message",
+"finish_reason", "logprobs": null?}`` whose finish reason Chat defines, and whose message is
+``{"role": "assistant", "content", "tool_calls"?, "refusal": null?}``: a non-empty text or
+``null`` with calls, then function calls ``{"id", "type": "function", "function": {"name",
+"arguments"}}`` (non-empty strings, an id used once); usage of the fields the Chat decoder knows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolwire._plain._form import Call
+from toolwire._plain._response_form import PlainResponse
+from toolwire.errors import ToolwireError
+from toolwire.formats.openai_chat.response import FINISH_REASONS, decode_usage
+from toolwire.ir.response import Usage
+
+__all__ = ["read_response"]
+
+_TOP = frozenset({"id", "object", "created", "model", "choices", "usage"})
+_CHOICE = frozenset({"index", "message", "finish_reason", "logprobs"})
+_MESSAGE = frozenset({"role", "content", "tool_calls", "refusal"})
+_CALL = frozenset({"id", "type", "function"})
+_FUNCTION = frozenset({"name", "arguments"})
+
+
+def _calls(wire: Any) -> list[Call] | None:
+    """The function calls of ``tool_calls``, when each is plain and their ids distinct."""
+    if type(wire) is not list or not wire:
+        return None
+    out: list[Call] = []
+    seen: set[str] = set()
+    for call in wire:
+        if type(call) is not dict or call.keys() != _CALL or call["type"] != "function":
+            return None
+        call_id, function = call["id"], call["function"]
+        if type(call_id) is not str or not call_id or call_id in seen:
+            return None
+        if type(function) is not dict or function.keys() != _FUNCTION:
+            return None
+        name, arguments = function["name"], function["arguments"]
+        if type(name) is not str or not name or type(arguments) is not str or not arguments:
+            return None
+        seen.add(call_id)
+        out.append((call_id, name, arguments))
+    return out
+
+
+def _turn(message: Any, plain: PlainResponse) -> bool:
+    """The assistant turn of ``message`` read into ``plain``, when plain."""
+    if type(message) is not dict or not message.keys() <= _MESSAGE or message.get("role") != "assistant":
+        return False
+    if message.get("refusal", None) is not None or "content" not in message:
+        return False
+    text = message["content"]
+    if "tool_calls" in message:
+        calls = _calls(message["tool_calls"])
+        if calls is None:
+            return False
+        plain.calls = calls
+    elif text is None:
+        return False
+    if text is not None and (type(text) is not str or not text):
+        return False
+    plain.text = text
+    return True
+
+
+def _usage(wire: Any) -> Usage | None:
+    """The IR usage of ``wire`` by the Chat decoder, when it keeps nothing but its own hints."""
+    if type(wire) is not dict:
+        return None
+    try:
+        usage = decode_usage(wire)
+    except ToolwireError:
+        return None
+    return usage if all(key[0] == "~" for key in usage.extra) else None
+
+
+def read_response(p: Any) -> PlainResponse | None:
+    """The :class:`PlainResponse` of a Chat response ``p`` of the module docstring's shape, else
+    ``None``."""
+    if type(p) is not dict or not p.keys() <= _TOP or p.get("object") != "chat.completion":
+        return None
+    choices, response_id, model, created = p.get("choices"), p.get("id"), p.get("model"), p.get("created")
+    if type(response_id) is not str or not response_id or type(model) is not str or not model:
+        return None
+    if type(created) is not int or type(choices) is not list or len(choices) != 1:
+        return None
+    choice = choices[0]
+    if type(choice) is not dict or not choice.keys() <= _CHOICE or choice.get("index") != 0:
+        return None
+    finish = choice.get("finish_reason")
+    if type(finish) is not str or choice.get("logprobs", None) is not None:
+        return None
+    stop = FINISH_REASONS.get(finish)
+    if stop is None:
+        return None
+    plain = PlainResponse(response_id, model, stop, finish)
+    plain.created = created
+    if not _turn(choice.get("message"), plain):
+        return None
+    if "usage" in p:
+        plain.usage = _usage(p["usage"])
+        if plain.usage is None:
+            return None
+    return plain
