@@ -124,5 +124,3 @@ def plain_of_ir(req: Request) -> Plain | None:
     plain.user = req.user
     plain.metadata = req.metadata
     return plain
-
-

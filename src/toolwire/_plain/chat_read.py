@@ -151,12 +151,18 @@ def _tools(wire: Any) -> list[Tool] | None:
         if type(inner) is not dict or not inner.keys() <= _FUNCTION_KEYS:
             return None
         name = inner.get("name")
-        description, parameters, strict = inner.get("description"), inner.get("parameters"), inner.get("strict")
+        description, parameters, strict = (
+            inner.get("description"),
+            inner.get("parameters"),
+            inner.get("strict"),
+        )
         if type(name) is not str or not name or name in names:
             return None
         if (description is not None or "description" in inner) and type(description) is not str:
             return None
-        if (parameters is not None or "parameters" in inner) and (type(parameters) is not dict or not parameters):
+        if (parameters is not None or "parameters" in inner) and (
+            type(parameters) is not dict or not parameters
+        ):
             return None
         if (strict is not None or "strict" in inner) and type(strict) is not bool:
             return None
