@@ -37,7 +37,6 @@ _TOP = frozenset(
         *("max_tokens", "max_completion_tokens", "temperature", "top_p", "stream", "user", "metadata"),
     }
 )
-_INPUT_ROLES = frozenset({"system", "developer"})
 _MODES = frozenset({"auto", "none", "required"})
 _FUNCTION_KEYS = frozenset({"name", "description", "parameters", "strict"})
 _AFTER = (("stream", bool), ("user", str), ("metadata", dict))
@@ -57,85 +56,69 @@ def _call(item: Any) -> Call | None:
     return call_id, name, arguments
 
 
-class _Turns:
-    """The turns of a ``messages`` list, read message by message (see the module docstring)."""
+def _call_turn(content: Any, wire: Any, called: set[str]) -> tuple[Any, ...] | None:
+    """The turn of ``{"role": "assistant", "content", "tool_calls"}`` (its call ids added to
+    ``called``, the ids so far), else ``None``."""
+    if (content is not None and (type(content) is not str or not content)) or type(wire) is not list:
+        return None
+    if not wire:
+        return None
+    calls: list[Call] = []
+    for item in wire:
+        call = _call(item)
+        if call is None or call[0] in called:
+            return None
+        called.add(call[0])
+        calls.append(call)
+    return ASSISTANT, content, tuple(calls)
 
-    __slots__ = ("called", "pending", "results", "turns")
 
-    def __init__(self) -> None:
-        self.turns: list[tuple[Any, ...]] = []
-        self.called: set[str] = set()  # every call id so far
-        self.pending: list[str] = []  # the ids of the last call turn not answered yet, in order
-        self.results: list[Result] = []  # the results of the call turn read so far
+def _turns(messages: list[Any]) -> list[tuple[Any, ...]] | None:
+    """The turns of a ``messages`` list when every message is of the reader's shape.
 
-    def text(self, role: Any, content: Any) -> bool:
-        """``{"role", "content": "text"}``."""
-        if type(content) is not str or not content or self.pending:
-            return False
-        if role == "user":
-            self.turns.append((USER, content))
+    One loop over the messages (the hot loop of the lane: a branch per shape); after a call turn
+    the ids of its calls are ``pending`` (the next result's last) until each is answered."""
+    turns: list[tuple[Any, ...]] = []
+    append = turns.append
+    called: set[str] = set()  # every call id so far
+    pending: list[str] = []  # the ids of the last call turn not answered yet
+    results: list[Result] = []  # the results of that turn read so far
+    for item in messages:
+        if type(item) is not dict:
+            return None
+        role, content = item.get("role"), item.get("content")
+        if pending:  # one result per call, in the calls' order, before anything else
+            call_id = item.get("tool_call_id")
+            if role != "tool" or len(item) != 3 or call_id != pending[-1]:
+                return None
+            if type(content) is not str or not content:
+                return None
+            pending.pop()
+            results.append((call_id, content))
+            if not pending:  # every call answered: the results turn is whole
+                append((RESULTS, tuple(results)))
+                results = []
+            continue
+        size = len(item)
+        if size == 3 and role == "assistant" and "content" in item:
+            turn = _call_turn(content, item.get("tool_calls"), called)
+            if turn is None or (turns and turns[-1][0] == ASSISTANT):
+                return None  # two assistant messages in a row: the general path merges them
+            append(turn)
+            pending = [call[0] for call in reversed(turn[2])]
+        elif size != 2 or type(content) is not str or not content:
+            return None
+        elif role == "user":
+            append((USER, content))
         elif role == "assistant":
-            if self.turns and self.turns[-1][0] == ASSISTANT:
-                return False
-            self.turns.append((ASSISTANT, content, ()))
-        elif role in _INPUT_ROLES:
-            self.turns.append((SYSTEM, role, content))
+            if turns and turns[-1][0] == ASSISTANT:
+                return None
+            append((ASSISTANT, content, ()))
+        elif role == "system" or role == "developer":
+            append((SYSTEM, role, content))
         else:
-            return False
-        return True
-
-    def assistant(self, content: Any, wire: Any) -> bool:
-        """``{"role": "assistant", "content", "tool_calls"}``."""
-        if self.pending or (self.turns and self.turns[-1][0] == ASSISTANT):
-            return False
-        if (content is not None and (type(content) is not str or not content)) or type(wire) is not list:
-            return False
-        if not wire:
-            return False
-        calls: list[Call] = []
-        called = self.called
-        for item in wire:
-            call = _call(item)
-            if call is None or call[0] in called:
-                return False
-            called.add(call[0])
-            calls.append(call)
-        self.pending = [call[0] for call in reversed(calls)]  # the next result's id last
-        self.turns.append((ASSISTANT, content, tuple(calls)))
-        return True
-
-    def tool(self, call_id: Any, content: Any) -> bool:
-        """``{"role": "tool", "tool_call_id", "content": "text"}``, answering the next call."""
-        pending = self.pending
-        if not pending or call_id != pending[-1] or type(content) is not str or not content:
-            return False
-        pending.pop()
-        self.results.append((call_id, content))
-        if not pending:  # every call answered: the results turn is complete
-            self.turns.append((RESULTS, tuple(self.results)))
-            self.results = []
-        return True
-
-    def run(self, messages: list[Any]) -> bool:
-        """Whether every message is of the reader's shape (then ``turns`` holds the turns)."""
-        for item in messages:
-            if type(item) is not dict:
-                return False
-            size = len(item)
-            role = item.get("role")
-            if size == 2:
-                done = self.text(role, item.get("content"))
-            elif size != 3 or "content" not in item:
-                return False
-            elif role == "assistant":
-                done = self.assistant(item["content"], item.get("tool_calls"))
-            elif role == "tool":
-                done = self.tool(item.get("tool_call_id"), item["content"])
-            else:
-                return False
-            if not done:
-                return False
-        return not self.pending
+            return None
+    return None if pending else turns
 
 
 def _tools(wire: Any) -> list[Tool] | None:
@@ -240,10 +223,10 @@ def read(payload: Any, model: str | None) -> Plain | None:
         model = payload["model"]
         if type(model) is not str or not model:
             return None
-    reader = _Turns()
-    if not reader.run(messages):
+    turns = _turns(messages)
+    if turns is None:
         return None
-    plain = Plain(model, reader.turns)
+    plain = Plain(model, turns)
     if not _tool_fields(payload, plain) or not _numbers(payload, plain):
         return None
     for key, kind in _AFTER:

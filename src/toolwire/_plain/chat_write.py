@@ -24,11 +24,10 @@ when set.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from toolwire._json import dumps_str
-from toolwire._plain._form import Plain, Tool
+from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, Tool
 from toolwire.names import NAME_RULES
 
 __all__ = ["write"]
@@ -60,101 +59,83 @@ def name_ok(name: Any) -> bool:
     return True
 
 
-class _Messages:
-    """The Chat ``messages`` of a :class:`Plain`'s turns, built turn by turn."""
+def _answers(results: Any, pending: list[str]) -> bool:
+    """Whether ``results`` answer each call id of ``pending`` once (in any order)."""
+    if len(results) != len(pending):
+        return False
+    if len(pending) == 1:
+        return bool(results[0][0] == pending[0])
+    return {result[0] for result in results} == set(pending)
 
-    __slots__ = ("called", "out", "pending", "previous")
 
-    def __init__(self) -> None:
-        self.out: list[dict[str, Any]] = []
-        self.called: set[str] = set()  # every call id so far
-        self.pending: list[str] | None = None  # the ids of the last turn's calls, in order
-        self.previous = -1  # the kind of the last turn
+def _calls(calls: Any, called: set[str]) -> tuple[list[dict[str, Any]], list[str]] | None:
+    """The ``tool_calls`` of a turn's calls and their ids (added to ``called``, the ids so far)."""
+    wire: list[dict[str, Any]] = []
+    ids: list[str] = []
+    for call_id, name, arguments in calls:
+        if type(call_id) is not str or not call_id or call_id in called or not name_ok(name):
+            return None
+        text = (arguments or "{}") if type(arguments) is str else _object_text(arguments)
+        if text is None:
+            return None
+        called.add(call_id)
+        ids.append(call_id)
+        wire.append({"id": call_id, "type": "function", "function": {"name": name, "arguments": text}})
+    return wire, ids
 
-    def system(self, turn: tuple[Any, ...]) -> bool:
-        _, role, text = turn
-        if (role != "system" and role != "developer") or type(text) is not str or not text:
-            return False
-        self.out.append({"role": role, "content": text})
-        return True
 
-    def user(self, turn: tuple[Any, ...]) -> bool:
-        text = turn[1]
-        if type(text) is not str or not text:
-            return False
-        self.out.append({"role": "user", "content": text})
-        return True
+def _messages(turns: list[tuple[Any, ...]]) -> list[dict[str, Any]] | None:
+    """The Chat ``messages`` of a :class:`Plain`'s turns, when each is of the writer's shape.
 
-    def assistant(self, turn: tuple[Any, ...]) -> bool:
-        _, text, calls = turn
-        if self.previous == 2 or (text is not None and (type(text) is not str or not text)):
-            return False  # two assistant turns in a row: the general path merges them
-        if not calls:
-            if text is None:
-                return False
-            self.out.append({"role": "assistant", "content": text})
-            return True
-        wire = self.calls(calls)
-        if wire is None:
-            return False
-        self.out.append({"role": "assistant", "content": text, "tool_calls": wire})
-        return True
-
-    def calls(self, calls: Any) -> list[dict[str, Any]] | None:
-        """The ``tool_calls`` of a turn's calls (their ids then wait for results)."""
-        wire: list[dict[str, Any]] = []
-        ids: list[str] = []
-        called = self.called
-        for call_id, name, arguments in calls:
-            if type(call_id) is not str or not call_id or call_id in called or not name_ok(name):
+    One loop over the turns (the hot loop of the lane: a branch per turn kind, no call per
+    turn); a call turn's ids are ``pending`` until the next turn, which must answer them."""
+    out: list[dict[str, Any]] = []
+    append = out.append
+    called: set[str] = set()  # every call id so far
+    pending: list[str] | None = None  # the ids of the last turn's calls
+    previous = -1  # the kind of the last turn
+    for turn in turns:
+        kind = turn[0]
+        if pending is not None:  # a call turn: its results come next
+            if kind != RESULTS or not _answers(turn[1], pending):
                 return None
-            text = _arguments(arguments)
-            if text is None:
+            for call_id, output in turn[1]:
+                if type(output) is not str:
+                    return None
+                append({"role": "tool", "tool_call_id": call_id, "content": output})
+            pending = None
+        elif kind == USER:
+            text = turn[1]
+            if type(text) is not str or not text:
                 return None
-            called.add(call_id)
-            ids.append(call_id)
-            wire.append({"id": call_id, "type": "function", "function": {"name": name, "arguments": text}})
-        self.pending = ids
-        return wire
-
-    def results(self, turn: tuple[Any, ...]) -> bool:
-        pending, results = self.pending, turn[1]
-        if pending is None or len(results) != len(pending) or {r[0] for r in results} != set(pending):
-            return False
-        self.pending = None
-        out = self.out
-        for call_id, output in results:
-            if type(output) is not str:
-                return False
-            out.append({"role": "tool", "tool_call_id": call_id, "content": output})
-        return True
-
-    def run(self, turns: list[tuple[Any, ...]]) -> bool:
-        """Whether every turn is of the writer's shape (then ``out`` holds the messages)."""
-        write = _TURNS
-        for turn in turns:
-            kind = turn[0]
-            if self.pending is not None and kind != 3:  # a call turn not answered next
-                return False
-            if not write[kind](self, turn):
-                return False
-            self.previous = kind
-        return bool(self.out) and self.pending is None
+            append({"role": "user", "content": text})
+        elif kind == ASSISTANT:
+            _, text, calls = turn
+            if previous == ASSISTANT or (text is not None and (type(text) is not str or not text)):
+                return None  # two assistant turns in a row: the general path merges them
+            if calls:
+                found = _calls(calls, called)
+                if found is None:
+                    return None
+                append({"role": "assistant", "content": text, "tool_calls": found[0]})
+                pending = found[1]
+            elif text is None:
+                return None
+            else:
+                append({"role": "assistant", "content": text})
+        elif kind == SYSTEM:
+            _, role, text = turn
+            if (role != "system" and role != "developer") or type(text) is not str or not text:
+                return None
+            append({"role": role, "content": text})
+        else:  # results after no call turn
+            return None
+        previous = kind
+    return out if out and pending is None else None
 
 
-_TURNS: tuple[Callable[[_Messages, tuple[Any, ...]], bool], ...] = (
-    _Messages.system,
-    _Messages.user,
-    _Messages.assistant,
-    _Messages.results,
-)
-"""Turn kind (``SYSTEM``, ``USER``, ``ASSISTANT``, ``RESULTS``: 0 to 3) -> its writer."""
-
-
-def _arguments(arguments: Any) -> str | None:
-    """The Chat ``arguments`` text of a call's arguments (source text, or an object)."""
-    if type(arguments) is str:
-        return arguments or "{}"
+def _object_text(arguments: Any) -> str | None:
+    """The Chat ``arguments`` text of a call's object arguments (an Anthropic or Gemini source)."""
     if type(arguments) is not dict:
         return None
     try:
@@ -229,13 +210,13 @@ def _numbers(plain: Plain, out: dict[str, Any]) -> bool:
 def write(plain: Plain) -> dict[str, Any] | None:
     """The Chat request of ``plain`` (see the module docstring), exactly what the general path
     writes for it, or ``None``."""
-    messages = _Messages()
-    if not messages.run(plain.turns):
+    messages = _messages(plain.turns)
+    if messages is None:
         return None
     out: dict[str, Any] = {}
     if plain.model is not None:
         out["model"] = plain.model
-    out["messages"] = messages.out
+    out["messages"] = messages
     if not _tool_fields(plain, out) or not _numbers(plain, out):
         return None
     for field in _AFTER:
