@@ -34,6 +34,8 @@ def plain_lane(
     """The target payload of ``payload`` by the pair's lane and whether the general path notes
     something for it, or ``None`` (no lane for the pair, not plain, or noted under a policy other
     than ``drop``: the notes are then made, logged or raised by the general path)."""
+    if source == target:  # a same-format request keeps its own forms (hints): the general path
+        return None
     reader = READERS.get(source)
     writer = WRITERS.get(target)
     if reader is None or writer is None:
