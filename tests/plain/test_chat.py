@@ -34,7 +34,7 @@ from toolwire.formats._sendable import refuse_unsendable_request
 from toolwire.formats.openai_chat.request import decode_request, encode_request
 from toolwire.ir.notes import Notes
 from toolwire.ir.request import Request
-from toolwire.translate import _general_request, translate_request
+from toolwire.translate import _general_request, format_module, translate_request
 
 CHAT = "openai-chat"
 OTHERS = ("openai-responses", "anthropic", "gemini")
@@ -115,6 +115,10 @@ def writer_agrees_from(payload: Any, source: str) -> bool:
     took = writer_agrees(translation.ir)
     if took and not translation.notes:
         assert write(plain_of_ir(translation.ir)) == translation.payload  # type: ignore[arg-type]
+    elif took:  # what the general path notes, its decoder notes (the source's reader's part)
+        decoded = Notes("warn")
+        format_module(source).decode_request(payload, decoded)
+        assert decoded.items
     return took
 
 

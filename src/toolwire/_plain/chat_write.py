@@ -61,11 +61,7 @@ def name_ok(name: Any) -> bool:
 
 def _answers(results: Any, pending: list[str]) -> bool:
     """Whether ``results`` answer each call id of ``pending`` once (in any order)."""
-    if len(results) != len(pending):
-        return False
-    if len(pending) == 1:
-        return bool(results[0][0] == pending[0])
-    return {result[0] for result in results} == set(pending)
+    return len(results) == len(pending) and {result[0] for result in results} == set(pending)
 
 
 def _calls(calls: Any, called: set[str]) -> tuple[list[dict[str, Any]], list[str]] | None:
@@ -96,10 +92,13 @@ def _messages(turns: list[tuple[Any, ...]]) -> list[dict[str, Any]] | None:
     previous = -1  # the kind of the last turn
     for turn in turns:
         kind = turn[0]
-        if pending is not None:  # a call turn: its results come next
-            if kind != RESULTS or not _answers(turn[1], pending):
+        if pending is not None:  # a call turn: its results come next (one: no sets to build)
+            results = turn[1]
+            if kind != RESULTS or not (
+                pending == [results[0][0]] if len(results) == 1 else _answers(results, pending)
+            ):
                 return None
-            for call_id, output in turn[1]:
+            for call_id, output in results:
                 if type(output) is not str:
                     return None
                 append({"role": "tool", "tool_call_id": call_id, "content": output})
