@@ -25,6 +25,7 @@ decoder (``formats/openai_chat``, its fast lane ``_decode_fast``) makes of it wi
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Call, Plain, Result, Tool
@@ -43,82 +44,91 @@ _AFTER = (("stream", bool), ("user", str), ("metadata", dict))
 """The fields read as they are, with their type."""
 
 
-def _call(item: Any) -> Call | None:
-    """A ``tool_calls`` entry of the plain shape as a :data:`Call`, else ``None``."""
-    if type(item) is not dict or len(item) != 3 or item.get("type") != "function":
-        return None
-    inner, call_id = item.get("function"), item.get("id")
-    if type(inner) is not dict or len(inner) != 2 or type(call_id) is not str or not call_id:
-        return None
-    name, arguments = inner.get("name"), inner.get("arguments")
-    if type(name) is not str or not name or type(arguments) is not str:
-        return None
-    return call_id, name, arguments
-
-
 def _call_turn(content: Any, wire: Any, called: set[str]) -> tuple[Any, ...] | None:
     """The turn of ``{"role": "assistant", "content", "tool_calls"}`` (its call ids added to
-    ``called``, the ids so far), else ``None``."""
+    ``called``, the ids so far), else ``None``: each call ``{"id", "type": "function",
+    "function": {"name", "arguments"}}``, strings, a new non-empty id, a non-empty name."""
     if (content is not None and (type(content) is not str or not content)) or type(wire) is not list:
         return None
     if not wire:
         return None
     calls: list[Call] = []
     for item in wire:
-        call = _call(item)
-        if call is None or call[0] in called:
+        if type(item) is not dict or len(item) != 3 or item.get("type") != "function":
             return None
-        called.add(call[0])
-        calls.append(call)
+        inner, call_id = item.get("function"), item.get("id")
+        if type(inner) is not dict or len(inner) != 2 or type(call_id) is not str or not call_id:
+            return None
+        name, arguments = inner.get("name"), inner.get("arguments")
+        if type(name) is not str or not name or type(arguments) is not str or call_id in called:
+            return None
+        called.add(call_id)
+        calls.append((call_id, name, arguments))
     return ASSISTANT, content, tuple(calls)
+
+
+def _result(item: Any, call_id: str) -> Result | None:
+    """``{"role": "tool", "tool_call_id": call_id, "content": "text"}`` as a :data:`Result`."""
+    if type(item) is not dict or len(item) != 3 or item.get("tool_call_id") != call_id:
+        return None
+    content = item.get("content")
+    if item.get("role") != "tool" or type(content) is not str or not content:
+        return None
+    return call_id, content
+
+
+def _results(turn: tuple[Any, ...], messages: Iterator[Any]) -> tuple[Any, ...] | None:
+    """The results turn of the call turn ``turn``: the next messages, one result per call in the
+    calls' order, taken from ``messages``; else ``None``."""
+    results = []
+    for call in turn[2]:
+        result = _result(next(messages, None), call[0])
+        if result is None:
+            return None
+        results.append(result)
+    return RESULTS, tuple(results)
 
 
 def _turns(messages: list[Any]) -> list[tuple[Any, ...]] | None:
     """The turns of a ``messages`` list when every message is of the reader's shape.
 
-    One loop over the messages (the hot loop of the lane: a branch per shape); after a call turn
-    the ids of its calls are ``pending`` (the next result's last) until each is answered."""
+    One loop over the messages (the hot loop of the lane: a branch per shape); a call turn takes
+    its results, the messages right after it, from the same iterator."""
     turns: list[tuple[Any, ...]] = []
     append = turns.append
     called: set[str] = set()  # every call id so far
-    pending: list[str] = []  # the ids of the last call turn not answered yet
-    results: list[Result] = []  # the results of that turn read so far
-    for item in messages:
+    previous = -1  # the kind of the last turn
+    items = iter(messages)
+    for item in items:
         if type(item) is not dict:
             return None
         role, content = item.get("role"), item.get("content")
-        if pending:  # one result per call, in the calls' order, before anything else
-            call_id = item.get("tool_call_id")
-            if role != "tool" or len(item) != 3 or call_id != pending[-1]:
-                return None
-            if type(content) is not str or not content:
-                return None
-            pending.pop()
-            results.append((call_id, content))
-            if not pending:  # every call answered: the results turn is whole
-                append((RESULTS, tuple(results)))
-                results = []
-            continue
         size = len(item)
-        if size == 3 and role == "assistant" and "content" in item:
-            turn = _call_turn(content, item.get("tool_calls"), called)
-            if turn is None or (turns and turns[-1][0] == ASSISTANT):
-                return None  # two assistant messages in a row: the general path merges them
-            append(turn)
-            pending = [call[0] for call in reversed(turn[2])]
-        elif size != 2 or type(content) is not str or not content:
-            return None
-        elif role == "user":
-            append((USER, content))
-        elif role == "assistant":
-            if turns and turns[-1][0] == ASSISTANT:
+        if size == 2 and type(content) is str and content:
+            if role == "user":
+                previous = USER
+                append((USER, content))
+            elif role == "assistant" and previous != ASSISTANT:
+                previous = ASSISTANT
+                append((ASSISTANT, content, ()))
+            elif role == "system" or role == "developer":
+                previous = SYSTEM
+                append((SYSTEM, role, content))
+            else:
                 return None
-            append((ASSISTANT, content, ()))
-        elif role == "system" or role == "developer":
-            append((SYSTEM, role, content))
+        elif size == 3 and role == "assistant" and "content" in item and previous != ASSISTANT:
+            turn = _call_turn(content, item.get("tool_calls"), called)
+            if turn is None:
+                return None
+            results = _results(turn, items)
+            if results is None:
+                return None
+            append(turn)
+            append(results)
+            previous = RESULTS
         else:
             return None
-    return None if pending else turns
+    return turns
 
 
 def _tools(wire: Any) -> list[Tool] | None:
