@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from toolwire._plain import responses
+from toolwire._plain import chat_read, chat_write, responses
 from toolwire._plain._form import Plain
 
 __all__ = ["READERS", "WRITERS", "plain_lane"]
@@ -19,11 +19,12 @@ Reader = Callable[[Any, "str | None"], "Plain | None"]
 Writer = Callable[[Plain], "dict[str, Any] | None"]
 
 READERS: dict[str, Reader] = {
+    "openai-chat": chat_read.read,
     "openai-responses": responses.read,
 }
 """Each format's reader: its request as a :class:`Plain`, or ``None`` (not plain)."""
 
-WRITERS: dict[str, Writer] = {}
+WRITERS: dict[str, Writer] = {"openai-chat": chat_write.write}
 """Each format's writer: a :class:`Plain` as its request, or ``None`` (the general path writes it)."""
 
 
@@ -33,6 +34,8 @@ def plain_lane(
     """The target payload of ``payload`` by the pair's lane and whether the general path notes
     something for it, or ``None`` (no lane for the pair, not plain, or noted under a policy other
     than ``drop``: the notes are then made, logged or raised by the general path)."""
+    if source == target:  # a same-format request keeps its own forms (hints): the general path
+        return None
     reader = READERS.get(source)
     writer = WRITERS.get(target)
     if reader is None or writer is None:

@@ -1,0 +1,225 @@
+"""The Chat Completions writer of the pair lanes: a :class:`Plain` as a Chat request (issue 18).
+
+:func:`write` returns what the general path writes to ``openai-chat`` from another format for
+the request a :class:`Plain` holds, key for key and in the same order, or ``None`` when it is not
+sure of that (the general path then writes it, and makes the notes or raises the errors). It
+writes nothing the general path would note, so it never sets ``noted``. The shape it takes:
+
+* turns: system and developer messages anywhere, user messages, assistant messages (a text
+  and / or function calls, never two in a row: the general path merges those), each call turn
+  followed right away by the results of all its calls, each once; at least one turn;
+* texts not empty (a result's output may be); call ids not empty, each used once; every tool
+  and call name valid for Chat (the renaming pass would rewrite it);
+* arguments as the source's JSON text (``""`` is sent as ``"{}"``) or an object, sent as compact
+  JSON text;
+* tools of distinct names; a tool choice and ``parallel_tool_calls`` only with tools, a named
+  choice naming one of them;
+* ``max_tokens`` an integer from 1, ``temperature`` from 0 to 2 and ``top_p`` from 0 to 1 (a value
+  outside is moved and noted by the general path).
+
+The payload: ``model``, ``messages``, ``tools``, ``tool_choice``, ``parallel_tool_calls``,
+``max_completion_tokens``, ``temperature``, ``top_p``, ``stream``, ``user``, ``metadata``, each
+when set.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolwire._json import dumps_str
+from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, Tool
+from toolwire.names import NAME_RULES
+
+__all__ = ["write"]
+
+_valid_name = NAME_RULES["openai-chat"].pattern.fullmatch
+_VALID: set[str] = set()
+"""Names found valid (a set hit instead of a regex match: the same few names every request)."""
+_MODES = frozenset({"auto", "none", "required"})
+_NUMBERS: tuple[tuple[str, str, int, int | None], ...] = (
+    ("max_tokens", "max_completion_tokens", 1, None),
+    ("temperature", "temperature", 0, 2),
+    ("top_p", "top_p", 0, 1),
+)
+"""Plain field, Chat field, and the range Chat takes (``None``: no upper bound; see ``_ranges``)."""
+_AFTER = ("stream", "user", "metadata")
+"""The fields written as they are, last."""
+
+
+def name_ok(name: Any) -> bool:
+    """Whether ``name`` is a string Chat takes as a tool name (the renaming pass leaves it)."""
+    if type(name) is not str:
+        return False
+    if name in _VALID:
+        return True
+    if _valid_name(name) is None:
+        return False
+    if len(_VALID) < 4096:
+        _VALID.add(name)
+    return True
+
+
+def _answers(results: Any, pending: list[str]) -> bool:
+    """Whether ``results`` answer each call id of ``pending`` once (in any order)."""
+    return len(results) == len(pending) and {result[0] for result in results} == set(pending)
+
+
+def _calls(calls: Any, called: set[str]) -> tuple[list[dict[str, Any]], list[str]] | None:
+    """The ``tool_calls`` of a turn's calls and their ids (added to ``called``, the ids so far)."""
+    wire: list[dict[str, Any]] = []
+    ids: list[str] = []
+    for call_id, name, arguments in calls:
+        if type(call_id) is not str or not call_id or call_id in called or not name_ok(name):
+            return None
+        text = (arguments or "{}") if type(arguments) is str else _object_text(arguments)
+        if text is None:
+            return None
+        called.add(call_id)
+        ids.append(call_id)
+        wire.append({"id": call_id, "type": "function", "function": {"name": name, "arguments": text}})
+    return wire, ids
+
+
+def _messages(turns: list[tuple[Any, ...]]) -> list[dict[str, Any]] | None:
+    """The Chat ``messages`` of a :class:`Plain`'s turns, when each is of the writer's shape.
+
+    One loop over the turns (the hot loop of the lane: a branch per turn kind, no call per
+    turn); a call turn's ids are ``pending`` until the next turn, which must answer them."""
+    out: list[dict[str, Any]] = []
+    append = out.append
+    called: set[str] = set()  # every call id so far
+    pending: list[str] | None = None  # the ids of the last turn's calls
+    previous = -1  # the kind of the last turn
+    for turn in turns:
+        kind = turn[0]
+        if pending is not None:  # a call turn: its results come next (one: no sets to build)
+            results = turn[1]
+            if kind != RESULTS or not (
+                pending == [results[0][0]] if len(results) == 1 else _answers(results, pending)
+            ):
+                return None
+            for call_id, output in results:
+                if type(output) is not str:
+                    return None
+                append({"role": "tool", "tool_call_id": call_id, "content": output})
+            pending = None
+        elif kind == USER:
+            text = turn[1]
+            if type(text) is not str or not text:
+                return None
+            append({"role": "user", "content": text})
+        elif kind == ASSISTANT:
+            _, text, calls = turn
+            if previous == ASSISTANT or (text is not None and (type(text) is not str or not text)):
+                return None  # two assistant turns in a row: the general path merges them
+            if calls:
+                found = _calls(calls, called)
+                if found is None:
+                    return None
+                append({"role": "assistant", "content": text, "tool_calls": found[0]})
+                pending = found[1]
+            elif text is None:
+                return None
+            else:
+                append({"role": "assistant", "content": text})
+        elif kind == SYSTEM:
+            _, role, text = turn
+            if (role != "system" and role != "developer") or type(text) is not str or not text:
+                return None
+            append({"role": role, "content": text})
+        else:  # results after no call turn
+            return None
+        previous = kind
+    return out if out and pending is None else None
+
+
+def _object_text(arguments: Any) -> str | None:
+    """The Chat ``arguments`` text of a call's object arguments (an Anthropic or Gemini source)."""
+    if type(arguments) is not dict:
+        return None
+    try:
+        return dumps_str(arguments)  # the compact text the source's decoder made of the object
+    except Exception:  # too deep or not encodable: the general path says so
+        return None
+
+
+def _tools(tools: list[Tool]) -> tuple[list[dict[str, Any]], set[str]] | None:
+    """The Chat ``tools`` and their names (distinct and valid), else ``None``."""
+    out: list[dict[str, Any]] = []
+    names: set[str] = set()
+    for name, description, parameters, strict in tools:
+        if not name_ok(name) or name in names:
+            return None
+        names.add(name)
+        inner: dict[str, Any] = {"name": name}
+        if description is not None:
+            inner["description"] = description
+        if parameters is not None:
+            inner["parameters"] = parameters
+        if strict is not None:
+            inner["strict"] = strict
+        out.append({"type": "function", "function": inner})
+    return out, names
+
+
+def _choice(choice: Any, names: set[str]) -> Any:
+    """The Chat ``tool_choice`` of a mode or a named tool of ``names``, else ``None``."""
+    if type(choice) is str:
+        return choice if choice in _MODES else None
+    if type(choice) is tuple and len(choice) == 2 and choice[0] == "tool" and choice[1] in names:
+        return {"type": "function", "function": {"name": choice[1]}}
+    return None
+
+
+def _tool_fields(plain: Plain, out: dict[str, Any]) -> bool:
+    """``tools``, ``tool_choice`` and ``parallel_tool_calls`` written into ``out``, when plain."""
+    tools = plain.tools
+    if not tools:  # none or [] (nothing to write; a choice would be dropped, noted)
+        return tools is None and plain.choice is None and plain.parallel is None
+    found = _tools(tools)
+    if found is None:
+        return False
+    out["tools"] = found[0]
+    if plain.choice is not None:
+        choice = _choice(plain.choice, found[1])
+        if choice is None:
+            return False
+        out["tool_choice"] = choice
+    if plain.parallel is not None:
+        out["parallel_tool_calls"] = plain.parallel
+    return True
+
+
+def _numbers(plain: Plain, out: dict[str, Any]) -> bool:
+    """``max_tokens``, ``temperature`` and ``top_p`` written into ``out`` when Chat takes each as
+    it is (an integer token count; a number in range, else the general path moves it, noted)."""
+    for field, chat_field, low, high in _NUMBERS:
+        value = getattr(plain, field)
+        if value is None:
+            continue
+        kind = type(value)
+        if (kind is not int and (kind is not float or field == "max_tokens")) or not low <= value:
+            return False
+        if high is not None and not value <= high:
+            return False
+        out[chat_field] = value
+    return True
+
+
+def write(plain: Plain) -> dict[str, Any] | None:
+    """The Chat request of ``plain`` (see the module docstring), exactly what the general path
+    writes for it, or ``None``."""
+    messages = _messages(plain.turns)
+    if messages is None:
+        return None
+    out: dict[str, Any] = {}
+    if plain.model is not None:
+        out["model"] = plain.model
+    out["messages"] = messages
+    if not _tool_fields(plain, out) or not _numbers(plain, out):
+        return None
+    for field in _AFTER:
+        value = getattr(plain, field)
+        if value is not None:
+            out[field] = value
+    return out
