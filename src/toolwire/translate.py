@@ -23,7 +23,6 @@ import msgspec
 from toolwire._choices import unknown_choice
 from toolwire._notepaths import in_user_coordinates
 from toolwire._opaque_state import StreamState, keep_state, keeps_state, recall_state
-from toolwire._pair_lane import responses_to_chat
 from toolwire._pairing import fill_result_ids, order_results, restore_history_ids
 from toolwire._plain import plain_lane
 from toolwire._plain._response_lane import response_lane
@@ -111,9 +110,6 @@ def pair_lane(
     the pair, a policy the general path refuses, a request not plain, notes not under ``drop``)."""
     if policy not in _POLICIES:
         return None
-    if source == "openai-responses" and target == "openai-chat":
-        out = responses_to_chat(payload)
-        return None if out is None else (out, False)
     return plain_lane(payload, source, target, policy, model)
 
 

@@ -24,8 +24,6 @@ from tests.plain.harness import bench_requests, corpus, lane_pairs, same_both_wa
 from tests.translate.test_properties import _encode, requests
 from tests.translate.test_valid_or_refused_mutated import mutated
 from toolwire._json import dumps, dumps_str, loads
-from toolwire._pair_lane import responses_to_chat
-from toolwire._plain import responses
 from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain
 from toolwire._plain.chat_read import read
 from toolwire._plain.chat_write import write
@@ -122,17 +120,6 @@ def writer_agrees_from(payload: Any, source: str) -> bool:
     return took
 
 
-def like_the_old_lane(payload: Any) -> bool:
-    """Behind the Responses reader, :func:`write` writes what ``_pair_lane`` writes."""
-    plain = responses.read(payload, None) if type(payload) is dict else None
-    got = None if plain is None else write(plain)
-    old = responses_to_chat(payload)
-    if old is not None:
-        assert got is not None and plain is not None and not plain.noted
-        same_bytes(dumps(got), dumps(old))
-    return got is not None
-
-
 def _cut_down(payload: Any) -> Any:
     if type(payload) is not dict:
         return payload
@@ -164,14 +151,6 @@ def test_the_writer_agrees_with_the_encoder_on_every_request(source: str) -> Non
         assert writer_agrees_from(payload, source)
 
 
-def test_the_writer_writes_what_the_old_lane_writes() -> None:
-    requests_ = corpus("openai-responses")
-    taken = [like_the_old_lane(p) for p in requests_]
-    assert sum(taken) >= 10
-    for payload in bench_requests("openai-responses"):
-        assert like_the_old_lane(payload)
-
-
 def test_every_pair_with_a_lane_translates_the_same_both_ways() -> None:
     pairs = lane_pairs(CHAT)
     for source, target in pairs:
@@ -179,10 +158,7 @@ def test_every_pair_with_a_lane_translates_the_same_both_ways() -> None:
             for policy in ("warn", "drop"):
                 same_both_ways(payload, source, target, policy)
         for payload in bench_requests(source):
-            assert same_both_ways(payload, source, target, "warn") or (source, target) == (
-                "openai-responses",
-                CHAT,  # still the old lane (toolwire._pair_lane), whose own tests cover it
-            )
+            assert same_both_ways(payload, source, target, "drop")
 
 
 # ---------------------------------------------------------------- mutated and generated
@@ -203,8 +179,6 @@ def test_mutated_requests_of_other_formats(source: str) -> None:
     @given(mutated(source))
     def check(sample: Any) -> None:
         writer_agrees_from(sample.payload, source)
-        if source == "openai-responses":
-            like_the_old_lane(sample.payload)
 
     check()
 

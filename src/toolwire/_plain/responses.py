@@ -44,7 +44,6 @@ _TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict"})
 _TOOL_TYPES = (("description", str), ("parameters", dict), ("strict", bool))
 _MODES = frozenset({"auto", "none", "required"})
 _NAMED_CHOICE = frozenset({"type", "name"})
-_INPUT_ROLES = frozenset({"user", "system", "developer"})
 
 
 def _typed_text(item: dict[str, Any], content: Any) -> str | None:
@@ -60,85 +59,70 @@ def _typed_text(item: dict[str, Any], content: Any) -> str | None:
     return text if type(text) is str else None
 
 
-class _Turns:
-    """The turns of an ``input`` list, read item by item (see the module docstring)."""
-
-    __slots__ = ("called", "calls", "out", "pending", "results")
-
-    def __init__(self, out: list[tuple[Any, ...]]) -> None:
-        self.out = out
-        self.called: set[str] = set()  # every call id so far
-        self.calls: list[Call] | None = None  # the calls of the open assistant turn
-        self.pending: set[str] = set()  # the calls of the last call turn not answered yet
-        self.results: list[Result] | None = None  # the results being read
-
-    def message(self, item: dict[str, Any], role: Any) -> bool:
-        content = item.get("content")
-        text = content if len(item) == 2 and type(content) is str else _typed_text(item, content)
-        if not text or self.pending or self.calls:
+def _items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
+    """Whether every item of an ``input`` list is of the reader's shape (then its turns are
+    appended to ``turns``). One loop over the items, the hot loop of the lane: a branch per kind.
+    ``calls`` is the open assistant turn's calls (``None``: none open; empty: a text turn),
+    ``pending`` the last call turn's calls not answered yet, ``results`` their results so far."""
+    append = turns.append
+    called: set[str] = set()  # every call id so far
+    calls: list[Call] | None = None
+    pending: set[str] = set()
+    results: list[Result] | None = None
+    for item in items:
+        if type(item) is not dict:
             return False
-        self.results = None
-        if role == "assistant":
-            if self.calls is not None:  # two texts in one turn
+        kind = item.get("type")
+        if kind == "function_call":
+            call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
+            if len(item) != 4 or type(call_id) is not str or not call_id or type(arguments) is not str:
                 return False
-            self.calls = []
-            self.out.append((ASSISTANT, text, self.calls))
-            return True
-        if role not in _INPUT_ROLES:
-            return False
-        self.calls = None
-        self.out.append((USER, text) if role == "user" else (SYSTEM, role, text))
-        return True
-
-    def call(self, item: dict[str, Any]) -> bool:
-        call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
-        if len(item) != 4 or type(call_id) is not str or not call_id or type(arguments) is not str:
-            return False
-        if call_id in self.called or self.pending or type(name) is not str or not name:
-            return False
-        calls = self.calls
-        if calls is None:
-            calls = self.calls = []
-            self.out.append((ASSISTANT, None, calls))
-        self.results = None
-        self.called.add(call_id)
-        calls.append((call_id, name, arguments))
-        return True
-
-    def result(self, item: dict[str, Any]) -> bool:
-        calls = self.calls
-        if calls is not None:  # the call turn ends: its calls are answered next
-            if not calls:
+            if call_id in called or pending or type(name) is not str or not name:
                 return False
-            self.calls = None
-            self.pending = {call[0] for call in calls}
-            self.results = []
-            self.out.append((RESULTS, self.results))
-        call_id, output = item.get("call_id"), item.get("output")
-        results = self.results
-        if len(item) != 3 or type(output) is not str or call_id not in self.pending or results is None:
-            return False
-        self.pending.discard(call_id)
-        results.append((call_id, output))
-        return True
-
-    def run(self, items: list[Any]) -> bool:
-        """Whether every item is of the lane's shape (then ``out`` holds the turns)."""
-        for item in items:
-            if type(item) is not dict:
+            if calls is None:
+                calls = []
+                append((ASSISTANT, None, calls))
+            results = None
+            called.add(call_id)
+            calls.append((call_id, name, arguments))
+        elif kind == "function_call_output":
+            if calls is not None:  # the call turn ends: its calls are answered next
+                if not calls:
+                    return False
+                pending = {call[0] for call in calls}
+                calls = None
+                results = []
+                append((RESULTS, results))
+            call_id, output = item.get("call_id"), item.get("output")
+            if len(item) != 3 or type(output) is not str or type(call_id) is not str or results is None:
                 return False
-            kind = item.get("type")
-            if kind == "function_call":
-                done = self.call(item)
-            elif kind == "function_call_output":
-                done = self.result(item)
-            elif kind is None or kind == "message":
-                done = self.message(item, item.get("role"))
+            if call_id not in pending:
+                return False
+            pending.discard(call_id)
+            results.append((call_id, output))
+        elif kind is None or kind == "message":
+            content = item.get("content")
+            text = content if len(item) == 2 and type(content) is str else _typed_text(item, content)
+            if not text or pending or calls:
+                return False
+            results = None
+            role = item.get("role")
+            if role == "assistant":
+                if calls is not None:  # two texts in one turn
+                    return False
+                calls = []
+                append((ASSISTANT, text, calls))
+            elif role == "user":
+                calls = None
+                append((USER, text))
+            elif role == "system" or role == "developer":
+                calls = None
+                append((SYSTEM, role, text))
             else:
                 return False
-            if not done:
-                return False
-        return not self.pending and not self.calls
+        else:
+            return False
+    return not pending and not calls
 
 
 def _turns(p: dict[str, Any]) -> list[tuple[Any, ...]] | None:
@@ -151,7 +135,7 @@ def _turns(p: dict[str, Any]) -> list[tuple[Any, ...]] | None:
     value = p.get("input")
     if type(value) is str and value:
         turns.append((USER, value))
-    elif type(value) is not list or not value or not _Turns(turns).run(value):
+    elif type(value) is not list or not value or not _items(value, turns):
         return None
     return turns
 

@@ -1,4 +1,5 @@
-"""The Responses -> Chat pair lane (``toolwire._pair_lane``) writes what the general path writes.
+"""The Responses -> Chat pair lane (the Responses reader, ``toolwire._plain.responses``, and the
+Chat writer) writes what the general path writes.
 
 Every Responses request of the corpora (recorded fixtures, the real clients' requests, the
 benchmark conversations), each also cut down to the lane's fields, mutated corpus requests and
@@ -456,8 +457,9 @@ def test_an_unknown_policy_is_refused_by_the_general_path() -> None:
 
 
 def test_dialects_and_other_pairs_take_the_general_path() -> None:
-    assert pair_lane(plain(), TARGET, SOURCE, "warn") is None
-    assert pair_lane(plain(), SOURCE, "anthropic", "warn") is None
+    assert pair_lane(plain(), TARGET, SOURCE, "warn") is None  # not a Chat request
+    assert pair_lane(plain(), SOURCE, SOURCE, "warn") is None  # a format to itself
+    assert pair_lane(plain(), SOURCE, "bedrock-converse", "warn") is None  # no Bedrock writer
     expected = _general_request(plain(), SOURCE, TARGET, "warn", None, None, "mistral")  # type: ignore[arg-type]
     got = translate_request(plain(), source=SOURCE, target=TARGET, target_dialect="mistral")
     assert type(got) is Translation
