@@ -31,7 +31,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-__all__ = ["ASSISTANT", "RESULTS", "SYSTEM", "USER", "Call", "Plain", "Result", "Tool"]
+from toolwire._json import dumps_str
+
+__all__ = ["ASSISTANT", "RESULTS", "SYSTEM", "USER", "Call", "Plain", "Result", "Tool", "arguments_text"]
 
 SYSTEM: Final = 0
 USER: Final = 1
@@ -104,3 +106,18 @@ class Plain:
         return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def arguments_text(arguments: Any) -> str | None:
+    """The JSON text of a call's arguments for a text format (Chat, Responses): the text of a
+    text source as it is, the object of an Anthropic or Gemini source as the compact text its
+    decoder makes of it; ``None`` when the object can't be written (too deep: the general path
+    says so)."""
+    if type(arguments) is str:
+        return arguments
+    if type(arguments) is not dict:
+        return None
+    try:
+        return dumps_str(arguments)
+    except Exception:
+        return None

@@ -10,18 +10,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from toolwire._plain import chat_response, responses_response
+from toolwire._plain import anthropic_response, chat_response, responses_response
 from toolwire._plain._response_form import PlainResponse
 
 __all__ = ["RESPONSE_READERS", "RESPONSE_WRITERS", "response_lane"]
 
 RESPONSE_READERS: dict[str, Callable[[Any], PlainResponse | None]] = {
     "openai-chat": chat_response.read_response,
+    "anthropic": anthropic_response.read_response,
 }
 """Each format's response reader: its response as a :class:`PlainResponse`, or ``None``."""
 
 RESPONSE_WRITERS: dict[str, Callable[[PlainResponse], dict[str, Any] | None]] = {
+    "openai-chat": chat_response.write_response,
     "openai-responses": responses_response.write_response,
+    "anthropic": anthropic_response.write_response,
 }
 """Each format's response writer: a :class:`PlainResponse` as its response, or ``None``."""
 

@@ -1,4 +1,4 @@
-"""The OpenAI Chat reader of the response lanes (see :mod:`toolwire._plain._response_form`).
+"""The OpenAI Chat reader and writer of the response lanes (see :mod:`toolwire._plain._response_form`).
 
 The shape it reads (anything else returns ``None``, and the general path runs): a
 ``chat.completion`` object ``{"id", "object", "created", "model", "choices", "usage"?}`` (a
@@ -13,13 +13,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire._plain._form import Call
+from toolwire._plain._form import Call, arguments_text
 from toolwire._plain._response_form import PlainResponse
 from toolwire.errors import ToolwireError
-from toolwire.formats.openai_chat.response import FINISH_REASONS, decode_usage
+from toolwire.formats.openai_chat.response import (
+    FINISH_REASONS,
+    decode_usage,
+    encode_finish_reason,
+    encode_usage,
+)
+from toolwire.ir.notes import Notes
 from toolwire.ir.response import Usage
 
-__all__ = ["read_response"]
+__all__ = ["read_response", "write_response"]
 
 _TOP = frozenset({"id", "object", "created", "model", "choices", "usage"})
 _CHOICE = frozenset({"index", "message", "finish_reason", "logprobs"})
@@ -109,3 +115,31 @@ def read_response(p: Any) -> PlainResponse | None:
         if plain.usage is None:
             return None
     return plain
+
+
+def write_response(plain: PlainResponse) -> dict[str, Any] | None:
+    """The ``chat.completion`` the general path writes for ``plain`` (a response of another
+    format): one choice of the text and the calls (object arguments as compact JSON text), the
+    finish reason of the stop reason, ``created`` ``0`` when unknown, the usage; or ``None``."""
+    message: dict[str, Any] = {"role": "assistant", "content": plain.text}
+    if plain.calls:
+        calls = []
+        for call_id, name, arguments in plain.calls:
+            text = arguments_text(arguments)
+            if text is None:
+                return None
+            calls.append({"id": call_id, "type": "function", "function": {"name": name, "arguments": text}})
+        message["tool_calls"] = calls
+    message["refusal"] = None
+    scratch = Notes("drop")  # the lane runs under drop: the general path makes the notes
+    finish = encode_finish_reason(plain.stop, plain.raw_stop, bool(plain.calls), scratch)
+    out: dict[str, Any] = {
+        "id": plain.id,
+        "object": "chat.completion",
+        "created": 0 if plain.created is None else plain.created,
+        "model": plain.model,
+        "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
+    }
+    if plain.usage is not None:
+        out["usage"] = encode_usage(plain.usage, scratch, same=False)
+    return out

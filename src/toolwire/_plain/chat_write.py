@@ -26,8 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire._json import dumps_str
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, Tool
+from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, Tool, arguments_text
 from toolwire.names import NAME_RULES
 
 __all__ = ["write"]
@@ -71,7 +70,7 @@ def _calls(calls: Any, called: set[str]) -> tuple[list[dict[str, Any]], list[str
     for call_id, name, arguments in calls:
         if type(call_id) is not str or not call_id or call_id in called or not name_ok(name):
             return None
-        text = (arguments or "{}") if type(arguments) is str else _object_text(arguments)
+        text = (arguments or "{}") if type(arguments) is str else arguments_text(arguments)
         if text is None:
             return None
         called.add(call_id)
@@ -131,16 +130,6 @@ def _messages(turns: list[tuple[Any, ...]]) -> list[dict[str, Any]] | None:
             return None
         previous = kind
     return out if out and pending is None else None
-
-
-def _object_text(arguments: Any) -> str | None:
-    """The Chat ``arguments`` text of a call's object arguments (an Anthropic or Gemini source)."""
-    if type(arguments) is not dict:
-        return None
-    try:
-        return dumps_str(arguments)  # the compact text the source's decoder made of the object
-    except Exception:  # too deep or not encodable: the general path says so
-        return None
 
 
 def _tools(tools: list[Tool]) -> tuple[list[dict[str, Any]], set[str]] | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolwire._plain._form import arguments_text
 from toolwire._plain._response_form import PlainResponse
 from toolwire.formats.openai_responses._ids import derived_id
 from toolwire.formats.openai_responses._stop import encode_status
@@ -21,7 +22,7 @@ from toolwire.ir.notes import Notes
 __all__ = ["write_response"]
 
 
-def _output(plain: PlainResponse, status: str) -> list[dict[str, Any]]:
+def _output(plain: PlainResponse, status: str) -> list[dict[str, Any]] | None:
     """The output items: the text's message, then the calls, ids derived as the encoder does."""
     seed = plain.id
     items: list[dict[str, Any]] = []
@@ -34,9 +35,12 @@ def _output(plain: PlainResponse, status: str) -> list[dict[str, Any]]:
             {"id": message_id, "type": "message", "status": status, "role": "assistant", "content": [part]}
         )
     for call_id, name, arguments in plain.calls:
+        text = arguments_text(arguments)
+        if text is None:
+            return None
         counter += 1
         item_id = derived_id("fc", seed, counter)
-        item = {"type": "function_call", "call_id": call_id, "name": name, "arguments": arguments}
+        item = {"type": "function_call", "call_id": call_id, "name": name, "arguments": text}
         item["id"] = item_id
         item["status"] = status
         items.append(item)
@@ -46,8 +50,6 @@ def _output(plain: PlainResponse, status: str) -> list[dict[str, Any]]:
 def write_response(plain: PlainResponse) -> dict[str, Any] | None:
     """The Responses ``response`` the general path writes for ``plain`` (see the module
     docstring), or ``None``."""
-    if any(type(call[2]) is not str for call in plain.calls):
-        return None
     scratch = Notes("drop")  # the lane runs under drop: the general path makes the notes
     status, details = encode_status(plain.stop, plain.raw_stop, scratch)
     if status == "failed":
@@ -60,8 +62,11 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
         "incomplete_details": details,
         "error": None,
         "model": plain.model,
-        "output": _output(plain, "incomplete" if status == "incomplete" else "completed"),
     }
+    output = _output(plain, "incomplete" if status == "incomplete" else "completed")
+    if output is None:
+        return None
+    out["output"] = output
     if plain.usage is not None:
         out["usage"] = encode_usage(plain.usage, scratch, same=False)
     out.update(echo_defaults())

@@ -24,7 +24,14 @@ from toolwire.ir.content import Message
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import Response, StopReason, Usage
 
-__all__ = ["FINISH_REASONS", "decode_response", "decode_usage", "encode_response", "encode_usage"]
+__all__ = [
+    "FINISH_REASONS",
+    "decode_response",
+    "decode_usage",
+    "encode_finish_reason",
+    "encode_response",
+    "encode_usage",
+]
 
 FINISH_REASONS: dict[str, StopReason] = {
     "stop": "end_turn",
@@ -211,18 +218,20 @@ def decode_response(payload: Any, notes: Notes, *, dialect: str | Dialect | None
 def _finish_reason(resp: Response, has_calls: bool, same: bool, notes: Notes) -> str | None:
     if same:
         return resp.raw_stop_reason
+    return encode_finish_reason(resp.stop_reason, resp.raw_stop_reason, has_calls, notes)
+
+
+def encode_finish_reason(stop: StopReason | None, raw: str | None, has_calls: bool, notes: Notes) -> str:
+    """The ``finish_reason`` of a response of another format (``has_calls``: its turn calls
+    tools, so a plain stop is reported as ``tool_calls``)."""
     path = "$.choices[0].finish_reason"
-    if resp.stop_reason is None:
+    if stop is None:
         reason = "tool_calls" if has_calls else "stop"
         notes.add(path, "synthesized", f"no stop reason; reported as {reason!r}")
         return reason
-    reason, exact = _TO_FINISH[resp.stop_reason]
+    reason, exact = _TO_FINISH[stop]
     if not exact:
-        notes.add(
-            path,
-            "approximated",
-            f"stop reason {resp.raw_stop_reason or resp.stop_reason!r} sent as {reason!r}",
-        )
+        notes.add(path, "approximated", f"stop reason {raw or stop!r} sent as {reason!r}")
     return "tool_calls" if has_calls and reason == "stop" else reason
 
 

@@ -1,0 +1,124 @@
+"""The Anthropic Messages reader and writer of the response lanes (see
+:mod:`toolwire._plain._response_form`).
+
+The shape :func:`read_response` reads (anything else returns ``None``, and the general path
+runs): a ``message`` object ``{"id", "type": "message", "role": "assistant", "model",
+"content", "stop_reason", "stop_sequence": null, "usage"}`` (every field there; a non-empty id
+and model, a stop reason Anthropic defines) whose content is an optional ``{"type": "text",
+"text"}`` block (non-empty text) then ``{"type": "tool_use", "id", "name", "input"}`` blocks
+(non-empty strings, an object input, an id used once), at least one block; the usage is what the
+Anthropic usage decoder reads.
+
+:func:`write_response` writes what the Anthropic encoder writes for a response of another format:
+the text block, the ``tool_use`` blocks (text arguments parsed to their object), the stop reason
+(``tool_use`` for a turn that calls tools), ``stop_sequence: null`` and the usage (uncached
+input tokens; zeros when there is none); ``None`` for arguments that are not a JSON object
+or a call id it would rewrite.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolwire._callids import sanitize_call_id
+from toolwire._plain._form import Call
+from toolwire._plain._response_form import PlainResponse
+from toolwire.errors import ToolwireError
+from toolwire.formats.anthropic._usage import decode_usage, encode_usage
+from toolwire.formats.anthropic._util import parse_object
+from toolwire.formats.anthropic.response import STOP_REASONS, encode_stop_reason
+from toolwire.ir.notes import Notes
+
+__all__ = ["read_response", "write_response"]
+
+_KEYS = frozenset({"id", "type", "role", "model", "content", "stop_reason", "stop_sequence", "usage"})
+_TEXT = frozenset({"type", "text"})
+_TOOL_USE = frozenset({"type", "id", "name", "input"})
+
+
+def _content(blocks: Any, plain: PlainResponse) -> bool:
+    """The text and calls of ``content`` read into ``plain``, when plain."""
+    if type(blocks) is not list or not blocks:
+        return False
+    calls: list[Call] = []
+    seen: set[str] = set()
+    for index, block in enumerate(blocks):
+        if type(block) is not dict:
+            return False
+        if index == 0 and block.get("type") == "text":
+            text = block.get("text")
+            if block.keys() != _TEXT or type(text) is not str or not text:
+                return False
+            plain.text = text
+            continue
+        if block.keys() != _TOOL_USE or block["type"] != "tool_use":
+            return False
+        call_id, name, arguments = block["id"], block["name"], block["input"]
+        if type(call_id) is not str or not call_id or call_id in seen or type(arguments) is not dict:
+            return False
+        if type(name) is not str or not name:
+            return False
+        seen.add(call_id)
+        calls.append((call_id, name, arguments))
+    plain.calls = calls
+    return True
+
+
+def read_response(p: Any) -> PlainResponse | None:
+    """The :class:`PlainResponse` of an Anthropic response ``p`` of the module docstring's
+    shape, else ``None``."""
+    if type(p) is not dict or p.keys() != _KEYS or p["type"] != "message" or p["role"] != "assistant":
+        return None
+    response_id, model, stop = p["id"], p["model"], p["stop_reason"]
+    if type(response_id) is not str or not response_id or type(model) is not str or not model:
+        return None
+    reason = STOP_REASONS.get(stop) if type(stop) is str else None
+    if reason is None or p["stop_sequence"] is not None or type(p["usage"]) is not dict:
+        return None
+    plain = PlainResponse(response_id, model, reason, stop)
+    if not _content(p["content"], plain):
+        return None
+    try:
+        plain.usage = decode_usage(p["usage"])
+    except ToolwireError:
+        return None
+    return plain
+
+
+def _block(call: Call) -> dict[str, Any] | None:
+    """The ``tool_use`` block of ``call``, or ``None`` (an id rewritten, arguments not an object)."""
+    call_id, name, arguments = call
+    if sanitize_call_id(call_id) != call_id:
+        return None
+    if type(arguments) is str:
+        arguments = parse_object(arguments)
+    if type(arguments) is not dict:
+        return None
+    return {"type": "tool_use", "id": call_id, "name": name, "input": arguments}
+
+
+def write_response(plain: PlainResponse) -> dict[str, Any] | None:
+    """The Anthropic ``message`` the general path writes for ``plain`` (see the module
+    docstring), or ``None``."""
+    content: list[dict[str, Any]] = []
+    if plain.text is not None:
+        content.append({"type": "text", "text": plain.text})
+    for call in plain.calls:
+        block = _block(call)
+        if block is None:
+            return None
+        content.append(block)
+    scratch = Notes("drop")  # the lane runs under drop: the general path makes the notes
+    stop = encode_stop_reason(
+        plain.stop, plain.raw_stop, same=False, has_calls=bool(plain.calls), notes=scratch
+    )
+    return {
+        "id": plain.id,
+        "type": "message",
+        "role": "assistant",
+        "model": plain.model,
+        "content": content,
+        "stop_reason": stop,
+        "stop_sequence": None,
+        "usage": encode_usage(plain.usage, False, scratch),
+    }
