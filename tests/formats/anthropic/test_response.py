@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -358,3 +359,26 @@ def test_exception_by_status_when_type_unknown() -> None:
     assert type(error_to_exception(ErrorInfo(message="m", status=418))) is ProviderError
     assert type(error_to_exception(ErrorInfo(message="m", status=413))) is InvalidRequestError
     assert type(error_to_exception(ErrorInfo(message="m"))) is ProviderError
+
+
+_COUNTS = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+
+
+@pytest.mark.parametrize("present", [c for r in range(5) for c in itertools.combinations(_COUNTS, r)])
+def test_usage_of_counts_only_decodes_as_the_general_code_does(present: tuple[str, ...]) -> None:
+    """A usage of integer counts only takes a shortcut; the same counts as floats (which the
+    shortcut leaves to the general code) give the same IR: the cached and cache-write counts are
+    added to the input count, each count is kept, absent ones stay ``None``."""
+    from toolwire.formats.anthropic._usage import decode_usage
+
+    usage = {key: 7 * index + 3 for index, key in enumerate(present)}
+    fast = decode_usage(usage)
+    assert fast == decode_usage({key: float(value) for key, value in usage.items()})
+    if "input_tokens" in usage:
+        extra = usage.get("cache_read_input_tokens", 0) + usage.get("cache_creation_input_tokens", 0)
+        assert fast.input_tokens == usage["input_tokens"] + extra
+    assert fast.output_tokens == usage.get("output_tokens")
+    assert fast.cached_tokens == usage.get("cache_read_input_tokens")
+    assert fast.cache_creation_tokens == usage.get("cache_creation_input_tokens")
+    with pytest.raises(PayloadError):  # a boolean is not a count: the general code says so
+        decode_usage({**usage, "output_tokens": True})

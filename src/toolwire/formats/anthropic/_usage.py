@@ -32,6 +32,7 @@ _WRITE = "cache_creation_input_tokens"
 _DETAILS = "output_tokens_details"
 _COUNTS = (_INPUT, _OUTPUT, _READ, _WRITE)
 _KNOWN = frozenset({*_COUNTS, _DETAILS})
+_COUNT_KEYS = frozenset(_COUNTS)
 
 
 def _reasoning(usage: dict[str, Any], extra: Extra) -> int | None:
@@ -47,8 +48,22 @@ def _reasoning(usage: dict[str, Any], extra: Extra) -> int | None:
     return None
 
 
+def _counts_only(usage: dict[str, Any]) -> Usage:
+    """:func:`decode_usage` of a usage of integer counts only (the common shape), without the
+    checks and the extra of the general code, which makes the same IR of it."""
+    uncached, read, write = usage.get(_INPUT), usage.get(_READ), usage.get(_WRITE)
+    return Usage(
+        input_tokens=None if uncached is None else uncached + (read or 0) + (write or 0),
+        output_tokens=usage.get(_OUTPUT),
+        cached_tokens=read,
+        cache_creation_tokens=write,
+    )
+
+
 def decode_usage(raw: Any, path: str = "$.usage") -> Usage:
     """Decode a ``usage`` object."""
+    if type(raw) is dict and raw.keys() <= _COUNT_KEYS and all(type(v) is int for v in raw.values()):
+        return _counts_only(raw)
     usage = as_dict(raw, path)
     extra: Extra = {k: v for k, v in usage.items() if k not in _KNOWN}
     nulls = [k for k in _COUNTS if k in usage and usage[k] is None]
