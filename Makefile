@@ -64,7 +64,7 @@ compiled:
 	$(COMPILED)/python -m pip install --quiet --force-reinstall --no-deps dist-compiled/toolwire-*.whl
 	cd dist-compiled && ../$(COMPILED)/python -c 'import toolwire.translate as t, toolwire.formats.openai_chat.request as r; \
 		print("toolwire.translate:", t.__file__, "\ncodecs:", r.__file__); assert r.__file__.endswith(".so")'
-	$(COMPILED)/python -m pytest tests/formats tests/translate tests/streaming tests/framing tests/test_jsonpath.py -q -p no:cacheprovider
+	$(COMPILED)/python -m pytest tests/formats tests/translate tests/plain tests/streaming tests/framing tests/test_jsonpath.py -q -p no:cacheprovider
 
 # Real agent CLIs (e2e/package.json: Codex, Codex 0.94.0 for Chat mode, Claude Code) through tool loops
 # against the emulator, on loopback only (tests/e2e). npm ci runs only when the lockfile changed.
