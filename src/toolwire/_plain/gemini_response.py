@@ -1,0 +1,162 @@
+"""The Gemini reader and writer of the response lanes (see :mod:`toolwire._plain._response_form`).
+
+The shape the reader takes (anything else returns ``None``, and the general path runs): a
+``generateContent`` response with a non-empty ``responseId`` and ``modelVersion``, one
+candidate of a string ``finishReason`` whose content is ``{"role": "model", "parts"}``: at most
+one ``{"text"}`` part (a non-empty string), then ``{"functionCall": {"name", "args", "id"}}``
+parts (a non-empty name and id, an id used once, an object ``args``, read as the compact JSON
+text the decoder makes of it); ``usageMetadata`` as the Gemini decoder reads it; ``createTime``
+(Vertex) read as the decoder reads it. Other candidate and top-level fields are left out by
+every other format's encoder (noted by the general path), so the reader lets them be.
+
+The writer writes what ``formats.gemini.response.encode_response`` writes for a response of
+another format: one candidate (the text part, then the calls, their arguments parsed back to
+objects), its ``finishReason``, the usage (zeros when there is none), ``modelVersion`` and
+``responseId``. It returns ``None`` for arguments that are not JSON text of an object.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolwire._plain._form import Call
+from toolwire._plain._response_form import PlainResponse
+from toolwire.errors import ToolwireError
+from toolwire.formats.gemini._keys import args_object, compact
+from toolwire.formats.gemini._usage import decode_usage, encode_usage
+from toolwire.formats.gemini.response import _WIRE_REASONS, FINISH_REASONS, _created
+from toolwire.ir.notes import Notes
+
+__all__ = ["read_response", "write_response"]
+
+_CONTENT = frozenset({"role", "parts"})
+_TEXT = frozenset({"text"})
+_CALL = frozenset({"functionCall"})
+_INNER = frozenset({"name", "args", "id"})
+_ARGS_AT = "$.candidates[0].content.parts"
+
+
+def _call(part: dict[str, Any], seen: set[str]) -> Call | None:
+    """The function call of a ``functionCall`` part, when plain."""
+    inner = part["functionCall"]
+    if type(inner) is not dict or inner.keys() != _INNER:
+        return None
+    call_id, name, args = inner["id"], inner["name"], inner["args"]
+    if type(call_id) is not str or not call_id or call_id in seen:
+        return None
+    if type(name) is not str or not name or type(args) is not dict:
+        return None
+    try:
+        arguments = compact(args, _ARGS_AT, "args")  # the decoder's own text of the object
+    except ToolwireError:
+        return None
+    seen.add(call_id)
+    return call_id, name, arguments
+
+
+def _parts(parts: Any, plain: PlainResponse) -> bool:
+    """The text and calls of ``parts`` read into ``plain``, when plain."""
+    if type(parts) is not list or not parts:
+        return False
+    seen: set[str] = set()
+    for index, part in enumerate(parts):
+        if type(part) is not dict:
+            return False
+        keys = part.keys()
+        if keys == _TEXT and index == 0:
+            text = part["text"]
+            if type(text) is not str or not text:
+                return False
+            plain.text = text
+        elif keys == _CALL:
+            call = _call(part, seen)
+            if call is None:
+                return False
+            plain.calls.append(call)
+        else:
+            return False
+    return True
+
+
+def _usage(wire: Any, plain: PlainResponse) -> bool:
+    """The usage of ``wire`` by the Gemini decoder read into ``plain``, when it decodes."""
+    if type(wire) is not dict:
+        return False
+    try:
+        plain.usage = decode_usage(wire)
+    except ToolwireError:
+        return False
+    return True
+
+
+def read_response(p: Any) -> PlainResponse | None:
+    """The :class:`PlainResponse` of a Gemini response ``p`` of the module docstring's shape, else
+    ``None``."""
+    if type(p) is not dict:
+        return None
+    candidates, response_id, model = p.get("candidates"), p.get("responseId"), p.get("modelVersion")
+    if type(response_id) is not str or not response_id or type(model) is not str or not model:
+        return None
+    if type(candidates) is not list or len(candidates) != 1 or type(candidates[0]) is not dict:
+        return None
+    candidate = candidates[0]
+    finish, content = candidate.get("finishReason"), candidate.get("content")
+    if type(finish) is not str or type(content) is not dict or content.keys() != _CONTENT:
+        return None
+    if content["role"] != "model":
+        return None
+    stop = FINISH_REASONS.get(finish, "other")
+    plain = PlainResponse(response_id, model, stop, finish)
+    if not _parts(content["parts"], plain):
+        return None
+    if stop == "end_turn" and plain.calls:
+        plain.stop = "tool_calls"
+    if "usageMetadata" in p and not _usage(p["usageMetadata"], plain):
+        return None
+    if "createTime" in p:
+        created = p["createTime"]
+        if type(created) is not str:
+            return None
+        plain.created = _created(created)
+    return plain
+
+
+def _wire_parts(plain: PlainResponse) -> list[dict[str, Any]] | None:
+    """The Gemini parts of the text and calls, arguments parsed as the encoder parses them."""
+    parts: list[dict[str, Any]] = []
+    if plain.text is not None:
+        parts.append({"text": plain.text})
+    for call_id, name, arguments in plain.calls:
+        inner: dict[str, Any] = {"name": name}
+        if type(arguments) is not str:
+            return None
+        if arguments:
+            try:
+                args = args_object(arguments, _ARGS_AT)
+            except ToolwireError:
+                return None
+            if type(args) is not dict:
+                return None
+            inner["args"] = args
+        inner["id"] = call_id
+        parts.append({"functionCall": inner})
+    return parts
+
+
+def write_response(plain: PlainResponse) -> dict[str, Any] | None:
+    """The Gemini response the general path writes for ``plain`` (see the module docstring), or
+    ``None``."""
+    finish = _WIRE_REASONS.get(plain.stop)
+    parts = _wire_parts(plain)
+    if finish is None or parts is None:
+        return None
+    out: dict[str, Any] = {
+        "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": finish}],
+    }
+    if plain.usage is not None:
+        out["usageMetadata"] = encode_usage(plain.usage, False, Notes("drop"))
+    out["modelVersion"] = plain.model
+    out["responseId"] = plain.id
+    if plain.usage is None:
+        out["usageMetadata"] = {"promptTokenCount": 0, "totalTokenCount": 0}
+    return out
