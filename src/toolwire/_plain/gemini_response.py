@@ -11,14 +11,16 @@ every other format's encoder (noted by the general path), so the reader lets the
 
 The writer writes what ``formats.gemini.response.encode_response`` writes for a response of
 another format: one candidate (the text part, then the calls, their arguments parsed back to
-objects), its ``finishReason``, the usage (zeros when there is none), ``modelVersion`` and
-``responseId``. It returns ``None`` for arguments that are not JSON text of an object.
+objects; object arguments, of an Anthropic source, through the compact text its decoder makes),
+its ``finishReason``, the usage (zeros when there is none), ``modelVersion`` and ``responseId``.
+It returns ``None`` for arguments that are not JSON text of an object.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from toolwire._json import dumps_str
 from toolwire._plain._form import Call
 from toolwire._plain._response_form import PlainResponse
 from toolwire.errors import ToolwireError
@@ -80,9 +82,7 @@ def _parts(parts: Any, plain: PlainResponse) -> bool:
 
 def _usage(wire: Any, plain: PlainResponse) -> bool:
     """The usage of ``wire`` by the Gemini decoder read into ``plain``, when it decodes."""
-    if type(wire) is not dict:
-        return False
-    try:
+    try:  # not an object: the decoder says so
         plain.usage = decode_usage(wire)
     except ToolwireError:
         return False
@@ -128,13 +128,12 @@ def _wire_parts(plain: PlainResponse) -> list[dict[str, Any]] | None:
         parts.append({"text": plain.text})
     for call_id, name, arguments in plain.calls:
         inner: dict[str, Any] = {"name": name}
-        if type(arguments) is not str:
+        try:
+            text = arguments if type(arguments) is str else dumps_str(arguments)  # the decoder's text
+            args = args_object(text, _ARGS_AT) if text else None
+        except Exception:  # too deep or not encodable: the general path says so
             return None
-        if arguments:
-            try:
-                args = args_object(arguments, _ARGS_AT)
-            except ToolwireError:
-                return None
+        if args is not None:
             if type(args) is not dict:
                 return None
             inner["args"] = args

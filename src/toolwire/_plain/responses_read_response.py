@@ -1,11 +1,12 @@
 """The OpenAI Responses reader of the response lanes (see :mod:`toolwire._plain._response_form`).
 
 The shape it reads (anything else returns ``None``, and the general path runs): a ``response``
-object with a non-empty ``id`` and ``model``, status ``completed`` or ``incomplete``, no
-``error``, and an ``output`` of at most one assistant ``message`` item holding one
-``output_text`` part (a non-empty text, ``annotations`` and ``logprobs`` empty when given),
-then ``function_call`` items (a non-empty ``call_id`` used once, name and arguments; an item
-``id`` and ``status`` when given are strings); ``usage`` as the Responses decoder reads it.
+object with a non-empty ``id`` and ``model``, a ``status`` of a finished response (not
+``in_progress`` or ``queued``), no ``error``, and an ``output`` of at most one assistant
+``message`` item holding one ``output_text`` part (a non-empty text, ``annotations`` and
+``logprobs`` empty when given), then ``function_call`` items (a non-empty ``call_id`` used once,
+name and arguments; an item ``id`` and ``status`` when given are strings); ``usage`` as the
+Responses decoder reads it.
 
 ``created_at`` is the creation time when it is an integer (the decoder keeps any other value
 for this format only). The request echo fields (``instructions``, ``tools``...) and the fields
@@ -16,7 +17,7 @@ reader lets them be.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from toolwire._plain._form import Call
 from toolwire._plain._response_form import PlainResponse
@@ -26,7 +27,6 @@ from toolwire.formats.openai_responses._usage import decode_usage
 
 __all__ = ["read_response"]
 
-_STATUSES = frozenset({"completed", "incomplete"})
 _MESSAGE = frozenset({"id", "type", "status", "role", "content"})
 _PART = frozenset({"type", "text", "annotations", "logprobs"})
 _CALL = frozenset({"id", "type", "status", "call_id", "name", "arguments"})
@@ -100,24 +100,22 @@ def read_response(p: Any) -> PlainResponse | None:
     response_id, model, status = p.get("id"), p.get("model"), p.get("status")
     if type(response_id) is not str or not response_id or type(model) is not str or not model:
         return None
-    if type(status) is not str or status not in _STATUSES:
-        return None
-    plain = PlainResponse(response_id, model, "end_turn", status)
-    if not _output(p.get("output"), plain):
+    if type(status) is not str:
         return None
     stop, raw = decode_stop(status, p.get("incomplete_details"), ())
-    if stop is None or raw is None:
+    if stop is None:  # not finished
         return None
-    plain.stop = "tool_calls" if stop == "end_turn" and plain.calls else stop
-    plain.raw_stop = raw
+    plain = PlainResponse(response_id, model, stop, cast(str, raw))  # a string for a string status
+    if not _output(p.get("output"), plain):
+        return None
+    if stop == "end_turn" and plain.calls:
+        plain.stop = "tool_calls"
     created = p.get("created_at")
     if type(created) is int:
         plain.created = created
     usage = p.get("usage")
     if usage is not None:
-        if type(usage) is not dict:
-            return None
-        try:
+        try:  # not an object: the decoder says so
             plain.usage = decode_usage(usage)
         except ToolwireError:
             return None
