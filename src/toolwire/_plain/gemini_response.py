@@ -20,8 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire._json import dumps_str
-from toolwire._plain._form import Call
+from toolwire._plain._form import Call, arguments_text
 from toolwire._plain._response_form import PlainResponse
 from toolwire.errors import ToolwireError
 from toolwire.formats.gemini._keys import args_object, compact
@@ -128,10 +127,12 @@ def _wire_parts(plain: PlainResponse) -> list[dict[str, Any]] | None:
         parts.append({"text": plain.text})
     for call_id, name, arguments in plain.calls:
         inner: dict[str, Any] = {"name": name}
+        text = arguments_text(arguments)  # an object source's: the text its decoder makes
+        if text is None:
+            return None
         try:
-            text = arguments if type(arguments) is str else dumps_str(arguments)  # the decoder's text
             args = args_object(text, _ARGS_AT) if text else None
-        except Exception:  # too deep or not encodable: the general path says so
+        except ToolwireError:
             return None
         if args is not None:
             if type(args) is not dict:
