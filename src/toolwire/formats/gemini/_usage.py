@@ -37,8 +37,27 @@ def _sum(a: int | None, b: int | None) -> int | None:
     return (a or 0) + (b or 0)
 
 
+_COUNTS = _KNOWN - {"toolUsePromptTokenCount"}
+
+
+def _counts_only(usage: dict[str, Any]) -> Usage:
+    """:func:`decode_usage` of a usage of integer counts only, no tool-use prompt count (the
+    common shape), without the checks of the general code, which makes the same IR of it."""
+    candidates, thoughts = usage.get("candidatesTokenCount"), usage.get("thoughtsTokenCount")
+    return Usage(
+        input_tokens=usage.get("promptTokenCount"),
+        output_tokens=_sum(candidates, thoughts),
+        total_tokens=usage.get("totalTokenCount"),
+        cached_tokens=usage.get("cachedContentTokenCount"),
+        reasoning_tokens=thoughts,
+        extra={"~candidates": False} if thoughts is not None and candidates is None else {},
+    )
+
+
 def decode_usage(raw: Any, path: str = "$.usageMetadata") -> Usage:
     """Decode ``usageMetadata``."""
+    if type(raw) is dict and raw.keys() <= _COUNTS and all(type(v) is int for v in raw.values()):
+        return _counts_only(raw)
     usage = as_dict(raw, path)
     prompt = opt_int(usage, "promptTokenCount", path)
     candidates = opt_int(usage, "candidatesTokenCount", path)

@@ -20,8 +20,48 @@ _IN = "~input_tokens_details"
 _OUT = "~output_tokens_details"
 
 
+_COUNTS = frozenset({"input_tokens", "output_tokens", "total_tokens"})
+_DETAIL_KNOWN = {"input_tokens_details": _INPUT_DETAILS, "output_tokens_details": _OUTPUT_DETAILS}
+
+
+def _counts_detail(key: str, value: Any) -> bool:
+    """Whether ``value`` is a non-empty ``key`` details object of integer counts it names."""
+    known = _DETAIL_KNOWN.get(key)
+    if known is None or type(value) is not dict or not value or not value.keys() <= known:
+        return False
+    return all(type(count) is int for count in value.values())
+
+
+def _counts_only(usage: dict[str, Any]) -> Usage | None:
+    """:func:`decode_usage` of a usage of integer counts and non-empty details of integer counts
+    only (the common shape), without the checks of the general code, which makes the same IR of
+    it; ``None`` for any other usage."""
+    for key, value in usage.items():
+        if not (key in _COUNTS if type(value) is int else _counts_detail(key, value)):
+            return None
+    extra: dict[str, Any] = {}
+    inner, outer = usage.get("input_tokens_details"), usage.get("output_tokens_details")
+    if inner is not None:
+        extra[_IN] = {}
+    if outer is not None:
+        extra[_OUT] = {}
+    return Usage(
+        input_tokens=usage.get("input_tokens"),
+        output_tokens=usage.get("output_tokens"),
+        total_tokens=usage.get("total_tokens"),
+        cached_tokens=None if inner is None else inner.get("cached_tokens"),
+        cache_creation_tokens=None if inner is None else inner.get("cache_write_tokens"),
+        reasoning_tokens=None if outer is None else outer.get("reasoning_tokens"),
+        extra=extra,
+    )
+
+
 def decode_usage(value: Any, path: str = "$.usage") -> Usage:
     """Decode a ``usage`` object (cached, cache-write and reasoning token details included)."""
+    if type(value) is dict:
+        fast = _counts_only(value)
+        if fast is not None:
+            return fast
     usage = as_dict(value, path)
     extra = split_fields(usage, _KNOWN)
     cached = cache_write = reasoning = None

@@ -1,0 +1,94 @@
+"""``decode_usage`` of a usage of integer counts (the common shape) takes a shortcut; the same
+usage with float counts, which the shortcut leaves to the general code, gives the same IR."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from toolwire.errors import PayloadError
+from toolwire.formats.openai_responses import _usage as usage_module
+from toolwire.formats.openai_responses._usage import decode_usage
+
+_COUNTS = ("input_tokens", "output_tokens", "total_tokens")
+_INPUT = ("cached_tokens", "cache_write_tokens")
+_OUTPUT = ("reasoning_tokens",)
+
+
+def _subsets(keys: tuple[str, ...]) -> list[tuple[str, ...]]:
+    return [c for r in range(len(keys) + 1) for c in itertools.combinations(keys, r)]
+
+
+def _floats(value: Any) -> Any:
+    if type(value) is dict:
+        return {key: _floats(inner) for key, inner in value.items()}
+    return float(value)
+
+
+def _usages() -> list[dict[str, Any]]:
+    out = []
+    for counts, inner, outer in itertools.product(
+        _subsets(_COUNTS), [None, *_subsets(_INPUT)], [None, *_subsets(_OUTPUT)]
+    ):
+        usage: dict[str, Any] = {key: 7 * index + 3 for index, key in enumerate(counts)}
+        if inner is not None:
+            usage["input_tokens_details"] = {key: 5 * index + 1 for index, key in enumerate(inner)}
+        if outer is not None:
+            usage["output_tokens_details"] = {key: 2 for key in outer}
+        out.append(usage)
+    return out
+
+
+@pytest.mark.parametrize("usage", _usages())
+def test_usage_of_counts_decodes_as_the_general_code_does(usage: dict[str, Any]) -> None:
+    fast = decode_usage(usage)
+    assert fast == decode_usage(_floats(usage))
+    assert list(fast.extra) == list(decode_usage(_floats(usage)).extra)
+    assert fast.input_tokens == usage.get("input_tokens")
+    assert fast.output_tokens == usage.get("output_tokens")
+    assert fast.total_tokens == usage.get("total_tokens")
+    inner, outer = usage.get("input_tokens_details") or {}, usage.get("output_tokens_details") or {}
+    assert (fast.cached_tokens, fast.cache_creation_tokens) == (
+        inner.get("cached_tokens"),
+        inner.get("cache_write_tokens"),
+    )
+    assert fast.reasoning_tokens == outer.get("reasoning_tokens")
+    assert ("~input_tokens_details" in fast.extra) == ("input_tokens_details" in usage)
+    assert ("~output_tokens_details" in fast.extra) == ("output_tokens_details" in usage)
+
+
+OTHERS: dict[str, dict[str, Any]] = {
+    "an unknown count": {"input_tokens": 1, "queue_tokens": 2},
+    "an unknown detail": {"input_tokens_details": {"cached_tokens": 1, "audio_tokens": 2}},
+    "an input detail in the output details": {"output_tokens_details": {"cached_tokens": 1}},
+    "an empty details object": {"input_tokens": 1, "output_tokens_details": {}},
+    "a null count": {"input_tokens": None, "output_tokens": 2},
+    "a null detail": {"input_tokens_details": {"cached_tokens": None}},
+}
+
+
+@pytest.mark.parametrize("name", OTHERS)
+def test_other_usages_take_the_general_code(name: str) -> None:
+    """Shapes the shortcut leaves alone: the general code keeps their extra (the IR says so)."""
+    usage = OTHERS[name]
+    got = decode_usage(usage)
+    assert any(key[0] != "~" or (type(value) is dict and value) for key, value in got.extra.items())
+
+
+def test_a_boolean_is_not_a_count() -> None:
+    with pytest.raises(PayloadError):
+        decode_usage({"input_tokens": 1, "output_tokens": True})
+    with pytest.raises(PayloadError):
+        decode_usage({"input_tokens_details": {"cached_tokens": True}})
+    with pytest.raises(PayloadError):  # details as a count
+        decode_usage({"input_tokens_details": 3})
+    with pytest.raises(PayloadError):  # a count as details
+        decode_usage({"input_tokens": {"cached_tokens": 1}})
+
+
+def test_an_empty_usage_decodes_as_the_general_code_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = decode_usage({})
+    monkeypatch.setattr(usage_module, "_counts_only", lambda usage: None)
+    assert fast == decode_usage({})
