@@ -29,7 +29,10 @@ def _counts_detail(key: str, value: Any) -> bool:
     known = _DETAIL_KNOWN.get(key)
     if known is None or type(value) is not dict or not value or not value.keys() <= known:
         return False
-    return all(type(count) is int for count in value.values())
+    for count in value.values():  # noqa: SIM110 -- a loop: faster than all() of a generator
+        if type(count) is not int:
+            return False
+    return True
 
 
 def _counts_only(usage: dict[str, Any]) -> Usage | None:
