@@ -1,4 +1,4 @@
-"""The Anthropic reader and writer of the pair lanes (``toolwire._plain.anthropic``).
+"""The Anthropic reader and writer of the pair lanes (``toolwire._plain.anthropic_read``, ``_write``).
 
 The reader must give the :class:`Plain` of the IR the Anthropic decoder makes (``plain_of_ir``,
 a user message of results then text read as two turns), with no decoding note, or ``None``; the
@@ -11,7 +11,6 @@ has a lane for; hand-written one-spot changes pin each guard.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -24,8 +23,9 @@ from tests.plain.harness import bench_requests, corpus, lane_pairs, same_both_wa
 from tests.translate.test_properties import _encode, requests
 from tests.translate.test_valid_or_refused_mutated import mutated
 from toolwire._json import dumps
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, arguments_text
-from toolwire._plain.anthropic import read, write
+from toolwire._plain._form import ASSISTANT, RESULTS, Plain, arguments_text
+from toolwire._plain.anthropic_read import read
+from toolwire._plain.anthropic_write import write
 from toolwire.errors import ToolwireError
 from toolwire.formats._sendable import refuse_unsendable_request
 from toolwire.formats.anthropic.request import decode_request, encode_request
@@ -66,7 +66,8 @@ def _split(ir: Request) -> Request:
     messages: list[Message] = []
     for message in ir.messages:
         parts = message.parts
-        if message.role == "user" and len(parts) > 1 and type(parts[0]) is ToolResult and type(parts[-1]) is TextPart:
+        split = len(parts) > 1 and type(parts[0]) is ToolResult and type(parts[-1]) is TextPart
+        if message.role == "user" and split:
             messages.append(msgspec.structs.replace(message, parts=parts[:-1]))
             messages.append(msgspec.structs.replace(message, parts=parts[-1:]))
         else:

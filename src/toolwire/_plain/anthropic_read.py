@@ -1,4 +1,4 @@
-"""The Anthropic Messages reader and writer of the pair lanes (see :mod:`toolwire._plain._form`).
+"""The Anthropic Messages reader of the pair lanes (see :mod:`toolwire._plain._form`).
 
 :func:`read` takes this shape of request (anything else returns ``None``, and the general path
 runs):
@@ -18,34 +18,15 @@ runs):
   "tool_use_id", "content"}`` answering each call once (content a non-empty string or one
   ``text`` block), then at most one ``text`` block; no two ``assistant`` messages in a row;
 * every ``text`` block ``{"type", "text"}`` of a non-empty string;
-* tools ``{"name", "description"?, "input_schema", "strict"?}`` of distinct non-empty names.
-
-:func:`write` writes what the general path writes for a :class:`Plain` from another format:
-system turns hoisted to ``system`` (a string for one, text blocks for more; a system turn after
-the conversation started is noted), consecutive turns of one role merged into one message of
-blocks, results first in their user turn, arguments as ``input`` objects, ``max_tokens`` 4096
-(noted) when not given, ``metadata`` of ``user_id`` only (other fields noted as dropped),
-``disable_parallel_tool_use`` in ``tool_choice`` (an ``auto`` one, noted, for parallel calls
-turned off without a choice). It returns ``None`` for what the general path would rewrite or
-refuse: a tool or call name outside Anthropic's rules, a call id it would escape, arguments that
-are no JSON object, an empty result output, numbers outside Anthropic's ranges, a tool choice
-without tools or naming no tool, a prefill ending in whitespace, no turn left but system text.
-"""
+* tools ``{"name", "description"?, "input_schema", "strict"?}`` of distinct non-empty names."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from toolwire._callids import sanitize_call_id
 from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Call, Plain, Result, Tool
-from toolwire.formats._ranges import RANGES
-from toolwire.formats.anthropic._generation import DEFAULT_MAX_TOKENS
-from toolwire.formats.anthropic._util import parse_object
-from toolwire.names import NAME_RULES
 
-__all__ = ["read", "write"]
-
-# ---------------------------------------------------------------- read
+__all__ = ["read"]
 
 _TOP = frozenset(
     {
@@ -295,192 +276,3 @@ def read(p: Any, model: str | None) -> Plain | None:
     if _tool_fields(p, plain) and _numbers(p, plain) and _rest(p, plain):
         return plain
     return None
-
-
-# ---------------------------------------------------------------- write
-
-_valid_name = NAME_RULES["anthropic"].pattern.fullmatch
-_CHOICES: dict[str, str] = {"auto": "auto", "required": "any", "none": "none"}
-""":class:`Plain` choice mode -> Anthropic ``tool_choice.type``."""
-_RANGES = RANGES["anthropic"]
-
-
-def _name_ok(name: Any) -> bool:
-    return type(name) is str and _valid_name(name) is not None
-
-
-def _call_block(call: Call) -> dict[str, Any] | None:
-    """The ``tool_use`` block of a call, or ``None`` (an id or name rewritten, no JSON object)."""
-    call_id, name, arguments = call
-    if sanitize_call_id(call_id) != call_id or not _name_ok(name):
-        return None
-    if type(arguments) is str:
-        arguments = parse_object(arguments)
-    if type(arguments) is not dict:
-        return None
-    return {"type": "tool_use", "id": call_id, "name": name, "input": arguments}
-
-
-def _result_block(result: Result) -> dict[str, Any] | None:
-    call_id, output = result
-    if not output or sanitize_call_id(call_id) != call_id:  # "": no content (Chat) or one (Anthropic)
-        return None
-    return {"type": "tool_result", "tool_use_id": call_id, "content": output}
-
-
-def _blocks(turn: tuple[Any, ...]) -> tuple[str, list[dict[str, Any]]] | None:
-    """The role and blocks of a user, assistant or results turn, or ``None``."""
-    kind = turn[0]
-    if kind == USER:
-        return ("user", [{"type": "text", "text": turn[1]}]) if turn[1] else None
-    blocks: list[dict[str, Any]] = []
-    if kind == ASSISTANT:
-        if turn[1] == "":
-            return None
-        if turn[1] is not None:
-            blocks.append({"type": "text", "text": turn[1]})
-        for call in turn[2]:
-            block = _call_block(call)
-            if block is None:
-                return None
-            blocks.append(block)
-        return ("assistant", blocks) if blocks else None
-    for result in turn[1]:
-        block = _result_block(result)
-        if block is None:
-            return None
-        blocks.append(block)
-    return ("user", blocks) if blocks else None
-
-
-def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
-    """The system texts and the merged turns of ``plain``, or ``None``."""
-    system: list[str] = []
-    out: list[dict[str, Any]] = []
-    last: dict[str, Any] | None = None
-    for turn in plain.turns:
-        if turn[0] == SYSTEM:
-            if not turn[2]:
-                return None  # the encoder leaves an empty text out
-            if out:
-                plain.noted = True  # a mid-conversation system message moved to the top
-            system.append(turn[2])
-            continue
-        if turn[0] == RESULTS and (last is None or last["role"] != "assistant"):
-            return None  # results answer the assistant turn right before them
-        found = _blocks(turn)
-        if found is None:
-            return None
-        role, blocks = found
-        if last is not None and last["role"] == role:
-            last["content"].extend(blocks)
-        else:
-            last = {"role": role, "content": blocks}
-            out.append(last)
-    return system, out
-
-
-def _prefill_ok(messages: list[dict[str, Any]]) -> bool:
-    """Whether the general path keeps the last message as is (a prefill, an assistant last
-    message, ending in whitespace is trimmed, noted)."""
-    last = messages[-1]
-    if last["role"] != "assistant":
-        return True
-    block = last["content"][-1]
-    return block["type"] != "text" or block["text"] == block["text"].rstrip()
-
-
-def _numbers_out(plain: Plain, out: dict[str, Any]) -> bool:
-    """``max_tokens``, ``temperature`` and ``top_p`` written into ``out``, when in range."""
-    max_tokens = plain.max_tokens
-    if max_tokens is None:
-        plain.noted = True  # required: the general path sends DEFAULT_MAX_TOKENS
-        max_tokens = DEFAULT_MAX_TOKENS
-    elif not _RANGES["max_tokens"][0] <= max_tokens:
-        return False
-    out["max_tokens"] = max_tokens
-    for key in ("temperature", "top_p"):
-        value = getattr(plain, key)
-        if value is not None:
-            low, high = _RANGES[key]
-            if not low <= value or (high is not None and not value <= high):
-                return False
-            out[key] = value
-    return True
-
-
-def _tools_out(tools: list[Tool]) -> tuple[list[dict[str, Any]], set[str]] | None:
-    out: list[dict[str, Any]] = []
-    names: set[str] = set()
-    for name, description, parameters, strict in tools:
-        if not _name_ok(name) or name in names:
-            return None
-        names.add(name)
-        tool: dict[str, Any] = {"name": name}
-        if description is not None:
-            tool["description"] = description
-        tool["input_schema"] = parameters if parameters is not None else {"type": "object", "properties": {}}
-        if strict is not None:
-            tool["strict"] = strict
-        out.append(tool)
-    return out, names
-
-
-def _choice_out(plain: Plain, names: set[str]) -> dict[str, Any] | None | bool:
-    """The ``tool_choice`` of ``plain`` (``None``: none; ``False``: a choice naming no tool)."""
-    choice, parallel = plain.choice, plain.parallel
-    if choice is None:
-        if parallel is False:
-            plain.noted = True  # parallel_tool_calls=false sent as tool_choice auto
-            return {"type": "auto", "disable_parallel_tool_use": True}
-        return None
-    if type(choice) is tuple:
-        if choice[1] not in names:
-            return False
-        out: dict[str, Any] = {"type": "tool", "name": choice[1]}
-    else:
-        out = {"type": _CHOICES[choice]}  # type: ignore[index]
-    if parallel is not None and choice != "none":
-        out["disable_parallel_tool_use"] = not parallel
-    return out
-
-
-def _tool_fields_out(plain: Plain, out: dict[str, Any]) -> bool:
-    """``tools`` and ``tool_choice`` written into ``out``, when the general path writes them so."""
-    tools = plain.tools
-    if not tools:
-        return tools is None and plain.choice is None and plain.parallel is None
-    found = _tools_out(tools)
-    if found is None:
-        return False
-    out["tools"] = found[0]
-    choice = _choice_out(plain, found[1])
-    if choice is False:
-        return False
-    if choice is not None:
-        out["tool_choice"] = choice
-    return True
-
-
-def write(plain: Plain) -> dict[str, Any] | None:
-    """The Anthropic request the general path writes for ``plain`` (from another format), or
-    ``None`` (see the module docstring); sets ``plain.noted`` when the general path notes."""
-    found = _messages(plain)
-    if found is None or not found[1] or not _prefill_ok(found[1]):
-        return None
-    system, messages = found
-    out: dict[str, Any] = {}
-    if plain.model is not None:
-        out["model"] = plain.model
-    if system:
-        out["system"] = system[0] if len(system) == 1 else [{"type": "text", "text": s} for s in system]
-    out["messages"] = messages
-    if not _numbers_out(plain, out):
-        return None
-    if plain.stream is not None:
-        out["stream"] = plain.stream
-    if plain.metadata:
-        plain.noted = True  # Anthropic metadata only has user_id: the other fields are dropped
-    if plain.user is not None:
-        out["metadata"] = {"user_id": plain.user}
-    return out if _tool_fields_out(plain, out) else None
