@@ -382,6 +382,9 @@ NOT_READ: dict[str, Callable[[dict[str, Any]], None]] = {
         [{"type": "text", "text": "x"}, {"type": "tool_result", "tool_use_id": "c3", "content": "rain"}],
     ),
     "a call left unanswered": _drop(("messages", 2, "content", 1)),
+    "a call unanswered in a message of fewer blocks": _set(
+        ("messages", 2, "content"), [{"type": "tool_result", "tool_use_id": "c2", "content": "noon"}]
+    ),
     "result of another call": _set(("messages", 2, "content", 0, "tool_use_id"), "c3"),
     "result twice": _set(("messages", 2, "content", 0, "tool_use_id"), "c1"),
     "result without a call turn": _insert(
@@ -517,7 +520,10 @@ WRITTEN: dict[str, Callable[[dict[str, Any]], None]] = {
     "metadata (noted)": _set(("metadata",), {"session": "s"}),
     "empty metadata": _set(("metadata",), {}),
     "no user": _pop("user"),
-    "parallel off without a choice (noted)": _pop("tool_choice"),
+    "parallel off without a choice (noted)": lambda p: [
+        p.pop("tool_choice"),
+        _set(("parallel_tool_calls",), False)(p),
+    ],
     "parallel on without a choice": lambda p: [p.pop("tool_choice"), _set(("parallel_tool_calls",), True)(p)],
     "choice none": _set(("tool_choice",), "none"),
     "choice auto, no parallel switch": lambda p: [
