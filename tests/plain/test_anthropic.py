@@ -386,6 +386,7 @@ NOT_READ: dict[str, Callable[[dict[str, Any]], None]] = {
         ("messages", 2, "content"), [{"type": "tool_result", "tool_use_id": "c2", "content": "noon"}]
     ),
     "result of another call": _set(("messages", 2, "content", 0, "tool_use_id"), "c3"),
+    "result id not a string": _set(("messages", 7, "content", 0, "tool_use_id"), ["c3"]),
     "result twice": _set(("messages", 2, "content", 0, "tool_use_id"), "c1"),
     "result without a call turn": _insert(
         4, {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c1", "content": "x"}]}

@@ -108,7 +108,7 @@ class _Reader:
                 return None
             call_id = block.get("tool_use_id")
             output = _one_text(block.get("content"))
-            if call_id not in waiting or output is None:
+            if type(call_id) is not str or call_id not in waiting or output is None:
                 return None
             waiting.discard(call_id)
             out.append((call_id, output))
