@@ -49,6 +49,21 @@ READ_FIELDS = (
 # ---------------------------------------------------------------- the checks
 
 
+_FIELDS = (
+    "choice",
+    "max_tokens",
+    "metadata",
+    "noted",
+    "parallel",
+    "stream",
+    "temperature",
+    "tools",
+    "top_p",
+    "user",
+)
+"""The fields of a :class:`Plain` but its model and turns."""
+
+
 def _as_ir(turn: tuple[Any, ...]) -> tuple[Any, ...]:
     if turn[0] == ASSISTANT:
         return (ASSISTANT, turn[1], tuple((i, n, arguments_text(a)) for i, n, a in turn[2]))
@@ -57,8 +72,9 @@ def _as_ir(turn: tuple[Any, ...]) -> tuple[Any, ...]:
 
 def _tuples(plain: Plain) -> Plain:
     """``plain`` in ``plain_of_ir``'s spelling: calls and results as tuples, arguments as text."""
-    out = copy.copy(plain)
-    out.turns = [_as_ir(turn) for turn in plain.turns]
+    out = Plain(plain.model, [_as_ir(turn) for turn in plain.turns])
+    for name in _FIELDS:
+        setattr(out, name, getattr(plain, name))
     return out
 
 
