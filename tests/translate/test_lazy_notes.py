@@ -25,7 +25,7 @@ from toolwire.errors import ConversionError
 from toolwire.ir import notes as notes_module
 from toolwire.ir._where import STREAM, Where
 from toolwire.ir.notes import Note, Notes
-from toolwire.translate import Exchange, Translation, translate_request, translate_response
+from toolwire.translate import Exchange, Translation, _general_request, translate_request, translate_response
 
 from .test_strict_is_loss import _translate
 from .test_valid_or_refused import PAIRS
@@ -243,9 +243,13 @@ def test_a_translation_without_notes_keeps_nothing_for_later() -> None:
     result = translate_request(payload, source="openai-chat", target="openai-responses", policy="drop")
     assert not _unread(result)
     assert result.notes == ()
-    made_up = translate_request(payload, source="openai-chat", target="anthropic", policy="drop")
+    made_up = _general_request(payload, "openai-chat", "anthropic", "drop", None, None, None)
     assert _unread(made_up)  # a made-up max_tokens, at the output's $.max_tokens
     assert [(n.path, n.target) for n in made_up.notes] == [("$", "$.max_tokens")]
+    by_lane = translate_request(payload, source="openai-chat", target="anthropic", policy="drop")
+    slot = translation_module._NOTES_SLOT.__get__(by_lane, Translation)
+    assert type(slot) is translation_module._Built  # the pair lane's: the general path runs on first read
+    assert by_lane.notes == made_up.notes
 
 
 # ---------------------------------------------------------------- strict, warn, streams: at once

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from toolwire._plain import chat_read, chat_write, responses
+from toolwire._plain import anthropic_read, anthropic_write, chat_read, chat_write, responses
 from toolwire._plain._form import Plain
 
 __all__ = ["READERS", "WRITERS", "plain_lane"]
@@ -19,12 +19,13 @@ Reader = Callable[[Any, "str | None"], "Plain | None"]
 Writer = Callable[[Plain], "dict[str, Any] | None"]
 
 READERS: dict[str, Reader] = {
+    "anthropic": anthropic_read.read,
     "openai-chat": chat_read.read,
     "openai-responses": responses.read,
 }
 """Each format's reader: its request as a :class:`Plain`, or ``None`` (not plain)."""
 
-WRITERS: dict[str, Writer] = {"openai-chat": chat_write.write}
+WRITERS: dict[str, Writer] = {"anthropic": anthropic_write.write, "openai-chat": chat_write.write}
 """Each format's writer: a :class:`Plain` as its request, or ``None`` (the general path writes it)."""
 
 

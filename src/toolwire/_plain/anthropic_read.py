@@ -1,0 +1,278 @@
+"""The Anthropic Messages reader of the pair lanes (see :mod:`toolwire._plain._form`).
+
+:func:`read` takes this shape of request (anything else returns ``None``, and the general path
+runs):
+
+* top-level fields: ``model`` (a non-empty string), ``system`` (a non-empty string, or one
+  ``text`` block ``{"type", "text"}``), ``messages`` (a non-empty list of the messages below),
+  ``max_tokens`` (an integer from 16), ``temperature`` and ``top_p`` (from 0 to 1), ``stream`` (a
+  boolean), ``metadata`` (an object; a ``user_id`` in it a string), ``tools`` (a non-empty list
+  of the tools below) and ``tool_choice`` (with tools: ``{"type": "auto" | "any" | "none"}`` or
+  ``{"type": "tool", "name"}`` naming one of them, with ``disable_parallel_tool_use`` a boolean
+  unless ``none``): the numbers every target takes as they are;
+* messages ``{"role", "content"}``: a ``user`` message of a non-empty string or one ``text``
+  block; an ``assistant`` message of a non-empty string, or of an optional ``text`` block then
+  ``tool_use`` blocks ``{"type", "id", "name", "input"}`` (non-empty string id and name, an object
+  input; an id used once and without ``--``, the mark of an id the general path escaped); the
+  message after a call turn a ``user`` message of ``tool_result`` blocks ``{"type",
+  "tool_use_id", "content"}`` answering each call once (content a non-empty string or one
+  ``text`` block), then at most one ``text`` block; no two ``assistant`` messages in a row;
+* every ``text`` block ``{"type", "text"}`` of a non-empty string;
+* tools ``{"name", "description"?, "input_schema", "strict"?}`` of distinct non-empty names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Call, Plain, Result, Tool
+
+__all__ = ["read"]
+
+_TOP = frozenset(
+    {
+        *("model", "system", "messages", "max_tokens", "temperature", "top_p", "stream", "metadata"),
+        *("tools", "tool_choice"),
+    }
+)
+_NUMBERS: tuple[tuple[str, int, int | None], ...] = (
+    ("max_tokens", 16, None),
+    ("temperature", 0, 1),
+    ("top_p", 0, 1),
+)
+"""The numbers read, with the range the lane takes (every target's; ``None``: no bound)."""
+_TOOL_KEYS = frozenset({"name", "description", "input_schema", "strict"})
+_MODES = {"auto": "auto", "any": "required", "none": "none"}
+"""Anthropic ``tool_choice.type`` -> :class:`Plain` choice (``tool``: a named one)."""
+_CHOICE_KEYS = frozenset({"type", "disable_parallel_tool_use"})
+_NAMED_KEYS = frozenset({"type", "name", "disable_parallel_tool_use"})
+
+
+def _text(block: Any) -> str | None:
+    """The text of a ``text`` block ``{"type", "text"}`` of a non-empty string, else ``None``."""
+    if type(block) is not dict or len(block) != 2 or block.get("type") != "text":
+        return None
+    text = block.get("text")
+    return text if type(text) is str and text else None
+
+
+def _one_text(content: Any) -> str | None:
+    """The text of a non-empty string or of a list of one ``text`` block, else ``None``."""
+    if type(content) is str:
+        return content or None
+    if type(content) is list and len(content) == 1:
+        return _text(content[0])
+    return None
+
+
+class _Reader:
+    """The turns of a ``messages`` list, read message by message (see the module docstring)."""
+
+    __slots__ = ("called", "out", "pending", "role")
+
+    def __init__(self, out: list[tuple[Any, ...]]) -> None:
+        self.out = out
+        self.called: set[str] = set()  # every call id so far
+        self.pending: list[Call] | None = None  # the calls of the last message, to answer next
+        self.role: Any = None  # the role of the last message
+
+    def user(self, content: Any) -> bool:
+        pending = self.pending
+        if pending is None:
+            text = _one_text(content)
+            if text is None:
+                return False
+            self.out.append((USER, text))
+            return True
+        self.pending = None
+        if type(content) is not list:
+            return False
+        results = self.results(content, pending)
+        if results is None:
+            return False
+        self.out.append((RESULTS, results))
+        rest = len(content) - len(results)
+        if rest == 0:
+            return True
+        text = _text(content[-1]) if rest == 1 else None
+        if text is None:
+            return False
+        self.out.append((USER, text))
+        return True
+
+    def results(self, content: list[Any], calls: list[Call]) -> list[Result] | None:
+        """The leading ``tool_result`` blocks of ``content``, when they answer each of ``calls``."""
+        waiting = {call[0] for call in calls}
+        out: list[Result] = []
+        for block in content[: len(calls)]:
+            if type(block) is not dict or len(block) != 3 or block.get("type") != "tool_result":
+                return None
+            call_id = block.get("tool_use_id")
+            output = _one_text(block.get("content"))
+            if type(call_id) is not str or call_id not in waiting or output is None:
+                return None
+            waiting.discard(call_id)
+            out.append((call_id, output))
+        return None if waiting else out
+
+    def assistant(self, content: Any) -> bool:
+        if self.role == "assistant":
+            return False
+        if type(content) is str:
+            if not content:
+                return False
+            self.out.append((ASSISTANT, content, []))
+            return True
+        if type(content) is not list or not content:
+            return False
+        text = _text(content[0])
+        calls: list[Call] = []
+        for block in content if text is None else content[1:]:
+            call = self.call(block)
+            if call is None:
+                return False
+            calls.append(call)
+        if calls:
+            self.pending = calls
+        self.out.append((ASSISTANT, text, calls))
+        return True
+
+    def call(self, block: Any) -> Call | None:
+        if type(block) is not dict or len(block) != 4 or block.get("type") != "tool_use":
+            return None
+        call_id, name, arguments = block.get("id"), block.get("name"), block.get("input")
+        if type(call_id) is not str or not call_id or "--" in call_id or call_id in self.called:
+            return None
+        if type(name) is not str or not name or type(arguments) is not dict:
+            return None
+        self.called.add(call_id)
+        return (call_id, name, arguments)
+
+    def run(self, messages: list[Any]) -> bool:
+        """Whether every message is of the lane's shape (then ``out`` holds the turns)."""
+        for message in messages:
+            if type(message) is not dict or len(message) != 2:
+                return False
+            role, content = message.get("role"), message.get("content")
+            if role == "user":
+                done = self.user(content)
+            elif role == "assistant" and self.pending is None:
+                done = self.assistant(content)
+            else:
+                return False
+            if not done:
+                return False
+            self.role = role
+        return self.pending is None
+
+
+def _tools(wire: Any) -> list[Tool] | None:
+    """The tools of ``tools``, when each is plain and their names distinct."""
+    if type(wire) is not list or not wire:
+        return None
+    out: list[Tool] = []
+    names: set[str] = set()
+    for item in wire:
+        if type(item) is not dict or not item.keys() <= _TOOL_KEYS:
+            return None
+        name, description = item.get("name"), item.get("description")
+        schema, strict = item.get("input_schema"), item.get("strict")
+        if type(name) is not str or not name or name in names or type(schema) is not dict:
+            return None
+        if (description is not None or "description" in item) and type(description) is not str:
+            return None
+        if (strict is not None or "strict" in item) and type(strict) is not bool:
+            return None
+        names.add(name)
+        out.append((name, description, schema, strict))
+    return out
+
+
+def _choice(value: Any, names: set[str], plain: Plain) -> bool:
+    """``tool_choice`` read into ``plain``, when plain."""
+    if type(value) is not dict:
+        return False
+    kind = value.get("type")
+    if kind == "tool":
+        name = value.get("name")
+        if not value.keys() <= _NAMED_KEYS or type(name) is not str or name not in names:
+            return False
+        plain.choice = ("tool", name)
+    else:
+        mode = _MODES.get(kind) if type(kind) is str else None
+        if mode is None or not value.keys() <= _CHOICE_KEYS:
+            return False
+        plain.choice = mode
+    if "disable_parallel_tool_use" in value:
+        disable = value["disable_parallel_tool_use"]
+        if type(disable) is not bool or kind == "none":
+            return False
+        plain.parallel = not disable
+    return True
+
+
+def _tool_fields(p: dict[str, Any], plain: Plain) -> bool:
+    """``tools`` and ``tool_choice`` read into ``plain``, when plain."""
+    if "tools" not in p:
+        return "tool_choice" not in p
+    tools = plain.tools = _tools(p["tools"])
+    if tools is None:
+        return False
+    return "tool_choice" not in p or _choice(p["tool_choice"], {tool[0] for tool in tools}, plain)
+
+
+def _numbers(p: dict[str, Any], plain: Plain) -> bool:
+    """``max_tokens``, ``temperature`` and ``top_p`` read into ``plain``, when in range."""
+    for key, low, high in _NUMBERS:
+        if key in p:
+            value = p[key]
+            kind = type(value)
+            if (kind is not int and (kind is not float or key == "max_tokens")) or not low <= value:
+                return False
+            if high is not None and not value <= high:
+                return False
+            setattr(plain, key, value)
+    return True
+
+
+def _rest(p: dict[str, Any], plain: Plain) -> bool:
+    """``stream`` and ``metadata`` read into ``plain`` (``metadata.user_id`` as ``user``)."""
+    if "stream" in p:
+        stream = p["stream"]
+        if type(stream) is not bool:
+            return False
+        plain.stream = stream
+    if "metadata" in p:
+        metadata = p["metadata"]
+        if type(metadata) is not dict:
+            return False
+        if "user_id" not in metadata:
+            plain.metadata = metadata
+            return True
+        user = metadata["user_id"]
+        if type(user) is not str:
+            return False
+        plain.user = user
+        plain.metadata = {k: v for k, v in metadata.items() if k != "user_id"} or None
+    return True
+
+
+def read(p: Any, model: str | None) -> Plain | None:
+    """The :class:`Plain` of an Anthropic request ``p`` of the module docstring's shape, else
+    ``None`` (``model``: the caller's model name, unused: the lane takes requests naming theirs)."""
+    if type(p) is not dict or not p.keys() <= _TOP:
+        return None
+    name, messages = p.get("model"), p.get("messages")
+    if type(name) is not str or not name or type(messages) is not list or not messages:
+        return None
+    turns: list[tuple[Any, ...]] = []
+    if "system" in p:
+        system = _one_text(p["system"])
+        if system is None:
+            return None
+        turns.append((SYSTEM, "system", system))
+    if not _Reader(turns).run(messages):
+        return None
+    plain = Plain(name, turns)
+    if _tool_fields(p, plain) and _numbers(p, plain) and _rest(p, plain):
+        return plain
+    return None

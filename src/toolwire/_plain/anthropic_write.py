@@ -1,0 +1,224 @@
+"""The Anthropic Messages writer of the pair lanes (see :mod:`toolwire._plain._form`).
+
+:func:`write` writes what the general path writes for a :class:`Plain` from another format:
+system turns hoisted to ``system`` (a string for one, text blocks for more; a system turn after
+the conversation started is noted), consecutive turns of one role merged into one message of
+blocks, results first in their user turn, arguments as ``input`` objects, ``max_tokens`` 4096
+(noted) when not given, ``metadata`` of ``user_id`` only (other fields noted as dropped),
+``disable_parallel_tool_use`` in ``tool_choice`` (an ``auto`` one, noted, for parallel calls
+turned off without a choice). It returns ``None`` for what the general path would rewrite or
+refuse: a tool or call name outside Anthropic's rules, a call id it would escape, arguments that
+are no JSON object, an empty result output, numbers outside Anthropic's ranges, a tool choice
+without tools or naming no tool, a prefill ending in whitespace, no turn left but system text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolwire._callids import _VALID as _CALL_ID
+from toolwire._plain._form import ASSISTANT, SYSTEM, USER, Plain, Tool
+from toolwire.formats._ranges import RANGES
+from toolwire.formats.anthropic._generation import DEFAULT_MAX_TOKENS
+from toolwire.formats.anthropic._util import parse_object
+from toolwire.names import NAME_RULES
+
+__all__ = ["write"]
+
+_valid_name = NAME_RULES["anthropic"].pattern.fullmatch
+_CHOICES: dict[str, str] = {"auto": "auto", "required": "any", "none": "none"}
+""":class:`Plain` choice mode -> Anthropic ``tool_choice.type``."""
+_RANGES = RANGES["anthropic"]
+_valid_id = _CALL_ID.fullmatch  # what sanitize_call_id sends as is
+_NAMES: set[str] = set()
+"""Tool names found valid (a set hit instead of a regex match: the same few names every request)."""
+
+
+def _name_ok(name: Any) -> bool:
+    if type(name) is not str:
+        return False
+    if name in _NAMES:
+        return True
+    if _valid_name(name) is None:
+        return False
+    if len(_NAMES) < 4096:
+        _NAMES.add(name)
+    return True
+
+
+def _calls(calls: Any, blocks: list[dict[str, Any]]) -> bool:
+    """The ``tool_use`` blocks of ``calls`` added to ``blocks``; ``False`` for a call id or name
+    the general path rewrites, or arguments that are no JSON object."""
+    for call_id, name, arguments in calls:
+        if _valid_id(call_id) is None or not _name_ok(name):
+            return False
+        if type(arguments) is str:
+            arguments = parse_object(arguments)
+            if type(arguments) is not dict:
+                return False
+        elif type(arguments) is not dict:
+            return False
+        blocks.append({"type": "tool_use", "id": call_id, "name": name, "input": arguments})
+    return True
+
+
+def _results(results: Any, blocks: list[dict[str, Any]]) -> bool:
+    """The ``tool_result`` blocks of ``results`` added to ``blocks``; ``False`` for a call id the
+    general path escapes or an empty output (no content from Chat, an empty text from Anthropic)."""
+    for call_id, output in results:
+        if not output or _valid_id(call_id) is None:
+            return False
+        blocks.append({"type": "tool_result", "tool_use_id": call_id, "content": output})
+    return True
+
+
+def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
+    """The system texts and the merged turns of ``plain``, or ``None``: turns of one role in a
+    row are one message, results answer the assistant turn with calls right before them."""
+    system: list[str] = []
+    out: list[dict[str, Any]] = []
+    role: str | None = None  # the role of the last message
+    blocks: list[dict[str, Any]] = []  # its content
+    for turn in plain.turns:
+        kind = turn[0]
+        if kind == SYSTEM:
+            if not turn[2]:
+                return None  # the encoder leaves an empty text out
+            if out:
+                plain.noted = True  # a mid-conversation system message moved to the top
+            system.append(turn[2])
+            continue
+        if kind == ASSISTANT:
+            text, calls = turn[1], turn[2]
+            if role == "assistant" or text == "" or (text is None and not calls):
+                return None
+            role, blocks = "assistant", [] if text is None else [{"type": "text", "text": text}]
+            out.append({"role": role, "content": blocks})
+            if calls and not _calls(calls, blocks):
+                return None
+            continue
+        if kind == USER:
+            if not turn[1]:
+                return None
+            block = {"type": "text", "text": turn[1]}
+        elif role != "assistant" or blocks[-1]["type"] != "tool_use" or not turn[1]:
+            return None
+        else:
+            block = None
+        if role != "user":
+            role, blocks = "user", []
+            out.append({"role": role, "content": blocks})
+        if block is not None:
+            blocks.append(block)
+        elif not _results(turn[1], blocks):
+            return None
+    return system, out
+
+
+def _prefill_ok(messages: list[dict[str, Any]]) -> bool:
+    """Whether the general path keeps the last message as is (a prefill, an assistant last
+    message, ending in whitespace is trimmed, noted)."""
+    last = messages[-1]
+    if last["role"] != "assistant":
+        return True
+    block = last["content"][-1]
+    if block["type"] != "text":
+        return True
+    text: str = block["text"]
+    return text == text.rstrip()
+
+
+def _numbers_out(plain: Plain, out: dict[str, Any]) -> bool:
+    """``max_tokens``, ``temperature`` and ``top_p`` written into ``out``, when in range."""
+    max_tokens = plain.max_tokens
+    if max_tokens is None:
+        plain.noted = True  # required: the general path sends DEFAULT_MAX_TOKENS
+        max_tokens = DEFAULT_MAX_TOKENS
+    elif not _RANGES["max_tokens"][0] <= max_tokens:
+        return False
+    out["max_tokens"] = max_tokens
+    for key in ("temperature", "top_p"):
+        value = getattr(plain, key)
+        if value is not None:
+            low, high = _RANGES[key]
+            if not low <= value or (high is not None and not value <= high):
+                return False
+            out[key] = value
+    return True
+
+
+def _tools_out(tools: list[Tool]) -> tuple[list[dict[str, Any]], set[str]] | None:
+    out: list[dict[str, Any]] = []
+    names: set[str] = set()
+    for name, description, parameters, strict in tools:
+        if not _name_ok(name) or name in names:
+            return None
+        names.add(name)
+        tool: dict[str, Any] = {"name": name}
+        if description is not None:
+            tool["description"] = description
+        tool["input_schema"] = parameters if parameters is not None else {"type": "object", "properties": {}}
+        if strict is not None:
+            tool["strict"] = strict
+        out.append(tool)
+    return out, names
+
+
+def _choice_out(plain: Plain, names: set[str]) -> dict[str, Any] | bool | None:
+    """The ``tool_choice`` of ``plain`` (``None``: none; ``False``: a choice naming no tool)."""
+    choice, parallel = plain.choice, plain.parallel
+    if choice is None:
+        if parallel is False:
+            plain.noted = True  # parallel_tool_calls=false sent as tool_choice auto
+            return {"type": "auto", "disable_parallel_tool_use": True}
+        return None
+    if type(choice) is tuple:
+        if choice[1] not in names:
+            return False
+        out: dict[str, Any] = {"type": "tool", "name": choice[1]}
+    else:
+        out = {"type": _CHOICES[choice]}  # type: ignore[index]
+    if parallel is not None and choice != "none":
+        out["disable_parallel_tool_use"] = not parallel
+    return out
+
+
+def _tool_fields_out(plain: Plain, out: dict[str, Any]) -> bool:
+    """``tools`` and ``tool_choice`` written into ``out``, when the general path writes them so."""
+    tools = plain.tools
+    if not tools:
+        return tools is None and plain.choice is None and plain.parallel is None
+    found = _tools_out(tools)
+    if found is None:
+        return False
+    out["tools"] = found[0]
+    choice = _choice_out(plain, found[1])
+    if choice is False:
+        return False
+    if choice is not None:
+        out["tool_choice"] = choice
+    return True
+
+
+def write(plain: Plain) -> dict[str, Any] | None:
+    """The Anthropic request the general path writes for ``plain`` (from another format), or
+    ``None`` (see the module docstring); sets ``plain.noted`` when the general path notes."""
+    found = _messages(plain)
+    if found is None or not found[1] or not _prefill_ok(found[1]):
+        return None
+    system, messages = found
+    out: dict[str, Any] = {}
+    if plain.model is not None:
+        out["model"] = plain.model
+    if system:
+        out["system"] = system[0] if len(system) == 1 else [{"type": "text", "text": s} for s in system]
+    out["messages"] = messages
+    if not _numbers_out(plain, out):
+        return None
+    if plain.stream is not None:
+        out["stream"] = plain.stream
+    if plain.metadata:
+        plain.noted = True  # Anthropic metadata only has user_id: the other fields are dropped
+    if plain.user is not None:
+        out["metadata"] = {"user_id": plain.user}
+    return out if _tool_fields_out(plain, out) else None
