@@ -24,7 +24,7 @@ from tests.plain.harness import bench_requests, corpus, lane_pairs, same_both_wa
 from tests.translate.test_properties import _encode, requests
 from tests.translate.test_valid_or_refused_mutated import mutated
 from toolwire._json import dumps, dumps_str, loads
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain
+from toolwire._plain._form import ASSISTANT, PLAIN_FIELDS, RESULTS, SYSTEM, USER, Plain
 from toolwire._plain.chat_read import read
 from toolwire._plain.chat_write import write
 from toolwire.errors import ToolwireError
@@ -80,8 +80,10 @@ def _with_objects(plain: Plain) -> Plain:
                 calls.append((call_id, name, arguments))
             turn = (ASSISTANT, turn[1], tuple(calls))
         turns.append(turn)
-    out = copy.copy(plain)
-    out.turns = turns
+    out = Plain(plain.model, turns)
+    for name in PLAIN_FIELDS:
+        if name != "turns":
+            setattr(out, name, getattr(plain, name))
     return out
 
 

@@ -33,7 +33,10 @@ from typing import Any, Final
 
 from toolwire._json import dumps_str
 
-__all__ = ["ASSISTANT", "RESULTS", "SYSTEM", "USER", "Call", "Plain", "Result", "Tool", "arguments_text"]
+__all__ = [
+    *("ASSISTANT", "PLAIN_FIELDS", "RESULTS", "SYSTEM", "USER"),
+    *("Call", "Plain", "Result", "Tool", "arguments_text"),
+]
 
 SYSTEM: Final = 0
 USER: Final = 1
@@ -49,6 +52,13 @@ Result = tuple[str, str]
 
 Tool = tuple[str, "str | None", "dict[str, Any] | None", "bool | None"]
 """``(name, description, parameters, strict)`` of a function tool; ``None``: not given."""
+
+
+PLAIN_FIELDS = (
+    *("choice", "max_tokens", "metadata", "model", "noted", "parallel"),
+    *("stream", "temperature", "tools", "top_p", "turns", "user"),
+)
+"""The fields of :class:`Plain` (its ``__slots__``, which a compiled class does not have)."""
 
 
 class Plain:
@@ -97,13 +107,13 @@ class Plain:
         self.noted = False
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in sorted(self.__slots__))
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in PLAIN_FIELDS)
         return f"Plain({fields})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Plain):
             return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+        return all(getattr(self, name) == getattr(other, name) for name in PLAIN_FIELDS)
 
     __hash__ = None  # type: ignore[assignment]
 

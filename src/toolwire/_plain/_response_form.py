@@ -21,6 +21,10 @@ from toolwire.ir.response import StopReason, Usage
 __all__ = ["PlainResponse"]
 
 
+_FIELDS = ("calls", "created", "id", "model", "raw_stop", "stop", "text", "usage")
+"""The fields of :class:`PlainResponse` (its ``__slots__``, which a compiled class does not have)."""
+
+
 class PlainResponse:
     """A plain response (see the module docstring).
 
@@ -48,11 +52,11 @@ class PlainResponse:
         self.usage: Usage | None = None
 
     def __repr__(self) -> str:
-        return "PlainResponse(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__) + ")"
+        return "PlainResponse(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in _FIELDS) + ")"
 
     def __eq__(self, other: Any) -> bool:
         if not isinstance(other, PlainResponse):
             return NotImplemented
-        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+        return all(getattr(self, k) == getattr(other, k) for k in _FIELDS)
 
     __hash__ = None  # type: ignore[assignment]
