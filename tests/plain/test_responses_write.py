@@ -21,7 +21,7 @@ from tests.plain.harness import bench_requests, corpus, lane_pairs, same_both_wa
 from tests.translate.test_properties import _encode, requests
 from tests.translate.test_valid_or_refused_mutated import mutated
 from toolwire._json import dumps, loads
-from toolwire._plain import WRITERS
+from toolwire._plain import READERS, WRITERS
 from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain
 from toolwire._plain.responses_write import write
 from toolwire.errors import ToolwireError
@@ -234,7 +234,8 @@ def test_every_corpus_request_translates_the_same_both_ways(source: str, target:
 
 @pytest.mark.parametrize(("source", "target"), _pairs())
 def test_the_lane_takes_the_benchmark_conversations(source: str, target: str) -> None:
-    assert all(same_both_ways(payload, source, target, "strict") for payload in bench_requests(source))
+    """Under ``drop``, as ``benchmarks/bench_pairs.py`` measures (their tools have no ``strict``)."""
+    assert all(same_both_ways(payload, source, target, "drop") for payload in bench_requests(source))
 
 
 # ---------------------------------------------------------------- hand-written plains
@@ -493,3 +494,36 @@ def test_a_name_the_general_path_renames_is_left_to_it() -> None:
     general = _general(chat, "openai-chat")
     assert isinstance(general, Translation)
     assert general.payload["tools"][1]["name"] != "time.now"  # renamed: the writer could not write it
+
+
+# ---------------------------------------------------------------- through the lane, with a stand-in reader
+
+
+def _stand_in_reader(source: str) -> Any:
+    """A reader of ``source`` for the lane tests until its own lands: the Plain of the decoded
+    IR, ``None`` for a request the general path refuses (a reader's history checks)."""
+
+    def read(payload: Any, model: str | None) -> Plain | None:
+        if not isinstance(_general(payload, source), Translation):
+            return None
+        notes = Notes("drop")
+        try:
+            ir = format_module(source).decode_request(payload, notes, model=model)
+        except (ToolwireError, ValueError):
+            return None
+        return plain_of_ir(ir, source, bool(len(notes)))
+
+    return read
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_the_writer_through_the_lane_translates_the_same_both_ways(
+    source: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Noted requests under ``drop`` included: their notes come from the general path's
+    translation when first read (a lock taken twice there once hung the read)."""
+    monkeypatch.setitem(READERS, source, _stand_in_reader(source))
+    taken = [same_both_ways(payload, source, TARGET, "drop") for payload in corpus(source)]
+    assert sum(taken) >= 10
+    assert all(same_both_ways(payload, source, TARGET, "drop") for payload in bench_requests(source))
+    assert not any(same_both_ways(payload, source, TARGET, "warn") for payload in bench_requests(source)[1:])
