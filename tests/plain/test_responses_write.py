@@ -421,6 +421,14 @@ EDITS = {
         lambda c: [c.pop("stream"), c.pop("user"), c.pop("metadata")],
         lambda p: [setattr(p, "stream", None), setattr(p, "user", None), setattr(p, "metadata", None)],
     ),
+    "an empty result": (
+        lambda c: c["messages"][5].update(content=""),
+        lambda p: p.turns.__setitem__(4, (RESULTS, (("c2", "noon"), ("c1", "")))),
+    ),
+    "two assistant turns in a row": (
+        lambda c: c["messages"].insert(7, {"role": "assistant", "content": "More?"}),
+        lambda p: p.turns.insert(6, (ASSISTANT, "More?", ())),
+    ),
     "stream off": (lambda c: c.update(stream=False), lambda p: setattr(p, "stream", False)),
 }
 """One-spot changes of :func:`chat_request` and the same change of :func:`plain_request`."""
@@ -472,6 +480,13 @@ NOT_SURE = {
     "an empty model": lambda p: setattr(p, "model", ""),
     "an assistant turn of nothing": lambda p: p.turns.__setitem__(5, (ASSISTANT, None, ())),
     "a turn of another kind": lambda p: p.turns.append((9, "text")),
+    "an empty instructions text": lambda p: p.turns.__setitem__(0, (SYSTEM, "system", "")),
+    "an empty system text later on": lambda p: p.turns.__setitem__(6, (SYSTEM, "system", "")),
+    "an empty user text": lambda p: p.turns.__setitem__(2, (USER, "")),
+    "an empty assistant text": lambda p: p.turns.__setitem__(5, (ASSISTANT, "", ())),
+    "an empty assistant text before calls": lambda p: p.turns.__setitem__(
+        8, (ASSISTANT, "", (("c3", "weather", "{}"),))
+    ),
     "arguments of a list": lambda p: p.turns.__setitem__(8, (ASSISTANT, None, (("c3", "weather", [1]),))),
     "an object that is not JSON": lambda p: p.turns.__setitem__(
         8, (ASSISTANT, None, (("c3", "weather", {"city": "\ud800"}),))
@@ -522,7 +537,8 @@ def test_the_writer_through_the_lane_translates_the_same_both_ways(
 ) -> None:
     """Noted requests under ``drop`` included: their notes come from the general path's
     translation when first read (a lock taken twice there once hung the read)."""
-    monkeypatch.setitem(READERS, source, _stand_in_reader(source))
+    if source not in READERS:
+        monkeypatch.setitem(READERS, source, _stand_in_reader(source))
     taken = [same_both_ways(payload, source, TARGET, "drop") for payload in corpus(source)]
     assert sum(taken) >= 10
     assert all(same_both_ways(payload, source, TARGET, "drop") for payload in bench_requests(source))

@@ -13,7 +13,8 @@ format that reads to the :class:`Plain`, key order included, or ``None`` when it
   user and assistant text, then an assistant turn's calls as ``function_call`` items
   ``{"type", "call_id", "name", "arguments"}`` (JSON text as it came; an object of an Anthropic
   or Gemini source as compact JSON text) and results as ``function_call_output`` items
-  ``{"type", "call_id", "output"}``; an assistant turn of neither text nor calls: ``None``;
+  ``{"type", "call_id", "output"}``; an empty text (no part in the IR) or an assistant turn of
+  neither text nor calls: ``None``;
 * ``tools``: function tools ``{"type", "name", "description"?, "parameters", "strict"}``; a
   missing ``parameters`` is an empty object schema and a missing ``strict`` is ``false``
   (Responses defaults to strict), both noted; two tools of one name: ``None`` (refused);
@@ -32,9 +33,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from toolwire._json import dumps
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, Tool
-from toolwire.errors import ToolwireError
+from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, Tool, arguments_text
 from toolwire.formats._ranges import RANGES, fit
 from toolwire.ir.notes import Notes
 from toolwire.names import NAME_RULES
@@ -66,19 +65,6 @@ def _name_ok(name: Any) -> bool:
     return True
 
 
-def _arguments(arguments: Any) -> str | None:
-    """A call's argument text: JSON text as it is, an object as the compact JSON text its
-    source's decoder makes of it; ``None`` for anything else (or an object it cannot write)."""
-    if type(arguments) is str:
-        return arguments
-    if type(arguments) is not dict:
-        return None
-    try:
-        return dumps(arguments).decode()
-    except ToolwireError:
-        return None
-
-
 def _items(turns: list[tuple[Any, ...]], start: int) -> list[dict[str, Any]] | None:
     """The ``input`` items of ``turns`` from ``start``, or ``None`` (a turn the lane does not write)."""
     items: list[dict[str, Any]] = []
@@ -87,18 +73,21 @@ def _items(turns: list[tuple[Any, ...]], start: int) -> list[dict[str, Any]] | N
         turn = turns[index]
         kind = turn[0]
         if kind == USER:
-            append({"role": "user", "content": turn[1]})
+            text = turn[1]
+            if not text:  # an empty text is no part in the IR: the general path writes [] or nothing
+                return None
+            append({"role": "user", "content": text})
         elif kind == ASSISTANT:
             text, calls = turn[1], turn[2]
-            if text is not None:
+            if text:
                 append({"role": "assistant", "content": text})
-            elif not calls:
+            elif text is not None or not calls:
                 return None
             for call_id, name, arguments in calls:
                 if name not in _VALID and not _name_ok(name):
                     return None
                 if type(arguments) is not str:
-                    arguments = _arguments(arguments)
+                    arguments = arguments_text(arguments)
                     if arguments is None:
                         return None
                 append({"type": "function_call", "call_id": call_id, "name": name, "arguments": arguments})
@@ -106,7 +95,10 @@ def _items(turns: list[tuple[Any, ...]], start: int) -> list[dict[str, Any]] | N
             for call_id, output in turn[1]:
                 append({"type": "function_call_output", "call_id": call_id, "output": output})
         elif kind == SYSTEM:
-            append({"role": turn[1], "content": turn[2]})
+            text = turn[2]
+            if not text:
+                return None
+            append({"role": turn[1], "content": text})
         else:
             return None
     return items
@@ -196,7 +188,7 @@ def write(plain: Plain) -> dict[str, Any] | None:
     start = 0
     if turns:
         first = turns[0]
-        if first[0] == SYSTEM and first[1] == "system":
+        if first[0] == SYSTEM and first[1] == "system" and first[2]:
             out["instructions"] = first[2]
             start = 1
     items = _items(turns, start)
