@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from toolwire._plain import anthropic_read, anthropic_write, chat_read, chat_write, responses
+from toolwire._plain import anthropic_read, anthropic_write, chat_read, chat_write, responses, responses_write
 from toolwire._plain._form import Plain
 
 __all__ = ["READERS", "WRITERS", "plain_lane"]
@@ -25,7 +25,11 @@ READERS: dict[str, Reader] = {
 }
 """Each format's reader: its request as a :class:`Plain`, or ``None`` (not plain)."""
 
-WRITERS: dict[str, Writer] = {"anthropic": anthropic_write.write, "openai-chat": chat_write.write}
+WRITERS: dict[str, Writer] = {
+    "anthropic": anthropic_write.write,
+    "openai-chat": chat_write.write,
+    "openai-responses": responses_write.write,
+}
 """Each format's writer: a :class:`Plain` as its request, or ``None`` (the general path writes it)."""
 
 
