@@ -1,4 +1,4 @@
-"""The Responses reader of the response lanes (``toolwire._plain.responses_read_response``).
+"""The Responses reader of the response lanes (``toolwire._plain.responses_response``).
 
 Hand-written one-spot changes of a plain Responses response pin each guard of the reader (the
 corpora go through every pair in ``test_response_lane``).
@@ -14,7 +14,7 @@ import pytest
 
 from tests.plain.test_response_lane import same_both_ways
 from toolwire._plain._response_lane import RESPONSE_WRITERS
-from toolwire._plain.responses_read_response import read_response
+from toolwire._plain.responses_response import read_response
 
 RESPONSES = "openai-responses"
 TARGETS = [t for t in RESPONSE_WRITERS if t != RESPONSES]

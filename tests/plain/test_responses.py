@@ -1,4 +1,4 @@
-"""The Responses -> Chat pair lane (the Responses reader, ``toolwire._plain.responses``, and the
+"""The Responses -> Chat pair lane (the Responses reader, ``toolwire._plain.responses_read``, and the
 Chat writer) writes what the general path writes.
 
 Every Responses request of the corpora (recorded fixtures, the real clients' requests, the

@@ -10,7 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from toolwire._plain import anthropic_read, anthropic_write, chat_read, chat_write, responses, responses_write
+from toolwire._plain import (
+    anthropic_read,
+    anthropic_write,
+    chat_read,
+    chat_write,
+    responses_read,
+    responses_write,
+)
 from toolwire._plain._form import Plain
 
 __all__ = ["READERS", "WRITERS", "plain_lane"]
@@ -21,7 +28,7 @@ Writer = Callable[[Plain], "dict[str, Any] | None"]
 READERS: dict[str, Reader] = {
     "anthropic": anthropic_read.read,
     "openai-chat": chat_read.read,
-    "openai-responses": responses.read,
+    "openai-responses": responses_read.read,
 }
 """Each format's reader: its request as a :class:`Plain`, or ``None`` (not plain)."""
 

@@ -14,7 +14,6 @@ from toolwire._plain import (
     anthropic_response,
     chat_response,
     gemini_response,
-    responses_read_response,
     responses_response,
 )
 from toolwire._plain._response_form import PlainResponse
@@ -25,7 +24,7 @@ RESPONSE_READERS: dict[str, Callable[[Any], PlainResponse | None]] = {
     "openai-chat": chat_response.read_response,
     "anthropic": anthropic_response.read_response,
     "gemini": gemini_response.read_response,
-    "openai-responses": responses_read_response.read_response,
+    "openai-responses": responses_response.read_response,
 }
 """Each format's response reader: its response as a :class:`PlainResponse`, or ``None``."""
 

@@ -1,28 +1,139 @@
-"""The OpenAI Responses writer of the response lanes (see :mod:`toolwire._plain._response_form`).
+"""The OpenAI Responses reader and writer of the response lanes (see
+:mod:`toolwire._plain._response_form`).
 
-It writes what ``formats.openai_responses.response.encode_response`` writes for a response of
-another format: the response id, ``created_at`` (``0`` when unknown), the status of the stop
-reason, the output items (a ``message`` with one ``output_text`` part, then ``function_call``
-items, their ids derived from the response id), the usage, and the request echo fields at their
-neutral values. It returns ``None`` for a stop reason the target reports as ``failed``.
+Reading: the shape :func:`read_response` reads (anything else returns ``None``, and the general
+path runs): a ``response`` object with a non-empty ``id`` and ``model``, a ``status`` of a
+finished response (not ``in_progress`` or ``queued``), no ``error``, and an ``output`` of at
+most one assistant ``message`` item holding one ``output_text`` part (a non-empty text,
+``annotations`` and ``logprobs`` empty when given), then ``function_call`` items (a non-empty
+``call_id`` used once, name and arguments; an item ``id`` and ``status`` when given are
+strings); ``usage`` as the Responses decoder reads it.
+
+``created_at`` is the creation time when it is an integer (the decoder keeps any other value for
+this format only). The request echo fields (``instructions``, ``tools``...) and the fields the
+decoder does not name (``billing``, ``completed_at``...) are left out by every other format's
+encoder (the echo fields silently, the others noted by the general path), so the reader lets
+them be.
+
+Writing: :func:`write_response` writes what
+``formats.openai_responses.response.encode_response`` writes for a response of another format:
+the response id, ``created_at`` (``0`` when unknown), the status of the stop reason, the output
+items (a ``message`` with one ``output_text`` part, then ``function_call`` items, their ids
+derived from the response id), the usage, and the request echo fields at their neutral values.
+It returns ``None`` for a stop reason the target reports as ``failed``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from toolwire._plain._form import arguments_text
+from toolwire._plain._form import Call, arguments_text
 from toolwire._plain._response_form import PlainResponse
+from toolwire.errors import ToolwireError
 from toolwire.formats.openai_responses._ids import derived_id
-from toolwire.formats.openai_responses._stop import encode_status
-from toolwire.formats.openai_responses._usage import encode_usage
+from toolwire.formats.openai_responses._stop import decode_stop, encode_status
+from toolwire.formats.openai_responses._usage import decode_usage, encode_usage
 from toolwire.formats.openai_responses.response import echo_defaults
 from toolwire.ir.notes import Notes
 
-__all__ = ["write_response"]
+__all__ = ["read_response", "write_response"]
+
+_MESSAGE = frozenset({"id", "type", "status", "role", "content"})
+_PART = frozenset({"type", "text", "annotations", "logprobs"})
+_CALL = frozenset({"id", "type", "status", "call_id", "name", "arguments"})
+_EMPTY: list[Any] = []
 
 
-def _output(plain: PlainResponse, status: str) -> list[dict[str, Any]] | None:
+def _opt_str(item: dict[str, Any], key: str) -> bool:
+    """Whether ``item[key]`` is absent or a string."""
+    return type(item.get(key, "")) is str
+
+
+def _text(item: dict[str, Any]) -> str | None:
+    """The text of an assistant ``message`` item of one plain ``output_text`` part."""
+    if not item.keys() <= _MESSAGE or item.get("role") != "assistant":
+        return None
+    if not _opt_str(item, "id") or not _opt_str(item, "status"):
+        return None
+    content = item.get("content")
+    if type(content) is not list or len(content) != 1 or type(content[0]) is not dict:
+        return None
+    part = content[0]
+    if not part.keys() <= _PART or part.get("type") != "output_text":
+        return None
+    if part.get("annotations", _EMPTY) != _EMPTY or part.get("logprobs", _EMPTY) != _EMPTY:
+        return None
+    text = part.get("text")
+    return text if type(text) is str and text else None
+
+
+def _call(item: dict[str, Any], seen: set[str]) -> Call | None:
+    """The call of a plain ``function_call`` item whose id is not in ``seen``."""
+    if not item.keys() <= _CALL or not _opt_str(item, "id") or not _opt_str(item, "status"):
+        return None
+    call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
+    if type(call_id) is not str or not call_id or call_id in seen:
+        return None
+    if type(name) is not str or not name or type(arguments) is not str or not arguments:
+        return None
+    seen.add(call_id)
+    return call_id, name, arguments
+
+
+def _output(output: Any, plain: PlainResponse) -> bool:
+    """The text and calls of ``output`` read into ``plain``, when plain."""
+    if type(output) is not list or not output:
+        return False
+    seen: set[str] = set()
+    for index, item in enumerate(output):
+        if type(item) is not dict:
+            return False
+        kind = item.get("type")
+        if kind == "message" and index == 0:
+            plain.text = _text(item)
+            if plain.text is None:
+                return False
+        elif kind == "function_call":
+            call = _call(item, seen)
+            if call is None:
+                return False
+            plain.calls.append(call)
+        else:
+            return False
+    return True
+
+
+def read_response(p: Any) -> PlainResponse | None:
+    """The :class:`PlainResponse` of a Responses response ``p`` of the module docstring's shape,
+    else ``None``."""
+    if type(p) is not dict or p.get("object") != "response" or p.get("error") is not None:
+        return None
+    response_id, model, status = p.get("id"), p.get("model"), p.get("status")
+    if type(response_id) is not str or not response_id or type(model) is not str or not model:
+        return None
+    if type(status) is not str:
+        return None
+    stop, raw = decode_stop(status, p.get("incomplete_details"), ())
+    if stop is None:  # not finished
+        return None
+    plain = PlainResponse(response_id, model, stop, cast(str, raw))  # a string for a string status
+    if not _output(p.get("output"), plain):
+        return None
+    if stop == "end_turn" and plain.calls:
+        plain.stop = "tool_calls"
+    created = p.get("created_at")
+    if type(created) is int:
+        plain.created = created
+    usage = p.get("usage")
+    if usage is not None:
+        try:  # not an object: the decoder says so
+            plain.usage = decode_usage(usage)
+        except ToolwireError:
+            return None
+    return plain
+
+
+def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | None:
     """The output items: the text's message, then the calls, ids derived as the encoder does."""
     seed = plain.id
     items: list[dict[str, Any]] = []
@@ -63,7 +174,7 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
         "error": None,
         "model": plain.model,
     }
-    output = _output(plain, "incomplete" if status == "incomplete" else "completed")
+    output = _output_items(plain, "incomplete" if status == "incomplete" else "completed")
     if output is None:
         return None
     out["output"] = output
