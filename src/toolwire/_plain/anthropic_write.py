@@ -18,32 +18,19 @@ from typing import Any
 
 from toolwire._callids import _VALID as _CALL_ID
 from toolwire._plain._form import ASSISTANT, SYSTEM, USER, Plain, Tool
+from toolwire._plain._names import NameCheck
 from toolwire.formats._ranges import RANGES
 from toolwire.formats.anthropic._generation import DEFAULT_MAX_TOKENS
 from toolwire.formats.anthropic._util import parse_object
-from toolwire.names import NAME_RULES
 
 __all__ = ["write"]
 
-_valid_name = NAME_RULES["anthropic"].pattern.fullmatch
 _CHOICES: dict[str, str] = {"auto": "auto", "required": "any", "none": "none"}
 """:class:`Plain` choice mode -> Anthropic ``tool_choice.type``."""
 _RANGES = RANGES["anthropic"]
 _valid_id = _CALL_ID.fullmatch  # what sanitize_call_id sends as is
-_NAMES: set[str] = set()
-"""Tool names found valid (a set hit instead of a regex match: the same few names every request)."""
-
-
-def _name_ok(name: Any) -> bool:
-    if type(name) is not str:
-        return False
-    if name in _NAMES:
-        return True
-    if _valid_name(name) is None:
-        return False
-    if len(_NAMES) < 4096:
-        _NAMES.add(name)
-    return True
+_name_ok = NameCheck("anthropic")
+"""Whether a tool name is one Anthropic takes as it is (nothing renamed)."""
 
 
 def _calls(calls: Any, blocks: list[dict[str, Any]]) -> bool:

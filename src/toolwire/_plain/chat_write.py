@@ -27,13 +27,12 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, Tool, arguments_text
-from toolwire.names import NAME_RULES
+from toolwire._plain._names import NameCheck
 
 __all__ = ["write"]
 
-_valid_name = NAME_RULES["openai-chat"].pattern.fullmatch
-_VALID: set[str] = set()
-"""Names found valid (a set hit instead of a regex match: the same few names every request)."""
+name_ok = NameCheck("openai-chat")
+"""Whether a tool name is one Chat takes as it is (the renaming pass leaves it)."""
 _MODES = frozenset({"auto", "none", "required"})
 _NUMBERS: tuple[tuple[str, str, int, int | None], ...] = (
     ("max_tokens", "max_completion_tokens", 1, None),
@@ -43,19 +42,6 @@ _NUMBERS: tuple[tuple[str, str, int, int | None], ...] = (
 """Plain field, Chat field, and the range Chat takes (``None``: no upper bound; see ``_ranges``)."""
 _AFTER = ("stream", "user", "metadata")
 """The fields written as they are, last."""
-
-
-def name_ok(name: Any) -> bool:
-    """Whether ``name`` is a string Chat takes as a tool name (the renaming pass leaves it)."""
-    if type(name) is not str:
-        return False
-    if name in _VALID:
-        return True
-    if _valid_name(name) is None:
-        return False
-    if len(_VALID) < 4096:
-        _VALID.add(name)
-    return True
 
 
 def _answers(results: Any, pending: list[str]) -> bool:

@@ -34,35 +34,22 @@ from __future__ import annotations
 from typing import Any, Final
 
 from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, Tool, arguments_text
+from toolwire._plain._names import NameCheck
 from toolwire.formats._ranges import RANGES, fit
 from toolwire.ir.notes import Notes
-from toolwire.names import NAME_RULES
 
 __all__ = ["write"]
 
 FORMAT: Final = "openai-responses"
-_valid_name = NAME_RULES[FORMAT].pattern.fullmatch
-_VALID: set[str] = set()
-"""Tool names found valid (a set hit instead of a regex match: the same few names every request)."""
+_name_ok = NameCheck(FORMAT)
+"""Whether a tool name is one Responses takes as it is (nothing renamed)."""
+_VALID = _name_ok.valid
 _MODES = frozenset({"auto", "none", "required"})
 _NUMBERS = (("max_tokens", "max_output_tokens"), ("temperature", "temperature"), ("top_p", "top_p"))
 """Plain field (the IR's) -> Responses field, in the encoder's order."""
 _RANGES = RANGES[FORMAT]
 _AFTER = ("stream", "user", "metadata")
 """Fields written as they are after the sampling numbers, in the encoder's order."""
-
-
-def _name_ok(name: Any) -> bool:
-    """Whether ``name`` is a tool name Responses takes as it is (nothing renamed)."""
-    if type(name) is not str:
-        return False
-    if name in _VALID:
-        return True
-    if _valid_name(name) is None:
-        return False
-    if len(_VALID) < 4096:
-        _VALID.add(name)
-    return True
 
 
 def _items(turns: list[tuple[Any, ...]], start: int) -> list[dict[str, Any]] | None:
