@@ -1,5 +1,6 @@
-"""``decode_usage`` of a usage of integer counts (the common shape) takes a shortcut; the same
-usage with float counts, which the shortcut leaves to the general code, gives the same IR."""
+"""``decode_usage`` of the Responses and Chat codecs: a usage of integer counts (the common shape)
+takes a shortcut; the same usage with float counts, which the shortcut leaves to the general code,
+gives the same IR. The two codecs' usages differ in their key names only."""
 
 from __future__ import annotations
 
@@ -9,8 +10,29 @@ from typing import Any
 import pytest
 
 from toolwire.errors import PayloadError
-from toolwire.formats.openai_responses import _usage as usage_module
-from toolwire.formats.openai_responses._usage import decode_usage
+from toolwire.formats.openai_chat import response as chat_usage
+from toolwire.formats.openai_responses import _usage as responses_usage
+
+_CHAT_NAMES = {
+    "input_tokens": "prompt_tokens",
+    "output_tokens": "completion_tokens",
+    "input_tokens_details": "prompt_tokens_details",
+    "output_tokens_details": "completion_tokens_details",
+}
+
+
+def _chat(usage: Any) -> Any:
+    """A usage written with the Responses key names, with Chat's."""
+    if type(usage) is not dict:
+        return usage
+    return {_CHAT_NAMES.get(key, key): _chat(value) for key, value in usage.items()}
+
+
+CODECS: dict[str, tuple[Any, Any]] = {
+    "openai-responses": (responses_usage, lambda usage: usage),
+    "openai-chat": (chat_usage, _chat),
+}
+"""Each codec's usage module, and how it spells a usage written with the Responses key names."""
 
 _COUNTS = ("input_tokens", "output_tokens", "total_tokens")
 _INPUT = ("cached_tokens", "cache_write_tokens")
@@ -41,11 +63,14 @@ def _usages() -> list[dict[str, Any]]:
     return out
 
 
+@pytest.mark.parametrize("codec", CODECS)
 @pytest.mark.parametrize("usage", _usages())
-def test_usage_of_counts_decodes_as_the_general_code_does(usage: dict[str, Any]) -> None:
-    fast = decode_usage(usage)
-    assert fast == decode_usage(_floats(usage))
-    assert list(fast.extra) == list(decode_usage(_floats(usage)).extra)
+def test_usage_of_counts_decodes_as_the_general_code_does(usage: dict[str, Any], codec: str) -> None:
+    module, spell = CODECS[codec]
+    fast = module.decode_usage(spell(usage))
+    general = module.decode_usage(spell(_floats(usage)))
+    assert fast == general
+    assert list(fast.extra) == list(general.extra)
     assert fast.input_tokens == usage.get("input_tokens")
     assert fast.output_tokens == usage.get("output_tokens")
     assert fast.total_tokens == usage.get("total_tokens")
@@ -55,8 +80,8 @@ def test_usage_of_counts_decodes_as_the_general_code_does(usage: dict[str, Any])
         inner.get("cache_write_tokens"),
     )
     assert fast.reasoning_tokens == outer.get("reasoning_tokens")
-    assert ("~input_tokens_details" in fast.extra) == ("input_tokens_details" in usage)
-    assert ("~output_tokens_details" in fast.extra) == ("output_tokens_details" in usage)
+    for key in ("input_tokens_details", "output_tokens_details"):
+        assert ("~" + spell({key: 0}).popitem()[0] in fast.extra) == (key in usage)
 
 
 OTHERS: dict[str, dict[str, Any]] = {
@@ -69,26 +94,31 @@ OTHERS: dict[str, dict[str, Any]] = {
 }
 
 
+@pytest.mark.parametrize("codec", CODECS)
 @pytest.mark.parametrize("name", OTHERS)
-def test_other_usages_take_the_general_code(name: str) -> None:
+def test_other_usages_take_the_general_code(name: str, codec: str) -> None:
     """Shapes the shortcut leaves alone: the general code keeps their extra (the IR says so)."""
-    usage = OTHERS[name]
-    got = decode_usage(usage)
+    module, spell = CODECS[codec]
+    got = module.decode_usage(spell(OTHERS[name]))
     assert any(key[0] != "~" or (type(value) is dict and value) for key, value in got.extra.items())
 
 
-def test_a_boolean_is_not_a_count() -> None:
+@pytest.mark.parametrize("codec", CODECS)
+def test_a_boolean_is_not_a_count(codec: str) -> None:
+    module, spell = CODECS[codec]
     with pytest.raises(PayloadError):
-        decode_usage({"input_tokens": 1, "output_tokens": True})
+        module.decode_usage(spell({"input_tokens": 1, "output_tokens": True}))
     with pytest.raises(PayloadError):
-        decode_usage({"input_tokens_details": {"cached_tokens": True}})
+        module.decode_usage(spell({"input_tokens_details": {"cached_tokens": True}}))
     with pytest.raises(PayloadError):  # details as a count
-        decode_usage({"input_tokens_details": 3})
+        module.decode_usage(spell({"input_tokens_details": 3}))
     with pytest.raises(PayloadError):  # a count as details
-        decode_usage({"input_tokens": {"cached_tokens": 1}})
+        module.decode_usage(spell({"input_tokens": {"cached_tokens": 1}}))
 
 
-def test_an_empty_usage_decodes_as_the_general_code_does(monkeypatch: pytest.MonkeyPatch) -> None:
-    fast = decode_usage({})
-    monkeypatch.setattr(usage_module, "_counts_only", lambda usage: None)
-    assert fast == decode_usage({})
+@pytest.mark.parametrize("codec", CODECS)
+def test_an_empty_usage_decodes_as_the_general_code_does(monkeypatch: pytest.MonkeyPatch, codec: str) -> None:
+    module, _ = CODECS[codec]
+    fast = module.decode_usage({})
+    monkeypatch.setattr(module, "_counts_only", lambda usage: None)
+    assert fast == module.decode_usage({})
