@@ -40,6 +40,17 @@ WRITERS: dict[str, Writer] = {
 """Each format's writer: a :class:`Plain` as its request, or ``None`` (the general path writes it)."""
 
 
+def _register() -> None:
+    """Each format's reader and writer, in the tables (imported here: they import the form)."""
+    from toolwire._plain import gemini
+
+    READERS["gemini"] = gemini.read
+    WRITERS["gemini"] = gemini.write
+
+
+_register()
+
+
 def plain_lane(
     payload: Any, source: str, target: str, policy: str, model: str | None
 ) -> tuple[dict[str, Any], bool] | None:
