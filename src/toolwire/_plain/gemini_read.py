@@ -6,7 +6,8 @@ other (the general path then decodes it, and raises its errors):
 * top-level fields: ``contents`` (a non-empty list), ``systemInstruction``, ``tools``,
   ``toolConfig``, ``generationConfig``; camelCase only (snake_case spellings take the general
   path), no ``model`` in the body (the model is the ``model`` argument, the URL's);
-* ``systemInstruction``: ``{"parts": [{"text"}]}``, one non-empty text;
+* ``systemInstruction``: ``{"parts": [{"text"}], "role"?}``, one non-empty text (a string
+  ``role``, which only a Gemini target would see);
 * contents ``{"role", "parts"}`` (non-empty ``parts``):
 
   - ``user`` with one ``{"text"}`` part (non-empty): a user turn;
@@ -24,8 +25,8 @@ other (the general path then decodes it, and raises its errors):
   already the JSON Schema the general path reads it as);
 * ``toolConfig`` (with tools): ``{"functionCallingConfig": {"mode"}}`` of ``AUTO``, ``NONE`` or
   ``ANY``, or ``ANY`` with ``allowedFunctionNames`` of one declared name (a named choice);
-* ``generationConfig``: a non-empty object of ``maxOutputTokens`` (an integer), ``temperature``
-  and ``topP`` (numbers), taken as given (the writer fits them to its target).
+* ``generationConfig``: an object of ``maxOutputTokens`` (an integer), ``temperature`` and
+  ``topP`` (numbers), taken as given (the writer fits them to its target).
 
 Arguments go into the :data:`Call` as the compact JSON text the general path decodes them to.
 Nothing of this shape is noted by the Gemini decoder: ``noted`` stays ``False``.
@@ -67,7 +68,10 @@ def _only_text(parts: Any) -> str | None:
 
 
 def _system(value: Any) -> str | None:
-    if type(value) is not dict or len(value) != 1:
+    """The text of a ``systemInstruction`` (its ``role``, a string, is a same-format hint)."""
+    if type(value) is not dict or len(value) != (2 if "role" in value else 1):
+        return None
+    if "role" in value and type(value["role"]) is not str:
         return None
     return _only_text(value.get("parts"))
 
@@ -244,7 +248,7 @@ def _choice(config: Any, tools: list[Tool]) -> str | tuple[str, str] | None:
 
 
 def _generation(config: Any, plain: Plain) -> bool:
-    if type(config) is not dict or not config or not config.keys() <= _GENERATION_KEYS:
+    if type(config) is not dict or not config.keys() <= _GENERATION_KEYS:
         return False
     for key, attribute, kinds in _GENERATION:
         if key in config:

@@ -58,12 +58,12 @@ def _name_ok(name: str) -> bool:
 class _Contents:
     """The ``contents`` and system parts of a plain conversation, built turn by turn."""
 
-    __slots__ = ("contents", "names", "noted", "role", "system")
+    __slots__ = ("called", "contents", "noted", "role", "system")
 
     def __init__(self) -> None:
         self.contents: list[dict[str, Any]] = []
         self.system: list[dict[str, str]] | None = None
-        self.names: dict[str, str] = {}  # call id -> name
+        self.called: set[str] = set()  # every call id so far
         self.noted = False
         self.role: str | None = None  # the role of the last content
 
@@ -76,9 +76,9 @@ class _Contents:
 
     def assistant(self, text: str | None, calls: tuple[tuple[str, str, Any], ...]) -> bool:
         parts: list[dict[str, Any]] = [] if text is None else [{"text": text}]
-        names = self.names
+        called = self.called
         for call_id, name, arguments in calls:
-            if name not in _VALID and not _name_ok(name):
+            if call_id in called or (name not in _VALID and not _name_ok(name)):
                 return False
             inner: dict[str, Any] = {"name": name}
             if type(arguments) is str:
@@ -90,37 +90,39 @@ class _Contents:
             else:
                 inner["args"] = arguments
             inner["id"] = call_id
-            names[call_id] = name
+            called.add(call_id)
             parts.append({"functionCall": inner})
         if parts:
             self.add("model", parts)
         return True
 
     def results(self, results: tuple[tuple[str, str], ...], calls: tuple[tuple[str, str, Any], ...]) -> bool:
-        if len(calls) > 1 and any(result[0] != call[0] for result, call in zip(results, calls, strict=False)):
-            return False  # the general path puts them in call order
-        names = self.names
+        """The results of ``calls``, in their order (the general path puts them in call order)."""
+        if len(results) != len(calls) or any(r[0] != c[0] for r, c in zip(results, calls, strict=True)):
+            return False
         parts = [
-            {"functionResponse": {"name": names[call_id], "id": call_id, "response": {"output": output}}}
-            for call_id, output in results
+            {"functionResponse": {"name": name, "id": call_id, "response": {"output": output}}}
+            for (call_id, output), (_, name, _) in zip(results, calls, strict=True)
         ]
         self.noted = True  # each text result is wrapped as response.output (an info note)
         self.add("user", parts)
         return True
 
     def run(self, turns: list[tuple[Any, ...]]) -> bool:
-        calls: tuple[tuple[str, str, Any], ...] = ()
+        """Whether every turn is written (each call turn answered by the next turn, in order)."""
+        calls: tuple[tuple[str, str, Any], ...] | None = None  # the call turn awaiting its results
         for turn in turns:
             kind = turn[0]
-            if kind == USER:
+            if calls is not None:
+                if kind != RESULTS or not self.results(turn[1], calls):
+                    return False
+                calls = None
+            elif kind == USER:
                 self.add("user", [{"text": turn[1]}])
             elif kind == ASSISTANT:
-                calls = turn[2]
-                if not self.assistant(turn[1], calls):
+                if not self.assistant(turn[1], turn[2]):
                     return False
-            elif kind == RESULTS:
-                if not self.results(turn[1], calls):
-                    return False
+                calls = turn[2] or None
             elif kind == SYSTEM:
                 if self.contents:
                     self.noted = True  # moved to systemInstruction
@@ -128,8 +130,8 @@ class _Contents:
                     self.system = []
                 self.system.append({"text": turn[2]})
             else:
-                return False
-        return True
+                return False  # results without their call turn
+        return calls is None
 
 
 def _first_ok(contents: list[dict[str, Any]]) -> bool:
@@ -207,7 +209,7 @@ def write(plain: Plain) -> dict[str, Any] | None:
     if not built.run(plain.turns) or not _first_ok(built.contents):
         return None
     model = plain.model
-    if model is not None and _GEMINI_3 in model and built.names:
+    if model is not None and _GEMINI_3 in model and built.called:
         return None  # the general path puts Google's placeholder signature on the calls
     out: dict[str, Any] = {"contents": built.contents}
     if built.system is not None:
