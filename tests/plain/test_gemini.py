@@ -1,4 +1,4 @@
-"""The Gemini pair lane (``toolwire._plain.gemini_read`` / ``gemini_write``): its reader and writer agree with the general path.
+"""The Gemini pair lane (``_plain.gemini_read`` / ``gemini_write``) agrees with the general path.
 
 Every corpus request goes through every pair with Gemini on one side whose reader and writer both
 exist (the harness: same payload, notes, IR, error, ``noted`` exactly). Beyond those pairs, the
