@@ -161,15 +161,9 @@ class _History:
         self.turns.append((RESULTS, tuple(results)))
         return True
 
-    def user(self, parts: list[Any]) -> bool:
-        text = _only_text(parts)
-        if text is None or self.pending is not None:
-            return False
-        self.turns.append((USER, text))
-        return True
-
     def run(self, contents: list[Any]) -> bool:
         """Whether every content is of the lane's shape (then ``turns`` holds them)."""
+        turns = self.turns
         for content in contents:
             if type(content) is not dict or len(content) != 2:
                 return False
@@ -177,19 +171,28 @@ class _History:
             if type(parts) is not list or not parts:
                 return False
             if role == "model":
-                done = self.model(parts)
-            elif role != "user":
+                if not self.model(parts):
+                    return False
+                continue
+            if role != "user":
                 return False
-            elif type(parts[0]) is dict and "functionResponse" in parts[0]:
-                done = self.results(parts)
-            else:
-                done = self.user(parts)
-            if not done:
+            first = parts[0]
+            if len(parts) == 1 and type(first) is dict and len(first) == 1 and "text" in first:
+                text = first["text"]  # a user text (the common case, inline)
+                if type(text) is not str or not text or self.pending is not None:
+                    return False
+                turns.append((USER, text))
+            elif not self.results(parts):
                 return False
         return self.pending is None
 
 
 def _declaration(decl: Any) -> Tool | None:
+    if type(decl) is dict and len(decl) == 3:  # the common declaration: every field, a JSON Schema
+        name, description = decl.get("name"), decl.get("description")
+        schema = decl.get("parametersJsonSchema")
+        if type(name) is str and name and type(description) is str and type(schema) is dict:
+            return (name, description, schema, None)
     if type(decl) is not dict or not decl.keys() <= _DECL_KEYS:
         return None
     name, description = decl.get("name"), decl.get("description")

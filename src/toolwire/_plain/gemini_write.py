@@ -58,24 +58,16 @@ def _name_ok(name: str) -> bool:
 class _Contents:
     """The ``contents`` and system parts of a plain conversation, built turn by turn."""
 
-    __slots__ = ("called", "contents", "noted", "role", "system")
+    __slots__ = ("called", "contents", "noted", "system")
 
     def __init__(self) -> None:
         self.contents: list[dict[str, Any]] = []
         self.system: list[dict[str, str]] | None = None
         self.called: set[str] = set()  # every call id so far
         self.noted = False
-        self.role: str | None = None  # the role of the last content
 
-    def add(self, role: str, parts: list[dict[str, Any]]) -> None:
-        if role == self.role:
-            self.contents[-1]["parts"].extend(parts)
-            return
-        self.role = role
-        self.contents.append({"role": role, "parts": parts})
-
-    def assistant(self, text: str | None, calls: tuple[tuple[str, str, Any], ...]) -> bool:
-        parts: list[dict[str, Any]] = [] if text is None else [{"text": text}]
+    def calls(self, calls: tuple[tuple[str, str, Any], ...], parts: list[dict[str, Any]]) -> bool:
+        """``parts`` with a ``functionCall`` part per call (``False``: one the lane leaves)."""
         called = self.called
         for call_id, name, arguments in calls:
             if call_id in called or (name not in _VALID and not _name_ok(name)):
@@ -92,45 +84,58 @@ class _Contents:
             inner["id"] = call_id
             called.add(call_id)
             parts.append({"functionCall": inner})
-        if parts:
-            self.add("model", parts)
         return True
 
-    def results(self, results: tuple[tuple[str, str], ...], calls: tuple[tuple[str, str, Any], ...]) -> bool:
-        """The results of ``calls``, in their order (the general path puts them in call order)."""
-        if len(results) != len(calls) or any(r[0] != c[0] for r, c in zip(results, calls, strict=True)):
-            return False
-        parts = [
-            {"functionResponse": {"name": name, "id": call_id, "response": {"output": output}}}
-            for (call_id, output), (_, name, _) in zip(results, calls, strict=True)
-        ]
+    def results(self, results: tuple[tuple[str, str], ...], calls: tuple[tuple[str, str, Any], ...]) -> Any:
+        """The ``functionResponse`` parts of ``calls``' results, in their order (the general path
+        puts them in call order); ``None`` when they are not exactly those."""
+        if len(results) != len(calls):
+            return None
+        parts = []
+        for (call_id, output), (wanted, name, _) in zip(results, calls, strict=True):
+            if call_id != wanted:
+                return None
+            parts.append({"functionResponse": {"name": name, "id": call_id, "response": {"output": output}}})
         self.noted = True  # each text result is wrapped as response.output (an info note)
-        self.add("user", parts)
-        return True
+        return parts
 
     def run(self, turns: list[tuple[Any, ...]]) -> bool:
-        """Whether every turn is written (each call turn answered by the next turn, in order)."""
+        """Whether every turn is written (each call turn answered by the next turn, in order);
+        consecutive contents of one role are merged, as the general path merges them."""
+        contents = self.contents
+        role: str | None = None  # the role of the last content
+        last: list[dict[str, Any]] = []  # its parts
         calls: tuple[tuple[str, str, Any], ...] | None = None  # the call turn awaiting its results
         for turn in turns:
             kind = turn[0]
             if calls is not None:
-                if kind != RESULTS or not self.results(turn[1], calls):
+                parts = self.results(turn[1], calls) if kind == RESULTS else None
+                if parts is None:
                     return False
-                calls = None
+                calls, wire_role = None, "user"
             elif kind == USER:
-                self.add("user", [{"text": turn[1]}])
+                parts, wire_role = [{"text": turn[1]}], "user"
             elif kind == ASSISTANT:
-                if not self.assistant(turn[1], turn[2]):
-                    return False
+                text = turn[1]
+                parts, wire_role = ([] if text is None else [{"text": text}]), "model"
                 calls = turn[2] or None
+                if calls is not None and not self.calls(calls, parts):
+                    return False
+                if not parts:
+                    continue
             elif kind == SYSTEM:
-                if self.contents:
-                    self.noted = True  # moved to systemInstruction
+                self.noted = self.noted or bool(contents)  # moved to systemInstruction
                 if self.system is None:
                     self.system = []
                 self.system.append({"text": turn[2]})
+                continue
             else:
                 return False  # results without their call turn
+            if wire_role == role:
+                last.extend(parts)
+            else:
+                role, last = wire_role, parts
+                contents.append({"role": role, "parts": parts})
         return calls is None
 
 
