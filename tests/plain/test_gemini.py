@@ -338,3 +338,103 @@ def test_each_guard_leaves_a_one_spot_change_to_the_general_path(name: str) -> N
     for source, target in lane_pairs(FMT):
         if source == FMT and name != "args not serializable":  # the harness sends it as JSON too
             same_both_ways(payload, source, target, "drop")
+
+
+# ---------------------------------------------------------------- the writer's guards, from Chat
+
+
+_OBJECT = {"type": "object"}
+
+
+def plain_chat() -> dict[str, Any]:
+    """A Chat request the Chat reader takes and the Gemini writer writes (noted: results wrapped)."""
+    call = {"id": "c1", "type": "function", "function": {"name": "weather", "arguments": '{"city":"Oslo"}'}}
+    call2 = {"id": "c2", "type": "function", "function": {"name": "time", "arguments": ""}}
+    return {
+        "model": "gemini-2.5-flash",
+        "messages": [
+            {"role": "system", "content": "Be brief."},
+            {"role": "user", "content": "Weather?"},
+            {"role": "assistant", "content": "Looking.", "tool_calls": [call, call2]},
+            {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
+            {"role": "tool", "tool_call_id": "c2", "content": "noon"},
+            {"role": "user", "content": "Thanks."},
+        ],
+        "tools": [
+            {"type": "function", "function": {"name": "weather", "description": "W", "parameters": _OBJECT}},
+            {"type": "function", "function": {"name": "time"}},
+        ],
+        "tool_choice": {"type": "function", "function": {"name": "weather"}},
+        "max_tokens": 100,
+        "temperature": 2,
+        "top_p": 1,
+    }
+
+
+def _chat_call(index: int) -> tuple[Any, ...]:
+    return ("messages", 2, "tool_calls", index, "function")
+
+
+WRITER_GUARDS: dict[str, Any] = {
+    "a Gemini 3 model with calls": _set(("model",), "gemini-3-pro-preview"),
+    "a call turn first": lambda p: p["messages"].pop(1),
+    "arguments not an object": _set((*_chat_call(0), "arguments"), "[1]"),
+    "a name Gemini renames": _set((*_chat_call(0), "name"), "1weather"),
+    "a temperature above 2": _set(("temperature",), 2.5),
+}
+WRITER_NOTES: dict[str, Any] = {
+    "a system message later": lambda p: p["messages"].append({"role": "system", "content": "Short."}),
+    "a strict tool": _set(("tools", 0, "function", "strict"), True),
+    "parallel calls off": _set(("parallel_tool_calls",), False),
+    "a user": _set(("user",), "u-1"),
+    "metadata": _set(("metadata",), {"k": "v"}),
+}
+
+
+def test_the_plain_chat_request_takes_the_lane_to_gemini() -> None:
+    assert same_both_ways(plain_chat(), "openai-chat", FMT, "drop")
+    assert not same_both_ways(plain_chat(), "openai-chat", FMT, "warn")  # noted: the general path notes
+    payload = plain_chat()
+    payload["messages"] = payload["messages"][:2]
+    for mode in ("auto", "none", "required"):
+        payload["tool_choice"] = mode
+        assert same_both_ways(payload, "openai-chat", FMT, "strict")
+    del payload["tools"], payload["tool_choice"]
+    assert same_both_ways(payload, "openai-chat", FMT, "strict")
+    payload["metadata"] = {}
+    assert same_both_ways(payload, "openai-chat", FMT, "strict")
+
+
+def test_results_are_written_in_call_order() -> None:
+    """The plain Gemini request answers c1, c2 as c2, c1: written c1, c2 (as the general path puts
+    them for Gemini); results not exactly of the calls before are left to the general path."""
+    plain = read(plain_gemini(), None)
+    assert plain is not None and plain.turns[3][0] == RESULTS
+    out = write(plain)
+    assert out is not None and plain.noted
+    assert [p["functionResponse"]["id"] for p in out["contents"][2]["parts"]] == ["c1", "c2"]
+    for results in ((("c1", "a"), ("c1", "b")), (("c1", "a"),), (("c1", "a"), ("c3", "b"))):
+        plain.turns[3] = (RESULTS, results)
+        assert write(plain) is None
+    plain.turns[3] = (RESULTS, (("c1", "a"), ("c2", "b")))
+    assert write(plain) is not None
+    for choice, tools in ((("tool", "nope"), plain.tools), ("auto", None), (None, None)):
+        plain.choice, plain.tools, plain.parallel = choice, tools, True
+        assert write(plain) is None  # a choice of no tool, without tools; parallel without tools
+
+
+@pytest.mark.parametrize("name", sorted(WRITER_GUARDS))
+def test_each_writer_guard_leaves_a_one_spot_change_to_the_general_path(name: str) -> None:
+    payload = plain_chat()
+    WRITER_GUARDS[name](payload)
+    assert READERS["openai-chat"](payload, None) is not None  # the reader takes it: the writer refuses
+    assert not same_both_ways(payload, "openai-chat", FMT, "drop")
+
+
+@pytest.mark.parametrize("name", sorted(WRITER_NOTES))
+def test_what_the_general_path_notes_is_noted(name: str) -> None:
+    payload = plain_chat()
+    payload["messages"] = payload["messages"][:2]  # no result: nothing else noted
+    WRITER_NOTES[name](payload)
+    assert same_both_ways(payload, "openai-chat", FMT, "drop")
+    assert not same_both_ways(payload, "openai-chat", FMT, "warn")

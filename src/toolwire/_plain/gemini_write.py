@@ -11,8 +11,8 @@ cannot be sure of that:
 * a call is ``{"functionCall": {"name", "args"?, "id"}}``: ``args`` the object (JSON text parsed
   as the general path does; ``""``: no ``args``); text that is not a JSON object: ``None``;
 * a result is ``{"functionResponse": {"name", "id", "response": {"output": text}}}`` (the name of
-  its call), noted (``approximated``: the text is wrapped); results out of their calls' order:
-  ``None`` (the general path reorders them);
+  its call), noted (``approximated``: the text is wrapped); results out of their calls' order are
+  put in it (noted), as the general path puts them (Gemini pairs by position);
 * tools are one ``{"functionDeclarations"}`` group of ``{"name", "description"?,
   "parametersJsonSchema"?}`` (a ``strict`` tool is noted); the choice a ``functionCallingConfig``
   mode (a named tool: ``ANY`` with that one name allowed); ``parallel: false`` is noted;
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, Tool
+from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Call, Plain, Tool
 from toolwire.formats._ranges import RANGES
 from toolwire.formats.gemini._keys import args_object
 from toolwire.names import NAME_RULES
@@ -87,17 +87,27 @@ class _Contents:
         return True
 
     def results(self, results: tuple[tuple[str, str], ...], calls: tuple[tuple[str, str, Any], ...]) -> Any:
-        """The ``functionResponse`` parts of ``calls``' results, in their order (the general path
-        puts them in call order); ``None`` when they are not exactly those."""
+        """The ``functionResponse`` parts of ``calls``' results, in the order of the calls (as the
+        general path puts them for Gemini, noted); ``None`` when they are not exactly those."""
         if len(results) != len(calls):
             return None
         parts = []
         for (call_id, output), (wanted, name, _) in zip(results, calls, strict=True):
             if call_id != wanted:
-                return None
+                return self._reordered(results, calls)
             parts.append({"functionResponse": {"name": name, "id": call_id, "response": {"output": output}}})
         self.noted = True  # each text result is wrapped as response.output (an info note)
         return parts
+
+    def _reordered(self, results: tuple[tuple[str, str], ...], calls: tuple[Call, ...]) -> Any:
+        outputs = dict(results)
+        if len(outputs) != len(calls) or any(call[0] not in outputs for call in calls):
+            return None
+        self.noted = True  # put in call order, and wrapped (info notes)
+        return [
+            {"functionResponse": {"name": name, "id": call_id, "response": {"output": outputs[call_id]}}}
+            for call_id, name, _ in calls
+        ]
 
     def run(self, turns: list[tuple[Any, ...]]) -> bool:
         """Whether every turn is written (each call turn answered by the next turn, in order);
