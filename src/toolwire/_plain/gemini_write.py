@@ -29,30 +29,19 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Call, Plain, Tool
+from toolwire._plain._names import NameCheck
 from toolwire.formats._ranges import RANGES
 from toolwire.formats.gemini._keys import args_object
-from toolwire.names import NAME_RULES
 from toolwire.opaque import _GEMINI_3
 
 __all__ = ["write"]
 
-_valid_name = NAME_RULES["gemini"].pattern.fullmatch
-_VALID: set[str] = set()
-"""Names found valid (a set hit instead of a regex match: the same few names every request)."""
+_name_ok = NameCheck("gemini")
+_VALID = _name_ok.valid
 _MODES = {"auto": "AUTO", "none": "NONE", "required": "ANY"}
 _GENERATION = (("max_tokens", "maxOutputTokens"), ("temperature", "temperature"), ("top_p", "topP"))
 """The :class:`Plain` attribute and its ``generationConfig`` field, in the encoder's order."""
 _RANGES = RANGES["gemini"]
-
-
-def _name_ok(name: str) -> bool:
-    if name in _VALID:
-        return True
-    if _valid_name(name) is None:
-        return False
-    if len(_VALID) < 4096:
-        _VALID.add(name)
-    return True
 
 
 class _Contents:
