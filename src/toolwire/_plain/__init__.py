@@ -15,6 +15,8 @@ from toolwire._plain import (
     anthropic_write,
     chat_read,
     chat_write,
+    gemini_read,
+    gemini_write,
     responses_read,
     responses_write,
 )
@@ -29,6 +31,7 @@ READERS: dict[str, Reader] = {
     "anthropic": anthropic_read.read,
     "openai-chat": chat_read.read,
     "openai-responses": responses_read.read,
+    "gemini": gemini_read.read,
 }
 """Each format's reader: its request as a :class:`Plain`, or ``None`` (not plain)."""
 
@@ -36,6 +39,7 @@ WRITERS: dict[str, Writer] = {
     "anthropic": anthropic_write.write,
     "openai-chat": chat_write.write,
     "openai-responses": responses_write.write,
+    "gemini": gemini_write.write,
 }
 """Each format's writer: a :class:`Plain` as its request, or ``None`` (the general path writes it)."""
 

@@ -1,0 +1,301 @@
+"""The Gemini pair-lane reader: a plain ``generateContent`` body as a :class:`Plain` (issue 18).
+
+:func:`read` returns the :class:`Plain` of a body of exactly this shape, and ``None`` for any
+other (the general path then decodes it, and raises its errors):
+
+* top-level fields: ``contents`` (a non-empty list), ``systemInstruction``, ``tools``,
+  ``toolConfig``, ``generationConfig``; camelCase only (snake_case spellings take the general
+  path), no ``model`` in the body (the model is the ``model`` argument, the URL's);
+* ``systemInstruction``: ``{"parts": [{"text"}], "role"?}``, one non-empty text (a string
+  ``role``, which only a Gemini target would see);
+* contents ``{"role", "parts"}`` (non-empty ``parts``):
+
+  - ``user`` with one ``{"text"}`` part (non-empty): a user turn;
+  - ``model`` with an optional ``{"text"}`` part (non-empty) first, then ``{"functionCall":
+    {"name", "args", "id"}}`` parts (a non-empty name, an object ``args`` that serializes, a
+    non-empty string ``id`` used once);
+  - ``user`` with only ``{"functionResponse": {"name"?, "id", "response"}}`` parts, right after
+    a model content with calls, answering each of its calls once (``id``, and ``name`` when
+    given, of the call): ``response`` a one-key object of a string (not ``error``), that string
+    being the result's text, or another object (not ``{"error": ...}``), its compact JSON text;
+  - every call answered (no call turn left open at the end);
+* ``tools``: a non-empty list of ``{"functionDeclarations": [...]}`` (non-empty), declarations
+  ``{"name", "description"?, "parametersJsonSchema"? | "parameters"?}`` of distinct non-empty
+  names, a string description, an object schema (an OpenAPI ``parameters`` only when it is
+  already the JSON Schema the general path reads it as);
+* ``toolConfig`` (with tools): ``{"functionCallingConfig": {"mode"}}`` of ``AUTO``, ``NONE`` or
+  ``ANY``, or ``ANY`` with ``allowedFunctionNames`` of one declared name (a named choice);
+* ``generationConfig``: an object of ``maxOutputTokens`` (an integer), ``temperature`` and
+  ``topP`` (numbers), taken as given (the writer fits them to its target).
+
+Arguments go into the :data:`Call` as the compact JSON text the general path decodes them to.
+Nothing of this shape is noted by the Gemini decoder: ``noted`` stays ``False``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, Tool
+from toolwire.formats.gemini._decode_fast import _json
+from toolwire.formats.gemini.tools import _from_gemini
+
+__all__ = ["read"]
+
+_TOP = frozenset({"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"})
+_CALL_KEYS = frozenset({"name", "args", "id"})
+_RESPONSE_KEYS = frozenset({"name", "id", "response"})
+_DECL_KEYS = frozenset({"name", "description", "parametersJsonSchema", "parameters"})
+_MODES = {"AUTO": "auto", "NONE": "none", "ANY": "required"}
+_GENERATION: tuple[tuple[str, str, tuple[type, ...]], ...] = (
+    ("maxOutputTokens", "max_tokens", (int,)),
+    ("temperature", "temperature", (int, float)),
+    ("topP", "top_p", (int, float)),
+)
+"""``generationConfig`` field, :class:`Plain` attribute, the types taken (``bool`` is not one)."""
+_GENERATION_KEYS = frozenset(key for key, _, _ in _GENERATION)
+
+
+def _only_text(parts: Any) -> str | None:
+    """The text of a ``parts`` list of one ``{"text"}`` part, non-empty; else ``None``."""
+    if type(parts) is not list or len(parts) != 1:
+        return None
+    part = parts[0]
+    if type(part) is not dict or len(part) != 1:
+        return None
+    text = part.get("text")
+    return text if type(text) is str and text else None
+
+
+def _system(value: Any) -> str | None:
+    """The text of a ``systemInstruction`` (its ``role``, a string, is a same-format hint)."""
+    if type(value) is not dict or len(value) != (2 if "role" in value else 1):
+        return None
+    if "role" in value and type(value["role"]) is not str:
+        return None
+    return _only_text(value.get("parts"))
+
+
+def _response_text(response: Any) -> str | None:
+    """The text the general path reads a ``functionResponse.response`` as (not an error)."""
+    if type(response) is not dict:
+        return None
+    if len(response) == 1:
+        ((key, value),) = response.items()
+        if key == "error":
+            return None
+        if type(value) is str:
+            return value or None
+    text = _json(response)
+    return text or None
+
+
+class _History:
+    """The turns of a ``contents`` list, read content by content (see the module docstring)."""
+
+    __slots__ = ("called", "pending", "turns")
+
+    def __init__(self, turns: list[tuple[Any, ...]]) -> None:
+        self.turns = turns
+        self.called: set[str] = set()  # every call id so far
+        self.pending: dict[str, str] | None = None  # the open call turn: call id -> name
+
+    def model(self, parts: list[Any]) -> bool:
+        if self.pending is not None:
+            return False
+        first = parts[0]
+        text = None
+        if type(first) is dict and len(first) == 1 and "text" in first:
+            text = first["text"]
+            if type(text) is not str or not text:
+                return False
+        calls: list[tuple[str, str, Any]] = []
+        pending: dict[str, str] = {}
+        for part in parts[0 if text is None else 1 :]:
+            if type(part) is not dict or len(part) != 1:
+                return False
+            call = self.call(part.get("functionCall"), pending)
+            if call is None:
+                return False
+            calls.append(call)
+        if calls:
+            self.pending = pending
+        self.turns.append((ASSISTANT, text, tuple(calls)))
+        return True
+
+    def call(self, inner: Any, pending: dict[str, str]) -> tuple[str, str, Any] | None:
+        if type(inner) is not dict or len(inner) != 3 or not inner.keys() <= _CALL_KEYS:
+            return None
+        name, args, call_id = inner["name"], inner["args"], inner["id"]
+        if type(name) is not str or not name or type(args) is not dict:
+            return None
+        if type(call_id) is not str or not call_id or call_id in self.called:
+            return None
+        arguments = _json(args)
+        if arguments is None:
+            return None
+        self.called.add(call_id)
+        pending[call_id] = name
+        return (call_id, name, arguments)
+
+    def results(self, parts: list[Any]) -> bool:
+        pending = self.pending
+        if pending is None or len(parts) != len(pending):
+            return False
+        results: list[tuple[str, str]] = []
+        for part in parts:
+            if type(part) is not dict or len(part) != 1:
+                return False
+            inner = part.get("functionResponse")
+            if type(inner) is not dict or not inner.keys() <= _RESPONSE_KEYS or "response" not in inner:
+                return False
+            call_id = inner.get("id")
+            name = pending.pop(call_id, None) if type(call_id) is str else None
+            if name is None or ("name" in inner and inner["name"] != name):
+                return False
+            text = _response_text(inner["response"])
+            if text is None:
+                return False
+            results.append((call_id, text))  # type: ignore[arg-type]
+        self.pending = None
+        self.turns.append((RESULTS, tuple(results)))
+        return True
+
+    def run(self, contents: list[Any]) -> bool:
+        """Whether every content is of the lane's shape (then ``turns`` holds them)."""
+        turns = self.turns
+        for content in contents:
+            if type(content) is not dict or len(content) != 2:
+                return False
+            role, parts = content.get("role"), content.get("parts")
+            if type(parts) is not list or not parts:
+                return False
+            if role == "model":
+                if not self.model(parts):
+                    return False
+                continue
+            if role != "user":
+                return False
+            first = parts[0]
+            if len(parts) == 1 and type(first) is dict and len(first) == 1 and "text" in first:
+                text = first["text"]  # a user text (the common case, inline)
+                if type(text) is not str or not text or self.pending is not None:
+                    return False
+                turns.append((USER, text))
+            elif not self.results(parts):
+                return False
+        return self.pending is None
+
+
+def _declaration(decl: Any) -> Tool | None:
+    if type(decl) is dict and len(decl) == 3:  # the common declaration: every field, a JSON Schema
+        name, description = decl.get("name"), decl.get("description")
+        schema = decl.get("parametersJsonSchema")
+        if type(name) is str and name and type(description) is str and type(schema) is dict:
+            return (name, description, schema, None)
+    if type(decl) is not dict or not decl.keys() <= _DECL_KEYS:
+        return None
+    name, description = decl.get("name"), decl.get("description")
+    if type(name) is not str or not name or (description is not None and type(description) is not str):
+        return None
+    if "description" in decl and description is None:
+        return None
+    schema = decl.get("parametersJsonSchema")
+    if "parameters" in decl:
+        schema = decl["parameters"]
+        if "parametersJsonSchema" in decl or type(schema) is not dict:
+            return None
+        if _from_gemini(schema, "$") is not schema:  # OpenAPI read as another JSON Schema
+            return None
+    elif "parametersJsonSchema" in decl and type(schema) is not dict:
+        return None
+    return (name, description, schema, None)
+
+
+def _tools(wire: Any) -> list[Tool] | None:
+    if type(wire) is not list or not wire:
+        return None
+    out: list[Tool] = []
+    names: set[str] = set()
+    for group in wire:
+        if type(group) is not dict or len(group) != 1:
+            return None
+        decls = group.get("functionDeclarations")
+        if type(decls) is not list or not decls:
+            return None
+        for decl in decls:
+            tool = _declaration(decl)
+            if tool is None or tool[0] in names:
+                return None
+            names.add(tool[0])
+            out.append(tool)
+    return out
+
+
+def _choice(config: Any, tools: list[Tool]) -> str | tuple[str, str] | None:
+    if type(config) is not dict or len(config) != 1:
+        return None
+    fcc = config.get("functionCallingConfig")
+    if type(fcc) is not dict or "mode" not in fcc:
+        return None
+    mode = _MODES.get(fcc["mode"]) if type(fcc["mode"]) is str else None
+    if mode is None or len(fcc) == 1:
+        return mode
+    allowed = fcc.get("allowedFunctionNames")
+    if len(fcc) != 2 or mode != "required" or type(allowed) is not list or len(allowed) != 1:
+        return None
+    name = allowed[0]
+    if type(name) is not str or all(tool[0] != name for tool in tools):
+        return None
+    return ("tool", name)
+
+
+def _generation(config: Any, plain: Plain) -> bool:
+    if type(config) is not dict or not config.keys() <= _GENERATION_KEYS:
+        return False
+    for key, attribute, kinds in _GENERATION:
+        if key in config:
+            value = config[key]
+            if type(value) not in kinds:
+                return False
+            setattr(plain, attribute, value)
+    return True
+
+
+def _tool_fields(p: dict[str, Any], plain: Plain) -> bool:
+    if "tools" not in p:
+        return "toolConfig" not in p
+    tools = _tools(p["tools"])
+    if tools is None:
+        return False
+    plain.tools = tools
+    if "toolConfig" in p:
+        choice = _choice(p["toolConfig"], tools)
+        if choice is None:
+            return False
+        plain.choice = choice
+    return True
+
+
+def read(payload: Any, model: str | None) -> Plain | None:
+    """The :class:`Plain` of a plain Gemini request ``payload`` (see the module docstring), the
+    model being ``model`` (the URL's); ``None`` for any other request."""
+    if type(payload) is not dict or not payload.keys() <= _TOP:
+        return None
+    contents = payload.get("contents")
+    if type(contents) is not list or not contents:
+        return None
+    turns: list[tuple[Any, ...]] = []
+    if "systemInstruction" in payload:
+        system = _system(payload["systemInstruction"])
+        if system is None:
+            return None
+        turns.append((SYSTEM, "system", system))
+    if not _History(turns).run(contents):
+        return None
+    plain = Plain(model, turns)
+    if not _tool_fields(payload, plain):
+        return None
+    if "generationConfig" in payload and not _generation(payload["generationConfig"], plain):
+        return None
+    return plain

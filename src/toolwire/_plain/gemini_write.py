@@ -1,0 +1,225 @@
+"""The Gemini pair-lane writer: a :class:`Plain` as a ``generateContent`` body (issue 18).
+
+:func:`write` returns exactly what the general path encodes for the plain request of another
+format, key for key and in the same order (``contents``, ``systemInstruction``, ``tools``,
+``toolConfig``, ``generationConfig``; no ``model``, which goes in the URL), or ``None`` when it
+cannot be sure of that:
+
+* system and developer turns go, in order, into one ``systemInstruction`` ``{"parts"}`` (one
+  after the conversation started is noted); user turns are ``user`` contents, assistant turns
+  ``model`` contents (the text, then the calls); consecutive contents of one role are merged;
+* a call is ``{"functionCall": {"name", "args"?, "id"}}``: ``args`` the object (JSON text parsed
+  as the general path does; ``""``: no ``args``); text that is not a JSON object: ``None``;
+* a result is ``{"functionResponse": {"name", "id", "response": {"output": text}}}`` (the name of
+  its call), noted (``approximated``: the text is wrapped); results out of their calls' order are
+  put in it (noted), as the general path puts them (Gemini pairs by position);
+* tools are one ``{"functionDeclarations"}`` group of ``{"name", "description"?,
+  "parametersJsonSchema"?}`` (a ``strict`` tool is noted); the choice a ``functionCallingConfig``
+  mode (a named tool: ``ANY`` with that one name allowed); ``parallel: false`` is noted;
+* ``generationConfig``: ``maxOutputTokens``, ``temperature``, ``topP`` within Gemini's ranges
+  (a value the general path would move: ``None``); ``user`` and non-empty ``metadata`` noted.
+
+``None`` also for a tool or call name Gemini's rules would rename, a first content that is a
+call turn, no content at all, a choice or parallel switch without tools, two tools of one name,
+a choice naming no tool, and a Gemini 3 model with calls (the placeholder signature).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Call, Plain, Tool
+from toolwire._plain._names import NameCheck
+from toolwire.formats._ranges import RANGES
+from toolwire.formats.gemini._keys import args_object
+from toolwire.opaque import _GEMINI_3
+
+__all__ = ["write"]
+
+_name_ok = NameCheck("gemini")
+_VALID = _name_ok.valid
+_MODES = {"auto": "AUTO", "none": "NONE", "required": "ANY"}
+_GENERATION = (("max_tokens", "maxOutputTokens"), ("temperature", "temperature"), ("top_p", "topP"))
+"""The :class:`Plain` attribute and its ``generationConfig`` field, in the encoder's order."""
+_RANGES = RANGES["gemini"]
+
+
+class _Contents:
+    """The ``contents`` and system parts of a plain conversation, built turn by turn."""
+
+    __slots__ = ("called", "contents", "noted", "system")
+
+    def __init__(self) -> None:
+        self.contents: list[dict[str, Any]] = []
+        self.system: list[dict[str, str]] | None = None
+        self.called: set[str] = set()  # every call id so far
+        self.noted = False
+
+    def calls(self, calls: tuple[tuple[str, str, Any], ...], parts: list[dict[str, Any]]) -> bool:
+        """``parts`` with a ``functionCall`` part per call (``False``: one the lane leaves)."""
+        called = self.called
+        for call_id, name, arguments in calls:
+            if call_id in called or (name not in _VALID and not _name_ok(name)):
+                return False
+            inner: dict[str, Any] = {"name": name}
+            if type(arguments) is str:
+                if arguments:
+                    parsed = args_object(arguments, "$")
+                    if type(parsed) is not dict:
+                        return False
+                    inner["args"] = parsed
+            else:
+                inner["args"] = arguments
+            inner["id"] = call_id
+            called.add(call_id)
+            parts.append({"functionCall": inner})
+        return True
+
+    def results(self, results: tuple[tuple[str, str], ...], calls: tuple[tuple[str, str, Any], ...]) -> Any:
+        """The ``functionResponse`` parts of ``calls``' results, in the order of the calls (as the
+        general path puts them for Gemini, noted); ``None`` when they are not exactly those."""
+        if len(results) != len(calls):
+            return None
+        parts = []
+        for (call_id, output), (wanted, name, _) in zip(results, calls, strict=True):
+            if call_id != wanted:
+                return self._reordered(results, calls)
+            parts.append({"functionResponse": {"name": name, "id": call_id, "response": {"output": output}}})
+        self.noted = True  # each text result is wrapped as response.output (an info note)
+        return parts
+
+    def _reordered(self, results: tuple[tuple[str, str], ...], calls: tuple[Call, ...]) -> Any:
+        outputs = dict(results)
+        if len(outputs) != len(calls) or any(call[0] not in outputs for call in calls):
+            return None
+        self.noted = True  # put in call order, and wrapped (info notes)
+        return [
+            {"functionResponse": {"name": name, "id": call_id, "response": {"output": outputs[call_id]}}}
+            for call_id, name, _ in calls
+        ]
+
+    def run(self, turns: list[tuple[Any, ...]]) -> bool:
+        """Whether every turn is written (each call turn answered by the next turn, in order);
+        consecutive contents of one role are merged, as the general path merges them."""
+        contents = self.contents
+        role: str | None = None  # the role of the last content
+        last: list[dict[str, Any]] = []  # its parts
+        calls: tuple[tuple[str, str, Any], ...] | None = None  # the call turn awaiting its results
+        for turn in turns:
+            kind = turn[0]
+            if calls is not None:
+                parts = self.results(turn[1], calls) if kind == RESULTS else None
+                if parts is None:
+                    return False
+                calls, wire_role = None, "user"
+            elif kind == USER:
+                parts, wire_role = [{"text": turn[1]}], "user"
+            elif kind == ASSISTANT:
+                text = turn[1]
+                parts, wire_role = ([] if text is None else [{"text": text}]), "model"
+                calls = turn[2] or None
+                if calls is not None and not self.calls(calls, parts):
+                    return False
+                if not parts:
+                    continue
+            elif kind == SYSTEM:
+                self.noted = self.noted or bool(contents)  # moved to systemInstruction
+                if self.system is None:
+                    self.system = []
+                self.system.append({"text": turn[2]})
+                continue
+            else:
+                return False  # results without their call turn
+            if wire_role == role:
+                last.extend(parts)
+            else:
+                role, last = wire_role, parts
+                contents.append({"role": role, "parts": parts})
+        return calls is None
+
+
+def _first_ok(contents: list[dict[str, Any]]) -> bool:
+    """Some content, the first not a call turn (the general path refuses both)."""
+    if not contents:
+        return False
+    first = contents[0]
+    return first["role"] != "model" or all("functionCall" not in part for part in first["parts"])
+
+
+def _tools(tools: list[Tool], plain: Plain) -> list[dict[str, Any]] | None:
+    declarations: list[dict[str, Any]] = []
+    names: set[str] = set()
+    for name, description, parameters, strict in tools:
+        if name in names or (name not in _VALID and not _name_ok(name)):
+            return None
+        names.add(name)
+        decl: dict[str, Any] = {"name": name}
+        if description is not None:
+            decl["description"] = description
+        if parameters is not None:
+            decl["parametersJsonSchema"] = parameters
+        if strict:
+            plain.noted = True  # the strict flag is dropped
+        declarations.append(decl)
+    return [{"functionDeclarations": declarations}]
+
+
+def _choice(choice: str | tuple[str, str], tools: list[Tool]) -> dict[str, Any] | None:
+    if type(choice) is str:
+        mode = _MODES.get(choice)
+        return None if mode is None else {"functionCallingConfig": {"mode": mode}}
+    name = choice[1]
+    if choice[0] != "tool" or all(tool[0] != name for tool in tools):
+        return None
+    return {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": [name]}}
+
+
+def _tool_fields(plain: Plain, out: dict[str, Any]) -> bool:
+    tools = plain.tools
+    if not tools:
+        return plain.choice is None and plain.parallel is None
+    wire = _tools(tools, plain)
+    if wire is None:
+        return False
+    out["tools"] = wire
+    if plain.choice is not None:
+        config = _choice(plain.choice, tools)
+        if config is None:
+            return False
+        out["toolConfig"] = config
+    if plain.parallel is False:
+        plain.noted = True  # Gemini has no switch to forbid parallel calls
+    return True
+
+
+def _generation(plain: Plain, out: dict[str, Any]) -> bool:
+    config: dict[str, Any] = {}
+    for attribute, key in _GENERATION:
+        value = getattr(plain, attribute)
+        if value is not None:
+            low, high = _RANGES[attribute]
+            if value != value or value < low or (high is not None and value > high):
+                return False  # the general path moves it into the range (noted)
+            config[key] = value
+    if config:
+        out["generationConfig"] = config
+    return True
+
+
+def write(plain: Plain) -> dict[str, Any] | None:
+    """The Gemini body of ``plain`` (see the module docstring), exactly what the general path
+    writes for it, or ``None``; sets ``plain.noted`` when the general path notes something."""
+    built = _Contents()
+    if not built.run(plain.turns) or not _first_ok(built.contents):
+        return None
+    model = plain.model
+    if model is not None and _GEMINI_3 in model and built.called:
+        return None  # the general path puts Google's placeholder signature on the calls
+    out: dict[str, Any] = {"contents": built.contents}
+    if built.system is not None:
+        out["systemInstruction"] = {"parts": built.system}
+    if not _tool_fields(plain, out) or not _generation(plain, out):
+        return None
+    if built.noted or plain.user is not None or plain.metadata:
+        plain.noted = True
+    return out
