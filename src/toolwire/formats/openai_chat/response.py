@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 
+from toolwire.formats._openai_usage import UsageNames, counts_only
 from toolwire.formats._wire import as_dict, opt_dict, opt_int, opt_str, req_dict, req_list
 from toolwire.formats.openai_chat._decode_messages import decode_assistant, tag_reasoning
 from toolwire.formats.openai_chat._encode_messages import encode_assistant
@@ -72,49 +73,15 @@ _COMPLETION_DETAILS = frozenset({"reasoning_tokens"})
 # ---------------------------------------------------------------- usage
 
 
-_COUNTS = frozenset({"prompt_tokens", "completion_tokens", "total_tokens"})
-_DETAIL_KNOWN = {"prompt_tokens_details": _PROMPT_DETAILS, "completion_tokens_details": _COMPLETION_DETAILS}
-
-
-def _counts_detail(key: str, value: Any) -> bool:
-    """Whether ``value`` is a non-empty ``key`` details object of integer counts it names."""
-    known = _DETAIL_KNOWN.get(key)
-    if known is None or type(value) is not dict or not value or not value.keys() <= known:
-        return False
-    for count in value.values():  # noqa: SIM110 -- a loop: faster than all() of a generator
-        if type(count) is not int:
-            return False
-    return True
-
-
-def _counts_only(usage: dict[str, Any]) -> Usage | None:
-    """:func:`decode_usage` of a usage of integer counts and non-empty details of integer counts
-    only (the common shape), without the checks of the general code, which makes the same IR of
-    it; ``None`` for any other usage."""
-    for key, value in usage.items():
-        if not (key in _COUNTS if type(value) is int else _counts_detail(key, value)):
-            return None
-    extra: dict[str, Any] = {}
-    prompt, completion = usage.get("prompt_tokens_details"), usage.get("completion_tokens_details")
-    if prompt is not None:
-        extra["~prompt_tokens_details"] = {}
-    if completion is not None:
-        extra["~completion_tokens_details"] = {}
-    return Usage(
-        input_tokens=usage.get("prompt_tokens"),
-        output_tokens=usage.get("completion_tokens"),
-        total_tokens=usage.get("total_tokens"),
-        cached_tokens=None if prompt is None else prompt.get("cached_tokens"),
-        cache_creation_tokens=None if prompt is None else prompt.get("cache_write_tokens"),
-        reasoning_tokens=None if completion is None else completion.get("reasoning_tokens"),
-        extra=extra,
-    )
+_NAMES = UsageNames(
+    "prompt_tokens", "completion_tokens", "prompt_tokens_details", "completion_tokens_details"
+)
 
 
 def decode_usage(value: Any, path: str = "$.usage") -> Usage:
     """Decode a Chat ``usage`` object (cached, cache-write and reasoning token details included)."""
     if type(value) is dict:
-        fast = _counts_only(value)
+        fast = counts_only(value, _NAMES)
         if fast is not None:
             return fast
     usage = as_dict(value, path)

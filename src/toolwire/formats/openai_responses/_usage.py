@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolwire.formats._openai_usage import UsageNames, counts_only
 from toolwire.formats._wire import as_dict, opt_dict, opt_int
 from toolwire.formats.openai_responses._extra import emit_fields, split_fields
 from toolwire.ir.notes import Notes
@@ -20,49 +21,13 @@ _IN = "~input_tokens_details"
 _OUT = "~output_tokens_details"
 
 
-_COUNTS = frozenset({"input_tokens", "output_tokens", "total_tokens"})
-_DETAIL_KNOWN = {"input_tokens_details": _INPUT_DETAILS, "output_tokens_details": _OUTPUT_DETAILS}
-
-
-def _counts_detail(key: str, value: Any) -> bool:
-    """Whether ``value`` is a non-empty ``key`` details object of integer counts it names."""
-    known = _DETAIL_KNOWN.get(key)
-    if known is None or type(value) is not dict or not value or not value.keys() <= known:
-        return False
-    for count in value.values():  # noqa: SIM110 -- a loop: faster than all() of a generator
-        if type(count) is not int:
-            return False
-    return True
-
-
-def _counts_only(usage: dict[str, Any]) -> Usage | None:
-    """:func:`decode_usage` of a usage of integer counts and non-empty details of integer counts
-    only (the common shape), without the checks of the general code, which makes the same IR of
-    it; ``None`` for any other usage."""
-    for key, value in usage.items():
-        if not (key in _COUNTS if type(value) is int else _counts_detail(key, value)):
-            return None
-    extra: dict[str, Any] = {}
-    inner, outer = usage.get("input_tokens_details"), usage.get("output_tokens_details")
-    if inner is not None:
-        extra[_IN] = {}
-    if outer is not None:
-        extra[_OUT] = {}
-    return Usage(
-        input_tokens=usage.get("input_tokens"),
-        output_tokens=usage.get("output_tokens"),
-        total_tokens=usage.get("total_tokens"),
-        cached_tokens=None if inner is None else inner.get("cached_tokens"),
-        cache_creation_tokens=None if inner is None else inner.get("cache_write_tokens"),
-        reasoning_tokens=None if outer is None else outer.get("reasoning_tokens"),
-        extra=extra,
-    )
+_NAMES = UsageNames("input_tokens", "output_tokens", "input_tokens_details", "output_tokens_details")
 
 
 def decode_usage(value: Any, path: str = "$.usage") -> Usage:
     """Decode a ``usage`` object (cached, cache-write and reasoning token details included)."""
     if type(value) is dict:
-        fast = _counts_only(value)
+        fast = counts_only(value, _NAMES)
         if fast is not None:
             return fast
     usage = as_dict(value, path)

@@ -1,0 +1,67 @@
+"""What OpenAI Chat and Responses share of their ``usage`` objects: the common shape's shortcut.
+
+The two formats spell the same usage with other key names (``prompt_tokens`` /
+``input_tokens``, ``prompt_tokens_details`` / ``input_tokens_details``...); each codec's
+``decode_usage`` first tries :func:`counts_only` with its own :class:`UsageNames`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolwire.ir.response import Usage
+
+__all__ = ["UsageNames", "counts_only"]
+
+_INPUT_DETAILS = frozenset({"cached_tokens", "cache_write_tokens"})
+_OUTPUT_DETAILS = frozenset({"reasoning_tokens"})
+
+
+class UsageNames:
+    """One format's key names of a usage: its counts and its two details objects (and the
+    lookups :func:`counts_only` makes with them)."""
+
+    __slots__ = ("counts", "details", "input", "input_details", "output", "output_details")
+
+    def __init__(self, input: str, output: str, input_details: str, output_details: str) -> None:
+        self.input = input
+        self.output = output
+        self.input_details = input_details
+        self.output_details = output_details
+        self.counts = frozenset({input, output, "total_tokens"})
+        self.details = {input_details: _INPUT_DETAILS, output_details: _OUTPUT_DETAILS}
+
+
+def _counts_detail(known: frozenset[str] | None, value: Any) -> bool:
+    """Whether ``value`` is a non-empty details object of integer counts of ``known`` names."""
+    if known is None or type(value) is not dict or not value or not value.keys() <= known:
+        return False
+    for count in value.values():  # noqa: SIM110 -- a loop: faster than all() of a generator
+        if type(count) is not int:
+            return False
+    return True
+
+
+def counts_only(usage: dict[str, Any], names: UsageNames) -> Usage | None:
+    """The IR of a usage of integer counts and non-empty details of integer counts only (the
+    common shape), as the format's general decoder makes it (each details object leaves an empty
+    hint in ``extra``), without its checks; ``None`` for any other usage."""
+    counts, details = names.counts, names.details
+    for key, value in usage.items():
+        if not (key in counts if type(value) is int else _counts_detail(details.get(key), value)):
+            return None
+    extra: dict[str, Any] = {}
+    inner, outer = usage.get(names.input_details), usage.get(names.output_details)
+    if inner is not None:
+        extra["~" + names.input_details] = {}
+    if outer is not None:
+        extra["~" + names.output_details] = {}
+    return Usage(
+        input_tokens=usage.get(names.input),
+        output_tokens=usage.get(names.output),
+        total_tokens=usage.get("total_tokens"),
+        cached_tokens=None if inner is None else inner.get("cached_tokens"),
+        cache_creation_tokens=None if inner is None else inner.get("cache_write_tokens"),
+        reasoning_tokens=None if outer is None else outer.get("reasoning_tokens"),
+        extra=extra,
+    )
