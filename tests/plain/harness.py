@@ -24,7 +24,10 @@ from toolwire._plain import READERS, WRITERS
 from toolwire.errors import ToolwireError
 from toolwire.translate import Translation, _general_request, pair_lane, translate_request
 
-__all__ = ["FORMATS", "bench_requests", "corpus", "lane_pairs", "same_both_ways", "same_bytes"]
+__all__ = [
+    *("FORMATS", "bench_requests", "corpus", "drop_at", "lane_pairs"),
+    *("outcome", "same_both_ways", "same_bytes", "set_at"),
+]
 
 FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 BENCH_SIZES = ((2, 1), (10, 5), (100, 5), (10, 50))
@@ -40,7 +43,8 @@ def lane_pairs(fmt: str) -> list[tuple[str, str]]:
     ]
 
 
-def _outcome(run: Callable[[], Any]) -> Any:
+def outcome(run: Callable[[], Any]) -> Any:
+    """``run()``, or the type, message and path of the toolwire error (or ValueError) it raised."""
     try:
         return run()
     except (ToolwireError, ValueError) as exc:
@@ -66,8 +70,8 @@ def same_both_ways(
     return whether the lane took it."""
     before = copy.deepcopy(payload)
     lane = pair_lane(payload, source, target, policy, model)
-    general = _outcome(lambda: _general_request(payload, source, target, policy, model, None, None))  # type: ignore[arg-type]
-    got = _outcome(
+    general = outcome(lambda: _general_request(payload, source, target, policy, model, None, None))  # type: ignore[arg-type]
+    got = outcome(
         lambda: translate_request(payload, source=source, target=target, policy=policy, model=model)  # type: ignore[arg-type]
     )
     if isinstance(general, Translation):
@@ -87,7 +91,7 @@ def same_both_ways(
         raw = json.dumps(payload).encode()
         wanted: tuple[list[Any] | None, ...] = (None, [])
         for notes in wanted:
-            via_bytes = _outcome(
+            via_bytes = outcome(
                 lambda notes=notes: translate_request_bytes(  # type: ignore[misc]
                     raw,
                     source=source,  # type: ignore[arg-type]
@@ -130,3 +134,27 @@ def corpus(fmt: str) -> list[Any]:
         *_real_client_requests(fmt),
         *(copy.deepcopy(p) for p in bench_requests(fmt)),
     ]
+
+
+def set_at(path: tuple[Any, ...], value: Any) -> Callable[[dict[str, Any]], None]:
+    """A one-spot change of a request: the value at ``path`` set to ``value``."""
+
+    def change(payload: dict[str, Any]) -> None:
+        where = payload
+        for key in path[:-1]:
+            where = where[key]
+        where[path[-1]] = value
+
+    return change
+
+
+def drop_at(path: tuple[Any, ...]) -> Callable[[dict[str, Any]], None]:
+    """A one-spot change of a request: the value at ``path`` deleted."""
+
+    def change(payload: dict[str, Any]) -> None:
+        where = payload
+        for key in path[:-1]:
+            where = where[key]
+        del where[path[-1]]
+
+    return change

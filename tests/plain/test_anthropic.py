@@ -20,7 +20,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.plain._ir_plain import plain_of_ir
-from tests.plain.harness import bench_requests, corpus, lane_pairs, same_both_ways, same_bytes
+from tests.plain.harness import (
+    bench_requests,
+    corpus,
+    lane_pairs,
+    same_both_ways,
+    same_bytes,
+)
+from tests.plain.harness import drop_at as _drop
+from tests.plain.harness import set_at as _set
 from tests.translate.test_properties import _encode, requests
 from tests.translate.test_valid_or_refused_mutated import mutated
 from toolwire._json import dumps
@@ -283,26 +291,6 @@ def test_the_plain_anthropic_request_is_read() -> None:
             assert same_both_ways(anthropic(), source, target, "drop")
 
 
-def _set(path: tuple[Any, ...], value: Any) -> Callable[[dict[str, Any]], None]:
-    def change(payload: dict[str, Any]) -> None:
-        where = payload
-        for key in path[:-1]:
-            where = where[key]
-        where[path[-1]] = value
-
-    return change
-
-
-def _drop(path: tuple[Any, ...]) -> Callable[[dict[str, Any]], None]:
-    def change(payload: dict[str, Any]) -> None:
-        where = payload
-        for key in path[:-1]:
-            where = where[key]
-        del where[path[-1]]
-
-    return change
-
-
 def _insert(index: int, item: Any) -> Callable[[dict[str, Any]], None]:
     return lambda payload: payload["messages"].insert(index, item)
 
@@ -541,7 +529,10 @@ WRITTEN: dict[str, Callable[[dict[str, Any]], None]] = {
         p.pop("tool_choice"),
         _set(("parallel_tool_calls",), False)(p),
     ],
-    "parallel on without a choice": lambda p: [p.pop("tool_choice"), _set(("parallel_tool_calls",), True)(p)],
+    "parallel on without a choice": lambda p: [
+        p.pop("tool_choice"),
+        _set(("parallel_tool_calls",), True)(p),
+    ],
     "choice none": _set(("tool_choice",), "none"),
     "choice auto, no parallel switch": lambda p: [
         p.pop("parallel_tool_calls"),
@@ -550,7 +541,10 @@ WRITTEN: dict[str, Callable[[dict[str, Any]], None]] = {
     "named choice": _set(("tool_choice",), {"type": "function", "function": {"name": "time"}}),
     "no tools": _pop("tools", "tool_choice", "parallel_tool_calls"),
     "temperature 1": _set(("temperature",), 1),
-    "an assistant turn last": lambda p: [p["messages"].pop(), _set(("messages", 8, "content"), "Sunny.")(p)],
+    "an assistant turn last": lambda p: [
+        p["messages"].pop(),
+        _set(("messages", 8, "content"), "Sunny.")(p),
+    ],
 }
 """One-spot changes of :func:`chat` whose :class:`Plain` the writer writes."""
 

@@ -20,7 +20,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.plain._ir_plain import plain_of_ir
-from tests.plain.harness import bench_requests, corpus, lane_pairs, same_both_ways, same_bytes
+from tests.plain.harness import (
+    bench_requests,
+    corpus,
+    lane_pairs,
+    same_both_ways,
+    same_bytes,
+)
+from tests.plain.harness import drop_at as _drop
+from tests.plain.harness import set_at as _set
 from tests.translate.test_properties import _encode, requests
 from tests.translate.test_valid_or_refused_mutated import mutated
 from toolwire._json import dumps, dumps_str, loads
@@ -267,26 +275,6 @@ def test_the_plain_chat_request_is_read() -> None:
     del unnamed["model"]
     assert reader_agrees(unnamed, "from-url")
     assert read(unnamed, "from-url").model == "from-url"  # type: ignore[union-attr]
-
-
-def _set(path: tuple[Any, ...], value: Any) -> Callable[[dict[str, Any]], None]:
-    def change(payload: dict[str, Any]) -> None:
-        where = payload
-        for key in path[:-1]:
-            where = where[key]
-        where[path[-1]] = value
-
-    return change
-
-
-def _drop(path: tuple[Any, ...]) -> Callable[[dict[str, Any]], None]:
-    def change(payload: dict[str, Any]) -> None:
-        where = payload
-        for key in path[:-1]:
-            where = where[key]
-        del where[path[-1]]
-
-    return change
 
 
 def _insert(index: int, item: Any) -> Callable[[dict[str, Any]], None]:

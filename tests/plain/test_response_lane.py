@@ -18,21 +18,13 @@ import pytest
 from benchmarks.bench_pairs import _responses_in_each_format
 
 from tests.corpus import samples
-from tests.plain.harness import same_bytes
+from tests.plain.harness import outcome, same_bytes
 from toolwire import translate_response, translate_response_bytes
 from toolwire._json import dumps
 from toolwire._plain._response_lane import RESPONSE_READERS, RESPONSE_WRITERS, response_lane
-from toolwire.errors import ToolwireError
 from toolwire.translate import Translation, _general_response
 
 PAIRS = [(s, t) for s in RESPONSE_READERS for t in RESPONSE_WRITERS if s != t]
-
-
-def _outcome(run: Callable[[], Any]) -> Any:
-    try:
-        return run()
-    except (ToolwireError, ValueError) as exc:
-        return (type(exc).__name__, str(exc), getattr(exc, "path", None))
 
 
 def same_both_ways(payload: Any, source: str, target: str, policy: str = "drop") -> bool:
@@ -40,8 +32,8 @@ def same_both_ways(payload: Any, source: str, target: str, policy: str = "drop")
     return whether the lane took it."""
     before = copy.deepcopy(payload)
     took = response_lane(payload, source, target, policy) is not None
-    general = _outcome(lambda: _general_response(payload, source, target, policy, None))  # type: ignore[arg-type]
-    got = _outcome(lambda: translate_response(payload, source=source, target=target, policy=policy))  # type: ignore[arg-type]
+    general = outcome(lambda: _general_response(payload, source, target, policy, None))  # type: ignore[arg-type]
+    got = outcome(lambda: translate_response(payload, source=source, target=target, policy=policy))  # type: ignore[arg-type]
     if isinstance(general, Translation):
         assert isinstance(got, Translation), got
         same_bytes(dumps(got.payload), dumps(general.payload))
@@ -54,7 +46,7 @@ def same_both_ways(payload: Any, source: str, target: str, policy: str = "drop")
     if type(payload) is dict:
         raw = json.dumps(payload).encode()
         for notes in (None, []):
-            via = _outcome(
+            via = outcome(
                 lambda notes=notes: translate_response_bytes(  # type: ignore[misc]
                     raw,
                     source=source,  # type: ignore[arg-type]

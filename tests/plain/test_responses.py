@@ -24,11 +24,13 @@ from hypothesis import strategies as st
 
 from tests import data
 from tests.corpus import samples
+from tests.plain.harness import drop_at as _drop
+from tests.plain.harness import outcome
+from tests.plain.harness import set_at as _set
 from tests.translate.test_properties import _encode, requests
 from tests.translate.test_valid_or_refused_mutated import mutated
 from toolwire import translate_request_bytes
 from toolwire._json import dumps
-from toolwire.errors import ToolwireError
 from toolwire.translate import Translation, _general_request, pair_lane, translate_request
 
 SOURCE, TARGET = "openai-responses", "openai-chat"
@@ -41,15 +43,8 @@ SETTINGS = settings(
 )
 
 
-def _outcome(run: Callable[[], Any]) -> Any:
-    try:
-        return run()
-    except (ToolwireError, ValueError) as exc:
-        return (type(exc).__name__, str(exc), getattr(exc, "path", None))
-
-
 def _general(payload: Any, policy: str) -> Any:
-    return _outcome(lambda: _general_request(payload, SOURCE, TARGET, policy, None, None, None))  # type: ignore[arg-type]
+    return outcome(lambda: _general_request(payload, SOURCE, TARGET, policy, None, None, None))  # type: ignore[arg-type]
 
 
 def _same_bytes(got: Any, expected: bytes) -> None:
@@ -69,7 +64,7 @@ def same_both_ways(payload: Any, policy: str = "warn") -> bool:
     before = copy.deepcopy(payload)
     took = pair_lane(payload, SOURCE, TARGET, policy) is not None
     expected = _general(payload, policy)
-    got = _outcome(lambda: translate_request(payload, source=SOURCE, target=TARGET, policy=policy))  # type: ignore[arg-type]
+    got = outcome(lambda: translate_request(payload, source=SOURCE, target=TARGET, policy=policy))  # type: ignore[arg-type]
     if isinstance(expected, Translation):
         assert isinstance(got, Translation), got
         _same_bytes(dumps(got.payload), dumps(expected.payload))
@@ -84,7 +79,7 @@ def same_both_ways(payload: Any, policy: str = "warn") -> bool:
     if type(payload) is not dict:  # the bytes API refuses a body that is not an object itself
         return took
     raw = json.dumps(payload).encode()
-    via_bytes = _outcome(lambda: translate_request_bytes(raw, source=SOURCE, target=TARGET, policy=policy))  # type: ignore[arg-type]
+    via_bytes = outcome(lambda: translate_request_bytes(raw, source=SOURCE, target=TARGET, policy=policy))  # type: ignore[arg-type]
     if isinstance(expected, Translation):
         _same_bytes(via_bytes, dumps(expected.payload))
     else:
@@ -217,26 +212,6 @@ def test_the_plain_request_takes_the_lane() -> None:
         *("model", "messages", "tools", "tool_choice", "parallel_tool_calls"),
         *("max_completion_tokens", "temperature", "top_p", "stream", "user", "metadata"),
     ]
-
-
-def _set(path: tuple[Any, ...], value: Any) -> Callable[[dict[str, Any]], None]:
-    def change(payload: dict[str, Any]) -> None:
-        where = payload
-        for key in path[:-1]:
-            where = where[key]
-        where[path[-1]] = value
-
-    return change
-
-
-def _drop(path: tuple[Any, ...]) -> Callable[[dict[str, Any]], None]:
-    def change(payload: dict[str, Any]) -> None:
-        where = payload
-        for key in path[:-1]:
-            where = where[key]
-        del where[path[-1]]
-
-    return change
 
 
 def _insert(index: int, item: Any) -> Callable[[dict[str, Any]], None]:
