@@ -35,7 +35,7 @@ from toolwire._json import dumps_str
 
 __all__ = [
     *("ASSISTANT", "PLAIN_FIELDS", "RESULTS", "SYSTEM", "USER"),
-    *("Call", "Plain", "Result", "Tool", "arguments_text"),
+    *("Call", "Number", "Plain", "Result", "Tool", "arguments_text", "read_numbers"),
 ]
 
 SYSTEM: Final = 0
@@ -131,3 +131,23 @@ def arguments_text(arguments: Any) -> str | None:
         return dumps_str(arguments)
     except Exception:
         return None
+
+
+Number = tuple[str, str, int, "int | None"]
+"""``(wire key, Plain field, low, high)``: a number a reader takes when ``low <= value <= high``
+(``high`` ``None``: no bound); the ``max_tokens`` field takes integers only."""
+
+
+def read_numbers(p: dict[str, Any], numbers: tuple[Number, ...], plain: Plain) -> bool:
+    """Each of ``numbers`` that the request ``p`` has, read into ``plain``; ``False`` when one is
+    not a number in its range (the general path then moves, notes or refuses it)."""
+    for key, field, low, high in numbers:
+        if key in p:
+            value = p[key]
+            kind = type(value)
+            if (kind is not int and (kind is not float or field == "max_tokens")) or not low <= value:
+                return False
+            if high is not None and not value <= high:
+                return False
+            setattr(plain, field, value)
+    return True

@@ -24,7 +24,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Call, Plain, Result, Tool
+from toolwire._plain._form import (
+    ASSISTANT,
+    RESULTS,
+    SYSTEM,
+    USER,
+    Call,
+    Number,
+    Plain,
+    Result,
+    Tool,
+    read_numbers,
+)
 
 __all__ = ["read"]
 
@@ -34,10 +45,10 @@ _TOP = frozenset(
         *("tools", "tool_choice"),
     }
 )
-_NUMBERS: tuple[tuple[str, int, int | None], ...] = (
-    ("max_tokens", 16, None),
-    ("temperature", 0, 1),
-    ("top_p", 0, 1),
+_NUMBERS: tuple[Number, ...] = (
+    ("max_tokens", "max_tokens", 16, None),
+    ("temperature", "temperature", 0, 1),
+    ("top_p", "top_p", 0, 1),
 )
 """The numbers read, with the range the lane takes (every target's; ``None``: no bound)."""
 _TOOL_KEYS = frozenset({"name", "description", "input_schema", "strict"})
@@ -220,20 +231,6 @@ def _tool_fields(p: dict[str, Any], plain: Plain) -> bool:
     return "tool_choice" not in p or _choice(p["tool_choice"], {tool[0] for tool in tools}, plain)
 
 
-def _numbers(p: dict[str, Any], plain: Plain) -> bool:
-    """``max_tokens``, ``temperature`` and ``top_p`` read into ``plain``, when in range."""
-    for key, low, high in _NUMBERS:
-        if key in p:
-            value = p[key]
-            kind = type(value)
-            if (kind is not int and (kind is not float or key == "max_tokens")) or not low <= value:
-                return False
-            if high is not None and not value <= high:
-                return False
-            setattr(plain, key, value)
-    return True
-
-
 def _rest(p: dict[str, Any], plain: Plain) -> bool:
     """``stream`` and ``metadata`` read into ``plain`` (``metadata.user_id`` as ``user``)."""
     if "stream" in p:
@@ -273,6 +270,6 @@ def read(p: Any, model: str | None) -> Plain | None:
     if not _Reader(turns).run(messages):
         return None
     plain = Plain(name, turns)
-    if _tool_fields(p, plain) and _numbers(p, plain) and _rest(p, plain):
+    if _tool_fields(p, plain) and read_numbers(p, _NUMBERS, plain) and _rest(p, plain):
         return plain
     return None

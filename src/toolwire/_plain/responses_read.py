@@ -22,7 +22,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Call, Plain, Result, Tool
+from toolwire._plain._form import (
+    ASSISTANT,
+    RESULTS,
+    SYSTEM,
+    USER,
+    Call,
+    Number,
+    Plain,
+    Result,
+    Tool,
+    read_numbers,
+)
 
 __all__ = ["read"]
 
@@ -32,7 +43,7 @@ _TOP = frozenset(
         *("max_output_tokens", "temperature", "top_p", "stream", "user", "metadata"),
     }
 )
-_NUMBERS: tuple[tuple[str, str, int, int | None], ...] = (
+_NUMBERS: tuple[Number, ...] = (
     ("max_output_tokens", "max_tokens", 1, None),
     ("temperature", "temperature", 0, 2),
     ("top_p", "top_p", 0, 1),
@@ -191,20 +202,6 @@ def _tool_fields(p: dict[str, Any], plain: Plain) -> bool:
     return True
 
 
-def _numbers(p: dict[str, Any], plain: Plain) -> bool:
-    """``max_output_tokens``, ``temperature`` and ``top_p`` read into ``plain``, when in range."""
-    for key, field, low, high in _NUMBERS:
-        if key in p:
-            value = p[key]
-            kind = type(value)
-            if (kind is not int and (kind is not float or key == "max_output_tokens")) or not low <= value:
-                return False
-            if high is not None and not value <= high:
-                return False
-            setattr(plain, field, value)
-    return True
-
-
 def _after(p: dict[str, Any], plain: Plain) -> bool:
     for key, wanted in _AFTER:
         if key in p:
@@ -227,6 +224,6 @@ def read(p: Any, model: str | None) -> Plain | None:
     if turns is None:
         return None
     plain = Plain(name, turns)
-    if _tool_fields(p, plain) and _numbers(p, plain) and _after(p, plain):
+    if _tool_fields(p, plain) and read_numbers(p, _NUMBERS, plain) and _after(p, plain):
         return plain
     return None
