@@ -163,11 +163,16 @@ def _tools(wire: Any) -> list[Tool] | None:
         name = item.get("name")
         if type(name) is not str or not name or name in names:
             return None
-        for key, wanted in _TOOL_TYPES:
-            if key in item and type(item[key]) is not wanted:
+        description, parameters, strict = item.get("description"), item.get("parameters"), item.get("strict")
+        if len(item) == 5:  # every field: the common tool, its types checked inline
+            if type(description) is not str or type(parameters) is not dict or type(strict) is not bool:
                 return None
+        else:
+            for key, wanted in _TOOL_TYPES:
+                if key in item and type(item[key]) is not wanted:
+                    return None
         names.add(name)
-        out.append((name, item.get("description"), item.get("parameters"), item.get("strict")))
+        out.append((name, description, parameters, strict))
     return out
 
 
