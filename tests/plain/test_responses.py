@@ -31,6 +31,7 @@ from tests.translate.test_properties import _encode, requests
 from tests.translate.test_valid_or_refused_mutated import mutated
 from toolwire import translate_request_bytes
 from toolwire._json import dumps
+from toolwire._plain.responses_read import read
 from toolwire.translate import Translation, _general_request, pair_lane, translate_request
 
 SOURCE, TARGET = "openai-responses", "openai-chat"
@@ -458,3 +459,17 @@ def test_a_lane_translation_builds_its_ir_once_and_stays_frozen() -> None:
     assert pickle.loads(pickle.dumps(fresh())) == made
     assert dataclasses.asdict(fresh()) == dataclasses.asdict(made)
     assert dataclasses.replace(fresh(), ir=None) == Translation(made.payload, (), None)
+
+
+def test_the_reader_itself_refuses_what_its_writers_would_refuse_too() -> None:
+    """Guards of the reader that every writer repeats (so the public API can't tell them apart):
+    a call id used in two turns, a named tool choice naming no tool. The reader's own promise
+    (see ``_plain._form``) is that a :class:`Plain` never holds them."""
+    assert read(plain(), None) is not None
+    twice = plain()
+    twice["input"][10]["call_id"] = "c1"  # c1 was called (and answered) in the first call turn
+    twice["input"][11]["call_id"] = "c1"
+    assert read(twice, None) is None
+    unknown = plain()
+    unknown["tool_choice"] = {"type": "function", "name": "nowhere"}
+    assert read(unknown, None) is None
