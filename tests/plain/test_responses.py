@@ -12,25 +12,19 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import json
 import pickle
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from benchmarks.bench_pairs import _in_each_format, sized_chat_request
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests import data
-from tests.corpus import samples
+from tests.plain import harness
 from tests.plain.harness import drop_at as _drop
-from tests.plain.harness import outcome
 from tests.plain.harness import set_at as _set
 from tests.translate.test_properties import _encode, requests
 from tests.translate.test_valid_or_refused_mutated import mutated
-from toolwire import translate_request_bytes
-from toolwire._json import dumps
 from toolwire._plain.responses_read import read
 from toolwire.translate import Translation, _general_request, pair_lane, translate_request
 
@@ -44,66 +38,14 @@ SETTINGS = settings(
 )
 
 
-def _general(payload: Any, policy: str) -> Any:
-    return outcome(lambda: _general_request(payload, SOURCE, TARGET, policy, None, None, None))  # type: ignore[arg-type]
-
-
-def _same_bytes(got: Any, expected: bytes) -> None:
-    """``got == expected``, reported as the first difference (pytest's own diff of two large
-    payloads takes minutes)."""
-    if got != expected:
-        if not isinstance(got, bytes):
-            raise AssertionError(f"expected a payload, got {got!r}"[:500])
-        at = next((i for i, (a, b) in enumerate(zip(got, expected, strict=False)) if a != b), len(expected))
-        raise AssertionError(
-            f"payloads differ at byte {at}: {got[at - 80 : at + 80]!r} != {expected[at - 80 : at + 80]!r}"
-        )
-
-
 def same_both_ways(payload: Any, policy: str = "warn") -> bool:
-    """Assert that the public API (lane or not) and the general path agree; whether the lane took it."""
-    before = copy.deepcopy(payload)
-    took = pair_lane(payload, SOURCE, TARGET, policy) is not None
-    expected = _general(payload, policy)
-    got = outcome(lambda: translate_request(payload, source=SOURCE, target=TARGET, policy=policy))  # type: ignore[arg-type]
-    if isinstance(expected, Translation):
-        assert isinstance(got, Translation), got
-        _same_bytes(dumps(got.payload), dumps(expected.payload))
-        assert got.payload == expected.payload
-        assert got.notes == expected.notes
-        assert got.ir == expected.ir
-        assert got == expected and expected == got
-        assert took <= (not expected.notes)  # the lane never takes a request that notes
-    else:
-        assert got == expected
-        assert not took  # an error always comes from the general path
-    if type(payload) is not dict:  # the bytes API refuses a body that is not an object itself
-        return took
-    raw = json.dumps(payload).encode()
-    via_bytes = outcome(lambda: translate_request_bytes(raw, source=SOURCE, target=TARGET, policy=policy))  # type: ignore[arg-type]
-    if isinstance(expected, Translation):
-        _same_bytes(via_bytes, dumps(expected.payload))
-    else:
-        assert via_bytes == expected
-    assert payload == before  # neither path changes the caller's payload
-    return took
-
-
-def _real_client_requests() -> list[Any]:
-    out = []
-    for path in sorted((data.HERE / "real_clients").glob("*/*/*.json")):
-        record = json.loads(path.read_text())
-        if record.get("format") == SOURCE and isinstance(record.get("body"), dict):
-            out.append(record["body"])
-    return out
+    """The harness's check of one request (the public API and the general path agree, the lane
+    notes exactly what the general path notes) for this pair; whether the lane took it."""
+    return harness.same_both_ways(payload, SOURCE, TARGET, policy)
 
 
 def _corpus() -> list[Any]:
-    bench = [
-        json.loads(_in_each_format(sized_chat_request(messages, tools))[SOURCE])
-        for messages, tools in ((2, 1), (10, 5), (100, 5), (10, 50))
-    ]
-    return [*(s.payload for s in samples(SOURCE, "request")), *_real_client_requests(), *bench]
+    return harness.corpus(SOURCE)
 
 
 def _cut_down(payload: dict[str, Any]) -> dict[str, Any]:
