@@ -15,7 +15,7 @@ from toolwire._plain._response_lane import response_lane
 from toolwire.errors import PayloadError
 from toolwire.ir.base import FormatName
 from toolwire.ir.notes import Note, Policy
-from toolwire.translate import pair_lane, translate_request, translate_response
+from toolwire.translate import _general_request, _general_response, pair_lane
 
 __all__ = ["translate_request_bytes", "translate_response_bytes"]
 
@@ -62,7 +62,7 @@ def translate_request_bytes(
     lane = pair_lane(payload, source, target, policy, model)  # a plain request of a pair with a lane
     if lane is not None and (notes is None or not lane[1]):  # notes wanted: the general path makes them
         return dumps(lane[0])
-    result = translate_request(payload, source=source, target=target, policy=policy, model=model)
+    result = _general_request(payload, source, target, policy, model, None, None)  # lane tried already
     if notes is not None:
         notes.extend(result.notes)
     return dumps(result.payload)
@@ -96,7 +96,7 @@ def translate_response_bytes(
         out = response_lane(payload, source, target, policy)  # a plain response of a pair with a lane
         if out is not None:
             return dumps(out)
-    result = translate_response(payload, source=source, target=target, policy=policy)
+    result = _general_response(payload, source, target, policy, None)  # lane tried already
     if notes is not None:
         notes.extend(result.notes)
     return dumps(result.payload)
