@@ -38,6 +38,8 @@ def test_a_plain_text_chunk_extending_the_open_text_takes_the_hot_path() -> None
         0,
         "b",
     )
+    assert fed(chunk({"text": "a"})).hot({**plain(), "responseId": "r1"}) == (TextDelta, 0, "b")
+    assert fed(chunk({"text": "a"})).hot({**plain(), "modelVersion": "g"}) == (TextDelta, 0, "b")
 
 
 def test_a_thought_chunk_extending_the_open_thought_takes_the_hot_path() -> None:
@@ -67,6 +69,9 @@ def test_a_thought_chunk_extending_the_open_thought_takes_the_hot_path() -> None
         {"candidates": {"content": {}}},
         {**plain(), "usageMetadata": {"totalTokenCount": 1}},
         {**plain(), "modelVersion": None},
+        {**plain(), "responseId": None},
+        {**plain(), "modelVersion": "g", "responseId": "r1", "usageMetadata": {"totalTokenCount": 1}},
+        {**plain(), "responseId": "r1", "createTime": "t"},  # as many keys as with modelVersion
         [plain()],
     ],
 )

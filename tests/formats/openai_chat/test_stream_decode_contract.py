@@ -236,6 +236,25 @@ def test_a_plain_argument_chunk_mid_stream_takes_the_hot_path() -> None:
     )
 
 
+def only_choice(**fields: Any) -> dict[str, Any]:
+    """A text chunk whose choice has exactly ``fields`` (the hot path counts a choice's keys)."""
+    out = chunk({"content": "b"})
+    out["choices"] = [fields]
+    return out
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        only_choice(index=0, delta={"content": "b"}),
+        only_choice(index=0, delta={"content": "b"}, logprobs=None),
+        only_choice(index=0, delta={"content": "b"}, finish_reason=None, logprobs=None),
+    ],
+)
+def test_a_text_chunk_with_or_without_the_optional_choice_fields_takes_the_hot_path(event: Any) -> None:
+    assert started().hot(event) == (TextDelta, 0, "b")
+
+
 def with_choice(**fields: Any) -> dict[str, Any]:
     out = chunk({"content": "b"})
     out["choices"][0].update(fields)
@@ -257,6 +276,8 @@ def with_choice(**fields: Any) -> dict[str, Any]:
         with_choice(index="0"),
         with_choice(logprobs={"content": []}),
         with_choice(other=1),
+        only_choice(index=0, delta={"content": "b"}, other=None),  # as many keys as with finish_reason
+        only_choice(index=0, other={"content": "b"}, finish_reason=None),  # no delta, as many keys
         with_choice(delta="b"),
         {**chunk({"content": "b"}), "choices": [chunk()["choices"][0]] * 2},
         {**chunk(), "choices": [5]},

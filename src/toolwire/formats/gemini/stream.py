@@ -155,7 +155,15 @@ class StreamDecoder:
         if run is None or type(event) is not dict or self._done or self._call is not None:
             return None
         candidates = event.get("candidates")
-        if type(candidates) is not list or len(candidates) != 1 or not _HOT_TOP.issuperset(event):
+        if (
+            type(candidates) is not list
+            or len(candidates) != 1
+            # event.keys() <= _HOT_TOP ("candidates" is there): counted, no set built
+            or (
+                len(event) != 1 + ("modelVersion" in event) + ("responseId" in event)
+                and not _HOT_TOP.issuperset(event)
+            )
+        ):
             return None
         # _hot_text(candidates[0], run.thought), inline
         candidate = candidates[0]
@@ -172,7 +180,13 @@ class StreamDecoder:
         if thought and part.get("thought") is not True:
             return None
         text = part.get("text")
-        if type(text) is not str or not text or run.extra or None in event.values():
+        # None in event.values(), of the two values besides the list of candidates
+        if (
+            type(text) is not str
+            or not text
+            or run.extra
+            or None in (event.get("modelVersion", ""), event.get("responseId", ""))
+        ):
             return None
         self._count += 1
         run.texted = True

@@ -182,7 +182,12 @@ class StreamDecoder:
             type(choice) is not dict
             or type(index := choice.get("index")) is not int
             or index != 0
-            or not _HOT_CHOICE.issuperset(choice)  # choice.keys() <= _HOT_CHOICE, cheaper
+            # choice.keys() <= _HOT_CHOICE: with "index" and "delta" (a dict, below), a choice
+            # of as many keys as those and the optional two has no other (no set built)
+            or (
+                len(choice) != 2 + ("finish_reason" in choice) + ("logprobs" in choice)
+                and not _HOT_CHOICE.issuperset(choice)
+            )
             or choice.get("finish_reason") is not None
             or choice.get("logprobs") is not None
         ):
