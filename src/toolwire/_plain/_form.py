@@ -31,11 +31,11 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from toolwire._json import dumps_str
+from toolwire._json import _decoder, dumps_str
 
 __all__ = [
     *("ASSISTANT", "PLAIN_FIELDS", "RESULTS", "SYSTEM", "USER"),
-    *("Call", "Number", "Plain", "Result", "Tool", "arguments_text", "read_numbers"),
+    *("Call", "Number", "Plain", "Result", "Tool", "arguments_object", "arguments_text", "read_numbers"),
 ]
 
 SYSTEM: Final = 0
@@ -131,6 +131,20 @@ def arguments_text(arguments: Any) -> str | None:
         return dumps_str(arguments)
     except Exception:
         return None
+
+
+def arguments_object(text: str) -> dict[str, Any] | None:
+    """The JSON object of a call's arguments text for an object format (Anthropic, Gemini):
+    ``{}`` for ``""``, as the decoders parse it; ``None`` when the text is not a JSON object (the
+    general path says why). The decoder straight, with no error message to build: a lane only
+    needs to know."""
+    if not text:
+        return {}
+    try:
+        value = _decoder.decode(text)
+    except Exception:
+        return None
+    return value if type(value) is dict else None
 
 
 Number = tuple[str, str, int, "int | None"]

@@ -17,11 +17,10 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire._callids import _VALID as _CALL_ID
-from toolwire._plain._form import ASSISTANT, SYSTEM, USER, Plain, Tool
+from toolwire._plain._form import ASSISTANT, SYSTEM, USER, Plain, Tool, arguments_object
 from toolwire._plain._names import NameCheck
 from toolwire.formats._ranges import RANGES
 from toolwire.formats.anthropic._generation import DEFAULT_MAX_TOKENS
-from toolwire.formats.anthropic._util import parse_object
 
 __all__ = ["write"]
 
@@ -33,27 +32,31 @@ _name_ok = NameCheck("anthropic")
 """Whether a tool name is one Anthropic takes as it is (nothing renamed)."""
 
 
-def _calls(calls: Any, blocks: list[dict[str, Any]]) -> bool:
-    """The ``tool_use`` blocks of ``calls`` added to ``blocks``; ``False`` for a call id or name
-    the general path rewrites, or arguments that are no JSON object."""
+def _calls(calls: Any, blocks: list[dict[str, Any]], ids: set[str]) -> bool:
+    """The ``tool_use`` blocks of ``calls`` added to ``blocks`` (their ids to ``ids``, the valid
+    ids so far); ``False`` for a call id or name the general path rewrites, or arguments that
+    are no JSON object."""
+    valid = _name_ok.valid
     for call_id, name, arguments in calls:
-        if _valid_id(call_id) is None or not _name_ok(name):
+        if type(name) is not str or _valid_id(call_id) is None or (name not in valid and not _name_ok(name)):
             return False
         if type(arguments) is str:
-            arguments = parse_object(arguments)
-            if type(arguments) is not dict:
+            arguments = arguments_object(arguments)
+            if arguments is None:
                 return False
         elif type(arguments) is not dict:
             return False
+        ids.add(call_id)
         blocks.append({"type": "tool_use", "id": call_id, "name": name, "input": arguments})
     return True
 
 
-def _results(results: Any, blocks: list[dict[str, Any]]) -> bool:
+def _results(results: Any, blocks: list[dict[str, Any]], ids: set[str]) -> bool:
     """The ``tool_result`` blocks of ``results`` added to ``blocks``; ``False`` for a call id the
-    general path escapes or an empty output (no content from Chat, an empty text from Anthropic)."""
+    general path escapes (one of ``ids`` is valid: no match to run) or an empty output (no
+    content from Chat, an empty text from Anthropic)."""
     for call_id, output in results:
-        if not output or _valid_id(call_id) is None:
+        if not output or (call_id not in ids and _valid_id(call_id) is None):
             return False
         blocks.append({"type": "tool_result", "tool_use_id": call_id, "content": output})
     return True
@@ -66,6 +69,7 @@ def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
     out: list[dict[str, Any]] = []
     role: str | None = None  # the role of the last message
     blocks: list[dict[str, Any]] = []  # its content
+    ids: set[str] = set()  # the call ids written (valid)
     for turn in plain.turns:
         kind = turn[0]
         if kind == SYSTEM:
@@ -81,7 +85,7 @@ def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
                 return None
             role, blocks = "assistant", [] if text is None else [{"type": "text", "text": text}]
             out.append({"role": role, "content": blocks})
-            if calls and not _calls(calls, blocks):
+            if calls and not _calls(calls, blocks, ids):
                 return None
             continue
         if kind == USER:
@@ -97,7 +101,7 @@ def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
             out.append({"role": role, "content": blocks})
         if block is not None:
             blocks.append(block)
-        elif not _results(turn[1], blocks):
+        elif not _results(turn[1], blocks, ids):
             return None
     return system, out
 

@@ -44,44 +44,50 @@ _AFTER = ("stream", "user", "metadata")
 """The fields written as they are, last."""
 
 
-def _answers(results: Any, pending: list[str]) -> bool:
-    """Whether ``results`` answer each call id of ``pending`` once (in any order)."""
-    return len(results) == len(pending) and {result[0] for result in results} == set(pending)
+def _answers(results: Any, calls: Any) -> bool:
+    """Whether ``results`` answer each of ``calls`` once (in any order)."""
+    if len(results) != len(calls):
+        return False
+    if len(calls) == 1:  # the common turn of one call: no sets to build
+        return bool(results[0][0] == calls[0][0])
+    return {result[0] for result in results} == {call[0] for call in calls}
 
 
-def _calls(calls: Any, called: set[str]) -> tuple[list[dict[str, Any]], list[str]] | None:
-    """The ``tool_calls`` of a turn's calls and their ids (added to ``called``, the ids so far)."""
+def _calls(calls: Any, called: set[str]) -> list[dict[str, Any]] | None:
+    """The ``tool_calls`` of a turn's calls (their ids added to ``called``, the ids so far)."""
     wire: list[dict[str, Any]] = []
-    ids: list[str] = []
+    valid = name_ok.valid
     for call_id, name, arguments in calls:
-        if type(call_id) is not str or not call_id or call_id in called or not name_ok(name):
+        if type(call_id) is not str or not call_id or call_id in called:
             return None
-        text = (arguments or "{}") if type(arguments) is str else arguments_text(arguments)
-        if text is None:
+        if type(name) is not str or (name not in valid and not name_ok(name)):
             return None
+        if type(arguments) is str:
+            text: str | None = arguments or "{}"
+        else:
+            text = arguments_text(arguments)
+            if text is None:
+                return None
         called.add(call_id)
-        ids.append(call_id)
         wire.append({"id": call_id, "type": "function", "function": {"name": name, "arguments": text}})
-    return wire, ids
+    return wire
 
 
 def _messages(turns: list[tuple[Any, ...]]) -> list[dict[str, Any]] | None:
     """The Chat ``messages`` of a :class:`Plain`'s turns, when each is of the writer's shape.
 
-    One loop over the turns (the hot loop of the lane: a branch per turn kind, no call per
-    turn); a call turn's ids are ``pending`` until the next turn, which must answer them."""
+    One loop over the turns (the hot loop of the lane: a branch per turn kind); a call turn's
+    calls are ``pending`` until the next turn, which must answer them."""
     out: list[dict[str, Any]] = []
     append = out.append
     called: set[str] = set()  # every call id so far
-    pending: list[str] | None = None  # the ids of the last turn's calls
+    pending: Any = None  # the last turn's calls
     previous = -1  # the kind of the last turn
     for turn in turns:
         kind = turn[0]
-        if pending is not None:  # a call turn: its results come next (one: no sets to build)
+        if pending is not None:  # a call turn: its results come next
             results = turn[1]
-            if kind != RESULTS or not (
-                pending == [results[0][0]] if len(results) == 1 else _answers(results, pending)
-            ):
+            if kind != RESULTS or not _answers(results, pending):
                 return None
             for call_id, output in results:
                 if type(output) is not str:
@@ -98,11 +104,11 @@ def _messages(turns: list[tuple[Any, ...]]) -> list[dict[str, Any]] | None:
             if previous == ASSISTANT or (text is not None and (type(text) is not str or not text)):
                 return None  # two assistant turns in a row: the general path merges them
             if calls:
-                found = _calls(calls, called)
-                if found is None:
+                wire = _calls(calls, called)
+                if wire is None:
                     return None
-                append({"role": "assistant", "content": text, "tool_calls": found[0]})
-                pending = found[1]
+                append({"role": "assistant", "content": text, "tool_calls": wire})
+                pending = calls
             elif text is None:
                 return None
             else:
@@ -122,10 +128,15 @@ def _tools(tools: list[Tool]) -> tuple[list[dict[str, Any]], set[str]] | None:
     """The Chat ``tools`` and their names (distinct and valid), else ``None``."""
     out: list[dict[str, Any]] = []
     names: set[str] = set()
+    valid = name_ok.valid
     for name, description, parameters, strict in tools:
-        if not name_ok(name) or name in names:
+        if type(name) is not str or (name not in valid and not name_ok(name)) or name in names:
             return None
         names.add(name)
+        if description is not None and parameters is not None and strict is not None:  # the common tool
+            common = {"name": name, "description": description, "parameters": parameters, "strict": strict}
+            out.append({"type": "function", "function": common})
+            continue
         inner: dict[str, Any] = {"name": name}
         if description is not None:
             inner["description"] = description

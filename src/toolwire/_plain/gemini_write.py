@@ -28,10 +28,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Call, Plain, Tool
+from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Call, Plain, Tool, arguments_object
 from toolwire._plain._names import NameCheck
 from toolwire.formats._ranges import RANGES
-from toolwire.formats.gemini._keys import args_object
 from toolwire.opaque import _GEMINI_3
 
 __all__ = ["write"]
@@ -64,8 +63,8 @@ class _Contents:
             inner: dict[str, Any] = {"name": name}
             if type(arguments) is str:
                 if arguments:
-                    parsed = args_object(arguments, "$")
-                    if type(parsed) is not dict:
+                    parsed = arguments_object(arguments)
+                    if parsed is None:
                         return False
                     inner["args"] = parsed
             else:
@@ -80,6 +79,13 @@ class _Contents:
         general path puts them for Gemini, noted); ``None`` when they are not exactly those."""
         if len(results) != len(calls):
             return None
+        if len(calls) == 1:  # the common turn of one call: no pairs to zip
+            call_id, output = results[0]
+            if call_id != calls[0][0]:
+                return None
+            self.noted = True  # the text result is wrapped as response.output (an info note)
+            response = {"output": output}
+            return [{"functionResponse": {"name": calls[0][1], "id": call_id, "response": response}}]
         parts = []
         for (call_id, output), (wanted, name, _) in zip(results, calls, strict=True):
             if call_id != wanted:

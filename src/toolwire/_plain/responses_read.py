@@ -72,68 +72,82 @@ def _typed_text(item: dict[str, Any], content: Any) -> str | None:
 
 def _items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
     """Whether every item of an ``input`` list is of the reader's shape (then its turns are
-    appended to ``turns``). One loop over the items, the hot loop of the lane: a branch per kind.
-    ``calls`` is the open assistant turn's calls (``None``: none open; empty: a text turn),
-    ``pending`` the last call turn's calls not answered yet, ``results`` their results so far."""
+    appended to ``turns``). One loop over the items, the hot loop of the lane: a branch per kind,
+    the untyped message (``{"role", "content"}``) first, no call and no set for a turn of one call.
+
+    ``calls`` is the open assistant turn's calls (``None``: none open; ``()``: a text turn, whose
+    tuple becomes a list at its first call); ``results`` the results of the last call turn, of which
+    ``owed`` are still to come: ``want`` the call id owed when the turn had one call, else ``ids``."""
     append = turns.append
     called: set[str] = set()  # every call id so far
-    calls: list[Call] | None = None
-    pending: set[str] = set()
-    results: list[Result] | None = None
+    calls: list[Call] | tuple[Call, ...] | None = None
+    results: list[Result] = []
+    owed = 0
+    want: str | None = None
+    ids: set[str] = called  # never read while one call is owed
     for item in items:
         if type(item) is not dict:
             return False
         kind = item.get("type")
-        if kind == "function_call":
-            call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
-            if len(item) != 4 or type(call_id) is not str or not call_id or type(arguments) is not str:
-                return False
-            if call_id in called or pending or type(name) is not str or not name:
-                return False
-            if calls is None:
-                calls = []
-                append((ASSISTANT, None, calls))
-            results = None
-            called.add(call_id)
-            calls.append((call_id, name, arguments))
-        elif kind == "function_call_output":
-            if calls is not None:  # the call turn ends: its calls are answered next
-                if not calls:
-                    return False
-                pending = {call[0] for call in calls}
-                calls = None
-                results = []
-                append((RESULTS, results))
-            call_id, output = item.get("call_id"), item.get("output")
-            if len(item) != 3 or type(output) is not str or type(call_id) is not str or results is None:
-                return False
-            if call_id not in pending:
-                return False
-            pending.discard(call_id)
-            results.append((call_id, output))
-        elif kind is None or kind == "message":
+        if kind is None or kind == "message":
             content = item.get("content")
             text = content if len(item) == 2 and type(content) is str else _typed_text(item, content)
-            if not text or pending or calls:
+            if not text or owed or calls:
                 return False
-            results = None
             role = item.get("role")
-            if role == "assistant":
-                if calls is not None:  # two texts in one turn
-                    return False
-                calls = []
-                append((ASSISTANT, text, calls))
-            elif role == "user":
+            if role == "user":
                 calls = None
                 append((USER, text))
+            elif role == "assistant":
+                if calls is not None:  # two texts in one turn
+                    return False
+                calls = ()
+                append((ASSISTANT, text, calls))
             elif role == "system" or role == "developer":
                 calls = None
                 append((SYSTEM, role, text))
             else:
                 return False
+        elif kind == "function_call":
+            call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
+            if len(item) != 4 or type(call_id) is not str or not call_id or type(arguments) is not str:
+                return False
+            if owed or call_id in called or type(name) is not str or not name:
+                return False
+            if calls is None:
+                calls = []
+                append((ASSISTANT, None, calls))
+            elif type(calls) is tuple:  # the first call of a text turn
+                calls = []
+                turns[-1] = (ASSISTANT, turns[-1][1], calls)
+            called.add(call_id)
+            calls.append((call_id, name, arguments))  # type: ignore[union-attr]
+        elif kind == "function_call_output":
+            if calls is not None:  # the call turn ends: its calls are answered next
+                owed = len(calls)
+                if owed == 1:
+                    want = calls[0][0]
+                elif not owed:
+                    return False
+                else:
+                    want, ids = None, {call[0] for call in calls}
+                calls = None
+                results = []
+                append((RESULTS, results))
+            call_id, output = item.get("call_id"), item.get("output")
+            if not owed or len(item) != 3 or type(output) is not str or type(call_id) is not str:
+                return False
+            if want is None:
+                if call_id not in ids:
+                    return False
+                ids.discard(call_id)
+            elif call_id != want:
+                return False
+            owed -= 1
+            results.append((call_id, output))
         else:
             return False
-    return not pending and not calls
+    return not owed and not calls
 
 
 def _turns(p: dict[str, Any]) -> list[tuple[Any, ...]] | None:
@@ -158,16 +172,16 @@ def _tools(wire: Any) -> list[Tool] | None:
     out: list[Tool] = []
     names: set[str] = set()
     for item in wire:
-        if type(item) is not dict or item.get("type") != "function" or not item.keys() <= _TOOL_KEYS:
+        if type(item) is not dict or item.get("type") != "function":
             return None
         name = item.get("name")
         if type(name) is not str or not name or name in names:
             return None
         description, parameters, strict = item.get("description"), item.get("parameters"), item.get("strict")
-        if len(item) == 5:  # every field: the common tool, its types checked inline
-            if type(description) is not str or type(parameters) is not dict or type(strict) is not bool:
+        every = type(description) is str and type(parameters) is dict and type(strict) is bool
+        if not every or len(item) != 5:  # not the common tool: five keys, every field (no key check)
+            if not item.keys() <= _TOOL_KEYS:
                 return None
-        else:
             for key, wanted in _TOOL_TYPES:
                 if key in item and type(item[key]) is not wanted:
                     return None
