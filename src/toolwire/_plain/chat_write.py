@@ -34,14 +34,6 @@ __all__ = ["write"]
 name_ok = NameCheck("openai-chat")
 """Whether a tool name is one Chat takes as it is (the renaming pass leaves it)."""
 _MODES = frozenset({"auto", "none", "required"})
-_NUMBERS: tuple[tuple[str, str, int, int | None], ...] = (
-    ("max_tokens", "max_completion_tokens", 1, None),
-    ("temperature", "temperature", 0, 2),
-    ("top_p", "top_p", 0, 1),
-)
-"""Plain field, Chat field, and the range Chat takes (``None``: no upper bound; see ``_ranges``)."""
-_AFTER = ("stream", "user", "metadata")
-"""The fields written as they are, last."""
 
 
 def _answers(results: Any, calls: Any) -> bool:
@@ -176,19 +168,34 @@ def _tool_fields(plain: Plain, out: dict[str, Any]) -> bool:
     return True
 
 
+def _number(value: Any, low: int, high: int | None, integer: bool) -> bool:
+    """Whether Chat takes a number field's ``value`` as it is: an integer (a float too unless
+    ``integer``) from ``low`` to ``high`` (``None``: no upper bound); else the general path moves
+    it, noted."""
+    kind = type(value)
+    if (kind is not int and (kind is not float or integer)) or not low <= value:
+        return False
+    return high is None or bool(value <= high)
+
+
 def _numbers(plain: Plain, out: dict[str, Any]) -> bool:
     """``max_tokens``, ``temperature`` and ``top_p`` written into ``out`` when Chat takes each as
-    it is (an integer token count; a number in range, else the general path moves it, noted)."""
-    for field, chat_field, low, high in _NUMBERS:
-        value = getattr(plain, field)
-        if value is None:
-            continue
-        kind = type(value)
-        if (kind is not int and (kind is not float or field == "max_tokens")) or not low <= value:
+    it is (an integer token count; a number in range), each read straight (most are unset)."""
+    value: Any = plain.max_tokens
+    if value is not None:
+        if not _number(value, 1, None, True):
             return False
-        if high is not None and not value <= high:
+        out["max_completion_tokens"] = value
+    value = plain.temperature
+    if value is not None:
+        if not _number(value, 0, 2, False):
             return False
-        out[chat_field] = value
+        out["temperature"] = value
+    value = plain.top_p
+    if value is not None:
+        if not _number(value, 0, 1, False):
+            return False
+        out["top_p"] = value
     return True
 
 
@@ -204,8 +211,10 @@ def write(plain: Plain) -> dict[str, Any] | None:
     out["messages"] = messages
     if not _tool_fields(plain, out) or not _numbers(plain, out):
         return None
-    for field in _AFTER:
-        value = getattr(plain, field)
-        if value is not None:
-            out[field] = value
+    if plain.stream is not None:  # the fields written as they are, last
+        out["stream"] = plain.stream
+    if plain.user is not None:
+        out["user"] = plain.user
+    if plain.metadata is not None:
+        out["metadata"] = plain.metadata
     return out
