@@ -97,6 +97,15 @@ def _turn_insert(index: int, turn: tuple[Any, ...]) -> Callable[[Plain], None]:
     return lambda p: p.turns.insert(index, turn)
 
 
+def _answered_call(call_id: Any) -> Callable[[Plain], None]:
+    """The last call turn's call (c3) and its result given the id ``call_id``."""
+
+    def change(p: Plain) -> None:
+        p.turns[7:9] = [(ASSISTANT, None, ((call_id, "weather", "{}"),)), (RESULTS, ((call_id, "rain"),))]
+
+    return change
+
+
 NOT_WRITTEN: dict[str, Callable[[Plain], None]] = {
     "no turns": _plain_set("turns", []),
     "unknown system role": _turn_set(0, (SYSTEM, "user", "Be brief.")),
@@ -107,11 +116,13 @@ NOT_WRITTEN: dict[str, Callable[[Plain], None]] = {
     "assistant text not a string": _turn_set(4, (ASSISTANT, 3, ())),
     "empty assistant turn": _turn_set(4, (ASSISTANT, None, ())),
     "two assistant turns": _turn_insert(5, (ASSISTANT, "More.", ())),
-    "call id not a string": _turn_set(7, (ASSISTANT, None, ((3, "weather", "{}"),))),
-    "empty call id": _turn_set(7, (ASSISTANT, None, (("", "weather", "{}"),))),
-    "call id used twice": _turn_set(7, (ASSISTANT, None, (("c1", "weather", "{}"),))),
+    "call id not a string": _answered_call(3),
+    "empty call id": _answered_call(""),
+    "call id used twice": _answered_call("c1"),
+    "call id used twice in one-call turns": lambda p: p.turns.extend(p.turns[7:9]),
     "call name Chat renames": _turn_set(7, (ASSISTANT, None, (("c3", "get.weather", "{}"),))),
     "call name not a string": _turn_set(7, (ASSISTANT, None, (("c3", None, "{}"),))),
+    "call name a list": _turn_set(7, (ASSISTANT, None, (("c3", ["weather"], "{}"),))),
     "arguments not text or object": _turn_set(7, (ASSISTANT, None, (("c3", "weather", [1]),))),
     "arguments not encodable": _turn_set(7, (ASSISTANT, None, (("c3", "weather", {"a": object()}),))),
     "results without a call turn": _turn_insert(5, (RESULTS, (("c1", "x"),))),
@@ -122,6 +133,7 @@ NOT_WRITTEN: dict[str, Callable[[Plain], None]] = {
     "call turn unanswered": lambda p: p.turns.pop(),
     "call turn answered late": _turn_insert(8, (USER, "wait")),
     "tool name Chat renames": _plain_set("tools", [("get.weather", None, None, None)]),
+    "tool name a list": _plain_set("tools", [(["weather"], None, None, None)]),
     "two tools of one name": _plain_set(
         "tools", [("weather", None, None, None), ("weather", None, None, None)]
     ),

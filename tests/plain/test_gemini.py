@@ -418,6 +418,12 @@ def test_results_are_written_in_call_order() -> None:
         assert write(plain) is None
     plain.turns[3] = (RESULTS, (("c1", "a"), ("c2", "b")))
     assert write(plain) is not None
+    text, calls = plain.turns[2][1:]
+    plain.turns[2] = (ASSISTANT, text, calls[:1])  # a turn of one call (c1): answered by c1 only
+    for results, written in (((("c9", "a"),), False), ((("c1", "a"),), True)):
+        plain.turns[3] = (RESULTS, results)
+        assert (write(plain) is not None) is written
+    plain.turns[2:4] = [(ASSISTANT, text, calls), (RESULTS, (("c1", "a"), ("c2", "b")))]
     for choice, tools in ((("tool", "nope"), plain.tools), ("auto", None), (None, None)):
         plain.choice, plain.tools, plain.parallel = choice, tools, True
         assert write(plain) is None  # a choice of no tool, without tools; parallel without tools

@@ -25,6 +25,7 @@ from tests.plain.harness import drop_at as _drop
 from tests.plain.harness import set_at as _set
 from tests.translate.test_properties import _encode, requests
 from tests.translate.test_valid_or_refused_mutated import mutated
+from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER
 from toolwire._plain.responses_read import read
 from toolwire.translate import Translation, _general_request, pair_lane, translate_request
 
@@ -415,3 +416,25 @@ def test_the_reader_itself_refuses_what_its_writers_would_refuse_too() -> None:
     unknown = plain()
     unknown["tool_choice"] = {"type": "function", "name": "nowhere"}
     assert read(unknown, None) is None
+    for index in (5, 11):  # a result answering no call of its turn (of two calls; of one)
+        other = plain()
+        other["input"][index]["call_id"] = "c9"
+        assert read(other, None) is None
+    answered_twice = plain()  # c2 answered twice, c1 never (as many results as calls)
+    answered_twice["input"][6]["call_id"] = "c2"
+    assert read(answered_twice, None) is None
+
+
+def test_the_reader_gives_each_turn_its_calls_and_results() -> None:
+    """The :class:`Plain` turns of :func:`plain`: a text turn's calls added to it (a tuple until its
+    first call), results in the order given."""
+    got = read(plain(), None)
+    assert got is not None
+    assert got.turns[3:8] == [
+        (ASSISTANT, "Looking.", [("c1", "weather", '{"city":"Oslo"}'), ("c2", "time", "")]),
+        (RESULTS, [("c2", "noon"), ("c1", "")]),
+        (ASSISTANT, "Sunny at noon.", ()),
+        (SYSTEM, "system", "Keep it short."),
+        (USER, "And now?"),
+    ]
+    assert got.turns[8:] == [(ASSISTANT, None, [("c3", "weather", "{}")]), (RESULTS, [("c3", "rain")])]

@@ -38,11 +38,7 @@ _MODES = frozenset({"auto", "none", "required"})
 
 def _answers(results: Any, calls: Any) -> bool:
     """Whether ``results`` answer each of ``calls`` once (in any order)."""
-    if len(results) != len(calls):
-        return False
-    if len(calls) == 1:  # the common turn of one call: no sets to build
-        return bool(results[0][0] == calls[0][0])
-    return {result[0] for result in results} == {call[0] for call in calls}
+    return len(results) == len(calls) and {result[0] for result in results} == {call[0] for call in calls}
 
 
 def _calls(calls: Any, called: set[str]) -> list[dict[str, Any]] | None:
@@ -73,18 +69,27 @@ def _messages(turns: list[tuple[Any, ...]]) -> list[dict[str, Any]] | None:
     out: list[dict[str, Any]] = []
     append = out.append
     called: set[str] = set()  # every call id so far
+    valid = name_ok.valid
     pending: Any = None  # the last turn's calls
     previous = -1  # the kind of the last turn
     for turn in turns:
         kind = turn[0]
         if pending is not None:  # a call turn: its results come next
             results = turn[1]
-            if kind != RESULTS or not _answers(results, pending):
+            if kind != RESULTS:
                 return None
-            for call_id, output in results:
-                if type(output) is not str:
+            if len(results) == 1 and len(pending) == 1:  # the common turn of one call, inline
+                call_id, output = results[0]
+                if call_id != pending[0][0] or type(output) is not str:
                     return None
                 append({"role": "tool", "tool_call_id": call_id, "content": output})
+            else:
+                if not _answers(results, pending):
+                    return None
+                for call_id, output in results:
+                    if type(output) is not str:
+                        return None
+                    append({"role": "tool", "tool_call_id": call_id, "content": output})
             pending = None
         elif kind == USER:
             text = turn[1]
@@ -96,9 +101,24 @@ def _messages(turns: list[tuple[Any, ...]]) -> list[dict[str, Any]] | None:
             if previous == ASSISTANT or (text is not None and (type(text) is not str or not text)):
                 return None  # two assistant turns in a row: the general path merges them
             if calls:
-                wire = _calls(calls, called)
-                if wire is None:
-                    return None
+                call_id, name, arguments = calls[0]
+                if (  # the common turn: one call of a name seen valid, arguments as text (inline)
+                    len(calls) == 1
+                    and type(call_id) is str
+                    and call_id
+                    and call_id not in called
+                    and type(name) is str
+                    and name in valid
+                    and type(arguments) is str
+                ):
+                    called.add(call_id)
+                    function = {"name": name, "arguments": arguments or "{}"}
+                    wire = [{"id": call_id, "type": "function", "function": function}]
+                else:  # any other turn, checked and written call by call
+                    found = _calls(calls, called)
+                    if found is None:
+                        return None
+                    wire = found
                 append({"role": "assistant", "content": text, "tool_calls": wire})
                 pending = calls
             elif text is None:

@@ -73,11 +73,21 @@ def _typed_text(item: dict[str, Any], content: Any) -> str | None:
 def _items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
     """Whether every item of an ``input`` list is of the reader's shape (then its turns are
     appended to ``turns``). One loop over the items, the hot loop of the lane: a branch per kind,
-    the untyped message (``{"role", "content"}``) first, no call and no set for a turn of one call.
+    the untyped message (``{"role", "content"}``) first, no call and no set for a turn of one call;
+    an item's fields are read by subscript once its size says which it must have (a missing one
+    raises ``KeyError``: not plain).
 
     ``calls`` is the open assistant turn's calls (``None``: none open; ``()``: a text turn, whose
     tuple becomes a list at its first call); ``results`` the results of the last call turn, of which
     ``owed`` are still to come: ``want`` the call id owed when the turn had one call, else ``ids``."""
+    try:
+        return _read_items(items, turns)
+    except KeyError:
+        return False
+
+
+def _read_items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
+    """:func:`_items`, raising ``KeyError`` for an item without a field its size requires."""
     append = turns.append
     called: set[str] = set()  # every call id so far
     calls: list[Call] | tuple[Call, ...] | None = None
@@ -90,11 +100,14 @@ def _items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
             return False
         kind = item.get("type")
         if kind is None or kind == "message":
-            content = item.get("content")
-            text = content if len(item) == 2 and type(content) is str else _typed_text(item, content)
-            if not text or owed or calls:
+            if kind is None:  # {"role", "content"}: the content a non-empty string
+                if len(item) != 2:
+                    return False
+                text, role = item["content"], item["role"]
+            else:
+                text, role = _typed_text(item, item.get("content")), item.get("role")
+            if type(text) is not str or not text or owed or calls:
                 return False
-            role = item.get("role")
             if role == "user":
                 calls = None
                 append((USER, text))
@@ -109,8 +122,10 @@ def _items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
             else:
                 return False
         elif kind == "function_call":
-            call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
-            if len(item) != 4 or type(call_id) is not str or not call_id or type(arguments) is not str:
+            if len(item) != 4:
+                return False
+            call_id, name, arguments = item["call_id"], item["name"], item["arguments"]
+            if type(call_id) is not str or not call_id or type(arguments) is not str:
                 return False
             if owed or call_id in called or type(name) is not str or not name:
                 return False
@@ -134,8 +149,10 @@ def _items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
                 calls = None
                 results = []
                 append((RESULTS, results))
-            call_id, output = item.get("call_id"), item.get("output")
-            if not owed or len(item) != 3 or type(output) is not str or type(call_id) is not str:
+            if not owed or len(item) != 3:
+                return False
+            call_id, output = item["call_id"], item["output"]
+            if type(output) is not str or type(call_id) is not str:
                 return False
             if want is None:
                 if call_id not in ids:
