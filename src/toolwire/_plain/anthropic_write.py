@@ -70,6 +70,7 @@ def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
     role: str | None = None  # the role of the last message
     blocks: list[dict[str, Any]] = []  # its content
     ids: set[str] = set()  # the call ids written (valid)
+    valid = _name_ok.valid
     for turn in plain.turns:
         kind = turn[0]
         if kind == SYSTEM:
@@ -85,7 +86,17 @@ def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
                 return None
             role, blocks = "assistant", [] if text is None else [{"type": "text", "text": text}]
             out.append({"role": role, "content": blocks})
-            if calls and not _calls(calls, blocks, ids):
+            if not calls:
+                continue
+            call_id, name, arguments = calls[0]
+            if len(calls) == 1 and type(name) is str and name in valid and type(arguments) is str:
+                # the common turn: one call of a name seen valid, arguments as text (inline)
+                parsed = arguments_object(arguments)
+                if parsed is None or _valid_id(call_id) is None:
+                    return None
+                ids.add(call_id)
+                blocks.append({"type": "tool_use", "id": call_id, "name": name, "input": parsed})
+            elif not _calls(calls, blocks, ids):
                 return None
             continue
         if kind == USER:
@@ -101,7 +112,11 @@ def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
             out.append({"role": role, "content": blocks})
         if block is not None:
             blocks.append(block)
-        elif not _results(turn[1], blocks, ids):
+            continue
+        results = turn[1]
+        if len(results) == 1 and results[0][1] and results[0][0] in ids:  # one result of a valid id
+            blocks.append({"type": "tool_result", "tool_use_id": results[0][0], "content": results[0][1]})
+        elif not _results(results, blocks, ids):
             return None
     return system, out
 

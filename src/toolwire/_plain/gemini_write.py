@@ -108,6 +108,7 @@ class _Contents:
         """Whether every turn is written (each call turn answered by the next turn, in order);
         consecutive contents of one role are merged, as the general path merges them."""
         contents = self.contents
+        called = self.called
         role: str | None = None  # the role of the last content
         last: list[dict[str, Any]] = []  # its parts
         calls: tuple[tuple[str, str, Any], ...] | None = None  # the call turn awaiting its results
@@ -124,8 +125,17 @@ class _Contents:
                 text = turn[1]
                 parts, wire_role = ([] if text is None else [{"text": text}]), "model"
                 calls = turn[2] or None
-                if calls is not None and not self.calls(calls, parts):
-                    return False
+                if calls is not None:
+                    call_id, name, arguments = calls[0]
+                    if len(calls) == 1 and name in _VALID and type(arguments) is str and arguments:
+                        # the common turn: one call of a valid name, arguments as text (inline)
+                        parsed = arguments_object(arguments)
+                        if parsed is None or call_id in called:
+                            return False
+                        called.add(call_id)
+                        parts.append({"functionCall": {"name": name, "args": parsed, "id": call_id}})
+                    elif not self.calls(calls, parts):
+                        return False
                 if not parts:
                     continue
             elif kind == SYSTEM:
