@@ -59,9 +59,11 @@ class _Unread(_Later):
         return tuple(in_user_coordinates(self.notes.items, self.source, result.payload))
 
 
-class _Once:
+class _Once(_Later):
     """The translation the general path returns for a pair lane's request, made once, when one
-    of the lane translation's deferred fields is first read: ``build[0](*build[1:])``."""
+    of the lane translation's deferred fields is first read: ``build[0](*build[1:])``. It is
+    what the lane translation's ``ir`` slot holds (resolves to that translation's ``ir``; its
+    ``notes`` slot holds a :class:`_Built` of it)."""
 
     __slots__ = ("build", "value")
 
@@ -77,9 +79,12 @@ class _Once:
             self.build = None
         return self.value
 
+    def resolve(self, result: Translation) -> Any:
+        return self.get().ir
+
 
 class _Built(_Later):
-    """``ir`` or ``notes`` of a pair lane's translation (``toolwire._plain``): that field of the
+    """``notes`` of a pair lane's translation (``toolwire._plain``): that field of the
     general path's translation of the same request (see :class:`_Once`)."""
 
     __slots__ = ("field", "once")
@@ -119,6 +124,9 @@ def _deferred(name: str) -> Any:
 
 _NOTES_SLOT: Any = _deferred("notes")
 _IR_SLOT: Any = _deferred("ir")
+_PAYLOAD_SLOT: Any = Translation.__dict__["payload"]
+_new = object.__new__  # a lane's Translation: its three slots set straight, not through the
+# frozen dataclass's __init__ (object.__setattr__ per field, two of them properties)
 
 
 def translation(out: dict[str, Any], notes: Notes, source: dict[str, Any], ir: Any) -> Translation:
@@ -136,9 +144,9 @@ def lane_translation(out: dict[str, Any], build: tuple[Any, ...], noted: bool) -
     """The :class:`Translation` of a pair lane's ``out``. Its ``ir``, and its ``notes`` when
     ``noted`` (else none), are those of the general path's translation ``build[0](*build[1:])``,
     made when one of them is first read."""
-    result = Translation(out, (), None)
+    result: Translation = _new(Translation)
     once = _Once(build)
-    _IR_SLOT.__set__(result, _Built(once, "ir"))
-    if noted:
-        _NOTES_SLOT.__set__(result, _Built(once, "notes"))
+    _PAYLOAD_SLOT.__set__(result, out)
+    _IR_SLOT.__set__(result, once)
+    _NOTES_SLOT.__set__(result, _Built(once, "notes") if noted else ())
     return result

@@ -24,10 +24,9 @@ from toolwire._callids import sanitize_call_id
 from toolwire._plain._form import Call
 from toolwire._plain._response_form import PlainResponse
 from toolwire.errors import ToolwireError
-from toolwire.formats.anthropic._usage import decode_usage, encode_usage
+from toolwire.formats.anthropic._usage import decode_usage, foreign_usage
 from toolwire.formats.anthropic._util import parse_object
-from toolwire.formats.anthropic.response import STOP_REASONS, encode_stop_reason
-from toolwire.ir.notes import Notes
+from toolwire.formats.anthropic.response import STOP_REASONS, stop_of
 
 __all__ = ["read_response", "write_response"]
 
@@ -108,10 +107,7 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
         if block is None:
             return None
         content.append(block)
-    scratch = Notes("drop")  # the lane runs under drop: the general path makes the notes
-    stop = encode_stop_reason(
-        plain.stop, plain.raw_stop, same=False, has_calls=bool(plain.calls), notes=scratch
-    )
+    stop = stop_of(plain.stop, bool(plain.calls))  # drop: the general path makes the notes
     return {
         "id": plain.id,
         "type": "message",
@@ -120,5 +116,5 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
         "content": content,
         "stop_reason": stop,
         "stop_sequence": None,
-        "usage": encode_usage(plain.usage, False, scratch),
+        "usage": foreign_usage(plain.usage),
     }

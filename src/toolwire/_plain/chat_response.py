@@ -19,10 +19,9 @@ from toolwire.errors import ToolwireError
 from toolwire.formats.openai_chat.response import (
     FINISH_REASONS,
     decode_usage,
-    encode_finish_reason,
-    encode_usage,
+    finish_of,
+    foreign_usage,
 )
-from toolwire.ir.notes import Notes
 from toolwire.ir.response import Usage
 
 __all__ = ["read_response", "write_response"]
@@ -84,7 +83,10 @@ def _usage(wire: Any) -> Usage | None:
         usage = decode_usage(wire)
     except ToolwireError:
         return None
-    return usage if all(key[0] == "~" for key in usage.extra) else None
+    for key in usage.extra:  # a loop: faster than all() of a generator
+        if key[0] != "~":
+            return None
+    return usage
 
 
 def read_response(p: Any) -> PlainResponse | None:
@@ -131,8 +133,7 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
             calls.append({"id": call_id, "type": "function", "function": {"name": name, "arguments": text}})
         message["tool_calls"] = calls
     message["refusal"] = None
-    scratch = Notes("drop")  # the lane runs under drop: the general path makes the notes
-    finish = encode_finish_reason(plain.stop, plain.raw_stop, bool(plain.calls), scratch)
+    finish = finish_of(plain.stop, bool(plain.calls))  # drop: the general path makes the notes
     out: dict[str, Any] = {
         "id": plain.id,
         "object": "chat.completion",
@@ -141,5 +142,5 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
         "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
     }
     if plain.usage is not None:
-        out["usage"] = encode_usage(plain.usage, scratch, same=False)
+        out["usage"] = foreign_usage(plain.usage)
     return out

@@ -24,9 +24,8 @@ from toolwire._plain._form import Call, arguments_text
 from toolwire._plain._response_form import PlainResponse
 from toolwire.errors import ToolwireError
 from toolwire.formats.gemini._keys import args_object, compact
-from toolwire.formats.gemini._usage import decode_usage, encode_usage
+from toolwire.formats.gemini._usage import decode_usage, foreign_usage
 from toolwire.formats.gemini.response import _WIRE_REASONS, FINISH_REASONS, _created
-from toolwire.ir.notes import Notes
 
 __all__ = ["read_response", "write_response"]
 
@@ -154,7 +153,7 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
         "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": finish}],
     }
     if plain.usage is not None:
-        out["usageMetadata"] = encode_usage(plain.usage, False, Notes("drop"))
+        out["usageMetadata"] = foreign_usage(plain.usage)  # drop: the general path makes the notes
     out["modelVersion"] = plain.model
     out["responseId"] = plain.id
     if plain.usage is None:

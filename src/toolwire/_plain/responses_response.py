@@ -25,16 +25,16 @@ It returns ``None`` for a stop reason the target reports as ``failed``.
 
 from __future__ import annotations
 
+from hashlib import sha256
 from typing import Any, cast
 
 from toolwire._plain._form import Call, arguments_text
 from toolwire._plain._response_form import PlainResponse
 from toolwire.errors import ToolwireError
-from toolwire.formats.openai_responses._ids import derived_id
-from toolwire.formats.openai_responses._stop import decode_stop, encode_status
-from toolwire.formats.openai_responses._usage import decode_usage, encode_usage
+from toolwire.formats.openai_responses._ids import id_seed
+from toolwire.formats.openai_responses._stop import decode_stop, status_of
+from toolwire.formats.openai_responses._usage import decode_usage, foreign_usage
 from toolwire.formats.openai_responses.response import echo_defaults
-from toolwire.ir.notes import Notes
 
 __all__ = ["read_response", "write_response"]
 
@@ -134,14 +134,15 @@ def read_response(p: Any) -> PlainResponse | None:
 
 
 def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | None:
-    """The output items: the text's message, then the calls, ids derived as the encoder does."""
-    seed = plain.id
+    """The output items: the text's message, then the calls, ids derived as the encoder does
+    (``derived_id(prefix, plain.id, counter)``, the seed encoded once: see ``id_seed``)."""
+    head = id_seed(plain.id)
     items: list[dict[str, Any]] = []
     counter = 0
     if plain.text is not None:
         counter += 1
         part = {"type": "output_text", "text": plain.text, "annotations": [], "logprobs": []}
-        message_id = derived_id("msg", seed, counter)
+        message_id = "msg_" + sha256(head + b"%d" % counter).hexdigest()[:48]
         items.append(
             {"id": message_id, "type": "message", "status": status, "role": "assistant", "content": [part]}
         )
@@ -150,19 +151,25 @@ def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | N
         if text is None:
             return None
         counter += 1
-        item_id = derived_id("fc", seed, counter)
-        item = {"type": "function_call", "call_id": call_id, "name": name, "arguments": text}
-        item["id"] = item_id
-        item["status"] = status
-        items.append(item)
+        item_id = "fc_" + sha256(head + b"%d" % counter).hexdigest()[:48]
+        items.append(
+            {
+                "type": "function_call",
+                "call_id": call_id,
+                "name": name,
+                "arguments": text,
+                "id": item_id,
+                "status": status,
+            }
+        )
     return items
 
 
 def write_response(plain: PlainResponse) -> dict[str, Any] | None:
     """The Responses ``response`` the general path writes for ``plain`` (see the module
-    docstring), or ``None``."""
-    scratch = Notes("drop")  # the lane runs under drop: the general path makes the notes
-    status, details = encode_status(plain.stop, plain.raw_stop, scratch)
+    docstring), or ``None``. The lane runs under ``drop``: the general path makes the notes, and
+    the status and usage are written without them (``status_of``, ``foreign_usage``)."""
+    status, details = status_of(plain.stop)
     if status == "failed":
         return None
     out: dict[str, Any] = {
@@ -179,6 +186,6 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
         return None
     out["output"] = output
     if plain.usage is not None:
-        out["usage"] = encode_usage(plain.usage, scratch, same=False)
+        out["usage"] = foreign_usage(plain.usage)
     out.update(echo_defaults())
     return out

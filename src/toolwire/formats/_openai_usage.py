@@ -21,7 +21,7 @@ class UsageNames:
     """One format's key names of a usage: its counts and its two details objects (and the
     lookups :func:`counts_only` makes with them)."""
 
-    __slots__ = ("counts", "details", "input", "input_details", "output", "output_details")
+    __slots__ = ("counts", "input", "input_details", "input_hint", "output", "output_details", "output_hint")
 
     def __init__(self, input: str, output: str, input_details: str, output_details: str) -> None:
         self.input = input
@@ -29,12 +29,13 @@ class UsageNames:
         self.input_details = input_details
         self.output_details = output_details
         self.counts = frozenset({input, output, "total_tokens"})
-        self.details = {input_details: _INPUT_DETAILS, output_details: _OUTPUT_DETAILS}
+        self.input_hint = "~" + input_details
+        self.output_hint = "~" + output_details
 
 
-def _counts_detail(known: frozenset[str] | None, value: Any) -> bool:
+def _counts_detail(known: frozenset[str], value: Any) -> bool:
     """Whether ``value`` is a non-empty details object of integer counts of ``known`` names."""
-    if known is None or type(value) is not dict or not value or not value.keys() <= known:
+    if type(value) is not dict or not value or not value.keys() <= known:
         return False
     for count in value.values():  # noqa: SIM110 -- a loop: faster than all() of a generator
         if type(count) is not int:
@@ -46,16 +47,24 @@ def counts_only(usage: dict[str, Any], names: UsageNames) -> Usage | None:
     """The IR of a usage of integer counts and non-empty details of integer counts only (the
     common shape), as the format's general decoder makes it (each details object leaves an empty
     hint in ``extra``), without its checks; ``None`` for any other usage."""
-    counts, details = names.counts, names.details
+    counts = names.counts
+    inner: dict[str, Any] | None = None
+    outer: dict[str, Any] | None = None
     for key, value in usage.items():
-        if not (key in counts if type(value) is int else _counts_detail(details.get(key), value)):
+        if type(value) is int:
+            if key not in counts:
+                return None
+        elif key == names.input_details and _counts_detail(_INPUT_DETAILS, value):
+            inner = value
+        elif key == names.output_details and _counts_detail(_OUTPUT_DETAILS, value):
+            outer = value
+        else:
             return None
     extra: dict[str, Any] = {}
-    inner, outer = usage.get(names.input_details), usage.get(names.output_details)
     if inner is not None:
-        extra["~" + names.input_details] = {}
+        extra[names.input_hint] = {}
     if outer is not None:
-        extra["~" + names.output_details] = {}
+        extra[names.output_hint] = {}
     return Usage(
         input_tokens=usage.get(names.input),
         output_tokens=usage.get(names.output),

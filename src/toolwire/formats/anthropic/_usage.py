@@ -23,7 +23,7 @@ from toolwire.ir.base import Extra
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import Usage
 
-__all__ = ["decode_usage", "encode_usage"]
+__all__ = ["decode_usage", "encode_usage", "foreign_usage"]
 
 _INPUT = "input_tokens"
 _OUTPUT = "output_tokens"
@@ -62,8 +62,12 @@ def _counts_only(usage: dict[str, Any]) -> Usage:
 
 def decode_usage(raw: Any, path: str = "$.usage") -> Usage:
     """Decode a ``usage`` object."""
-    if type(raw) is dict and raw.keys() <= _COUNT_KEYS and all(type(v) is int for v in raw.values()):
-        return _counts_only(raw)
+    if type(raw) is dict and raw.keys() <= _COUNT_KEYS:
+        for value in raw.values():  # a loop: faster than all() of a generator
+            if type(value) is not int:
+                break
+        else:
+            return _counts_only(raw)
     usage = as_dict(raw, path)
     extra: Extra = {k: v for k, v in usage.items() if k not in _KNOWN}
     nulls = [k for k in _COUNTS if k in usage and usage[k] is None]
@@ -114,4 +118,28 @@ def encode_usage(usage: Usage | None, same: bool, notes: Notes, path: str = "$.u
         out[_DETAILS] = {"thinking_tokens": usage.reasoning_tokens}
     if usage.extra:
         emit_extra(out, usage.extra, same, notes, path)
+    return out
+
+
+def foreign_usage(usage: Usage | None) -> dict[str, Any]:
+    """What :func:`encode_usage` writes for ``usage`` of another format (``same=False``), without
+    its notes (the response lanes' usage writer): the uncached input (``0`` when the cached
+    counts exceed it) and output counts, ``0`` when unknown, then the cache counts given."""
+    if usage is None:
+        return {_INPUT: 0, _OUTPUT: 0}
+    inp, output = usage.input_tokens, usage.output_tokens
+    write, read = usage.cache_creation_tokens, usage.cached_tokens
+    if inp is None:
+        inp = 0
+    else:
+        inp -= (read or 0) + (write or 0)
+        if inp < 0:
+            inp = 0
+    out: dict[str, Any] = {_INPUT: inp, _OUTPUT: 0 if output is None else output}
+    if write is not None:
+        out[_WRITE] = write
+    if read is not None:
+        out[_READ] = read
+    if usage.reasoning_tokens is not None:
+        out[_DETAILS] = {"thinking_tokens": usage.reasoning_tokens}
     return out

@@ -33,7 +33,7 @@ from toolwire.ir.content import AudioPart, FilePart, ImagePart, ToolCall, ToolRe
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import Response, StopReason
 
-__all__ = ["STOP_REASONS", "decode_response", "encode_response", "encode_stop_reason"]
+__all__ = ["STOP_REASONS", "decode_response", "encode_response", "encode_stop_reason", "stop_of"]
 
 STOP_REASONS: dict[str, StopReason] = {
     "end_turn": "end_turn",
@@ -95,6 +95,14 @@ def decode_response(payload: Any, notes: Notes) -> Response:
 def _stop_reason(resp: Response, same: bool, notes: Notes) -> str | None:
     calls = any(type(p) is ToolCall and p.kind != "builtin" for p in resp.parts)
     return encode_stop_reason(resp.stop_reason, resp.raw_stop_reason, same=same, has_calls=calls, notes=notes)
+
+
+def stop_of(reason: StopReason, has_calls: bool) -> str:
+    """What :func:`encode_stop_reason` returns for ``reason`` of another format, without its
+    notes (the response lanes' Anthropic writer)."""
+    if reason == "end_turn" and has_calls:
+        return "tool_use"
+    return _WIRE_STOP.get(reason, "end_turn")
 
 
 def encode_stop_reason(

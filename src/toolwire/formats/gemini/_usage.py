@@ -17,7 +17,7 @@ from toolwire.formats.gemini._keys import emit, split
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import Usage
 
-__all__ = ["decode_usage", "encode_usage"]
+__all__ = ["decode_usage", "encode_usage", "foreign_usage"]
 
 _KNOWN = frozenset(
     {
@@ -111,3 +111,25 @@ def encode_usage(usage: Usage, same: bool, notes: Notes) -> dict[str, Any]:
     if not same and usage.cache_creation_tokens:
         notes.add("$.usageMetadata", "dropped", "cache creation token count")
     return emit(out, usage.extra, same, notes, "$.usageMetadata")
+
+
+def foreign_usage(usage: Usage) -> dict[str, Any]:
+    """What :func:`encode_usage` writes for ``usage`` of another format (``same=False``), without
+    its notes (the response lanes' usage writer): the counts given, ``candidatesTokenCount``
+    without the thoughts, the total the sum of the two counts when unknown and both known."""
+    out: dict[str, Any] = {}
+    inp, output, reasoning = usage.input_tokens, usage.output_tokens, usage.reasoning_tokens
+    if inp is not None:
+        out["promptTokenCount"] = inp
+    if output is not None:
+        out["candidatesTokenCount"] = output if reasoning is None else output - reasoning
+    total = usage.total_tokens
+    if total is None and inp is not None and output is not None:
+        total = inp + output
+    if total is not None:
+        out["totalTokenCount"] = total
+    if usage.cached_tokens is not None:
+        out["cachedContentTokenCount"] = usage.cached_tokens
+    if reasoning is not None:
+        out["thoughtsTokenCount"] = reasoning
+    return out

@@ -32,6 +32,8 @@ __all__ = [
     "encode_finish_reason",
     "encode_response",
     "encode_usage",
+    "finish_of",
+    "foreign_usage",
 ]
 
 FINISH_REASONS: dict[str, StopReason] = {
@@ -229,6 +231,40 @@ def _finish_reason(resp: Response, has_calls: bool, same: bool, notes: Notes) ->
     if same:
         return resp.raw_stop_reason
     return encode_finish_reason(resp.stop_reason, resp.raw_stop_reason, has_calls, notes)
+
+
+def finish_of(stop: StopReason, has_calls: bool) -> str:
+    """What :func:`encode_finish_reason` returns for ``stop``, without its notes (the response
+    lanes' Chat writer)."""
+    reason = _TO_FINISH[stop][0]
+    return "tool_calls" if has_calls and reason == "stop" else reason
+
+
+def foreign_usage(usage: Usage) -> dict[str, Any]:
+    """What :func:`encode_usage` writes for ``usage`` of another format (``same=False``), without
+    its notes (the response lanes' Chat writer): both counts (``0`` when unknown), the total
+    (their sum when unknown), the details given."""
+    prompt, completion, total = usage.input_tokens, usage.output_tokens, usage.total_tokens
+    if prompt is None:
+        prompt = 0
+    if completion is None:
+        completion = 0
+    out: dict[str, Any] = {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion if total is None else total,
+    }
+    cached, write = usage.cached_tokens, usage.cache_creation_tokens
+    if cached is not None:
+        details = {"cached_tokens": cached}
+        if write is not None:
+            details["cache_write_tokens"] = write
+        out["prompt_tokens_details"] = details
+    elif write is not None:
+        out["prompt_tokens_details"] = {"cache_write_tokens": write}
+    if usage.reasoning_tokens is not None:
+        out["completion_tokens_details"] = {"reasoning_tokens": usage.reasoning_tokens}
+    return out
 
 
 def encode_finish_reason(stop: StopReason | None, raw: str | None, has_calls: bool, notes: Notes) -> str:

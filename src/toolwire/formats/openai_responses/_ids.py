@@ -11,7 +11,7 @@ from collections import deque
 
 from toolwire.ir.notes import Notes
 
-__all__ = ["CallIds", "derived_id"]
+__all__ = ["CallIds", "derived_id", "id_seed"]
 
 
 def derived_id(prefix: str, seed: str, index: int = 0) -> str:
@@ -19,6 +19,13 @@ def derived_id(prefix: str, seed: str, index: int = 0) -> str:
     # surrogatepass: a seed from a hostile payload may hold lone surrogates; the id stays derived
     digest = hashlib.sha256(f"{seed}\x00{index}".encode("utf-8", "surrogatepass")).hexdigest()[:48]
     return f"{prefix}_{digest}"
+
+
+def id_seed(seed: str) -> bytes:
+    """What :func:`derived_id` hashes for ``seed`` before the index: ``derived_id(prefix, seed,
+    index)`` is ``prefix + "_" + sha256(id_seed(seed) + b"%d" % index).hexdigest()[:48]`` (one
+    encoding of the seed for several ids; the response lane's writer)."""
+    return f"{seed}\x00".encode("utf-8", "surrogatepass")
 
 
 class CallIds:

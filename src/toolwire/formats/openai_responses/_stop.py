@@ -26,7 +26,7 @@ from toolwire.ir.content import Part, ToolCall
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import StopReason
 
-__all__ = ["decode_stop", "encode_status"]
+__all__ = ["decode_stop", "encode_status", "status_of"]
 
 _INCOMPLETE: dict[str, StopReason] = {"max_output_tokens": "max_tokens", "content_filter": "content_filter"}
 _UNFINISHED = frozenset({"in_progress", "queued"})
@@ -62,6 +62,13 @@ def decode_stop(
             return _INCOMPLETE.get(reason, "other"), f"incomplete:{reason}"
         return "other", status
     return _BY_STATUS.get(status, "other"), status
+
+
+def status_of(stop: StopReason) -> tuple[str, dict[str, Any] | None]:
+    """What :func:`encode_status` returns for ``stop``, without its notes (the response lane's
+    writer)."""
+    status, reason, _ = _TO_STATUS[stop]
+    return status, (None if reason is None else {"reason": reason})
 
 
 def encode_status(

@@ -10,7 +10,7 @@ from toolwire.formats.openai_responses._extra import emit_fields, split_fields
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import Usage
 
-__all__ = ["decode_usage", "encode_usage"]
+__all__ = ["decode_usage", "encode_usage", "foreign_usage"]
 
 _KNOWN = frozenset(
     {"input_tokens", "output_tokens", "total_tokens", "input_tokens_details", "output_tokens_details"}
@@ -104,3 +104,31 @@ def encode_usage(usage: Usage, notes: Notes, *, same: bool, path: str = "$.usage
     if usage.extra:
         emit_fields(out, usage.extra, same, notes, path)
     return out
+
+
+def foreign_usage(usage: Usage) -> dict[str, Any]:
+    """What :func:`encode_usage` writes for ``usage`` of another format (``same=False``), without
+    its notes: every count, a missing one ``0`` (a missing detail after the ones given), and the
+    total the sum of the two counts when unknown (the response lanes' usage writer)."""
+    inp = usage.input_tokens
+    if inp is None:
+        inp = 0
+    out = usage.output_tokens
+    if out is None:
+        out = 0
+    cached, write = usage.cached_tokens, usage.cache_creation_tokens
+    if cached is not None:
+        inner = {"cached_tokens": cached, "cache_write_tokens": 0 if write is None else write}
+    elif write is not None:
+        inner = {"cache_write_tokens": write, "cached_tokens": 0}
+    else:
+        inner = {"cached_tokens": 0, "cache_write_tokens": 0}
+    reasoning = usage.reasoning_tokens
+    total = usage.total_tokens
+    return {
+        "input_tokens": inp,
+        "output_tokens": out,
+        "input_tokens_details": inner,
+        "output_tokens_details": {"reasoning_tokens": 0 if reasoning is None else reasoning},
+        "total_tokens": inp + out if total is None else total,
+    }
