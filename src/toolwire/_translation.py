@@ -42,7 +42,8 @@ class _Later:
 
     __slots__ = ()
 
-    def resolve(self, result: Translation) -> Any:
+    def resolve(self, result: Translation, name: str) -> Any:
+        """The value of field ``name`` of ``result``."""
         raise NotImplementedError
 
 
@@ -55,15 +56,15 @@ class _Unread(_Later):
         self.notes = notes
         self.source = source
 
-    def resolve(self, result: Translation) -> tuple[Note, ...]:
+    def resolve(self, result: Translation, name: str) -> tuple[Note, ...]:
         return tuple(in_user_coordinates(self.notes.items, self.source, result.payload))
 
 
 class _Once(_Later):
     """The translation the general path returns for a pair lane's request, made once, when one
-    of the lane translation's deferred fields is first read: ``build[0](*build[1:])``. It is
-    what the lane translation's ``ir`` slot holds (resolves to that translation's ``ir``; its
-    ``notes`` slot holds a :class:`_Built` of it)."""
+    of the lane translation's deferred fields is first read: ``build[0](*build[1:])``. The lane
+    translation's ``ir`` slot holds it, and its ``notes`` slot too when the general path notes
+    something: each resolves to that field of the general path's translation."""
 
     __slots__ = ("build", "value")
 
@@ -79,22 +80,8 @@ class _Once(_Later):
             self.build = None
         return self.value
 
-    def resolve(self, result: Translation) -> Any:
-        return self.get().ir
-
-
-class _Built(_Later):
-    """``notes`` of a pair lane's translation (``toolwire._plain``): that field of the
-    general path's translation of the same request (see :class:`_Once`)."""
-
-    __slots__ = ("field", "once")
-
-    def __init__(self, once: _Once, field: str) -> None:
-        self.once = once
-        self.field = field
-
-    def resolve(self, result: Translation) -> Any:
-        return getattr(self.once.get(), self.field)
+    def resolve(self, result: Translation, name: str) -> Any:
+        return getattr(self.get(), name)
 
 
 _READING = threading.RLock()  # two threads reading one translation's field compute it once; reentrant: a
@@ -114,7 +101,7 @@ def _deferred(name: str) -> Any:
             with _READING:
                 value = slot.__get__(self, Translation)
                 if isinstance(value, _Later):
-                    value = value.resolve(self)
+                    value = value.resolve(self, name)
                     slot.__set__(self, value)
         return value
 
@@ -148,5 +135,5 @@ def lane_translation(out: dict[str, Any], build: tuple[Any, ...], noted: bool) -
     once = _Once(build)
     _PAYLOAD_SLOT.__set__(result, out)
     _IR_SLOT.__set__(result, once)
-    _NOTES_SLOT.__set__(result, _Built(once, "notes") if noted else ())
+    _NOTES_SLOT.__set__(result, once if noted else ())
     return result

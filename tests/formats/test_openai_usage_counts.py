@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from toolwire.errors import PayloadError
+from toolwire.formats._openai_usage import counts_only
 from toolwire.formats.openai_chat import response as chat_usage
 from toolwire.formats.openai_responses import _usage as responses_usage
 
@@ -122,3 +123,16 @@ def test_an_empty_usage_decodes_as_the_general_code_does(monkeypatch: pytest.Mon
     fast = module.decode_usage({})
     monkeypatch.setattr(module, "counts_only", lambda usage, names: None)
     assert fast == module.decode_usage({})
+
+
+@pytest.mark.parametrize("codec", CODECS)
+def test_every_usage_of_counts_takes_the_shortcut(codec: str) -> None:
+    """The shortcut answers for each usage of counts and non-empty details (none left to the
+    general code, which would give the same IR, only slower), and for no other shape."""
+    module, spell = CODECS[codec]
+    names = module._NAMES
+    for usage in _usages():
+        taken = all(value for value in usage.values() if type(value) is dict)
+        assert (counts_only(spell(usage), names) is not None) == taken, usage
+    for usage in OTHERS.values():
+        assert counts_only(spell(usage), names) is None, usage

@@ -248,7 +248,7 @@ def test_a_translation_without_notes_keeps_nothing_for_later() -> None:
     assert [(n.path, n.target) for n in made_up.notes] == [("$", "$.max_tokens")]
     by_lane = translate_request(payload, source="openai-chat", target="anthropic", policy="drop")
     slot = translation_module._NOTES_SLOT.__get__(by_lane, Translation)
-    assert type(slot) is translation_module._Built  # the pair lane's: the general path runs on first read
+    assert type(slot) is translation_module._Once  # the pair lane's: the general path runs on first read
     assert by_lane.notes == made_up.notes
 
 

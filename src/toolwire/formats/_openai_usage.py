@@ -33,16 +33,6 @@ class UsageNames:
         self.output_hint = "~" + output_details
 
 
-def _counts_detail(known: frozenset[str], value: Any) -> bool:
-    """Whether ``value`` is a non-empty details object of integer counts of ``known`` names."""
-    if type(value) is not dict or not value or not value.keys() <= known:
-        return False
-    for count in value.values():  # noqa: SIM110 -- a loop: faster than all() of a generator
-        if type(count) is not int:
-            return False
-    return True
-
-
 def counts_only(usage: dict[str, Any], names: UsageNames) -> Usage | None:
     """The IR of a usage of integer counts and non-empty details of integer counts only (the
     common shape), as the format's general decoder makes it (each details object leaves an empty
@@ -54,12 +44,18 @@ def counts_only(usage: dict[str, Any], names: UsageNames) -> Usage | None:
         if type(value) is int:
             if key not in counts:
                 return None
-        elif key == names.input_details and _counts_detail(_INPUT_DETAILS, value):
-            inner = value
-        elif key == names.output_details and _counts_detail(_OUTPUT_DETAILS, value):
-            outer = value
+            continue
+        if key == names.input_details:
+            known, inner = _INPUT_DETAILS, value
+        elif key == names.output_details:
+            known, outer = _OUTPUT_DETAILS, value
         else:
             return None
+        if type(value) is not dict or not value or not value.keys() <= known:
+            return None  # a details object: non-empty, of known names, integer counts
+        for count in value.values():
+            if type(count) is not int:
+                return None
     extra: dict[str, Any] = {}
     if inner is not None:
         extra[names.input_hint] = {}
