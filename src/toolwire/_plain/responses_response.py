@@ -35,6 +35,7 @@ from toolwire.formats.openai_responses._ids import id_seed
 from toolwire.formats.openai_responses._stop import decode_stop, status_of
 from toolwire.formats.openai_responses._usage import decode_usage, foreign_usage
 from toolwire.formats.openai_responses.response import echo_defaults
+from toolwire.ir.response import StopReason
 
 __all__ = ["read_response", "write_response"]
 
@@ -44,16 +45,11 @@ _CALL = frozenset({"id", "type", "status", "call_id", "name", "arguments"})
 _EMPTY: list[Any] = []
 
 
-def _opt_str(item: dict[str, Any], key: str) -> bool:
-    """Whether ``item[key]`` is absent or a string."""
-    return type(item.get(key, "")) is str
-
-
 def _text(item: dict[str, Any]) -> str | None:
     """The text of an assistant ``message`` item of one plain ``output_text`` part."""
     if not item.keys() <= _MESSAGE or item.get("role") != "assistant":
         return None
-    if not _opt_str(item, "id") or not _opt_str(item, "status"):
+    if type(item.get("id", "")) is not str or type(item.get("status", "")) is not str:
         return None
     content = item.get("content")
     if type(content) is not list or len(content) != 1 or type(content[0]) is not dict:
@@ -69,7 +65,9 @@ def _text(item: dict[str, Any]) -> str | None:
 
 def _call(item: dict[str, Any], seen: set[str]) -> Call | None:
     """The call of a plain ``function_call`` item whose id is not in ``seen``."""
-    if not item.keys() <= _CALL or not _opt_str(item, "id") or not _opt_str(item, "status"):
+    if not item.keys() <= _CALL:
+        return None
+    if type(item.get("id", "")) is not str or type(item.get("status", "")) is not str:
         return None
     call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
     if type(call_id) is not str or not call_id or call_id in seen:
@@ -113,7 +111,10 @@ def read_response(p: Any) -> PlainResponse | None:
         return None
     if type(status) is not str:
         return None
-    stop, raw = decode_stop(status, p.get("incomplete_details"), ())
+    stop: StopReason | None = "end_turn"  # completed, as decode_stop reads it (no calls read yet)
+    raw: str | None = status
+    if status != "completed":  # the common status
+        stop, raw = decode_stop(status, p.get("incomplete_details"), ())
     if stop is None:  # not finished
         return None
     plain = PlainResponse(response_id, model, stop, cast(str, raw))  # a string for a string status
