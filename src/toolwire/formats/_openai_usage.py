@@ -45,14 +45,17 @@ def counts_only(usage: dict[str, Any], names: UsageNames) -> Usage | None:
             if key not in counts:
                 return None
             continue
+        if type(value) is not dict or not value:
+            return None  # a details object: a non-empty dict (checked before the typed locals
+            # take it: compiled, they refuse any other type)
         if key == names.input_details:
             known, inner = _INPUT_DETAILS, value
         elif key == names.output_details:
             known, outer = _OUTPUT_DETAILS, value
         else:
             return None
-        if type(value) is not dict or not value or not value.keys() <= known:
-            return None  # a details object: non-empty, of known names, integer counts
+        if not value.keys() <= known:
+            return None  # of known names, integer counts
         for count in value.values():
             if type(count) is not int:
                 return None
