@@ -7,7 +7,9 @@ corpora, mutated and generated requests are in ``test_chat``.
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 from collections.abc import Callable
 from typing import Any
 
@@ -52,6 +54,17 @@ def plain() -> Plain:
     out.user = "u-1"
     out.metadata = {"session": "s-1"}
     return out
+
+
+def test_a_plain_copies_and_pickles_field_by_field() -> None:
+    given = plain()
+    given.noted = True  # every field set to something other than its default
+    copies = (copy.copy(given), copy.deepcopy(given), pickle.loads(pickle.dumps(given)))
+    for made in copies:
+        assert type(made) is Plain and made is not given and made == given
+        assert repr(made) == repr(given) and made.noted is True
+    assert copies[0].turns is given.turns and copies[0].tools is given.tools  # shallow
+    assert copies[1].turns is not given.turns and copies[1].metadata is not given.metadata  # deep
 
 
 def test_the_plain_request_is_written() -> None:

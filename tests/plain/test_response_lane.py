@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 from collections.abc import Callable
 from typing import Any
 
@@ -21,6 +22,7 @@ from tests.corpus import samples
 from tests.plain.harness import outcome, same_bytes
 from toolwire import translate_response, translate_response_bytes
 from toolwire._json import dumps
+from toolwire._plain._response_form import PlainResponse
 from toolwire._plain._response_lane import RESPONSE_READERS, RESPONSE_WRITERS, response_lane
 from toolwire.translate import Translation, _general_response
 
@@ -193,6 +195,16 @@ def test_other_shapes_take_the_general_path(name: str, target: str) -> None:
     payload = plain()
     FALLS_BACK[name](payload)
     assert not same_both_ways(payload, "openai-chat", target)
+
+
+def test_a_plain_response_copies_and_pickles_field_by_field() -> None:
+    given = RESPONSE_READERS["openai-chat"](plain())
+    assert given is not None and given.created is not None and given.text and given.calls and given.usage
+    copies = (copy.copy(given), copy.deepcopy(given), pickle.loads(pickle.dumps(given)))
+    for made in copies:
+        assert type(made) is PlainResponse and made is not given and made == given
+        assert repr(made) == repr(given)
+    assert copies[0].calls is given.calls and copies[1].calls is not given.calls  # shallow, deep
 
 
 def test_the_plain_response_to_responses() -> None:

@@ -98,13 +98,21 @@ class Plain:
         self.tools: list[Tool] | None = None
         self.choice: str | tuple[str, str] | None = None
         self.parallel: bool | None = None
-        self.max_tokens: int | None = None
-        self.temperature: int | float | None = None
-        self.top_p: int | float | None = None
+        # The numbers are typed Any: the writers check each one's type and range themselves, and
+        # compiled (mypyc), a typed attribute would refuse an ill-typed value before they see it.
+        self.max_tokens: Any = None  # an int
+        self.temperature: Any = None  # an int or a float
+        self.top_p: Any = None  # an int or a float
         self.stream: bool | None = None
         self.user: str | None = None
         self.metadata: dict[str, Any] | None = None
         self.noted = False
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """How :mod:`copy` and :mod:`pickle` rebuild it: field by field (compiled, the class has
+        neither ``__dict__`` nor ``__slots__`` state for them to fill, and a bare instance can't be
+        made without calling ``__init__``)."""
+        return _rebuilt_plain, (tuple(getattr(self, name) for name in PLAIN_FIELDS),)
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in PLAIN_FIELDS)
@@ -116,6 +124,14 @@ class Plain:
         return all(getattr(self, name) == getattr(other, name) for name in PLAIN_FIELDS)
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _rebuilt_plain(fields: tuple[Any, ...]) -> Plain:
+    """The :class:`Plain` of ``fields``, in the order of :data:`PLAIN_FIELDS` (see ``__reduce__``)."""
+    plain = Plain(None, [])
+    for name, value in zip(PLAIN_FIELDS, fields, strict=True):
+        setattr(plain, name, value)
+    return plain
 
 
 def arguments_text(arguments: Any) -> str | None:

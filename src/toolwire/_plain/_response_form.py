@@ -51,6 +51,12 @@ class PlainResponse:
         self.calls: list[Call] = []
         self.usage: Usage | None = None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """How :mod:`copy` and :mod:`pickle` rebuild it: field by field (compiled, the class has
+        neither ``__dict__`` nor ``__slots__`` state for them to fill, and a bare instance can't be
+        made without calling ``__init__``)."""
+        return _rebuilt_response, (tuple(getattr(self, k) for k in _FIELDS),)
+
     def __repr__(self) -> str:
         return "PlainResponse(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in _FIELDS) + ")"
 
@@ -60,3 +66,11 @@ class PlainResponse:
         return all(getattr(self, k) == getattr(other, k) for k in _FIELDS)
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _rebuilt_response(fields: tuple[Any, ...]) -> PlainResponse:
+    """The :class:`PlainResponse` of ``fields``, in the order of ``_FIELDS`` (see ``__reduce__``)."""
+    out = PlainResponse("", "", "end_turn", "")
+    for name, value in zip(_FIELDS, fields, strict=True):
+        setattr(out, name, value)
+    return out

@@ -230,9 +230,10 @@ def read(payload: Any, model: str | None) -> Plain | None:
     if type(messages) is not list or not messages:
         return None
     if "model" in payload:
-        model = payload["model"]
-        if type(model) is not str or not model:
+        given = payload["model"]  # untyped: compiled, a str local would refuse another type itself
+        if type(given) is not str or not given:
             return None
+        model = given
     turns = _turns(messages)
     if turns is None:
         return None

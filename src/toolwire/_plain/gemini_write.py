@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Call, Plain, Tool, arguments_object
+from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, Tool, arguments_object
 from toolwire._plain._names import NameCheck
 from toolwire.formats._ranges import RANGES
 from toolwire.opaque import _GEMINI_3
@@ -54,8 +54,10 @@ class _Contents:
         self.called: set[str] = set()  # every call id so far
         self.noted = False
 
-    def calls(self, calls: tuple[tuple[str, str, Any], ...], parts: list[dict[str, Any]]) -> bool:
-        """``parts`` with a ``functionCall`` part per call (``False``: one the lane leaves)."""
+    def calls(self, calls: Any, parts: list[dict[str, Any]]) -> bool:
+        """``parts`` with a ``functionCall`` part per call (``False``: one the lane leaves). The calls
+        and results of a turn are typed ``Any`` here: a tuple or a list (the Anthropic reader's), and
+        compiled, a typed parameter would refuse an ill-typed one before the checks below."""
         called = self.called
         for call_id, name, arguments in calls:
             if call_id in called or (name not in _VALID and not _name_ok(name)):
@@ -74,7 +76,7 @@ class _Contents:
             parts.append({"functionCall": inner})
         return True
 
-    def results(self, results: tuple[tuple[str, str], ...], calls: tuple[tuple[str, str, Any], ...]) -> Any:
+    def results(self, results: Any, calls: Any) -> Any:
         """The ``functionResponse`` parts of ``calls``' results, in the order of the calls (as the
         general path puts them for Gemini, noted); ``None`` when they are not exactly those."""
         if len(results) != len(calls):
@@ -94,7 +96,7 @@ class _Contents:
         self.noted = True  # each text result is wrapped as response.output (an info note)
         return parts
 
-    def _reordered(self, results: tuple[tuple[str, str], ...], calls: tuple[Call, ...]) -> Any:
+    def _reordered(self, results: Any, calls: Any) -> Any:
         outputs = dict(results)
         if len(outputs) != len(calls) or any(call[0] not in outputs for call in calls):
             return None
@@ -111,7 +113,7 @@ class _Contents:
         called = self.called
         role: str | None = None  # the role of the last content
         last: list[dict[str, Any]] = []  # its parts
-        calls: tuple[tuple[str, str, Any], ...] | None = None  # the call turn awaiting its results
+        calls: Any = None  # the calls of the turn awaiting its results
         for turn in turns:
             kind = turn[0]
             if calls is not None:
