@@ -313,6 +313,7 @@ GUARDS: dict[str, Any] = {
     "a schema not an object": _set(("tools", 0, _FD, 0, "parametersJsonSchema"), True),
     "two schemas": _set(("tools", 1, _FD, 1, "parametersJsonSchema"), {}),
     "an OpenAPI schema": _set(("tools", 1, _FD, 1, "parameters"), {"type": "OBJECT"}),
+    "an OpenAPI schema the general path refuses": _set(("tools", 1, _FD, 1, "parameters", "properties"), 3),
     "two tools of one name": _set(("tools", 1, _FD, 0, "name"), "weather"),
     "a choice without tools": _set(("tools",), _DELETE),
     "a config field": _set(("toolConfig", "retrievalConfig"), {}),

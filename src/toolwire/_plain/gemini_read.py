@@ -205,7 +205,10 @@ def _declaration(decl: Any) -> Tool | None:
         schema = decl["parameters"]
         if "parametersJsonSchema" in decl or type(schema) is not dict:
             return None
-        if _from_gemini(schema, "$") is not schema:  # OpenAPI read as another JSON Schema
+        try:
+            if _from_gemini(schema, "$") is not schema:  # OpenAPI read as another JSON Schema
+                return None
+        except Exception:  # a schema the general path refuses: its error, with the request's path
             return None
     elif "parametersJsonSchema" in decl and type(schema) is not dict:
         return None
