@@ -95,11 +95,12 @@ class Plain:
     def __init__(self, model: str | None, turns: list[tuple[Any, ...]]) -> None:
         self.model = model
         self.turns = turns
-        self.tools: list[Tool] | None = None
-        self.choice: str | tuple[str, str] | None = None
+        # The tools, the choice and the numbers are typed Any: the writers check them themselves,
+        # and compiled (mypyc), a typed attribute or loop variable would refuse an ill-typed one
+        # (a tool name not a string, a float token limit) with a TypeError before they see it.
+        self.tools: Any = None  # a list of Tool
+        self.choice: Any = None  # a mode or ("tool", name)
         self.parallel: bool | None = None
-        # The numbers are typed Any: the writers check each one's type and range themselves, and
-        # compiled (mypyc), a typed attribute would refuse an ill-typed value before they see it.
         self.max_tokens: Any = None  # an int
         self.temperature: Any = None  # an int or a float
         self.top_p: Any = None  # an int or a float

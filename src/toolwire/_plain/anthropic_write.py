@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire._callids import _VALID as _CALL_ID
-from toolwire._plain._form import ASSISTANT, SYSTEM, USER, Plain, Tool, arguments_object
+from toolwire._plain._form import ASSISTANT, SYSTEM, USER, Plain, arguments_object
 from toolwire._plain._names import NameCheck
 from toolwire.formats._ranges import RANGES
 from toolwire.formats.anthropic._generation import DEFAULT_MAX_TOKENS
@@ -153,7 +153,7 @@ def _numbers_out(plain: Plain, out: dict[str, Any]) -> bool:
     return True
 
 
-def _tools_out(tools: list[Tool]) -> tuple[list[dict[str, Any]], set[str]] | None:
+def _tools_out(tools: Any) -> tuple[list[dict[str, Any]], set[str]] | None:
     out: list[dict[str, Any]] = []
     names: set[str] = set()
     for name, description, parameters, strict in tools:
@@ -183,7 +183,7 @@ def _choice_out(plain: Plain, names: set[str]) -> dict[str, Any] | bool | None:
             return False
         out: dict[str, Any] = {"type": "tool", "name": choice[1]}
     else:
-        out = {"type": _CHOICES[choice]}  # type: ignore[index]
+        out = {"type": _CHOICES[choice]}
     if parallel is not None and choice != "none":
         out["disable_parallel_tool_use"] = not parallel
     return out

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, Tool, arguments_text
+from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, arguments_text
 from toolwire._plain._names import NameCheck
 
 __all__ = ["write"]
@@ -136,7 +136,7 @@ def _messages(turns: list[tuple[Any, ...]]) -> list[dict[str, Any]] | None:
     return out if out and pending is None else None
 
 
-def _tools(tools: list[Tool]) -> tuple[list[dict[str, Any]], set[str]] | None:
+def _tools(tools: Any) -> tuple[list[dict[str, Any]], set[str]] | None:
     """The Chat ``tools`` and their names (distinct and valid), else ``None``."""
     out: list[dict[str, Any]] = []
     names: set[str] = set()

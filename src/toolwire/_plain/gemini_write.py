@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, Tool, arguments_object
+from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, arguments_object
 from toolwire._plain._names import NameCheck
 from toolwire.formats._ranges import RANGES
 from toolwire.opaque import _GEMINI_3
@@ -164,7 +164,7 @@ def _first_ok(contents: list[dict[str, Any]]) -> bool:
     return first["role"] != "model" or all("functionCall" not in part for part in first["parts"])
 
 
-def _tools(tools: list[Tool], plain: Plain) -> list[dict[str, Any]] | None:
+def _tools(tools: Any, plain: Plain) -> list[dict[str, Any]] | None:
     declarations: list[dict[str, Any]] = []
     names: set[str] = set()
     for name, description, parameters, strict in tools:
@@ -182,7 +182,7 @@ def _tools(tools: list[Tool], plain: Plain) -> list[dict[str, Any]] | None:
     return [{"functionDeclarations": declarations}]
 
 
-def _choice(choice: str | tuple[str, str], tools: list[Tool]) -> dict[str, Any] | None:
+def _choice(choice: Any, tools: Any) -> dict[str, Any] | None:
     if type(choice) is str:
         mode = _MODES.get(choice)
         return None if mode is None else {"functionCallingConfig": {"mode": mode}}

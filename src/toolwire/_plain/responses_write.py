@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, Tool, arguments_text
+from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, arguments_text
 from toolwire._plain._names import NameCheck
 from toolwire.formats._ranges import RANGES, fit
 from toolwire.ir.notes import Notes
@@ -91,7 +91,7 @@ def _items(turns: list[tuple[Any, ...]], start: int) -> list[dict[str, Any]] | N
     return items
 
 
-def _tool(tool: Tool, plain: Plain) -> dict[str, Any] | None:
+def _tool(tool: Any, plain: Plain) -> dict[str, Any] | None:
     """A function tool as Responses writes it (the required fields it lacks synthesized, noted)."""
     name, description, parameters, strict = tool
     if not _name_ok(name):
