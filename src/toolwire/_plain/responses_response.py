@@ -25,13 +25,12 @@ It returns ``None`` for a stop reason the target reports as ``failed``.
 
 from __future__ import annotations
 
-from hashlib import sha256
 from typing import Any, cast
 
 from toolwire._plain._form import Call, arguments_text
 from toolwire._plain._response_form import PlainResponse
 from toolwire.errors import ToolwireError
-from toolwire.formats.openai_responses._ids import id_seed
+from toolwire.formats.openai_responses._ids import id_seed, seeded_id
 from toolwire.formats.openai_responses._stop import decode_stop, status_of
 from toolwire.formats.openai_responses._usage import decode_usage, foreign_usage
 from toolwire.formats.openai_responses.response import echo_defaults
@@ -136,14 +135,14 @@ def read_response(p: Any) -> PlainResponse | None:
 
 def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | None:
     """The output items: the text's message, then the calls, ids derived as the encoder does
-    (``derived_id(prefix, plain.id, counter)``, the seed encoded once: see ``id_seed``)."""
+    (``derived_id(prefix, plain.id, counter)``, the seed encoded once: ``seeded_id``)."""
     head = id_seed(plain.id)
     items: list[dict[str, Any]] = []
     counter = 0
     if plain.text is not None:
         counter += 1
         part = {"type": "output_text", "text": plain.text, "annotations": [], "logprobs": []}
-        message_id = "msg_" + sha256(head + b"%d" % counter).hexdigest()[:48]
+        message_id = seeded_id("msg", head, counter)
         items.append(
             {"id": message_id, "type": "message", "status": status, "role": "assistant", "content": [part]}
         )
@@ -152,7 +151,7 @@ def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | N
         if text is None:
             return None
         counter += 1
-        item_id = "fc_" + sha256(head + b"%d" % counter).hexdigest()[:48]
+        item_id = seeded_id("fc", head, counter)
         items.append(
             {
                 "type": "function_call",

@@ -11,21 +11,24 @@ from collections import deque
 
 from toolwire.ir.notes import Notes
 
-__all__ = ["CallIds", "derived_id", "id_seed"]
+__all__ = ["CallIds", "derived_id", "id_seed", "seeded_id"]
 
 
 def derived_id(prefix: str, seed: str, index: int = 0) -> str:
     """``<prefix>_<48 hex digits>`` derived from ``seed`` and ``index`` (e.g. ``msg_...``)."""
-    # surrogatepass: a seed from a hostile payload may hold lone surrogates; the id stays derived
-    digest = hashlib.sha256(f"{seed}\x00{index}".encode("utf-8", "surrogatepass")).hexdigest()[:48]
-    return f"{prefix}_{digest}"
+    return seeded_id(prefix, id_seed(seed), index)
 
 
 def id_seed(seed: str) -> bytes:
-    """What :func:`derived_id` hashes for ``seed`` before the index: ``derived_id(prefix, seed,
-    index)`` is ``prefix + "_" + sha256(id_seed(seed) + b"%d" % index).hexdigest()[:48]`` (one
-    encoding of the seed for several ids; the response lane's writer)."""
+    """What :func:`derived_id` hashes for ``seed`` before the index (encode it once for several
+    ids: :func:`seeded_id`)."""
+    # surrogatepass: a seed from a hostile payload may hold lone surrogates; the id stays derived
     return f"{seed}\x00".encode("utf-8", "surrogatepass")
+
+
+def seeded_id(prefix: str, head: bytes, index: int) -> str:
+    """:func:`derived_id` of the seed whose :func:`id_seed` is ``head``."""
+    return f"{prefix}_{hashlib.sha256(head + b'%d' % index).hexdigest()[:48]}"
 
 
 class CallIds:
