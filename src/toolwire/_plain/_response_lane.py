@@ -18,9 +18,12 @@ from toolwire._plain import (
 )
 from toolwire._plain._response_form import PlainResponse
 
-__all__ = ["RESPONSE_READERS", "RESPONSE_WRITERS", "response_lane"]
+__all__ = ["RESPONSE_LANES", "RESPONSE_READERS", "RESPONSE_WRITERS", "response_lane"]
 
-RESPONSE_READERS: dict[str, Callable[[Any], PlainResponse | None]] = {
+Reader = Callable[[Any], PlainResponse | None]
+Writer = Callable[[PlainResponse], dict[str, Any] | None]
+
+RESPONSE_READERS: dict[str, Reader] = {
     "openai-chat": chat_response.read_response,
     "anthropic": anthropic_response.read_response,
     "gemini": gemini_response.read_response,
@@ -28,7 +31,7 @@ RESPONSE_READERS: dict[str, Callable[[Any], PlainResponse | None]] = {
 }
 """Each format's response reader: its response as a :class:`PlainResponse`, or ``None``."""
 
-RESPONSE_WRITERS: dict[str, Callable[[PlainResponse], dict[str, Any] | None]] = {
+RESPONSE_WRITERS: dict[str, Writer] = {
     "openai-chat": chat_response.write_response,
     "openai-responses": responses_response.write_response,
     "anthropic": anthropic_response.write_response,
@@ -37,14 +40,22 @@ RESPONSE_WRITERS: dict[str, Callable[[PlainResponse], dict[str, Any] | None]] = 
 """Each format's response writer: a :class:`PlainResponse` as its response, or ``None``."""
 
 
+RESPONSE_LANES: dict[tuple[str, str], tuple[Reader, Writer]] = {
+    (source, target): (reader, writer)
+    for source, reader in RESPONSE_READERS.items()
+    for target, writer in RESPONSE_WRITERS.items()
+    if source != target  # a same-format response keeps its own forms (hints)
+}
+"""Each pair's lane, ``(source, target) -> (reader, writer)``: one look-up a call."""
+
+
 def response_lane(payload: Any, source: str, target: str, policy: str) -> dict[str, Any] | None:
     """The target response of ``payload`` by the pair's lane, or ``None`` (a policy other than
     ``drop``, no lane for the pair, or a response not plain: the general path runs)."""
-    if policy != "drop" or source == target:  # a same-format response keeps its own forms (hints)
+    if policy != "drop":
         return None
-    reader = RESPONSE_READERS.get(source)
-    writer = RESPONSE_WRITERS.get(target)
-    if reader is None or writer is None:
+    lane = RESPONSE_LANES.get((source, target))
+    if lane is None:
         return None
-    plain = reader(payload)
-    return None if plain is None else writer(plain)
+    plain = lane[0](payload)
+    return None if plain is None else lane[1](plain)

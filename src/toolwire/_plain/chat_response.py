@@ -16,7 +16,9 @@ from typing import Any
 from toolwire._plain._form import Call, arguments_text
 from toolwire._plain._response_form import PlainResponse
 from toolwire.errors import ToolwireError
+from toolwire.formats._openai_usage import counts_only
 from toolwire.formats.openai_chat.response import (
+    _NAMES,
     FINISH_REASONS,
     decode_usage,
     finish_of,
@@ -76,9 +78,13 @@ def _turn(message: Any, plain: PlainResponse) -> bool:
 
 
 def _usage(wire: Any) -> Usage | None:
-    """The IR usage of ``wire`` by the Chat decoder, when it keeps nothing but its own hints."""
+    """The IR usage of ``wire`` by the Chat decoder, when it keeps nothing but its own hints (the
+    decoder's own shortcut first: integer counts, which keep hints only)."""
     if type(wire) is not dict:
         return None
+    fast = counts_only(wire, _NAMES)
+    if fast is not None:
+        return fast
     try:
         usage = decode_usage(wire)
     except ToolwireError:

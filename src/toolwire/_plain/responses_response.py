@@ -33,7 +33,6 @@ from toolwire.errors import ToolwireError
 from toolwire.formats.openai_responses._ids import id_seed, seeded_id
 from toolwire.formats.openai_responses._stop import decode_stop, status_of
 from toolwire.formats.openai_responses._usage import decode_usage, foreign_usage
-from toolwire.formats.openai_responses.response import echo_defaults
 from toolwire.ir.response import StopReason
 
 __all__ = ["read_response", "write_response"]
@@ -137,28 +136,33 @@ def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | N
     """The output items: the text's message, then the calls, ids derived as the encoder does
     (``derived_id(prefix, plain.id, counter)``, the seed encoded once: ``seeded_id``)."""
     head = id_seed(plain.id)
-    items: list[dict[str, Any]] = []
     counter = 0
-    if plain.text is not None:
-        counter += 1
+    if plain.text is None:
+        items: list[dict[str, Any]] = []
+    else:
+        counter = 1
         part = {"type": "output_text", "text": plain.text, "annotations": [], "logprobs": []}
-        message_id = seeded_id("msg", head, counter)
-        items.append(
-            {"id": message_id, "type": "message", "status": status, "role": "assistant", "content": [part]}
-        )
+        items = [
+            {
+                "id": seeded_id("msg", head, 1),
+                "type": "message",
+                "status": status,
+                "role": "assistant",
+                "content": [part],
+            }
+        ]
     for call_id, name, arguments in plain.calls:
-        text = arguments_text(arguments)
+        text = arguments if type(arguments) is str else arguments_text(arguments)
         if text is None:
             return None
         counter += 1
-        item_id = seeded_id("fc", head, counter)
         items.append(
             {
                 "type": "function_call",
                 "call_id": call_id,
                 "name": name,
                 "arguments": text,
-                "id": item_id,
+                "id": seeded_id("fc", head, counter),
                 "status": status,
             }
         )
@@ -168,24 +172,53 @@ def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | N
 def write_response(plain: PlainResponse) -> dict[str, Any] | None:
     """The Responses ``response`` the general path writes for ``plain`` (see the module
     docstring), or ``None``. The lane runs under ``drop``: the general path makes the notes, and
-    the status and usage are written without them (``status_of``, ``foreign_usage``)."""
-    status, details = status_of(plain.stop)
-    if status == "failed":
+    the status and usage are written without them (``status_of``, ``foreign_usage``); the request
+    echo fields last, as ``echo_defaults`` gives them (written out: one dict, no update)."""
+    stop = plain.stop
+    if stop == "tool_calls" or stop == "end_turn":  # the common stops: completed
+        status, details = "completed", None
+    else:
+        status, details = status_of(stop)
+        if status == "failed":
+            return None
+    output = _output_items(plain, "incomplete" if status == "incomplete" else "completed")
+    if output is None:
         return None
-    out: dict[str, Any] = {
+    created = plain.created
+    usage = plain.usage
+    if usage is None:
+        return {
+            "id": plain.id,
+            "object": "response",
+            "created_at": 0 if created is None else created,
+            "status": status,
+            "incomplete_details": details,
+            "error": None,
+            "model": plain.model,
+            "output": output,
+            "instructions": None,
+            "tools": [],
+            "tool_choice": "auto",
+            "parallel_tool_calls": True,
+            "metadata": {},
+            "temperature": None,
+            "top_p": None,
+        }
+    return {
         "id": plain.id,
         "object": "response",
-        "created_at": 0 if plain.created is None else plain.created,
+        "created_at": 0 if created is None else created,
         "status": status,
         "incomplete_details": details,
         "error": None,
         "model": plain.model,
+        "output": output,
+        "usage": foreign_usage(usage),
+        "instructions": None,
+        "tools": [],
+        "tool_choice": "auto",
+        "parallel_tool_calls": True,
+        "metadata": {},
+        "temperature": None,
+        "top_p": None,
     }
-    output = _output_items(plain, "incomplete" if status == "incomplete" else "completed")
-    if output is None:
-        return None
-    out["output"] = output
-    if plain.usage is not None:
-        out["usage"] = foreign_usage(plain.usage)
-    out.update(echo_defaults())
-    return out
