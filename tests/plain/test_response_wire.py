@@ -19,16 +19,19 @@ import pytest
 from benchmarks.bench_pairs import _responses_in_each_format
 
 from tests.corpus import samples
-from tests.plain import test_response_anthropic
-from toolwire._plain import _response_wire, anthropic_response
+from tests.plain import test_response_anthropic, test_response_lane, test_response_lane_gemini
+from toolwire._plain import _response_wire, anthropic_response, chat_response, gemini_response
 
 Reader = Callable[[Any], Any]
 
-READERS: dict[str, tuple[Any, Any, Any]] = {
-    "anthropic": (anthropic_response, _response_wire.AnthropicMessage, test_response_anthropic),
+READERS: dict[str, tuple[Any, Any, Any, str]] = {
+    "openai-chat": (chat_response, _response_wire.ChatCompletion, test_response_lane, "usage"),
+    "anthropic": (anthropic_response, _response_wire.AnthropicMessage, test_response_anthropic, "usage"),
+    "gemini": (gemini_response, _response_wire.GeminiResponse, test_response_lane_gemini, "usageMetadata"),
 }
 """Each source with a schema: its reader module (``read_response`` and ``_checked``, the
-reader's own checks), its schema, and its reader's tests (``plain``, ``TAKEN``, ``FALLS_BACK``)."""
+reader's own checks), its schema, its reader's tests (``plain``, ``TAKEN``, ``FALLS_BACK``) and
+its usage's key."""
 
 _OTHERS: tuple[Any, ...] = (None, True, 0, 7, -1, 1.5, "", "x", [], {}, [1], {"a": 1})
 
@@ -56,7 +59,7 @@ def _variants(source: str) -> list[Any]:
     """The corpus, the benchmark response and the reader tests' one-spot changes of its plain
     response, each also with a usage of counts only, and every one-spot type substitution of
     the benchmark response and of the plain response."""
-    _, _, tests = READERS[source]
+    _, _, tests, usage = READERS[source]
     bench = orjson.loads(_responses_in_each_format()[source])
     out: list[Any] = [s.payload for s in samples(source, "response")]
     out.append(bench)
@@ -64,8 +67,8 @@ def _variants(source: str) -> list[Any]:
         payload = tests.plain()
         change(payload)
         out.append(payload)
-    out += [{**p, "usage": bench["usage"]} for p in list(out) if type(p) is dict and "usage" in p]
-    for base in (bench, tests.plain(), {**tests.plain(), "usage": bench["usage"]}):
+    out += [{**p, usage: bench[usage]} for p in list(out) if type(p) is dict and usage in p]
+    for base in (bench, tests.plain(), {**tests.plain(), usage: bench[usage]}):
         for at in list(_paths(base))[1:]:
             out += [_set(base, at, other) for other in _OTHERS]
     return out
@@ -73,7 +76,7 @@ def _variants(source: str) -> list[Any]:
 
 @pytest.mark.parametrize("source", READERS)
 def test_the_schema_reads_what_the_reader_s_own_checks_read(source: str) -> None:
-    module, schema, _ = READERS[source]
+    module, schema, _, _ = READERS[source]
     taken = 0
     for payload in _variants(source):
         got = module.read_response(copy.deepcopy(payload))
@@ -88,7 +91,7 @@ def test_the_schema_reads_what_the_reader_s_own_checks_read(source: str) -> None
 
 @pytest.mark.parametrize("source", READERS)
 def test_the_schema_takes_the_benchmark_response(source: str) -> None:
-    module, schema, _ = READERS[source]
+    module, schema, _, _ = READERS[source]
     bench = orjson.loads(_responses_in_each_format()[source])
-    typed = msgspec.convert(bench, schema)
-    assert module._typed(typed) == module._checked(bench) is not None
+    msgspec.convert(bench, schema)  # taken: no ValidationError
+    assert module.read_response(bench) == module._checked(bench) is not None

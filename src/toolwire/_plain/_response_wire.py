@@ -18,7 +18,26 @@ from typing import Any, Literal
 
 from msgspec import Struct
 
-__all__ = ["AnthropicMessage", "AnthropicText", "AnthropicToolUse", "AnthropicUsage"]
+__all__ = [
+    "AnthropicMessage",
+    "AnthropicText",
+    "AnthropicToolUse",
+    "AnthropicUsage",
+    "ChatCall",
+    "ChatChoice",
+    "ChatCompletion",
+    "ChatCompletionDetails",
+    "ChatFunction",
+    "ChatMessage",
+    "ChatPromptDetails",
+    "ChatUsage",
+    "GeminiCall",
+    "GeminiCandidate",
+    "GeminiContent",
+    "GeminiPart",
+    "GeminiResponse",
+    "GeminiUsage",
+]
 
 
 class AnthropicText(Struct, tag="text", tag_field="type", forbid_unknown_fields=True):
@@ -56,3 +75,120 @@ class AnthropicMessage(Struct, forbid_unknown_fields=True):
     stop_reason: str
     stop_sequence: None
     usage: AnthropicUsage
+
+
+class GeminiCall(Struct, forbid_unknown_fields=True):
+    """A Gemini ``functionCall`` of a name, object arguments and an id."""
+
+    name: str
+    args: dict[str, Any]
+    id: str
+
+
+class GeminiPart(Struct, forbid_unknown_fields=True):
+    """A Gemini part of a ``text`` or a ``functionCall`` (the reader checks it holds one: parts
+    are not tagged, so not a union of two schemas)."""
+
+    text: str = None  # type: ignore[assignment]
+    functionCall: GeminiCall = None  # type: ignore[assignment]
+
+
+class GeminiContent(Struct, forbid_unknown_fields=True):
+    """A Gemini candidate's content: the model's parts."""
+
+    role: Literal["model"]
+    parts: list[GeminiPart]
+
+
+class GeminiCandidate(Struct):
+    """A Gemini candidate (its other fields let be, as the reader lets them)."""
+
+    finishReason: str
+    content: GeminiContent
+
+
+class GeminiUsage(Struct, forbid_unknown_fields=True):
+    """A Gemini ``usageMetadata`` of integer counts only, no tool-use prompt count."""
+
+    promptTokenCount: int = None  # type: ignore[assignment]
+    candidatesTokenCount: int = None  # type: ignore[assignment]
+    totalTokenCount: int = None  # type: ignore[assignment]
+    cachedContentTokenCount: int = None  # type: ignore[assignment]
+    thoughtsTokenCount: int = None  # type: ignore[assignment]
+
+
+class GeminiResponse(Struct):
+    """A Gemini ``generateContent`` response (its other fields let be, as the reader lets them)."""
+
+    responseId: str
+    modelVersion: str
+    candidates: list[GeminiCandidate]
+    usageMetadata: GeminiUsage = None  # type: ignore[assignment]
+    createTime: str = None  # type: ignore[assignment]
+
+
+class ChatFunction(Struct, forbid_unknown_fields=True):
+    """A Chat call's function: its name and arguments text."""
+
+    name: str
+    arguments: str
+
+
+class ChatCall(Struct, forbid_unknown_fields=True):
+    """A Chat ``tool_calls`` entry of type ``function``."""
+
+    id: str
+    type: Literal["function"]
+    function: ChatFunction
+
+
+class ChatMessage(Struct, forbid_unknown_fields=True):
+    """A Chat choice's assistant message: a text or ``null``, calls, no refusal."""
+
+    role: Literal["assistant"]
+    content: str | None
+    tool_calls: list[ChatCall] = None  # type: ignore[assignment]
+    refusal: None = None
+
+
+class ChatChoice(Struct, forbid_unknown_fields=True):
+    """The one choice of a Chat completion, without logprobs."""
+
+    index: Literal[0]
+    message: ChatMessage
+    finish_reason: str
+    logprobs: None = None
+
+
+class ChatPromptDetails(Struct, forbid_unknown_fields=True):
+    """Chat ``prompt_tokens_details`` of integer counts (the reader checks it holds one)."""
+
+    cached_tokens: int = None  # type: ignore[assignment]
+    cache_write_tokens: int = None  # type: ignore[assignment]
+
+
+class ChatCompletionDetails(Struct, forbid_unknown_fields=True):
+    """Chat ``completion_tokens_details`` of integer counts (the reader checks it holds one)."""
+
+    reasoning_tokens: int = None  # type: ignore[assignment]
+
+
+class ChatUsage(Struct, forbid_unknown_fields=True):
+    """A Chat ``usage`` of integer counts and details of integer counts only."""
+
+    prompt_tokens: int = None  # type: ignore[assignment]
+    completion_tokens: int = None  # type: ignore[assignment]
+    total_tokens: int = None  # type: ignore[assignment]
+    prompt_tokens_details: ChatPromptDetails = None  # type: ignore[assignment]
+    completion_tokens_details: ChatCompletionDetails = None  # type: ignore[assignment]
+
+
+class ChatCompletion(Struct, forbid_unknown_fields=True):
+    """A ``chat.completion`` of one choice."""
+
+    id: str
+    object: Literal["chat.completion"]
+    created: int
+    model: str
+    choices: list[ChatChoice]
+    usage: ChatUsage = None  # type: ignore[assignment]

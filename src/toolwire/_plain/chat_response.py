@@ -13,8 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec import ValidationError, convert
+
 from toolwire._plain._form import Call, arguments_text
 from toolwire._plain._response_form import PlainResponse
+from toolwire._plain._response_wire import ChatCompletion
 from toolwire.errors import ToolwireError
 from toolwire.formats._openai_usage import counts_only
 from toolwire.formats.openai_chat.response import (
@@ -95,9 +98,99 @@ def _usage(wire: Any) -> Usage | None:
     return usage
 
 
+def _typed_calls(wire: Any) -> list[Call] | None:
+    """:func:`_calls` of the calls of a response its schema took."""
+    if not wire:
+        return None
+    out: list[Call] = []
+    seen: set[str] = set()
+    for call in wire:
+        call_id, function = call.id, call.function
+        name, arguments = function.name, function.arguments
+        if not call_id or call_id in seen or not name or not arguments:
+            return None
+        seen.add(call_id)
+        out.append((call_id, name, arguments))
+    return out
+
+
+def _typed_usage(u: Any) -> Usage | None:
+    """``counts_only`` of a usage its schema took, ``None`` for an empty details object (which
+    only the decoder's general code reads)."""
+    extra: dict[str, Any] = {}
+    cached: Any = None
+    write: Any = None
+    reasoning: Any = None
+    inner, outer = u.prompt_tokens_details, u.completion_tokens_details
+    if inner is not None:
+        cached, write = inner.cached_tokens, inner.cache_write_tokens
+        if cached is None and write is None:
+            return None
+        extra[_NAMES.input_hint] = {}
+    if outer is not None:
+        reasoning = outer.reasoning_tokens
+        if reasoning is None:
+            return None
+        extra[_NAMES.output_hint] = {}
+    return Usage(
+        input_tokens=u.prompt_tokens,
+        output_tokens=u.completion_tokens,
+        total_tokens=u.total_tokens,
+        cached_tokens=cached,
+        cache_creation_tokens=write,
+        reasoning_tokens=reasoning,
+        extra=extra,
+    )
+
+
+def _typed(r: Any, p: dict[str, Any]) -> PlainResponse | None:
+    """:func:`read_response` of a response ``p`` its schema took (``r``, a
+    :class:`ChatCompletion`): the checks left are of values, the reader's own. ``r`` untyped: a
+    field its schema types ``int`` or ``str`` may be ``None`` (compiled, a typed local would
+    refuse it)."""
+    if not r.id or not r.model or len(r.choices) != 1:
+        return None
+    choice = r.choices[0]
+    finish = choice.finish_reason
+    stop = FINISH_REASONS.get(finish)
+    if stop is None:
+        return None
+    plain = PlainResponse(r.id, r.model, stop, finish)
+    plain.created = r.created
+    message = choice.message
+    text = message.content
+    if message.tool_calls is not None:
+        calls = _typed_calls(message.tool_calls)
+        if calls is None:
+            return None
+        plain.calls = calls
+    elif text is None:
+        return None
+    if text is not None and not text:
+        return None
+    plain.text = text
+    if r.usage is not None:
+        plain.usage = _typed_usage(r.usage)
+        if plain.usage is None:
+            return _checked(p)
+    return plain
+
+
 def read_response(p: Any) -> PlainResponse | None:
     """The :class:`PlainResponse` of a Chat response ``p`` of the module docstring's shape, else
-    ``None``."""
+    ``None``: by its schema (``_response_wire``) when it takes ``p``, else by the reader's own
+    checks."""
+    if type(p) is not dict:
+        return None
+    try:
+        typed = convert(p, ChatCompletion)
+    except ValidationError:
+        return _checked(p)
+    return _typed(typed, p)
+
+
+def _checked(p: Any) -> PlainResponse | None:
+    """:func:`read_response` by the reader's own checks (any usage the decoder reads)."""
     if type(p) is not dict or not p.keys() <= _TOP or p.get("object") != "chat.completion":
         return None
     choices, response_id, model, created = p.get("choices"), p.get("id"), p.get("model"), p.get("created")

@@ -20,12 +20,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec import ValidationError, convert
+
 from toolwire._plain._form import Call, arguments_text
 from toolwire._plain._response_form import PlainResponse
+from toolwire._plain._response_wire import GeminiResponse
 from toolwire.errors import ToolwireError
 from toolwire.formats.gemini._keys import args_object, compact
 from toolwire.formats.gemini._usage import decode_usage, foreign_usage
 from toolwire.formats.gemini.response import _WIRE_REASONS, FINISH_REASONS, _created
+from toolwire.ir.response import Usage
 
 __all__ = ["read_response", "write_response"]
 
@@ -87,9 +91,78 @@ def _usage(wire: Any, plain: PlainResponse) -> bool:
     return True
 
 
+def _typed_parts(parts: Any, plain: PlainResponse) -> bool:
+    """:func:`_parts` of the parts of a response its schema took: each holds one of its two."""
+    if not parts:
+        return False
+    seen: set[str] = set()
+    for index, part in enumerate(parts):
+        text, inner = part.text, part.functionCall
+        if inner is None:
+            if text is None or index or not text:
+                return False
+            plain.text = text
+            continue
+        call_id, name = inner.id, inner.name
+        if text is not None or not call_id or call_id in seen or not name:
+            return False
+        try:
+            arguments = compact(inner.args, _ARGS_AT, "args")  # the decoder's own text of the object
+        except ToolwireError:
+            return False
+        seen.add(call_id)
+        plain.calls.append((call_id, name, arguments))
+    return True
+
+
+def _typed(r: Any) -> PlainResponse | None:
+    """:func:`read_response` of a response its schema took (a :class:`GeminiResponse`): the
+    checks left are of values, the reader's own; the usage is ``decode_usage``'s of counts.
+    ``r`` untyped: a field its schema types ``int`` or ``str`` may be ``None`` (compiled, a typed
+    local would refuse it)."""
+    if not r.responseId or not r.modelVersion or len(r.candidates) != 1:
+        return None
+    candidate = r.candidates[0]
+    finish = candidate.finishReason
+    stop = FINISH_REASONS.get(finish, "other")
+    plain = PlainResponse(r.responseId, r.modelVersion, stop, finish)
+    if not _typed_parts(candidate.content.parts, plain):
+        return None
+    if stop == "end_turn" and plain.calls:
+        plain.stop = "tool_calls"
+    u = r.usageMetadata
+    if u is not None:
+        candidates, thoughts = u.candidatesTokenCount, u.thoughtsTokenCount
+        plain.usage = Usage(
+            input_tokens=u.promptTokenCount,
+            output_tokens=None
+            if candidates is None and thoughts is None
+            else (candidates or 0) + (thoughts or 0),
+            total_tokens=u.totalTokenCount,
+            cached_tokens=u.cachedContentTokenCount,
+            reasoning_tokens=thoughts,
+            extra={"~candidates": False} if thoughts is not None and candidates is None else {},
+        )
+    if r.createTime is not None:
+        plain.created = _created(r.createTime)
+    return plain
+
+
 def read_response(p: Any) -> PlainResponse | None:
     """The :class:`PlainResponse` of a Gemini response ``p`` of the module docstring's shape, else
-    ``None``."""
+    ``None``: by its schema (``_response_wire``) when it takes ``p``, else by the reader's own
+    checks."""
+    if type(p) is not dict:
+        return None
+    try:
+        typed = convert(p, GeminiResponse)
+    except ValidationError:
+        return _checked(p)
+    return _typed(typed)
+
+
+def _checked(p: Any) -> PlainResponse | None:
+    """:func:`read_response` by the reader's own checks (any usage the decoder reads)."""
     if type(p) is not dict:
         return None
     candidates, response_id, model = p.get("candidates"), p.get("responseId"), p.get("modelVersion")
