@@ -1,10 +1,11 @@
 """Response readers' typed schemas (``toolwire._plain._response_wire``) against their own checks.
 
-A reader tries its schema (msgspec's checks, in C) before its own Python checks: on every
-response of the corpora, the one-spot changes of the reader's tests and every one-spot type
-substitution of them, the reader makes the same :class:`PlainResponse` (or ``None``) as its own
-checks alone do; and the schema takes the common shapes (the benchmark response among them), so
-that a schema grown too strict (taking nothing) fails here too.
+A JSON body of a source with a schema is decoded by it (msgspec's checks, in C) and read by
+``read_typed``: on the JSON text of every response of the corpora, the one-spot changes of the
+reader's tests and every one-spot type substitution of them, that makes the same
+:class:`PlainResponse` as the reader of the dict, when it makes one; and the schema takes the
+common shapes (the benchmark response among them), so that a schema grown too strict (taking
+nothing) fails here too. The public API's differential (``same_both_ways``) runs the bytes too.
 """
 
 from __future__ import annotations
@@ -20,7 +21,12 @@ from benchmarks.bench_pairs import _responses_in_each_format
 
 from tests.corpus import samples
 from tests.plain import test_response_anthropic, test_response_lane, test_response_lane_gemini
+from tests.plain.harness import outcome
+from toolwire import translate_response_bytes
+from toolwire._json import dumps, loads
 from toolwire._plain import _response_wire, anthropic_response, chat_response, gemini_response
+from toolwire._plain._response_lane import RESPONSE_LANES, TYPED_READERS, typed_response_lane
+from toolwire.translate import _general_response
 
 Reader = Callable[[Any], Any]
 
@@ -74,24 +80,50 @@ def _variants(source: str) -> list[Any]:
     return out
 
 
+def _typed(source: str, payload: Any) -> Any:
+    """What the source's schema and ``read_typed`` make of ``payload``'s JSON text; ``False``
+    when the schema refuses it."""
+    decoder, read_typed = TYPED_READERS[source]
+    try:
+        value = decoder.decode(orjson.dumps(payload))
+    except msgspec.DecodeError:
+        return False
+    return read_typed(value)
+
+
 @pytest.mark.parametrize("source", READERS)
 def test_the_schema_reads_what_the_reader_s_own_checks_read(source: str) -> None:
-    module, schema, _, _ = READERS[source]
+    module = READERS[source][0]
     taken = 0
     for payload in _variants(source):
-        got = module.read_response(copy.deepcopy(payload))
-        assert got == module._checked(copy.deepcopy(payload)), payload
-        try:
-            msgspec.convert(payload, schema)
-        except msgspec.ValidationError:
+        got = _typed(source, payload)
+        if got is False:
             continue
         taken += 1
+        if got is not None:  # None: the caller reads the dict (an empty usage details object)
+            assert got == module.read_response(copy.deepcopy(payload)), payload
     assert taken > 50
 
 
 @pytest.mark.parametrize("source", READERS)
 def test_the_schema_takes_the_benchmark_response(source: str) -> None:
-    module, schema, _, _ = READERS[source]
+    module = READERS[source][0]
     bench = orjson.loads(_responses_in_each_format()[source])
-    msgspec.convert(bench, schema)  # taken: no ValidationError
-    assert module.read_response(bench) == module._checked(bench) is not None
+    assert _typed(source, bench) == module.read_response(bench) is not None
+
+
+def test_every_source_with_a_schema_is_tested() -> None:
+    assert set(TYPED_READERS) == set(READERS)
+
+
+@pytest.mark.parametrize("body", [b"[]", b"{", b'{"id": 1}', '{"x": "\ud800"}', b"\xff", b"[" * 5000])
+@pytest.mark.parametrize(("source", "target"), list(RESPONSE_LANES))
+def test_a_body_the_schema_refuses_goes_the_dict_s_way(body: Any, source: str, target: str) -> None:
+    assert typed_response_lane(body, source, target, "drop") is None
+    got = outcome(lambda: translate_response_bytes(body, source=source, target=target, policy="drop"))  # type: ignore[arg-type]
+    payload = outcome(lambda: loads(body))
+    if type(payload) is not dict:
+        assert type(got) is tuple  # an error: (kind, message, path)
+        return
+    want = outcome(lambda: _general_response(payload, source, target, "drop", None))  # type: ignore[arg-type]
+    assert got == (want if type(want) is tuple else dumps(want.payload))

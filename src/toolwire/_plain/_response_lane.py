@@ -3,12 +3,22 @@
 See :mod:`toolwire._plain._response_form`. A lane is a reader of the source format and a writer
 of the target format; :func:`response_lane` runs the pair's under the ``drop`` policy, and the
 general path runs for every other response.
+
+A JSON body (``translate_response_bytes``) of a source with a typed schema
+(:mod:`toolwire._plain._response_wire`) is decoded by it straight (:func:`typed_response_lane`):
+msgspec checks the shape in C while it parses, no dict is made, and the reader's ``read_typed``
+checks the values left. Only a body: msgspec's conversion of a dict takes more than JSON values
+(a tuple as an array, an ``IntEnum`` as an integer) where the reader and the general path refuse
+them. A body the schema refuses (an error in the JSON too) goes the dict's way, which says why.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+
+from msgspec import DecodeError
+from msgspec.json import Decoder
 
 from toolwire._plain import (
     anthropic_response,
@@ -17,8 +27,16 @@ from toolwire._plain import (
     responses_response,
 )
 from toolwire._plain._response_form import PlainResponse
+from toolwire._plain._response_wire import AnthropicMessage, ChatCompletion, GeminiResponse
 
-__all__ = ["RESPONSE_LANES", "RESPONSE_READERS", "RESPONSE_WRITERS", "response_lane"]
+__all__ = [
+    "RESPONSE_LANES",
+    "RESPONSE_READERS",
+    "RESPONSE_WRITERS",
+    "TYPED_READERS",
+    "response_lane",
+    "typed_response_lane",
+]
 
 Reader = Callable[[Any], PlainResponse | None]
 Writer = Callable[[PlainResponse], dict[str, Any] | None]
@@ -58,4 +76,30 @@ def response_lane(payload: Any, source: str, target: str, policy: str) -> dict[s
     if lane is None:
         return None
     plain = lane[0](payload)
+    return None if plain is None else lane[1](plain)
+
+
+TYPED_READERS: dict[str, tuple[Any, Reader]] = {
+    "openai-chat": (Decoder(ChatCompletion), chat_response.read_typed),
+    "anthropic": (Decoder(AnthropicMessage), anthropic_response.read_typed),
+    "gemini": (Decoder(GeminiResponse), gemini_response.read_typed),
+}
+"""Each source with a typed schema: its JSON decoder and the reader of what it decodes."""
+
+
+def typed_response_lane(body: bytes | str, source: str, target: str, policy: str) -> dict[str, Any] | None:
+    """The target response of the JSON ``body`` by the pair's lane, decoded by the source's
+    schema, or ``None`` (no schema, a body it refuses, a response not plain: the caller parses
+    the body and runs :func:`response_lane`, then the general path)."""
+    if policy != "drop":
+        return None
+    lane = RESPONSE_LANES.get((source, target))
+    typed = TYPED_READERS.get(source)
+    if lane is None or typed is None:
+        return None
+    try:
+        value = typed[0].decode(body)
+    except (DecodeError, RecursionError, UnicodeError):  # ValidationError is a DecodeError
+        return None
+    plain = typed[1](value)
     return None if plain is None else lane[1](plain)

@@ -20,12 +20,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from msgspec import ValidationError, convert
-
 from toolwire._callids import sanitize_call_id
 from toolwire._plain._form import Call
 from toolwire._plain._response_form import PlainResponse
-from toolwire._plain._response_wire import AnthropicMessage, AnthropicText
+from toolwire._plain._response_wire import AnthropicText
 from toolwire.errors import ToolwireError
 from toolwire.formats.anthropic._usage import decode_usage, foreign_usage
 from toolwire.formats.anthropic._util import parse_object
@@ -67,8 +65,8 @@ def _content(blocks: Any, plain: PlainResponse) -> bool:
     return True
 
 
-def _typed(m: Any) -> PlainResponse | None:
-    """:func:`read_response` of a response its schema took (an :class:`AnthropicMessage`): the
+def read_typed(m: Any) -> PlainResponse | None:
+    """:func:`read_response` of a response its schema decoded (an :class:`AnthropicMessage`): the
     checks left are of values, the reader's own; the usage is ``decode_usage``'s of counts.
     ``m`` untyped: a count its schema types ``int`` may be ``None`` (compiled, a typed local
     would refuse it)."""
@@ -102,20 +100,8 @@ def _typed(m: Any) -> PlainResponse | None:
 
 
 def read_response(p: Any) -> PlainResponse | None:
-    """The :class:`PlainResponse` of an Anthropic response ``p`` of the module docstring's
-    shape, else ``None``: by its schema (``_response_wire``) when it takes ``p``, else by the
-    reader's own checks."""
-    if type(p) is dict:
-        try:
-            m = convert(p, AnthropicMessage)
-        except ValidationError:
-            return _checked(p)
-        return _typed(m)
-    return None
-
-
-def _checked(p: Any) -> PlainResponse | None:
-    """:func:`read_response` by the reader's own checks (any usage the decoder reads)."""
+    """The :class:`PlainResponse` of a response ``p`` of the module docstring's shape, else
+    ``None``."""
     if type(p) is not dict or p.keys() != _KEYS or p["type"] != "message" or p["role"] != "assistant":
         return None
     response_id, model, stop = p["id"], p["model"], p["stop_reason"]

@@ -13,11 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from msgspec import ValidationError, convert
-
 from toolwire._plain._form import Call, arguments_text
 from toolwire._plain._response_form import PlainResponse
-from toolwire._plain._response_wire import ChatCompletion
 from toolwire.errors import ToolwireError
 from toolwire.formats._openai_usage import counts_only
 from toolwire.formats.openai_chat.response import (
@@ -143,11 +140,12 @@ def _typed_usage(u: Any) -> Usage | None:
     )
 
 
-def _typed(r: Any, p: dict[str, Any]) -> PlainResponse | None:
-    """:func:`read_response` of a response ``p`` its schema took (``r``, a
-    :class:`ChatCompletion`): the checks left are of values, the reader's own. ``r`` untyped: a
-    field its schema types ``int`` or ``str`` may be ``None`` (compiled, a typed local would
-    refuse it)."""
+def read_typed(r: Any) -> PlainResponse | None:
+    """:func:`read_response` of a response its schema decoded (``r``, a :class:`ChatCompletion`):
+    the checks left are of values, the reader's own; ``None`` too for a usage of an empty details
+    object (which only the decoder's general code reads: the caller reads the response again).
+    ``r`` untyped: a field its schema types ``int`` or ``str`` may be ``None`` (compiled, a typed
+    local would refuse it)."""
     if not r.id or not r.model or len(r.choices) != 1:
         return None
     choice = r.choices[0]
@@ -172,25 +170,13 @@ def _typed(r: Any, p: dict[str, Any]) -> PlainResponse | None:
     if r.usage is not None:
         plain.usage = _typed_usage(r.usage)
         if plain.usage is None:
-            return _checked(p)
+            return None
     return plain
 
 
 def read_response(p: Any) -> PlainResponse | None:
-    """The :class:`PlainResponse` of a Chat response ``p`` of the module docstring's shape, else
-    ``None``: by its schema (``_response_wire``) when it takes ``p``, else by the reader's own
-    checks."""
-    if type(p) is not dict:
-        return None
-    try:
-        typed = convert(p, ChatCompletion)
-    except ValidationError:
-        return _checked(p)
-    return _typed(typed, p)
-
-
-def _checked(p: Any) -> PlainResponse | None:
-    """:func:`read_response` by the reader's own checks (any usage the decoder reads)."""
+    """The :class:`PlainResponse` of a response ``p`` of the module docstring's shape, else
+    ``None``."""
     if type(p) is not dict or not p.keys() <= _TOP or p.get("object") != "chat.completion":
         return None
     choices, response_id, model, created = p.get("choices"), p.get("id"), p.get("model"), p.get("created")

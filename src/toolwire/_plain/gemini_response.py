@@ -20,11 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from msgspec import ValidationError, convert
-
 from toolwire._plain._form import Call, arguments_text
 from toolwire._plain._response_form import PlainResponse
-from toolwire._plain._response_wire import GeminiResponse
 from toolwire.errors import ToolwireError
 from toolwire.formats.gemini._keys import args_object, compact
 from toolwire.formats.gemini._usage import decode_usage, foreign_usage
@@ -92,7 +89,7 @@ def _usage(wire: Any, plain: PlainResponse) -> bool:
 
 
 def _typed_parts(parts: Any, plain: PlainResponse) -> bool:
-    """:func:`_parts` of the parts of a response its schema took: each holds one of its two."""
+    """:func:`_parts` of the parts of a response its schema decoded: each holds one of its two."""
     if not parts:
         return False
     seen: set[str] = set()
@@ -115,8 +112,8 @@ def _typed_parts(parts: Any, plain: PlainResponse) -> bool:
     return True
 
 
-def _typed(r: Any) -> PlainResponse | None:
-    """:func:`read_response` of a response its schema took (a :class:`GeminiResponse`): the
+def read_typed(r: Any) -> PlainResponse | None:
+    """:func:`read_response` of a response its schema decoded (a :class:`GeminiResponse`): the
     checks left are of values, the reader's own; the usage is ``decode_usage``'s of counts.
     ``r`` untyped: a field its schema types ``int`` or ``str`` may be ``None`` (compiled, a typed
     local would refuse it)."""
@@ -149,20 +146,8 @@ def _typed(r: Any) -> PlainResponse | None:
 
 
 def read_response(p: Any) -> PlainResponse | None:
-    """The :class:`PlainResponse` of a Gemini response ``p`` of the module docstring's shape, else
-    ``None``: by its schema (``_response_wire``) when it takes ``p``, else by the reader's own
-    checks."""
-    if type(p) is not dict:
-        return None
-    try:
-        typed = convert(p, GeminiResponse)
-    except ValidationError:
-        return _checked(p)
-    return _typed(typed)
-
-
-def _checked(p: Any) -> PlainResponse | None:
-    """:func:`read_response` by the reader's own checks (any usage the decoder reads)."""
+    """The :class:`PlainResponse` of a response ``p`` of the module docstring's shape, else
+    ``None``."""
     if type(p) is not dict:
         return None
     candidates, response_id, model = p.get("candidates"), p.get("responseId"), p.get("modelVersion")
