@@ -20,11 +20,22 @@ import pytest
 from benchmarks.bench_pairs import _responses_in_each_format
 
 from tests.corpus import samples
-from tests.plain import test_response_anthropic, test_response_lane, test_response_lane_gemini
+from tests.plain import (
+    test_response_anthropic,
+    test_response_lane,
+    test_response_lane_gemini,
+    test_response_lane_responses,
+)
 from tests.plain.harness import outcome
 from toolwire import translate_response_bytes
 from toolwire._json import dumps, loads
-from toolwire._plain import _response_wire, anthropic_response, chat_response, gemini_response
+from toolwire._plain import (
+    _response_wire,
+    anthropic_response,
+    chat_response,
+    gemini_response,
+    responses_response,
+)
 from toolwire._plain._response_lane import RESPONSE_LANES, TYPED_READERS, typed_response_lane
 from toolwire.translate import _general_response
 
@@ -34,6 +45,12 @@ READERS: dict[str, tuple[Any, Any, Any, str]] = {
     "openai-chat": (chat_response, _response_wire.ChatCompletion, test_response_lane, "usage"),
     "anthropic": (anthropic_response, _response_wire.AnthropicMessage, test_response_anthropic, "usage"),
     "gemini": (gemini_response, _response_wire.GeminiResponse, test_response_lane_gemini, "usageMetadata"),
+    "openai-responses": (
+        responses_response,
+        _response_wire.ResponsesResponse,
+        test_response_lane_responses,
+        "usage",
+    ),
 }
 """Each source with a schema: its reader module (``read_response`` and ``_checked``, the
 reader's own checks), its schema, its reader's tests (``plain``, ``TAKEN``, ``FALLS_BACK``) and

@@ -27,7 +27,12 @@ from toolwire._plain import (
     responses_response,
 )
 from toolwire._plain._response_form import PlainResponse
-from toolwire._plain._response_wire import AnthropicMessage, ChatCompletion, GeminiResponse
+from toolwire._plain._response_wire import (
+    AnthropicMessage,
+    ChatCompletion,
+    GeminiResponse,
+    ResponsesResponse,
+)
 
 __all__ = [
     "RESPONSE_LANES",
@@ -83,6 +88,7 @@ TYPED_READERS: dict[str, tuple[Any, Reader]] = {
     "openai-chat": (Decoder(ChatCompletion), chat_response.read_typed),
     "anthropic": (Decoder(AnthropicMessage), anthropic_response.read_typed),
     "gemini": (Decoder(GeminiResponse), gemini_response.read_typed),
+    "openai-responses": (Decoder(ResponsesResponse), responses_response.read_typed),
 }
 """Each source with a typed schema: its JSON decoder and the reader of what it decodes."""
 

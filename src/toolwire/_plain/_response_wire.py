@@ -37,6 +37,13 @@ __all__ = [
     "GeminiPart",
     "GeminiResponse",
     "GeminiUsage",
+    "ResponsesCall",
+    "ResponsesInputDetails",
+    "ResponsesMessage",
+    "ResponsesOutputDetails",
+    "ResponsesResponse",
+    "ResponsesText",
+    "ResponsesUsage",
 ]
 
 
@@ -192,3 +199,69 @@ class ChatCompletion(Struct, forbid_unknown_fields=True):
     model: str
     choices: list[ChatChoice]
     usage: ChatUsage = None  # type: ignore[assignment]
+
+
+class ResponsesText(Struct, forbid_unknown_fields=True):
+    """A Responses ``output_text`` part (the reader checks its lists are empty)."""
+
+    type: Literal["output_text"]
+    text: str
+    annotations: list[Any] = []
+    logprobs: list[Any] = []
+
+
+class ResponsesMessage(Struct, tag="message", tag_field="type", forbid_unknown_fields=True):
+    """A Responses assistant ``message`` item (an id and status, when given, strings)."""
+
+    role: Literal["assistant"]
+    content: list[ResponsesText]
+    id: str = ""
+    status: str = ""
+
+
+class ResponsesCall(Struct, tag="function_call", tag_field="type", forbid_unknown_fields=True):
+    """A Responses ``function_call`` item (an id and status, when given, strings)."""
+
+    call_id: str
+    name: str
+    arguments: str
+    id: str = ""
+    status: str = ""
+
+
+class ResponsesInputDetails(Struct, forbid_unknown_fields=True):
+    """Responses ``input_tokens_details`` of integer counts (the reader checks it holds one)."""
+
+    cached_tokens: int = None  # type: ignore[assignment]
+    cache_write_tokens: int = None  # type: ignore[assignment]
+
+
+class ResponsesOutputDetails(Struct, forbid_unknown_fields=True):
+    """Responses ``output_tokens_details`` of integer counts (the reader checks it holds one)."""
+
+    reasoning_tokens: int = None  # type: ignore[assignment]
+
+
+class ResponsesUsage(Struct, forbid_unknown_fields=True):
+    """A Responses ``usage`` of integer counts and details of integer counts only."""
+
+    input_tokens: int = None  # type: ignore[assignment]
+    output_tokens: int = None  # type: ignore[assignment]
+    total_tokens: int = None  # type: ignore[assignment]
+    input_tokens_details: ResponsesInputDetails = None  # type: ignore[assignment]
+    output_tokens_details: ResponsesOutputDetails = None  # type: ignore[assignment]
+
+
+class ResponsesResponse(Struct):
+    """A Responses ``response`` (its other fields let be, as the reader lets them: the request
+    echo fields and those the decoder does not name)."""
+
+    id: str
+    object: Literal["response"]
+    model: str
+    status: str
+    output: list[ResponsesMessage | ResponsesCall]
+    error: None = None
+    incomplete_details: Any = None
+    created_at: Any = None
+    usage: ResponsesUsage | None = None

@@ -29,11 +29,12 @@ from typing import Any, cast
 
 from toolwire._plain._form import Call, arguments_text
 from toolwire._plain._response_form import PlainResponse
+from toolwire._plain._response_wire import ResponsesMessage
 from toolwire.errors import ToolwireError
 from toolwire.formats.openai_responses._ids import id_seed, seeded_id
 from toolwire.formats.openai_responses._stop import decode_stop, status_of
-from toolwire.formats.openai_responses._usage import decode_usage, foreign_usage
-from toolwire.ir.response import StopReason
+from toolwire.formats.openai_responses._usage import _NAMES, decode_usage, foreign_usage
+from toolwire.ir.response import StopReason, Usage
 
 __all__ = ["read_response", "write_response"]
 
@@ -128,6 +129,87 @@ def read_response(p: Any) -> PlainResponse | None:
         try:  # not an object: the decoder says so
             plain.usage = decode_usage(usage)
         except ToolwireError:
+            return None
+    return plain
+
+
+def _typed_output(output: Any, plain: PlainResponse) -> bool:
+    """:func:`_output` of the output of a response its schema decoded."""
+    if not output:
+        return False
+    seen: set[str] = set()
+    for index, item in enumerate(output):
+        if type(item) is ResponsesMessage:
+            if index or len(item.content) != 1:
+                return False
+            part = item.content[0]
+            if part.annotations or part.logprobs or not part.text:
+                return False
+            plain.text = part.text
+            continue
+        call_id, name, arguments = item.call_id, item.name, item.arguments
+        if not call_id or call_id in seen or not name or not arguments:
+            return False
+        seen.add(call_id)
+        plain.calls.append((call_id, name, arguments))
+    return True
+
+
+def _typed_usage(u: Any) -> Usage | None:
+    """``counts_only`` of a usage its schema decoded, ``None`` for an empty details object
+    (which only the decoder's general code reads)."""
+    extra: dict[str, Any] = {}
+    cached: Any = None
+    write: Any = None
+    reasoning: Any = None
+    inner, outer = u.input_tokens_details, u.output_tokens_details
+    if inner is not None:
+        cached, write = inner.cached_tokens, inner.cache_write_tokens
+        if cached is None and write is None:
+            return None
+        extra[_NAMES.input_hint] = {}
+    if outer is not None:
+        reasoning = outer.reasoning_tokens
+        if reasoning is None:
+            return None
+        extra[_NAMES.output_hint] = {}
+    return Usage(
+        input_tokens=u.input_tokens,
+        output_tokens=u.output_tokens,
+        total_tokens=u.total_tokens,
+        cached_tokens=cached,
+        cache_creation_tokens=write,
+        reasoning_tokens=reasoning,
+        extra=extra,
+    )
+
+
+def read_typed(r: Any) -> PlainResponse | None:
+    """:func:`read_response` of a response its schema decoded (``r``, a
+    :class:`~toolwire._plain._response_wire.ResponsesResponse`): the checks left are of values,
+    the reader's own; ``None`` too for a usage of an empty details object (which only the
+    decoder's general code reads: the caller reads the response again). ``r`` untyped: a field
+    its schema types ``int`` may be ``None`` (compiled, a typed local would refuse it)."""
+    if not r.id or not r.model:
+        return None
+    status = r.status
+    stop: StopReason | None = "end_turn"  # completed, as decode_stop reads it (no calls read yet)
+    raw: Any = status
+    if status != "completed":
+        stop, raw = decode_stop(status, r.incomplete_details, ())
+    if stop is None:  # not finished
+        return None
+    plain = PlainResponse(r.id, r.model, stop, raw)
+    if not _typed_output(r.output, plain):
+        return None
+    if stop == "end_turn" and plain.calls:
+        plain.stop = "tool_calls"
+    created = r.created_at
+    if type(created) is int:
+        plain.created = created
+    if r.usage is not None:
+        plain.usage = _typed_usage(r.usage)
+        if plain.usage is None:
             return None
     return plain
 
