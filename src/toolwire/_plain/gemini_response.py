@@ -23,7 +23,7 @@ from typing import Any
 from toolwire._plain._form import Call, arguments_text
 from toolwire._plain._response_form import PlainResponse
 from toolwire.errors import ToolwireError
-from toolwire.formats.gemini._keys import args_object, compact
+from toolwire.formats.gemini._keys import args_object
 from toolwire.formats.gemini._usage import decode_usage, foreign_usage
 from toolwire.formats.gemini.response import _WIRE_REASONS, FINISH_REASONS, _created
 from toolwire.ir.response import Usage
@@ -47,9 +47,8 @@ def _call(part: dict[str, Any], seen: set[str]) -> Call | None:
         return None
     if type(name) is not str or not name or type(args) is not dict:
         return None
-    try:
-        arguments = compact(args, _ARGS_AT, "args")  # the decoder's own text of the object
-    except ToolwireError:
+    arguments = arguments_text(args)  # the decoder's own text of the object (its compact())
+    if arguments is None:
         return None
     seen.add(call_id)
     return call_id, name, arguments
@@ -103,9 +102,8 @@ def _typed_parts(parts: Any, plain: PlainResponse) -> bool:
         call_id, name = inner.id, inner.name
         if text is not None or not call_id or call_id in seen or not name:
             return False
-        try:
-            arguments = compact(inner.args, _ARGS_AT, "args")  # the decoder's own text of the object
-        except ToolwireError:
+        arguments = arguments_text(inner.args)  # the decoder's own text of the object
+        if arguments is None:
             return False
         seen.add(call_id)
         plain.calls.append((call_id, name, arguments))
