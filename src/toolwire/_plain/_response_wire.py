@@ -1,15 +1,21 @@
 """Typed schemas of plain responses: a response reader's shape checks made by msgspec, in C.
 
-``msgspec.convert(payload, Schema)`` checks a decoded response against the shape a reader takes
-(every key known, each value of its type) about three times faster than the reader's own Python
-checks, and hands the reader typed fields. A reader tries its schema first and, when msgspec
-refuses the payload, runs its own checks (which take more shapes: other usages, for one): a
-schema takes a subset of what the reader takes, never more, and the reader makes the same
-:class:`~toolwire._plain._response_form.PlainResponse` of it either way (tests pin both).
+``translate_response_bytes`` decodes a JSON body of a source with a schema straight into it
+(``msgspec.json.Decoder(Schema)``, :func:`toolwire._plain._response_lane.typed_response_lane`):
+msgspec checks every key and each value's type while it parses, faster than parsing to a dict
+and the reader's Python checks, and the reader's ``read_typed`` checks the values left (non-empty
+ids, ids used once, a text first...). A schema takes a subset of what the reader takes (other
+usages, for one, are not in it), never more, and ``read_typed`` makes the same
+:class:`~toolwire._plain._response_form.PlainResponse` of it as the reader makes of the dict
+(``tests/plain/test_response_wire.py``); a body the schema refuses goes the dict's way.
+
+JSON bodies only: ``msgspec.convert`` of a dict takes more than JSON values (a tuple or a set as
+an array, an ``IntEnum`` as an integer, a ``dict`` subclass as an object), which the reader and
+the general path refuse, so the dict API keeps the readers' own checks.
 
 Kept Python (``pyproject``'s mypyc ``exclude``): msgspec Structs are not mypyc classes. A count
 typed ``int`` that defaults to ``None`` is one the wire may leave out but not send as ``null``
-(which the codec's decoder keeps as a hint: the reader's own checks take it).
+(which the codec's decoder keeps as a hint: the dict's way takes it).
 """
 
 from __future__ import annotations

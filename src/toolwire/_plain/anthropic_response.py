@@ -14,6 +14,10 @@ the text block, the ``tool_use`` blocks (text arguments parsed to their object),
 (``tool_use`` for a turn that calls tools), ``stop_sequence: null`` and the usage (uncached
 input tokens; zeros when there is none); ``None`` for arguments that are not a JSON object
 or a call id it would rewrite.
+
+``read_typed`` reads the same shape from what the format's typed schema decoded from a JSON body
+(:mod:`toolwire._plain._response_wire`; ``translate_response_bytes``): the schema checked the
+keys and types, it checks the values left, and makes the same :class:`PlainResponse`.
 """
 
 from __future__ import annotations

@@ -7,6 +7,10 @@ non-empty id and model, an integer creation time) with one choice ``{"index": 0,
 ``{"role": "assistant", "content", "tool_calls"?, "refusal": null?}``: a non-empty text or
 ``null`` with calls, then function calls ``{"id", "type": "function", "function": {"name",
 "arguments"}}`` (non-empty strings, an id used once); usage of the fields the Chat decoder knows.
+
+``read_typed`` reads the same shape from what the format's typed schema decoded from a JSON body
+(:mod:`toolwire._plain._response_wire`; ``translate_response_bytes``): the schema checked the
+keys and types, it checks the values left, and makes the same :class:`PlainResponse`.
 """
 
 from __future__ import annotations

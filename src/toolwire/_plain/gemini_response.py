@@ -14,6 +14,10 @@ another format: one candidate (the text part, then the calls, their arguments pa
 objects; object arguments, of an Anthropic source, through the compact text its decoder makes),
 its ``finishReason``, the usage (zeros when there is none), ``modelVersion`` and ``responseId``.
 It returns ``None`` for arguments that are not JSON text of an object.
+
+``read_typed`` reads the same shape from what the format's typed schema decoded from a JSON body
+(:mod:`toolwire._plain._response_wire`; ``translate_response_bytes``): the schema checked the
+keys and types, it checks the values left, and makes the same :class:`PlainResponse`.
 """
 
 from __future__ import annotations

@@ -21,6 +21,10 @@ the response id, ``created_at`` (``0`` when unknown), the status of the stop rea
 items (a ``message`` with one ``output_text`` part, then ``function_call`` items, their ids
 derived from the response id), the usage, and the request echo fields at their neutral values.
 It returns ``None`` for a stop reason the target reports as ``failed``.
+
+``read_typed`` reads the same shape from what the format's typed schema decoded from a JSON body
+(:mod:`toolwire._plain._response_wire`; ``translate_response_bytes``): the schema checked the
+keys and types, it checks the values left, and makes the same :class:`PlainResponse`.
 """
 
 from __future__ import annotations
