@@ -144,3 +144,20 @@ def test_a_body_the_schema_refuses_goes_the_dict_s_way(body: Any, source: str, t
         return
     want = outcome(lambda: _general_response(payload, source, target, "drop", None))  # type: ignore[arg-type]
     assert got == (want if type(want) is tuple else dumps(want.payload))
+
+
+def _raised(call: Callable[[], Any]) -> tuple[str, str]:
+    try:
+        call()
+    except Exception as exc:  # any error: which one is the point
+        return type(exc).__name__, str(exc)
+    raise AssertionError("no error")
+
+
+def test_arguments_of_other_types_go_the_dict_s_way() -> None:
+    """A body or a format name of the wrong type: the error of the dict's way, which reads the
+    body first."""
+    for body, source in ((b"{", ["anthropic"]), (12, "anthropic"), (b"{", "anthropic")):
+        assert typed_response_lane(body, source, "openai-chat", "drop") is None  # type: ignore[arg-type]
+        got = _raised(lambda b=body, s=source: translate_response_bytes(b, source=s, target="openai-chat"))  # type: ignore[misc]
+        assert got == _raised(lambda b=body: loads(b))  # type: ignore[misc]

@@ -97,15 +97,15 @@ def typed_response_lane(body: bytes | str, source: str, target: str, policy: str
     """The target response of the JSON ``body`` by the pair's lane, decoded by the source's
     schema, or ``None`` (no schema, a body it refuses, a response not plain: the caller parses
     the body and runs :func:`response_lane`, then the general path)."""
-    if policy != "drop":
-        return None
+    if policy != "drop" or type(source) is not str or type(target) is not str:
+        return None  # other arguments: the dict's way, which says what is wrong first
     lane = RESPONSE_LANES.get((source, target))
     typed = TYPED_READERS.get(source)
     if lane is None or typed is None:
         return None
     try:
         value = typed[0].decode(body)
-    except (DecodeError, RecursionError, UnicodeError):  # ValidationError is a DecodeError
+    except (DecodeError, RecursionError, UnicodeError, TypeError):  # ValidationError: a DecodeError
         return None
     plain = typed[1](value)
     return None if plain is None else lane[1](plain)
