@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire._json import dumps, loads
-from toolwire._plain._response_lane import response_lane
+from toolwire._plain._response_lane import response_lane, typed_response_lane
 from toolwire.errors import PayloadError
 from toolwire.ir.base import FormatName
 from toolwire.ir.notes import Note, Policy
@@ -91,6 +91,10 @@ def translate_response_bytes(
     Raises:
         PayloadError: the body is not JSON, not a JSON object, or not a valid ``source`` response.
     """
+    if notes is None:
+        out = typed_response_lane(body, source, target, policy)  # no dict made: the source's schema
+        if out is not None:
+            return dumps(out)
     payload = _object(body, "response")
     if notes is None:
         out = response_lane(payload, source, target, policy)  # a plain response of a pair with a lane

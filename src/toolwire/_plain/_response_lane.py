@@ -3,12 +3,22 @@
 See :mod:`toolwire._plain._response_form`. A lane is a reader of the source format and a writer
 of the target format; :func:`response_lane` runs the pair's under the ``drop`` policy, and the
 general path runs for every other response.
+
+A JSON body (``translate_response_bytes``) of a source with a typed schema
+(:mod:`toolwire._plain._response_wire`) is decoded by it straight (:func:`typed_response_lane`):
+msgspec checks the shape in C while it parses, no dict is made, and the reader's ``read_typed``
+checks the values left. Only a body: msgspec's conversion of a dict takes more than JSON values
+(a tuple as an array, an ``IntEnum`` as an integer) where the reader and the general path refuse
+them. A body the schema refuses (an error in the JSON too) goes the dict's way, which says why.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+
+from msgspec import DecodeError
+from msgspec.json import Decoder
 
 from toolwire._plain import (
     anthropic_response,
@@ -17,10 +27,26 @@ from toolwire._plain import (
     responses_response,
 )
 from toolwire._plain._response_form import PlainResponse
+from toolwire._plain._response_wire import (
+    AnthropicMessage,
+    ChatCompletion,
+    GeminiResponse,
+    ResponsesResponse,
+)
 
-__all__ = ["RESPONSE_READERS", "RESPONSE_WRITERS", "response_lane"]
+__all__ = [
+    "RESPONSE_LANES",
+    "RESPONSE_READERS",
+    "RESPONSE_WRITERS",
+    "TYPED_READERS",
+    "response_lane",
+    "typed_response_lane",
+]
 
-RESPONSE_READERS: dict[str, Callable[[Any], PlainResponse | None]] = {
+Reader = Callable[[Any], PlainResponse | None]
+Writer = Callable[[PlainResponse], dict[str, Any] | None]
+
+RESPONSE_READERS: dict[str, Reader] = {
     "openai-chat": chat_response.read_response,
     "anthropic": anthropic_response.read_response,
     "gemini": gemini_response.read_response,
@@ -28,7 +54,7 @@ RESPONSE_READERS: dict[str, Callable[[Any], PlainResponse | None]] = {
 }
 """Each format's response reader: its response as a :class:`PlainResponse`, or ``None``."""
 
-RESPONSE_WRITERS: dict[str, Callable[[PlainResponse], dict[str, Any] | None]] = {
+RESPONSE_WRITERS: dict[str, Writer] = {
     "openai-chat": chat_response.write_response,
     "openai-responses": responses_response.write_response,
     "anthropic": anthropic_response.write_response,
@@ -37,14 +63,49 @@ RESPONSE_WRITERS: dict[str, Callable[[PlainResponse], dict[str, Any] | None]] = 
 """Each format's response writer: a :class:`PlainResponse` as its response, or ``None``."""
 
 
+RESPONSE_LANES: dict[tuple[str, str], tuple[Reader, Writer]] = {
+    (source, target): (reader, writer)
+    for source, reader in RESPONSE_READERS.items()
+    for target, writer in RESPONSE_WRITERS.items()
+    if source != target  # a same-format response keeps its own forms (hints)
+}
+"""Each pair's lane, ``(source, target) -> (reader, writer)``: one look-up a call."""
+
+
 def response_lane(payload: Any, source: str, target: str, policy: str) -> dict[str, Any] | None:
     """The target response of ``payload`` by the pair's lane, or ``None`` (a policy other than
     ``drop``, no lane for the pair, or a response not plain: the general path runs)."""
-    if policy != "drop" or source == target:  # a same-format response keeps its own forms (hints)
+    if policy != "drop":
         return None
-    reader = RESPONSE_READERS.get(source)
-    writer = RESPONSE_WRITERS.get(target)
-    if reader is None or writer is None:
+    lane = RESPONSE_LANES.get((source, target))
+    if lane is None:
         return None
-    plain = reader(payload)
-    return None if plain is None else writer(plain)
+    plain = lane[0](payload)
+    return None if plain is None else lane[1](plain)
+
+
+TYPED_READERS: dict[str, tuple[Any, Reader]] = {
+    "openai-chat": (Decoder(ChatCompletion), chat_response.read_typed),
+    "anthropic": (Decoder(AnthropicMessage), anthropic_response.read_typed),
+    "gemini": (Decoder(GeminiResponse), gemini_response.read_typed),
+    "openai-responses": (Decoder(ResponsesResponse), responses_response.read_typed),
+}
+"""Each source with a typed schema: its JSON decoder and the reader of what it decodes."""
+
+
+def typed_response_lane(body: bytes | str, source: str, target: str, policy: str) -> dict[str, Any] | None:
+    """The target response of the JSON ``body`` by the pair's lane, decoded by the source's
+    schema, or ``None`` (no schema, a body it refuses, a response not plain: the caller parses
+    the body and runs :func:`response_lane`, then the general path)."""
+    if policy != "drop" or type(source) is not str or type(target) is not str:
+        return None  # other arguments: the dict's way, which says what is wrong first
+    lane = RESPONSE_LANES.get((source, target))
+    typed = TYPED_READERS.get(source)
+    if lane is None or typed is None:
+        return None
+    try:
+        value = typed[0].decode(body)
+    except (DecodeError, RecursionError, UnicodeError, TypeError):  # ValidationError: a DecodeError
+        return None
+    plain = typed[1](value)
+    return None if plain is None else lane[1](plain)

@@ -14,6 +14,10 @@ the text block, the ``tool_use`` blocks (text arguments parsed to their object),
 (``tool_use`` for a turn that calls tools), ``stop_sequence: null`` and the usage (uncached
 input tokens; zeros when there is none); ``None`` for arguments that are not a JSON object
 or a call id it would rewrite.
+
+``read_typed`` reads the same shape from what the format's typed schema decoded from a JSON body
+(:mod:`toolwire._plain._response_wire`; ``translate_response_bytes``): the schema checked the
+keys and types, it checks the values left, and makes the same :class:`PlainResponse`.
 """
 
 from __future__ import annotations
@@ -23,10 +27,12 @@ from typing import Any
 from toolwire._callids import sanitize_call_id
 from toolwire._plain._form import Call
 from toolwire._plain._response_form import PlainResponse
+from toolwire._plain._response_wire import AnthropicText
 from toolwire.errors import ToolwireError
 from toolwire.formats.anthropic._usage import decode_usage, foreign_usage
 from toolwire.formats.anthropic._util import parse_object
 from toolwire.formats.anthropic.response import STOP_REASONS, stop_of
+from toolwire.ir.response import Usage
 
 __all__ = ["read_response", "write_response"]
 
@@ -63,9 +69,43 @@ def _content(blocks: Any, plain: PlainResponse) -> bool:
     return True
 
 
+def read_typed(m: Any) -> PlainResponse | None:
+    """:func:`read_response` of a response its schema decoded (an :class:`AnthropicMessage`): the
+    checks left are of values, the reader's own; the usage is ``decode_usage``'s of counts.
+    ``m`` untyped: a count its schema types ``int`` may be ``None`` (compiled, a typed local
+    would refuse it)."""
+    reason = STOP_REASONS.get(m.stop_reason)
+    if reason is None or not m.id or not m.model or not m.content:
+        return None
+    plain = PlainResponse(m.id, m.model, reason, m.stop_reason)
+    calls: list[Call] = []
+    seen: set[str] = set()
+    for index, block in enumerate(m.content):
+        if type(block) is AnthropicText:
+            if index or not block.text:
+                return None
+            plain.text = block.text
+            continue
+        call_id, name = block.id, block.name
+        if not call_id or call_id in seen or not name:
+            return None
+        seen.add(call_id)
+        calls.append((call_id, name, block.input))
+    plain.calls = calls
+    u = m.usage
+    uncached, read, write = u.input_tokens, u.cache_read_input_tokens, u.cache_creation_input_tokens
+    plain.usage = Usage(
+        input_tokens=None if uncached is None else uncached + (read or 0) + (write or 0),
+        output_tokens=u.output_tokens,
+        cached_tokens=read,
+        cache_creation_tokens=write,
+    )
+    return plain
+
+
 def read_response(p: Any) -> PlainResponse | None:
-    """The :class:`PlainResponse` of an Anthropic response ``p`` of the module docstring's
-    shape, else ``None``."""
+    """The :class:`PlainResponse` of a response ``p`` of the module docstring's shape, else
+    ``None``."""
     if type(p) is not dict or p.keys() != _KEYS or p["type"] != "message" or p["role"] != "assistant":
         return None
     response_id, model, stop = p["id"], p["model"], p["stop_reason"]

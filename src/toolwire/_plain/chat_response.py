@@ -7,6 +7,10 @@ non-empty id and model, an integer creation time) with one choice ``{"index": 0,
 ``{"role": "assistant", "content", "tool_calls"?, "refusal": null?}``: a non-empty text or
 ``null`` with calls, then function calls ``{"id", "type": "function", "function": {"name",
 "arguments"}}`` (non-empty strings, an id used once); usage of the fields the Chat decoder knows.
+
+``read_typed`` reads the same shape from what the format's typed schema decoded from a JSON body
+(:mod:`toolwire._plain._response_wire`; ``translate_response_bytes``): the schema checked the
+keys and types, it checks the values left, and makes the same :class:`PlainResponse`.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ from typing import Any
 from toolwire._plain._form import Call, arguments_text
 from toolwire._plain._response_form import PlainResponse
 from toolwire.errors import ToolwireError
+from toolwire.formats._openai_usage import counts_only
 from toolwire.formats.openai_chat.response import (
+    _NAMES,
     FINISH_REASONS,
     decode_usage,
     finish_of,
@@ -76,9 +82,13 @@ def _turn(message: Any, plain: PlainResponse) -> bool:
 
 
 def _usage(wire: Any) -> Usage | None:
-    """The IR usage of ``wire`` by the Chat decoder, when it keeps nothing but its own hints."""
+    """The IR usage of ``wire`` by the Chat decoder, when it keeps nothing but its own hints (the
+    decoder's own shortcut first: integer counts, which keep hints only)."""
     if type(wire) is not dict:
         return None
+    fast = counts_only(wire, _NAMES)
+    if fast is not None:
+        return fast
     try:
         usage = decode_usage(wire)
     except ToolwireError:
@@ -89,8 +99,87 @@ def _usage(wire: Any) -> Usage | None:
     return usage
 
 
+def _typed_calls(wire: Any) -> list[Call] | None:
+    """:func:`_calls` of the calls of a response its schema took."""
+    if not wire:
+        return None
+    out: list[Call] = []
+    seen: set[str] = set()
+    for call in wire:
+        call_id, function = call.id, call.function
+        name, arguments = function.name, function.arguments
+        if not call_id or call_id in seen or not name or not arguments:
+            return None
+        seen.add(call_id)
+        out.append((call_id, name, arguments))
+    return out
+
+
+def _typed_usage(u: Any) -> Usage | None:
+    """``counts_only`` of a usage its schema took, ``None`` for an empty details object (which
+    only the decoder's general code reads)."""
+    extra: dict[str, Any] = {}
+    cached: Any = None
+    write: Any = None
+    reasoning: Any = None
+    inner, outer = u.prompt_tokens_details, u.completion_tokens_details
+    if inner is not None:
+        cached, write = inner.cached_tokens, inner.cache_write_tokens
+        if cached is None and write is None:
+            return None
+        extra[_NAMES.input_hint] = {}
+    if outer is not None:
+        reasoning = outer.reasoning_tokens
+        if reasoning is None:
+            return None
+        extra[_NAMES.output_hint] = {}
+    return Usage(
+        input_tokens=u.prompt_tokens,
+        output_tokens=u.completion_tokens,
+        total_tokens=u.total_tokens,
+        cached_tokens=cached,
+        cache_creation_tokens=write,
+        reasoning_tokens=reasoning,
+        extra=extra,
+    )
+
+
+def read_typed(r: Any) -> PlainResponse | None:
+    """:func:`read_response` of a response its schema decoded (``r``, a :class:`ChatCompletion`):
+    the checks left are of values, the reader's own; ``None`` too for a usage of an empty details
+    object (which only the decoder's general code reads: the caller reads the response again).
+    ``r`` untyped: a field its schema types ``int`` or ``str`` may be ``None`` (compiled, a typed
+    local would refuse it)."""
+    if not r.id or not r.model or len(r.choices) != 1:
+        return None
+    choice = r.choices[0]
+    finish = choice.finish_reason
+    stop = FINISH_REASONS.get(finish)
+    if stop is None:
+        return None
+    plain = PlainResponse(r.id, r.model, stop, finish)
+    plain.created = r.created
+    message = choice.message
+    text = message.content
+    if message.tool_calls is not None:
+        calls = _typed_calls(message.tool_calls)
+        if calls is None:
+            return None
+        plain.calls = calls
+    elif text is None:
+        return None
+    if text is not None and not text:
+        return None
+    plain.text = text
+    if r.usage is not None:
+        plain.usage = _typed_usage(r.usage)
+        if plain.usage is None:
+            return None
+    return plain
+
+
 def read_response(p: Any) -> PlainResponse | None:
-    """The :class:`PlainResponse` of a Chat response ``p`` of the module docstring's shape, else
+    """The :class:`PlainResponse` of a response ``p`` of the module docstring's shape, else
     ``None``."""
     if type(p) is not dict or not p.keys() <= _TOP or p.get("object") != "chat.completion":
         return None

@@ -14,6 +14,10 @@ another format: one candidate (the text part, then the calls, their arguments pa
 objects; object arguments, of an Anthropic source, through the compact text its decoder makes),
 its ``finishReason``, the usage (zeros when there is none), ``modelVersion`` and ``responseId``.
 It returns ``None`` for arguments that are not JSON text of an object.
+
+``read_typed`` reads the same shape from what the format's typed schema decoded from a JSON body
+(:mod:`toolwire._plain._response_wire`; ``translate_response_bytes``): the schema checked the
+keys and types, it checks the values left, and makes the same :class:`PlainResponse`.
 """
 
 from __future__ import annotations
@@ -23,9 +27,10 @@ from typing import Any
 from toolwire._plain._form import Call, arguments_text
 from toolwire._plain._response_form import PlainResponse
 from toolwire.errors import ToolwireError
-from toolwire.formats.gemini._keys import args_object, compact
+from toolwire.formats.gemini._keys import args_object
 from toolwire.formats.gemini._usage import decode_usage, foreign_usage
 from toolwire.formats.gemini.response import _WIRE_REASONS, FINISH_REASONS, _created
+from toolwire.ir.response import Usage
 
 __all__ = ["read_response", "write_response"]
 
@@ -46,9 +51,8 @@ def _call(part: dict[str, Any], seen: set[str]) -> Call | None:
         return None
     if type(name) is not str or not name or type(args) is not dict:
         return None
-    try:
-        arguments = compact(args, _ARGS_AT, "args")  # the decoder's own text of the object
-    except ToolwireError:
+    arguments = arguments_text(args)  # the decoder's own text of the object (its compact())
+    if arguments is None:
         return None
     seen.add(call_id)
     return call_id, name, arguments
@@ -87,8 +91,64 @@ def _usage(wire: Any, plain: PlainResponse) -> bool:
     return True
 
 
+def _typed_parts(parts: Any, plain: PlainResponse) -> bool:
+    """:func:`_parts` of the parts of a response its schema decoded: each holds one of its two."""
+    if not parts:
+        return False
+    seen: set[str] = set()
+    for index, part in enumerate(parts):
+        text, inner = part.text, part.functionCall
+        if inner is None:
+            if text is None or index or not text:
+                return False
+            plain.text = text
+            continue
+        call_id, name = inner.id, inner.name
+        if text is not None or not call_id or call_id in seen or not name:
+            return False
+        arguments = arguments_text(inner.args)  # the decoder's own text of the object
+        if arguments is None:
+            return False
+        seen.add(call_id)
+        plain.calls.append((call_id, name, arguments))
+    return True
+
+
+def read_typed(r: Any) -> PlainResponse | None:
+    """:func:`read_response` of a response its schema decoded (a :class:`GeminiResponse`): the
+    checks left are of values, the reader's own; the usage is ``decode_usage``'s of counts.
+    ``r`` untyped: a field its schema types ``int`` or ``str`` may be ``None`` (compiled, a typed
+    local would refuse it)."""
+    if not r.responseId or not r.modelVersion or len(r.candidates) != 1:
+        return None
+    candidate = r.candidates[0]
+    finish = candidate.finishReason
+    stop = FINISH_REASONS.get(finish, "other")
+    plain = PlainResponse(r.responseId, r.modelVersion, stop, finish)
+    if not _typed_parts(candidate.content.parts, plain):
+        return None
+    if stop == "end_turn" and plain.calls:
+        plain.stop = "tool_calls"
+    u = r.usageMetadata
+    if u is not None:
+        candidates, thoughts = u.candidatesTokenCount, u.thoughtsTokenCount
+        plain.usage = Usage(
+            input_tokens=u.promptTokenCount,
+            output_tokens=None
+            if candidates is None and thoughts is None
+            else (candidates or 0) + (thoughts or 0),
+            total_tokens=u.totalTokenCount,
+            cached_tokens=u.cachedContentTokenCount,
+            reasoning_tokens=thoughts,
+            extra={"~candidates": False} if thoughts is not None and candidates is None else {},
+        )
+    if r.createTime is not None:
+        plain.created = _created(r.createTime)
+    return plain
+
+
 def read_response(p: Any) -> PlainResponse | None:
-    """The :class:`PlainResponse` of a Gemini response ``p`` of the module docstring's shape, else
+    """The :class:`PlainResponse` of a response ``p`` of the module docstring's shape, else
     ``None``."""
     if type(p) is not dict:
         return None

@@ -21,6 +21,10 @@ the response id, ``created_at`` (``0`` when unknown), the status of the stop rea
 items (a ``message`` with one ``output_text`` part, then ``function_call`` items, their ids
 derived from the response id), the usage, and the request echo fields at their neutral values.
 It returns ``None`` for a stop reason the target reports as ``failed``.
+
+``read_typed`` reads the same shape from what the format's typed schema decoded from a JSON body
+(:mod:`toolwire._plain._response_wire`; ``translate_response_bytes``): the schema checked the
+keys and types, it checks the values left, and makes the same :class:`PlainResponse`.
 """
 
 from __future__ import annotations
@@ -29,12 +33,12 @@ from typing import Any, cast
 
 from toolwire._plain._form import Call, arguments_text
 from toolwire._plain._response_form import PlainResponse
+from toolwire._plain._response_wire import ResponsesMessage
 from toolwire.errors import ToolwireError
 from toolwire.formats.openai_responses._ids import id_seed, seeded_id
 from toolwire.formats.openai_responses._stop import decode_stop, status_of
-from toolwire.formats.openai_responses._usage import decode_usage, foreign_usage
-from toolwire.formats.openai_responses.response import echo_defaults
-from toolwire.ir.response import StopReason
+from toolwire.formats.openai_responses._usage import _NAMES, decode_usage, foreign_usage
+from toolwire.ir.response import StopReason, Usage
 
 __all__ = ["read_response", "write_response"]
 
@@ -133,32 +137,118 @@ def read_response(p: Any) -> PlainResponse | None:
     return plain
 
 
+def _typed_output(output: Any, plain: PlainResponse) -> bool:
+    """:func:`_output` of the output of a response its schema decoded."""
+    if not output:
+        return False
+    seen: set[str] = set()
+    for index, item in enumerate(output):
+        if type(item) is ResponsesMessage:
+            if index or len(item.content) != 1:
+                return False
+            part = item.content[0]
+            if part.annotations or part.logprobs or not part.text:
+                return False
+            plain.text = part.text
+            continue
+        call_id, name, arguments = item.call_id, item.name, item.arguments
+        if not call_id or call_id in seen or not name or not arguments:
+            return False
+        seen.add(call_id)
+        plain.calls.append((call_id, name, arguments))
+    return True
+
+
+def _typed_usage(u: Any) -> Usage | None:
+    """``counts_only`` of a usage its schema decoded, ``None`` for an empty details object
+    (which only the decoder's general code reads)."""
+    extra: dict[str, Any] = {}
+    cached: Any = None
+    write: Any = None
+    reasoning: Any = None
+    inner, outer = u.input_tokens_details, u.output_tokens_details
+    if inner is not None:
+        cached, write = inner.cached_tokens, inner.cache_write_tokens
+        if cached is None and write is None:
+            return None
+        extra[_NAMES.input_hint] = {}
+    if outer is not None:
+        reasoning = outer.reasoning_tokens
+        if reasoning is None:
+            return None
+        extra[_NAMES.output_hint] = {}
+    return Usage(
+        input_tokens=u.input_tokens,
+        output_tokens=u.output_tokens,
+        total_tokens=u.total_tokens,
+        cached_tokens=cached,
+        cache_creation_tokens=write,
+        reasoning_tokens=reasoning,
+        extra=extra,
+    )
+
+
+def read_typed(r: Any) -> PlainResponse | None:
+    """:func:`read_response` of a response its schema decoded (``r``, a
+    :class:`~toolwire._plain._response_wire.ResponsesResponse`): the checks left are of values,
+    the reader's own; ``None`` too for a usage of an empty details object (which only the
+    decoder's general code reads: the caller reads the response again). ``r`` untyped: a field
+    its schema types ``int`` may be ``None`` (compiled, a typed local would refuse it)."""
+    if not r.id or not r.model:
+        return None
+    status = r.status
+    stop: StopReason | None = "end_turn"  # completed, as decode_stop reads it (no calls read yet)
+    raw: Any = status
+    if status != "completed":
+        stop, raw = decode_stop(status, r.incomplete_details, ())
+    if stop is None:  # not finished
+        return None
+    plain = PlainResponse(r.id, r.model, stop, raw)
+    if not _typed_output(r.output, plain):
+        return None
+    if stop == "end_turn" and plain.calls:
+        plain.stop = "tool_calls"
+    created = r.created_at
+    if type(created) is int:
+        plain.created = created
+    if r.usage is not None:
+        plain.usage = _typed_usage(r.usage)
+        if plain.usage is None:
+            return None
+    return plain
+
+
 def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | None:
     """The output items: the text's message, then the calls, ids derived as the encoder does
     (``derived_id(prefix, plain.id, counter)``, the seed encoded once: ``seeded_id``)."""
     head = id_seed(plain.id)
-    items: list[dict[str, Any]] = []
     counter = 0
-    if plain.text is not None:
-        counter += 1
+    if plain.text is None:
+        items: list[dict[str, Any]] = []
+    else:
+        counter = 1
         part = {"type": "output_text", "text": plain.text, "annotations": [], "logprobs": []}
-        message_id = seeded_id("msg", head, counter)
-        items.append(
-            {"id": message_id, "type": "message", "status": status, "role": "assistant", "content": [part]}
-        )
+        items = [
+            {
+                "id": seeded_id("msg", head, 1),
+                "type": "message",
+                "status": status,
+                "role": "assistant",
+                "content": [part],
+            }
+        ]
     for call_id, name, arguments in plain.calls:
-        text = arguments_text(arguments)
+        text = arguments if type(arguments) is str else arguments_text(arguments)
         if text is None:
             return None
         counter += 1
-        item_id = seeded_id("fc", head, counter)
         items.append(
             {
                 "type": "function_call",
                 "call_id": call_id,
                 "name": name,
                 "arguments": text,
-                "id": item_id,
+                "id": seeded_id("fc", head, counter),
                 "status": status,
             }
         )
@@ -168,24 +258,53 @@ def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | N
 def write_response(plain: PlainResponse) -> dict[str, Any] | None:
     """The Responses ``response`` the general path writes for ``plain`` (see the module
     docstring), or ``None``. The lane runs under ``drop``: the general path makes the notes, and
-    the status and usage are written without them (``status_of``, ``foreign_usage``)."""
-    status, details = status_of(plain.stop)
-    if status == "failed":
+    the status and usage are written without them (``status_of``, ``foreign_usage``); the request
+    echo fields last, as ``echo_defaults`` gives them (written out: one dict, no update)."""
+    stop = plain.stop
+    if stop == "tool_calls" or stop == "end_turn":  # the common stops: completed
+        status, details = "completed", None
+    else:
+        status, details = status_of(stop)
+        if status == "failed":
+            return None
+    output = _output_items(plain, "incomplete" if status == "incomplete" else "completed")
+    if output is None:
         return None
-    out: dict[str, Any] = {
+    created = plain.created
+    usage = plain.usage
+    if usage is None:
+        return {
+            "id": plain.id,
+            "object": "response",
+            "created_at": 0 if created is None else created,
+            "status": status,
+            "incomplete_details": details,
+            "error": None,
+            "model": plain.model,
+            "output": output,
+            "instructions": None,
+            "tools": [],
+            "tool_choice": "auto",
+            "parallel_tool_calls": True,
+            "metadata": {},
+            "temperature": None,
+            "top_p": None,
+        }
+    return {
         "id": plain.id,
         "object": "response",
-        "created_at": 0 if plain.created is None else plain.created,
+        "created_at": 0 if created is None else created,
         "status": status,
         "incomplete_details": details,
         "error": None,
         "model": plain.model,
+        "output": output,
+        "usage": foreign_usage(usage),
+        "instructions": None,
+        "tools": [],
+        "tool_choice": "auto",
+        "parallel_tool_calls": True,
+        "metadata": {},
+        "temperature": None,
+        "top_p": None,
     }
-    output = _output_items(plain, "incomplete" if status == "incomplete" else "completed")
-    if output is None:
-        return None
-    out["output"] = output
-    if plain.usage is not None:
-        out["usage"] = foreign_usage(plain.usage)
-    out.update(echo_defaults())
-    return out

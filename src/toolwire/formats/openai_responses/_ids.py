@@ -7,11 +7,29 @@ that encoding the same IR twice gives the same payload and history stays consist
 from __future__ import annotations
 
 import hashlib
+import importlib
 from collections import deque
+from collections.abc import Callable
+from typing import Any
 
 from toolwire.ir.notes import Notes
 
 __all__ = ["CallIds", "derived_id", "id_seed", "seeded_id"]
+
+
+def _sha256() -> Callable[[bytes], Any]:
+    """CPython's built-in SHA-256 (``_sha2``, ``_sha256`` before 3.12), else :mod:`hashlib`'s
+    (OpenSSL's): the same digest, but the built-in one starts about twice as fast, which counts
+    for the short inputs of ids (two per response)."""
+    for name in ("_sha2", "_sha256"):
+        try:
+            return importlib.import_module(name).sha256  # type: ignore[no-any-return]
+        except (ImportError, AttributeError):
+            continue
+    return hashlib.sha256
+
+
+_SHA256 = _sha256()
 
 
 def derived_id(prefix: str, seed: str, index: int = 0) -> str:
@@ -28,7 +46,7 @@ def id_seed(seed: str) -> bytes:
 
 def seeded_id(prefix: str, head: bytes, index: int) -> str:
     """:func:`derived_id` of the seed whose :func:`id_seed` is ``head``."""
-    return f"{prefix}_{hashlib.sha256(head + b'%d' % index).hexdigest()[:48]}"
+    return f"{prefix}_{_SHA256(head + b'%d' % index).hexdigest()[:48]}"
 
 
 class CallIds:

@@ -1,0 +1,79 @@
+"""The Responses writer of the response lanes against the Responses encoder, spot by spot.
+
+The writer spells out what the encoder gets from helpers (the request echo fields of
+``echo_defaults``, the status of the common stop reasons, the derived ids): for every stop
+reason, with and without usage, text and calls, it writes what ``encode_response`` writes for
+the same response of another format (or refuses what the encoder reports as ``failed``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from typing import Any, get_args
+
+import pytest
+
+from toolwire._plain._response_form import PlainResponse
+from toolwire._plain.responses_response import write_response
+from toolwire.formats.openai_responses import _ids
+from toolwire.formats.openai_responses.response import echo_defaults, encode_response
+from toolwire.ir.content import TextPart, ToolCall
+from toolwire.ir.notes import Notes
+from toolwire.ir.response import Response, StopReason, Usage
+
+_USAGE = Usage(input_tokens=10, output_tokens=4, cached_tokens=2, reasoning_tokens=1)
+
+
+def _pair(
+    stop: StopReason, usage: Usage | None, text: str | None, calls: int
+) -> tuple[PlainResponse, Response]:
+    plain = PlainResponse("msg_9", "claude-x", stop, "raw")
+    plain.text, plain.usage, plain.created = text, usage, 1700000000
+    plain.calls = [(f"toolu_{i}", f"f{i}", {"a": i} if i % 2 else '{"b":2}') for i in range(calls)]
+    parts: list[Any] = [] if text is None else [TextPart(text=text)]
+    parts += [
+        ToolCall(id=f"toolu_{i}", name=f"f{i}", arguments=f'{{"a":{i}}}' if i % 2 else '{"b":2}')
+        for i in range(calls)
+    ]
+    ir = Response(
+        parts=tuple(parts),
+        id="msg_9",
+        model="claude-x",
+        stop_reason=stop,
+        raw_stop_reason="raw",
+        usage=usage,
+        created=1700000000,
+        origin="anthropic",
+    )
+    return plain, ir
+
+
+@pytest.mark.parametrize(
+    ("stop", "usage", "text", "calls"),
+    list(itertools.product(get_args(StopReason), (None, _USAGE), (None, "Hi."), (0, 2))),
+)
+def test_the_writer_writes_what_the_encoder_writes(
+    stop: StopReason, usage: Usage | None, text: str | None, calls: int
+) -> None:
+    if text is None and not calls:
+        return
+    plain, ir = _pair(stop, usage, text, calls)
+    got = write_response(plain)
+    want = encode_response(ir, Notes("drop"))
+    if want["status"] == "failed":
+        assert got is None
+        return
+    assert got == want
+    assert list(got) == list(want)  # the same key order: the bytes are the same
+    assert list(got)[-len(echo_defaults()) :] == list(echo_defaults())
+
+
+def test_derived_ids_are_sha256_of_the_seed_and_the_index() -> None:
+    """The pinned formula, whichever SHA-256 implementation computes it."""
+    for seed, index in (("msg_01X", 1), ("résumé\udcff", 12), ("", 0)):
+        raw = f"{seed}\x00{index}".encode("utf-8", "surrogatepass")
+        want = "fc_" + hashlib.sha256(raw).hexdigest()[:48]
+        assert _ids.derived_id("fc", seed, index) == want
+        assert _ids.seeded_id("fc", _ids.id_seed(seed), index) == want
+        assert _ids._SHA256(raw).hexdigest() == hashlib.sha256(raw).hexdigest()
