@@ -184,8 +184,15 @@ def _changed(src: str, which: str, path: str, value: Any) -> list[WireEvent]:
     *parents, last = path.split(".")
     for key in parents:
         target = target[int(key)] if key.isdigit() else target[key]
-    target[int(last) if last.isdigit() else last] = value
+    if value is _DELETE:
+        del target[int(last) if last.isdigit() else last]
+    else:
+        target[int(last) if last.isdigit() else last] = value
     return events
+
+
+_DELETE = object()
+"""A value for :func:`_changed`: the key at the path is removed (a hot path's subscript misses)."""
 
 
 _TEXT_AT = 5  # a text delta of block 0
@@ -238,6 +245,24 @@ CHANGES: dict[str, tuple[str, str, str, Any]] = {
     "gemini-role": (_GEM, "text", "candidates.0.content.role", "user"),
     "gemini-text-not-a-string": (_GEM, "text", f"{_PART}.text", 5),
     "gemini-empty-text": (_GEM, "text", f"{_PART}.text", ""),
+    # A key the hot paths read by subscript is missing: the general path's way out, no KeyError.
+    "chat-no-choices": (_CHAT, "content", "choices", _DELETE),
+    "chat-choice-without-index": (_CHAT, "content", "choices.0.index", _DELETE),
+    "chat-choice-without-delta": (_CHAT, "content", "choices.0.delta", _DELETE),
+    "chat-args-choice-without-index": (_CHAT, "tool_calls", "choices.0.index", _DELETE),
+    "responses-no-type": (_RESP, _TEXT_EVENT, "type", _DELETE),
+    "responses-no-delta": (_RESP, _TEXT_EVENT, "delta", _DELETE),
+    "responses-no-output-index": (_RESP, _TEXT_EVENT, "output_index", _DELETE),
+    "responses-no-content-index": (_RESP, _TEXT_EVENT, "content_index", _DELETE),
+    "responses-args-no-delta": (_RESP, _ARGS_EVENT, "delta", _DELETE),
+    "anthropic-no-event-type": ("anthropic", "content_block_delta", "type", _DELETE),
+    "anthropic-no-index": ("anthropic", "content_block_delta", "index", _DELETE),
+    "anthropic-no-delta": ("anthropic", "content_block_delta", "delta", _DELETE),
+    "anthropic-no-delta-type": ("anthropic", "content_block_delta", "delta.type", _DELETE),
+    "gemini-candidate-without-content": (_GEM, "text", "candidates.0.content", _DELETE),
+    "gemini-content-without-parts": (_GEM, "text", "candidates.0.content.parts", _DELETE),
+    "gemini-part-without-text": (_GEM, "text", f"{_PART}.text", _DELETE),
+    "gemini-no-candidates": (_GEM, "text", "candidates", _DELETE),
     "gemini-two-candidates": (
         _GEM,
         "text",

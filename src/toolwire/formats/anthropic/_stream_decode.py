@@ -157,26 +157,34 @@ class StreamDecoder:
         :meth:`_feed`; ``None`` for any other event (no state change: decode it with ``feed``).
         """
         block = self._block
-        if block is not None and block.fast is not None and type(event) is dict:
-            delta = event.get("delta")
-            if (
-                type(delta) is dict
-                and delta.get("type") == block.fast
-                and event.get("type") == "content_block_delta"
-                and event.get("index") == block.wire
-            ):
-                text = delta.get(block.fast_field)
-                if type(text) is str:
-                    self._count += 1
-                    if text:
-                        if block.fast_event is ToolCallDelta:
-                            block.chunks.append(text)
-                            if not self._count & _TRIM_MASK and type(block.chunks) is ArgumentsCheck:
-                                block.chunks.trim()
-                        else:
-                            block.dropped = True
-                    return block.fast_event, block.ir, text  # type: ignore[return-value]
-        return None
+        if block is None or type(event) is not dict:
+            return None
+        fast = block.fast
+        if fast is None:
+            return None
+        # Subscripts, not ``.get`` (cheaper); "type" first, so that no event of a well-formed
+        # stream raises (a block's stop has no "delta"), and a missing key declines.
+        try:
+            if event["type"] != "content_block_delta":
+                return None
+            delta = event["delta"]
+            if type(delta) is not dict or delta["type"] != fast or event["index"] != block.wire:
+                return None
+            text = delta[block.fast_field]
+        except KeyError:
+            return None
+        if type(text) is not str:
+            return None
+        count = self._count = self._count + 1
+        kind = block.fast_event
+        if text:
+            if kind is ToolCallDelta:
+                block.chunks.append(text)
+                if not count & _TRIM_MASK and type(block.chunks) is ArgumentsCheck:
+                    block.chunks.trim()
+            else:
+                block.dropped = True
+        return kind, block.ir, text  # type: ignore[return-value]
 
     def _feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """The general path of :meth:`feed`: any event, checked field by field."""

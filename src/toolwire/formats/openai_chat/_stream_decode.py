@@ -168,22 +168,28 @@ class StreamDecoder:
         """
         if not self._hot or type(event) is not dict:
             return None
-        choices = event.get("choices")
+        # Subscripts, not ``.get`` (cheaper), for the keys a hot chunk has; a missing one declines.
+        try:
+            choices = event["choices"]
+            if type(choices) is not list or len(choices) != 1:
+                return None
+            choice = choices[0]
+            if type(choice) is not dict:
+                return None
+            index = choice["index"]
+            if type(index) is not int or index != 0:
+                return None
+            delta = choice["delta"]
+        except KeyError:
+            return None
         if (
-            type(choices) is not list
-            or len(choices) != 1
+            type(delta) is not dict
+            or len(delta) != 1
             or not self._start_keys.issuperset(event)  # event.keys() <= start keys, cheaper
             or event.get("usage") is not None
             or event.get("error") is not None
-        ):
-            return None
-        choice = choices[0]
-        if (
-            type(choice) is not dict
-            or type(index := choice.get("index")) is not int
-            or index != 0
-            # choice.keys() <= _HOT_CHOICE: with "index" and "delta" (a dict, below), a choice
-            # of as many keys as those and the optional two has no other (no set built)
+            # choice.keys() <= _HOT_CHOICE: with "index" and "delta" (a dict), a choice of as
+            # many keys as those and the optional two has no other (no set built)
             or (
                 len(choice) != 2 + ("finish_reason" in choice) + ("logprobs" in choice)
                 and not _HOT_CHOICE.issuperset(choice)
@@ -191,9 +197,6 @@ class StreamDecoder:
             or choice.get("finish_reason") is not None
             or choice.get("logprobs") is not None
         ):
-            return None
-        delta = choice.get("delta")
-        if type(delta) is not dict or len(delta) != 1:
             return None
         text = delta.get("content")
         if type(text) is str:  # text of the open content part, inline (the common chunk)

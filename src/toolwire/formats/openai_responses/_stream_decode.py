@@ -138,19 +138,29 @@ class StreamDecoder:
         index and text (never ""), with exactly the state change of the general path,
         :meth:`_feed`; ``None`` for any other event (no state change: decode it with ``feed``).
         """
-        if type(event) is dict and not self._finished:
-            kind = event.get("type")
+        if type(event) is not dict or self._finished:
+            return None
+        # Subscripts, not ``.get`` (cheaper): every event has a "type", and a delta event its
+        # "delta", "output_index" (and "content_index"); a missing key declines.
+        try:
+            kind = event["type"]
             hot = _HOT.get(kind) if type(kind) is str else None
-            delta = event.get("delta")
-            output_index = event.get("output_index")
-            if hot is not None and type(delta) is str and delta and type(output_index) is int:
-                item = self._items.get(output_index)
-                if item is not None:
-                    slot = event.get("content_index") if hot is TextDelta else -1
-                    index = item.parts.get(slot) if type(slot) is int else None
-                    if index is not None and (hot is ToolCallDelta or item.kind == "message"):
-                        self._count += 1
-                        return hot, index, delta
+            if hot is None:
+                return None
+            delta = event["delta"]
+            output_index = event["output_index"]
+            if type(delta) is not str or not delta or type(output_index) is not int:
+                return None
+            item = self._items.get(output_index)
+            if item is None:
+                return None
+            slot = event["content_index"] if hot is TextDelta else -1
+        except KeyError:
+            return None
+        index = item.parts.get(slot) if type(slot) is int else None
+        if index is not None and (hot is ToolCallDelta or item.kind == "message"):
+            self._count += 1
+            return hot, index, delta
         return None
 
     def _feed(self, event: ParsedEvent) -> list[StreamEvent]:
