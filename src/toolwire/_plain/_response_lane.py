@@ -93,10 +93,12 @@ TYPED_READERS: dict[str, tuple[Any, Reader]] = {
 """Each source with a typed schema: its JSON decoder and the reader of what it decodes."""
 
 
-def typed_response_lane(body: bytes | str, source: str, target: str, policy: str) -> dict[str, Any] | None:
+def typed_response_lane(body: Any, source: Any, target: Any, policy: Any) -> dict[str, Any] | None:
     """The target response of the JSON ``body`` by the pair's lane, decoded by the source's
     schema, or ``None`` (no schema, a body it refuses, a response not plain: the caller parses
-    the body and runs :func:`response_lane`, then the general path)."""
+    the body and runs :func:`response_lane`, then the general path). The arguments are the
+    caller's, unchecked: typed ``Any`` so that the compiled build does not refuse a wrong type
+    with its own TypeError before the dict's way says what is wrong."""
     if policy != "drop" or type(source) is not str or type(target) is not str:
         return None  # other arguments: the dict's way, which says what is wrong first
     lane = RESPONSE_LANES.get((source, target))
