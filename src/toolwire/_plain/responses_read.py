@@ -87,7 +87,10 @@ def _items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
 
 
 def _read_items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
-    """:func:`_items`, raising ``KeyError`` for an item without a field its size requires."""
+    """:func:`_items`, raising ``KeyError`` for an item without a field its size requires. An
+    item's size says what it can be (two keys: an untyped message; three: a typed message or a
+    result; four: a call), so the untyped message, the most common item, is read without a look
+    at ``type``."""
     append = turns.append
     called: set[str] = set()  # every call id so far
     calls: list[Call] | tuple[Call, ...] | None = None
@@ -98,36 +101,14 @@ def _read_items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
     for item in items:
         if type(item) is not dict:
             return False
-        kind = item.get("type")
-        if kind is None or kind == "message":
-            if kind is None:  # {"role", "content"}: the content a non-empty string
-                if len(item) != 2:
-                    return False
-                text, role = item["content"], item["role"]
-            else:
-                text, role = _typed_text(item, item.get("content")), item.get("role")
-            if type(text) is not str or not text or owed or calls:
-                return False
-            if role == "user":
-                calls = None
-                append((USER, text))
-            elif role == "assistant":
-                if calls is not None:  # two texts in one turn
-                    return False
-                calls = ()
-                append((ASSISTANT, text, calls))
-            elif role == "system" or role == "developer":
-                calls = None
-                append((SYSTEM, role, text))
-            else:
-                return False
-        elif kind == "function_call":
-            if len(item) != 4:
-                return False
+        size = len(item)
+        if size == 2:  # {"role", "content"}: the content a non-empty string
+            text, role = item["content"], item["role"]
+        elif size == 4:  # {"type": "function_call", "call_id", "name", "arguments"}
             call_id, name, arguments = item["call_id"], item["name"], item["arguments"]
-            if type(call_id) is not str or not call_id or type(arguments) is not str:
+            if item["type"] != "function_call" or type(call_id) is not str or not call_id:
                 return False
-            if owed or call_id in called or type(name) is not str or not name:
+            if type(arguments) is not str or owed or call_id in called or type(name) is not str or not name:
                 return False
             if calls is None:
                 calls = []
@@ -137,7 +118,10 @@ def _read_items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
                 turns[-1] = (ASSISTANT, turns[-1][1], calls)
             called.add(call_id)
             calls.append((call_id, name, arguments))  # type: ignore[union-attr]
-        elif kind == "function_call_output":
+            continue
+        elif size != 3:
+            return False
+        elif item["type"] == "function_call_output":
             if calls is not None:  # the call turn ends: its calls are answered next
                 owed = len(calls)
                 if owed == 1:
@@ -149,7 +133,7 @@ def _read_items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
                 calls = None
                 results = []
                 append((RESULTS, results))
-            if not owed or len(item) != 3:
+            if not owed:
                 return False
             call_id, output = item["call_id"], item["output"]
             if type(output) is not str or type(call_id) is not str:
@@ -162,6 +146,22 @@ def _read_items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
                 return False
             owed -= 1
             results.append((call_id, output))
+            continue
+        else:  # a typed message, else not plain (_typed_text checks the type)
+            text, role = _typed_text(item, item["content"]), item["role"]
+        if type(text) is not str or not text or owed or calls:
+            return False
+        if role == "user":
+            calls = None
+            append((USER, text))
+        elif role == "assistant":
+            if calls is not None:  # two texts in one turn
+                return False
+            calls = ()
+            append((ASSISTANT, text, calls))
+        elif role == "system" or role == "developer":
+            calls = None
+            append((SYSTEM, role, text))
         else:
             return False
     return not owed and not calls
