@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire._callids import _VALID as _CALL_ID
+from toolwire._json import _decoder
 from toolwire._plain._form import ASSISTANT, SYSTEM, USER, Plain, arguments_object
 from toolwire._plain._names import NameCheck
 from toolwire.formats._ranges import RANGES
@@ -28,6 +29,7 @@ _CHOICES: dict[str, str] = {"auto": "auto", "required": "any", "none": "none"}
 """:class:`Plain` choice mode -> Anthropic ``tool_choice.type``."""
 _RANGES = RANGES["anthropic"]
 _valid_id = _CALL_ID.fullmatch  # what sanitize_call_id sends as is
+_decode = _decoder.decode
 _name_ok = NameCheck("anthropic")
 """Whether a tool name is one Anthropic takes as it is (nothing renamed)."""
 
@@ -101,8 +103,11 @@ def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
             call_id, name, arguments = calls[0]
             if len(calls) == 1 and type(name) is str and name in valid and type(arguments) is str:
                 # the common turn: one call of a name seen valid, arguments as text (inline)
-                parsed = arguments_object(arguments)
-                if parsed is None or _valid_id(call_id) is None:
+                try:  # arguments_object inline: the JSON object of the text, {} for ""
+                    parsed = _decode(arguments) if arguments else {}
+                except Exception:
+                    return None
+                if type(parsed) is not dict or _valid_id(call_id) is None:
                     return None
                 ids.add(call_id)
                 blocks.append({"type": "tool_use", "id": call_id, "name": name, "input": parsed})
