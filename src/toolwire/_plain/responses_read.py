@@ -183,25 +183,37 @@ def _turns(p: dict[str, Any]) -> list[tuple[Any, ...]] | None:
 
 
 def _tools(wire: Any) -> list[Tool] | None:
-    """The function tools of ``tools``, when each is plain and their names distinct."""
+    """The function tools of ``tools``, when each is plain and their names distinct. The common
+    tool has five keys, every field: read by subscript (five keys but one missing: an unknown key,
+    not plain), each field's type checked; any other size is checked key by key."""
     if type(wire) is not list or not wire:
         return None
     out: list[Tool] = []
     names: set[str] = set()
     for item in wire:
-        if type(item) is not dict or item.get("type") != "function":
+        if type(item) is not dict:
             return None
-        name = item.get("name")
-        if type(name) is not str or not name or name in names:
-            return None
-        description, parameters, strict = item.get("description"), item.get("parameters"), item.get("strict")
-        every = type(description) is str and type(parameters) is dict and type(strict) is bool
-        if not every or len(item) != 5:  # not the common tool: five keys, every field (no key check)
-            if not item.keys() <= _TOOL_KEYS:
+        if len(item) == 5:
+            try:
+                kind, name, description = item["type"], item["name"], item["description"]
+                parameters, strict = item["parameters"], item["strict"]
+            except KeyError:
+                return None
+            if kind != "function" or type(description) is not str or type(parameters) is not dict:
+                return None
+            if type(strict) is not bool or type(name) is not str or not name or name in names:
+                return None
+        else:
+            if item.get("type") != "function" or not item.keys() <= _TOOL_KEYS:
+                return None
+            name = item.get("name")
+            if type(name) is not str or not name or name in names:
                 return None
             for key, wanted in _TOOL_TYPES:
                 if key in item and type(item[key]) is not wanted:
                     return None
+            description, parameters = item.get("description"), item.get("parameters")
+            strict = item.get("strict")
         names.add(name)
         out.append((name, description, parameters, strict))
     return out
