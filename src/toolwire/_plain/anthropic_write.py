@@ -80,7 +80,7 @@ def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
     valid = _name_ok.valid
     open_calls = False
     for turn in plain.turns:
-        kind = turn[0]
+        kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
         if kind == USER:
             text = turn[1]
             if not text:

@@ -117,7 +117,7 @@ class _Contents:
         last: list[dict[str, Any]] = []  # its parts
         calls: Any = None  # the calls of the turn awaiting its results
         for turn in turns:
-            kind = turn[0]
+            kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
             if calls is not None:
                 if kind != RESULTS:
                     return False
