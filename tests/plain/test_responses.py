@@ -435,7 +435,7 @@ def test_the_reader_itself_refuses_what_its_writers_would_refuse_too() -> None:
 
 def test_the_reader_gives_each_turn_its_calls_and_results() -> None:
     """The :class:`Plain` turns of :func:`plain`: a text turn's calls added to it (a tuple until its
-    first call), results in the order given."""
+    first call), results in the order given, a turn of one call and its result as tuples."""
     got = read(plain(), None)
     assert got is not None
     assert got.turns[3:8] == [
@@ -445,4 +445,5 @@ def test_the_reader_gives_each_turn_its_calls_and_results() -> None:
         (SYSTEM, "system", "Keep it short."),
         (USER, "And now?"),
     ]
-    assert got.turns[8:] == [(ASSISTANT, None, [("c3", "weather", "{}")]), (RESULTS, [("c3", "rain")])]
+    # a turn of one call: its call and its result tuples (a list from a turn's second call on)
+    assert got.turns[8:] == [(ASSISTANT, None, (("c3", "weather", "{}"),)), (RESULTS, (("c3", "rain"),))]

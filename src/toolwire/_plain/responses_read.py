@@ -77,9 +77,10 @@ def _items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
     an item's fields are read by subscript once its size says which it must have (a missing one
     raises ``KeyError``: not plain).
 
-    ``calls`` is the open assistant turn's calls (``None``: none open; ``()``: a text turn, whose
-    tuple becomes a list at its first call); ``results`` the results of the last call turn, of which
-    ``owed`` are still to come: ``want`` the call id owed when the turn had one call, else ``ids``."""
+    ``calls`` is the open assistant turn's calls (``None``: none open; a tuple until the turn's
+    second call, then a list: ``()`` for a text turn, one call for a turn of one); ``results`` the
+    results of the last turn of more calls, of which ``owed`` are still to come, their ids ``ids``
+    (a turn of one call has its one result, a tuple, written at once)."""
     try:
         return _read_items(items, turns)
     except KeyError:
@@ -96,8 +97,7 @@ def _read_items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
     calls: list[Call] | tuple[Call, ...] | None = None
     results: list[Result] = []
     owed = 0
-    want: str | None = None
-    ids: set[str] = called  # never read while one call is owed
+    ids: set[str] = called
     for item in items:
         if type(item) is not dict:
             return False
@@ -110,40 +110,36 @@ def _read_items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
                 return False
             if type(arguments) is not str or owed or call_id in called or type(name) is not str or not name:
                 return False
-            if calls is None:
-                calls = []
-                append((ASSISTANT, None, calls))
-            elif type(calls) is tuple:  # the first call of a text turn
-                calls = []
-                turns[-1] = (ASSISTANT, turns[-1][1], calls)
             called.add(call_id)
-            calls.append((call_id, name, arguments))  # type: ignore[union-attr]
+            if calls is None:  # a turn of calls only: its first call
+                calls = ((call_id, name, arguments),)
+                append((ASSISTANT, None, calls))
+            elif type(calls) is tuple:  # the first call of a text turn, or the second call of a turn
+                calls = [*calls, (call_id, name, arguments)]
+                turns[-1] = (ASSISTANT, turns[-1][1], calls)
+            else:
+                calls.append((call_id, name, arguments))  # type: ignore[union-attr]
             continue
         elif size != 3:
             return False
         elif item["type"] == "function_call_output":
-            if calls is not None:  # the call turn ends: its calls are answered next
-                owed = len(calls)
-                if owed == 1:
-                    want = calls[0][0]
-                elif not owed:
-                    return False
-                else:
-                    want, ids = None, {call[0] for call in calls}
-                calls = None
-                results = []
-                append((RESULTS, results))
-            if not owed:
-                return False
             call_id, output = item["call_id"], item["output"]
             if type(output) is not str or type(call_id) is not str:
                 return False
-            if want is None:
-                if call_id not in ids:
-                    return False
-                ids.discard(call_id)
-            elif call_id != want:
+            if calls is not None:  # the call turn ends: its calls are answered next
+                if len(calls) == 1:  # a turn of one call: its one result, at once
+                    if call_id != calls[0][0]:
+                        return False
+                    calls = None
+                    append((RESULTS, ((call_id, output),)))
+                    continue
+                owed, ids = len(calls), {call[0] for call in calls}  # none for a text turn: refused below
+                calls = None
+                results = []
+                append((RESULTS, results))
+            if not owed or call_id not in ids:
                 return False
+            ids.discard(call_id)
             owed -= 1
             results.append((call_id, output))
             continue
