@@ -142,11 +142,11 @@ def _turns(messages: list[Any]) -> list[tuple[Any, ...]] | None:
         elif size == 3 and role == "assistant" and "content" in item and previous != ASSISTANT:
             wire = item.get("tool_calls")
             if type(wire) is list and len(wire) == 1:
-                turn = _one_call_turn(content, wire[0], next(items, None), called)  # the common turn
-                if turn is None:
+                pair = _one_call_turn(content, wire[0], next(items, None), called)  # the common turn
+                if pair is None:
                     return None
-                append(turn[0])
-                append(turn[1])
+                append(pair[0])
+                append(pair[1])
                 previous = RESULTS
                 continue
             turn = _call_turn(content, wire, called)

@@ -97,7 +97,7 @@ def _read_items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
     calls: list[Call] | tuple[Call, ...] | None = None
     results: list[Result] = []
     owed = 0
-    ids: set[str] = called
+    ids: set[str] = called  # the ids still owed (read only while some are)
     for item in items:
         if type(item) is not dict:
             return False
