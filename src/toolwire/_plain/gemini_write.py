@@ -129,10 +129,11 @@ class _Contents:
                     self.noted = True  # the text result is wrapped as response.output (an info note)
                     response = {"name": calls[0][1], "id": call_id, "response": {"output": output}}
                     parts = [{"functionResponse": response}]
-                else:
-                    parts = self.results(results, calls)
-                    if parts is None:
+                else:  # (compiled, parts is typed a list: results() may give None)
+                    found = self.results(results, calls)
+                    if found is None:
                         return False
+                    parts = found
                 calls, wire_role = None, "user"
             elif kind == USER:
                 parts, wire_role = [{"text": turn[1]}], "user"
