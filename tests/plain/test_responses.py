@@ -243,6 +243,10 @@ FALLS_BACK: dict[str, Callable[[dict[str, Any]], None]] = {
     "a part text not a string": _set(("input", 1, "content", 0, "text"), ["x"]),
     "a part not a dict": _set(("input", 1, "content", 0), "Weather?"),
     "a message type null": _set(("input", 0, "type"), None),
+    "a two-key item not role and content": _set(("input", 0), {"role": "user", "text": "Hi."}),
+    "a two-key typed message": _set(("input", 0), {"type": "message", "content": "Hi."}),
+    "a four-key item with a call's fields of another type": _set(("input", 3, "type"), "custom_tool_call"),
+    "a three-key call": _drop(("input", 3, "arguments")),
     "two assistant texts in one turn": _insert(3, {"role": "assistant", "content": "More."}),
     "assistant text after a call": _insert(4, {"role": "assistant", "content": "Wait."}),
     "a call with an id": _set(("input", 3, "id"), "fc_1"),
@@ -289,6 +293,10 @@ FALLS_BACK: dict[str, Callable[[dict[str, Any]], None]] = {
         description="d", parameters={}, defer_loading=True
     ),
     "a tool of some fields, one unknown": _set(("tools", 1, "defer_loading"), True),
+    "a tool of five fields not a function": _set(("tools", 2, "type"), "custom"),
+    "a tool of five fields, the name not a string": _set(("tools", 2, "name"), 3),
+    "a tool of five fields, the name empty": _set(("tools", 2, "name"), ""),
+    "null parameters of a tool of five fields": _set(("tools", 0, "parameters"), None),
     "a null description of a tool of some fields": _set(("tools", 1, "description"), None),
     "parameters not an object in a tool of some fields": _set(("tools", 1, "parameters"), "{}"),
     "strict not a boolean in a tool of some fields": _set(("tools", 1, "strict"), 0),
@@ -427,7 +435,7 @@ def test_the_reader_itself_refuses_what_its_writers_would_refuse_too() -> None:
 
 def test_the_reader_gives_each_turn_its_calls_and_results() -> None:
     """The :class:`Plain` turns of :func:`plain`: a text turn's calls added to it (a tuple until its
-    first call), results in the order given."""
+    first call), results in the order given, a turn of one call and its result as tuples."""
     got = read(plain(), None)
     assert got is not None
     assert got.turns[3:8] == [
@@ -437,4 +445,5 @@ def test_the_reader_gives_each_turn_its_calls_and_results() -> None:
         (SYSTEM, "system", "Keep it short."),
         (USER, "And now?"),
     ]
-    assert got.turns[8:] == [(ASSISTANT, None, [("c3", "weather", "{}")]), (RESULTS, [("c3", "rain")])]
+    # a turn of one call: its call and its result tuples (a list from a turn's second call on)
+    assert got.turns[8:] == [(ASSISTANT, None, (("c3", "weather", "{}"),)), (RESULTS, (("c3", "rain"),))]

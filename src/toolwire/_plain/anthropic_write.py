@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire._callids import _VALID as _CALL_ID
+from toolwire._json import _decoder
 from toolwire._plain._form import ASSISTANT, SYSTEM, USER, Plain, arguments_object
 from toolwire._plain._names import NameCheck
 from toolwire.formats._ranges import RANGES
@@ -28,6 +29,7 @@ _CHOICES: dict[str, str] = {"auto": "auto", "required": "any", "none": "none"}
 """:class:`Plain` choice mode -> Anthropic ``tool_choice.type``."""
 _RANGES = RANGES["anthropic"]
 _valid_id = _CALL_ID.fullmatch  # what sanitize_call_id sends as is
+_decode = _decoder.decode
 _name_ok = NameCheck("anthropic")
 """Whether a tool name is one Anthropic takes as it is (nothing renamed)."""
 
@@ -64,60 +66,74 @@ def _results(results: Any, blocks: list[dict[str, Any]], ids: set[str]) -> bool:
 
 def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
     """The system texts and the merged turns of ``plain``, or ``None``: turns of one role in a
-    row are one message, results answer the assistant turn with calls right before them."""
+    row are one message, results answer the assistant turn with calls right before them.
+
+    One loop over the turns, a complete branch per kind (most common first); ``open_calls``
+    says the last message is an assistant one ending in a ``tool_use`` block (its turn had
+    calls), which the next results answer."""
     system: list[str] = []
     out: list[dict[str, Any]] = []
+    append = out.append
     role: str | None = None  # the role of the last message
     blocks: list[dict[str, Any]] = []  # its content
     ids: set[str] = set()  # the call ids written (valid)
     valid = _name_ok.valid
+    open_calls = False
     for turn in plain.turns:
-        kind = turn[0]
-        if kind == SYSTEM:
-            if not turn[2]:
-                return None  # the encoder leaves an empty text out
-            if out:
-                plain.noted = True  # a mid-conversation system message moved to the top
-            system.append(turn[2])
-            continue
-        if kind == ASSISTANT:
+        kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
+        if kind == USER:
+            text = turn[1]
+            if not text:
+                return None
+            if role == "user":
+                blocks.append({"type": "text", "text": text})
+            else:
+                role, blocks = "user", [{"type": "text", "text": text}]
+                append({"role": role, "content": blocks})
+            open_calls = False
+        elif kind == ASSISTANT:
             text, calls = turn[1], turn[2]
             if role == "assistant" or text == "" or (text is None and not calls):
                 return None
             role, blocks = "assistant", [] if text is None else [{"type": "text", "text": text}]
-            out.append({"role": role, "content": blocks})
+            append({"role": role, "content": blocks})
             if not calls:
+                open_calls = False
                 continue
             call_id, name, arguments = calls[0]
             if len(calls) == 1 and type(name) is str and name in valid and type(arguments) is str:
                 # the common turn: one call of a name seen valid, arguments as text (inline)
-                parsed = arguments_object(arguments)
-                if parsed is None or _valid_id(call_id) is None:
+                try:  # arguments_object inline: the JSON object of the text, {} for ""
+                    parsed = _decode(arguments) if arguments else {}
+                except Exception:
+                    return None
+                if type(parsed) is not dict or _valid_id(call_id) is None:
                     return None
                 ids.add(call_id)
                 blocks.append({"type": "tool_use", "id": call_id, "name": name, "input": parsed})
             elif not _calls(calls, blocks, ids):
                 return None
-            continue
-        if kind == USER:
-            if not turn[1]:
+            open_calls = True
+        elif kind == SYSTEM:
+            if not turn[2]:
+                return None  # the encoder leaves an empty text out
+            if out:
+                plain.noted = True  # a mid-conversation system message moved to the top
+            system.append(turn[2])
+        else:  # results: of the assistant turn with calls right before
+            results = turn[1]
+            if not open_calls or not results:
                 return None
-            block = {"type": "text", "text": turn[1]}
-        elif role != "assistant" or blocks[-1]["type"] != "tool_use" or not turn[1]:
-            return None
-        else:
-            block = None
-        if role != "user":
-            role, blocks = "user", []
-            out.append({"role": role, "content": blocks})
-        if block is not None:
-            blocks.append(block)
-            continue
-        results = turn[1]
-        if len(results) == 1 and results[0][1] and results[0][0] in ids:  # one result of a valid id
-            blocks.append({"type": "tool_result", "tool_use_id": results[0][0], "content": results[0][1]})
-        elif not _results(results, blocks, ids):
-            return None
+            open_calls = False
+            role = "user"
+            if len(results) == 1 and results[0][1] and results[0][0] in ids:  # one result of a valid id
+                call_id, output = results[0]
+                blocks = [{"type": "tool_result", "tool_use_id": call_id, "content": output}]
+            else:
+                blocks = []
+                if not _results(results, blocks, ids):
+                    return None
+            append({"role": role, "content": blocks})
     return system, out
 
 

@@ -67,6 +67,29 @@ def _call_turn(content: Any, wire: Any, called: set[str]) -> tuple[Any, ...] | N
     return ASSISTANT, content, tuple(calls)
 
 
+def _one_call_turn(content: Any, call: Any, result: Any, called: set[str]) -> tuple[Any, Any] | None:
+    """The call turn of ``content`` and one ``call`` and the results turn of its ``result`` (the
+    message right after it): what :func:`_call_turn` and :func:`_results` make of them, with no
+    list made and copied, else ``None``."""
+    if content is not None and (type(content) is not str or not content):
+        return None
+    if type(call) is not dict or len(call) != 3 or call.get("type") != "function":
+        return None
+    inner, call_id = call.get("function"), call.get("id")
+    if type(inner) is not dict or len(inner) != 2 or type(call_id) is not str or not call_id:
+        return None
+    name, arguments = inner.get("name"), inner.get("arguments")
+    if type(name) is not str or not name or type(arguments) is not str or call_id in called:
+        return None
+    if type(result) is not dict or len(result) != 3 or result.get("tool_call_id") != call_id:
+        return None
+    output = result.get("content")
+    if result.get("role") != "tool" or type(output) is not str or not output:
+        return None
+    called.add(call_id)
+    return (ASSISTANT, content, ((call_id, name, arguments),)), (RESULTS, ((call_id, output),))
+
+
 def _result(item: Any, call_id: str) -> Result | None:
     """``{"role": "tool", "tool_call_id": call_id, "content": "text"}`` as a :data:`Result`."""
     if type(item) is not dict or len(item) != 3 or item.get("tool_call_id") != call_id:
@@ -117,7 +140,16 @@ def _turns(messages: list[Any]) -> list[tuple[Any, ...]] | None:
             else:
                 return None
         elif size == 3 and role == "assistant" and "content" in item and previous != ASSISTANT:
-            turn = _call_turn(content, item.get("tool_calls"), called)
+            wire = item.get("tool_calls")
+            if type(wire) is list and len(wire) == 1:
+                pair = _one_call_turn(content, wire[0], next(items, None), called)  # the common turn
+                if pair is None:
+                    return None
+                append(pair[0])
+                append(pair[1])
+                previous = RESULTS
+                continue
+            turn = _call_turn(content, wire, called)
             if turn is None:
                 return None
             results = _results(turn, items)

@@ -73,7 +73,7 @@ def _messages(turns: list[tuple[Any, ...]]) -> list[dict[str, Any]] | None:
     pending: Any = None  # the last turn's calls
     previous = -1  # the kind of the last turn
     for turn in turns:
-        kind = turn[0]
+        kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
         if pending is not None:  # a call turn: its results come next
             results = turn[1]
             if kind != RESULTS:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolwire._json import _decoder
 from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, arguments_object
 from toolwire._plain._names import NameCheck
 from toolwire.formats._ranges import RANGES
@@ -41,6 +42,7 @@ _MODES = {"auto": "AUTO", "none": "NONE", "required": "ANY"}
 _GENERATION = (("max_tokens", "maxOutputTokens"), ("temperature", "temperature"), ("top_p", "topP"))
 """The :class:`Plain` attribute and its ``generationConfig`` field, in the encoder's order."""
 _RANGES = RANGES["gemini"]
+_decode = _decoder.decode
 
 
 class _Contents:
@@ -115,11 +117,23 @@ class _Contents:
         last: list[dict[str, Any]] = []  # its parts
         calls: Any = None  # the calls of the turn awaiting its results
         for turn in turns:
-            kind = turn[0]
+            kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
             if calls is not None:
-                parts = self.results(turn[1], calls) if kind == RESULTS else None
-                if parts is None:
+                if kind != RESULTS:
                     return False
+                results = turn[1]
+                if len(results) == 1 and len(calls) == 1:  # the common turn of one call (inline)
+                    call_id, output = results[0]
+                    if call_id != calls[0][0]:
+                        return False
+                    self.noted = True  # the text result is wrapped as response.output (an info note)
+                    response = {"name": calls[0][1], "id": call_id, "response": {"output": output}}
+                    parts = [{"functionResponse": response}]
+                else:  # (compiled, parts is typed a list: results() may give None)
+                    found = self.results(results, calls)
+                    if found is None:
+                        return False
+                    parts = found
                 calls, wire_role = None, "user"
             elif kind == USER:
                 parts, wire_role = [{"text": turn[1]}], "user"
@@ -131,8 +145,11 @@ class _Contents:
                     call_id, name, arguments = calls[0]
                     if len(calls) == 1 and name in _VALID and type(arguments) is str and arguments:
                         # the common turn: one call of a valid name, arguments as text (inline)
-                        parsed = arguments_object(arguments)
-                        if parsed is None or call_id in called:
+                        try:  # arguments_object inline: the JSON object of the (non-empty) text
+                            parsed = _decode(arguments)
+                        except Exception:
+                            return False
+                        if type(parsed) is not dict or call_id in called:
                             return False
                         called.add(call_id)
                         parts.append({"functionCall": {"name": name, "args": parsed, "id": call_id}})

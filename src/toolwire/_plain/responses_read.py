@@ -77,9 +77,10 @@ def _items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
     an item's fields are read by subscript once its size says which it must have (a missing one
     raises ``KeyError``: not plain).
 
-    ``calls`` is the open assistant turn's calls (``None``: none open; ``()``: a text turn, whose
-    tuple becomes a list at its first call); ``results`` the results of the last call turn, of which
-    ``owed`` are still to come: ``want`` the call id owed when the turn had one call, else ``ids``."""
+    ``calls`` is the open assistant turn's calls (``None``: none open; a tuple until the turn's
+    second call, then a list: ``()`` for a text turn, one call for a turn of one); ``results`` the
+    results of the last turn of more calls, of which ``owed`` are still to come, their ids ``ids``
+    (a turn of one call has its one result, a tuple, written at once)."""
     try:
         return _read_items(items, turns)
     except KeyError:
@@ -87,81 +88,76 @@ def _items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
 
 
 def _read_items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
-    """:func:`_items`, raising ``KeyError`` for an item without a field its size requires."""
+    """:func:`_items`, raising ``KeyError`` for an item without a field its size requires. An
+    item's size says what it can be (two keys: an untyped message; three: a typed message or a
+    result; four: a call), so the untyped message, the most common item, is read without a look
+    at ``type``."""
     append = turns.append
     called: set[str] = set()  # every call id so far
     calls: list[Call] | tuple[Call, ...] | None = None
     results: list[Result] = []
     owed = 0
-    want: str | None = None
-    ids: set[str] = called  # never read while one call is owed
+    ids: set[str] = called  # the ids still owed (read only while some are)
     for item in items:
         if type(item) is not dict:
             return False
-        kind = item.get("type")
-        if kind is None or kind == "message":
-            if kind is None:  # {"role", "content"}: the content a non-empty string
-                if len(item) != 2:
-                    return False
-                text, role = item["content"], item["role"]
-            else:
-                text, role = _typed_text(item, item.get("content")), item.get("role")
-            if type(text) is not str or not text or owed or calls:
-                return False
-            if role == "user":
-                calls = None
-                append((USER, text))
-            elif role == "assistant":
-                if calls is not None:  # two texts in one turn
-                    return False
-                calls = ()
-                append((ASSISTANT, text, calls))
-            elif role == "system" or role == "developer":
-                calls = None
-                append((SYSTEM, role, text))
-            else:
-                return False
-        elif kind == "function_call":
-            if len(item) != 4:
-                return False
+        size = len(item)
+        if size == 2:  # {"role", "content"}: the content a non-empty string
+            text, role = item["content"], item["role"]
+        elif size == 4:  # {"type": "function_call", "call_id", "name", "arguments"}
             call_id, name, arguments = item["call_id"], item["name"], item["arguments"]
-            if type(call_id) is not str or not call_id or type(arguments) is not str:
+            if item["type"] != "function_call" or type(call_id) is not str or not call_id:
                 return False
-            if owed or call_id in called or type(name) is not str or not name:
+            if type(arguments) is not str or owed or call_id in called or type(name) is not str or not name:
                 return False
-            if calls is None:
-                calls = []
-                append((ASSISTANT, None, calls))
-            elif type(calls) is tuple:  # the first call of a text turn
-                calls = []
-                turns[-1] = (ASSISTANT, turns[-1][1], calls)
             called.add(call_id)
-            calls.append((call_id, name, arguments))  # type: ignore[union-attr]
-        elif kind == "function_call_output":
-            if calls is not None:  # the call turn ends: its calls are answered next
-                owed = len(calls)
-                if owed == 1:
-                    want = calls[0][0]
-                elif not owed:
-                    return False
-                else:
-                    want, ids = None, {call[0] for call in calls}
-                calls = None
-                results = []
-                append((RESULTS, results))
-            if not owed or len(item) != 3:
-                return False
+            if calls is None:  # a turn of calls only: its first call
+                calls = ((call_id, name, arguments),)
+                append((ASSISTANT, None, calls))
+            elif type(calls) is tuple:  # the first call of a text turn, or the second call of a turn
+                calls = [*calls, (call_id, name, arguments)]
+                turns[-1] = (ASSISTANT, turns[-1][1], calls)
+            else:
+                calls.append((call_id, name, arguments))  # type: ignore[union-attr]
+            continue
+        elif size != 3:
+            return False
+        elif item["type"] == "function_call_output":
             call_id, output = item["call_id"], item["output"]
             if type(output) is not str or type(call_id) is not str:
                 return False
-            if want is None:
-                if call_id not in ids:
-                    return False
-                ids.discard(call_id)
-            elif call_id != want:
+            if calls is not None:  # the call turn ends: its calls are answered next
+                if len(calls) == 1:  # a turn of one call: its one result, at once
+                    if call_id != calls[0][0]:
+                        return False
+                    calls = None
+                    append((RESULTS, ((call_id, output),)))
+                    continue
+                owed, ids = len(calls), {call[0] for call in calls}  # none for a text turn: refused below
+                calls = None
+                results = []
+                append((RESULTS, results))
+            if not owed or call_id not in ids:
                 return False
+            ids.discard(call_id)
             owed -= 1
             results.append((call_id, output))
+            continue
+        else:  # a typed message, else not plain (_typed_text checks the type)
+            text, role = _typed_text(item, item["content"]), item["role"]
+        if type(text) is not str or not text or owed or calls:
+            return False
+        if role == "user":
+            calls = None
+            append((USER, text))
+        elif role == "assistant":
+            if calls is not None:  # two texts in one turn
+                return False
+            calls = ()
+            append((ASSISTANT, text, calls))
+        elif role == "system" or role == "developer":
+            calls = None
+            append((SYSTEM, role, text))
         else:
             return False
     return not owed and not calls
@@ -183,25 +179,37 @@ def _turns(p: dict[str, Any]) -> list[tuple[Any, ...]] | None:
 
 
 def _tools(wire: Any) -> list[Tool] | None:
-    """The function tools of ``tools``, when each is plain and their names distinct."""
+    """The function tools of ``tools``, when each is plain and their names distinct. The common
+    tool has five keys, every field: read by subscript (five keys but one missing: an unknown key,
+    not plain), each field's type checked; any other size is checked key by key."""
     if type(wire) is not list or not wire:
         return None
     out: list[Tool] = []
     names: set[str] = set()
     for item in wire:
-        if type(item) is not dict or item.get("type") != "function":
+        if type(item) is not dict:
             return None
-        name = item.get("name")
-        if type(name) is not str or not name or name in names:
-            return None
-        description, parameters, strict = item.get("description"), item.get("parameters"), item.get("strict")
-        every = type(description) is str and type(parameters) is dict and type(strict) is bool
-        if not every or len(item) != 5:  # not the common tool: five keys, every field (no key check)
-            if not item.keys() <= _TOOL_KEYS:
+        if len(item) == 5:
+            try:
+                kind, name, description = item["type"], item["name"], item["description"]
+                parameters, strict = item["parameters"], item["strict"]
+            except KeyError:
+                return None
+            if kind != "function" or type(description) is not str or type(parameters) is not dict:
+                return None
+            if type(strict) is not bool or type(name) is not str or not name or name in names:
+                return None
+        else:
+            if item.get("type") != "function" or not item.keys() <= _TOOL_KEYS:
+                return None
+            name = item.get("name")
+            if type(name) is not str or not name or name in names:
                 return None
             for key, wanted in _TOOL_TYPES:
                 if key in item and type(item[key]) is not wanted:
                     return None
+            description, parameters = item.get("description"), item.get("parameters")
+            strict = item.get("strict")
         names.add(name)
         out.append((name, description, parameters, strict))
     return out

@@ -58,7 +58,7 @@ def _items(turns: list[tuple[Any, ...]], start: int) -> list[dict[str, Any]] | N
     append = items.append
     for index in range(start, len(turns)):
         turn = turns[index]
-        kind = turn[0]
+        kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
         if kind == USER:
             text = turn[1]
             if not text:  # an empty text is no part in the IR: the general path writes [] or nothing
