@@ -18,7 +18,7 @@ from typing import Any
 from toolwire._plain._form import Call
 from toolwire.ir.response import StopReason, Usage
 
-__all__ = ["PlainResponse"]
+__all__ = ["PlainResponse", "typed_usage"]
 
 
 _FIELDS = ("calls", "created", "id", "model", "raw_stop", "stop", "text", "usage")
@@ -74,3 +74,35 @@ def _rebuilt_response(fields: tuple[Any, ...]) -> PlainResponse:
     for name, value in zip(_FIELDS, fields, strict=True):
         setattr(out, name, value)
     return out
+
+
+def typed_usage(
+    input_tokens: Any, output_tokens: Any, total: Any, inner: Any, outer: Any, names: Any
+) -> Usage | None:
+    """``counts_only`` of an OpenAI usage a typed schema decoded (Chat's and Responses' share
+    the details' fields: ``inner`` the input details, ``outer`` the output details; ``names``
+    the format's hint names), ``None`` for an empty details object (which only the decoder's
+    general code reads)."""
+    extra: dict[str, Any] = {}
+    cached: Any = None
+    write: Any = None
+    reasoning: Any = None
+    if inner is not None:
+        cached, write = inner.cached_tokens, inner.cache_write_tokens
+        if cached is None and write is None:
+            return None
+        extra[names.input_hint] = {}
+    if outer is not None:
+        reasoning = outer.reasoning_tokens
+        if reasoning is None:
+            return None
+        extra[names.output_hint] = {}
+    return Usage(
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        total_tokens=total,
+        cached_tokens=cached,
+        cache_creation_tokens=write,
+        reasoning_tokens=reasoning,
+        extra=extra,
+    )

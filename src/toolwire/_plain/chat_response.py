@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire._plain._form import Call, arguments_text
-from toolwire._plain._response_form import PlainResponse
+from toolwire._plain._response_form import PlainResponse, typed_usage
 from toolwire.errors import ToolwireError
 from toolwire.formats._openai_usage import counts_only
 from toolwire.formats.openai_chat.response import (
@@ -115,35 +115,6 @@ def _typed_calls(wire: Any) -> list[Call] | None:
     return out
 
 
-def _typed_usage(u: Any) -> Usage | None:
-    """``counts_only`` of a usage its schema took, ``None`` for an empty details object (which
-    only the decoder's general code reads)."""
-    extra: dict[str, Any] = {}
-    cached: Any = None
-    write: Any = None
-    reasoning: Any = None
-    inner, outer = u.prompt_tokens_details, u.completion_tokens_details
-    if inner is not None:
-        cached, write = inner.cached_tokens, inner.cache_write_tokens
-        if cached is None and write is None:
-            return None
-        extra[_NAMES.input_hint] = {}
-    if outer is not None:
-        reasoning = outer.reasoning_tokens
-        if reasoning is None:
-            return None
-        extra[_NAMES.output_hint] = {}
-    return Usage(
-        input_tokens=u.prompt_tokens,
-        output_tokens=u.completion_tokens,
-        total_tokens=u.total_tokens,
-        cached_tokens=cached,
-        cache_creation_tokens=write,
-        reasoning_tokens=reasoning,
-        extra=extra,
-    )
-
-
 def read_typed(r: Any) -> PlainResponse | None:
     """:func:`read_response` of a response its schema decoded (``r``, a :class:`ChatCompletion`):
     the checks left are of values, the reader's own; ``None`` too for a usage of an empty details
@@ -172,7 +143,15 @@ def read_typed(r: Any) -> PlainResponse | None:
         return None
     plain.text = text
     if r.usage is not None:
-        plain.usage = _typed_usage(r.usage)
+        u = r.usage
+        plain.usage = typed_usage(
+            u.prompt_tokens,
+            u.completion_tokens,
+            u.total_tokens,
+            u.prompt_tokens_details,
+            u.completion_tokens_details,
+            _NAMES,
+        )
         if plain.usage is None:
             return None
     return plain

@@ -32,13 +32,13 @@ from __future__ import annotations
 from typing import Any, cast
 
 from toolwire._plain._form import Call, arguments_text
-from toolwire._plain._response_form import PlainResponse
+from toolwire._plain._response_form import PlainResponse, typed_usage
 from toolwire._plain._response_wire import ResponsesMessage
 from toolwire.errors import ToolwireError
 from toolwire.formats.openai_responses._ids import id_seed, seeded_id
 from toolwire.formats.openai_responses._stop import decode_stop, status_of
 from toolwire.formats.openai_responses._usage import _NAMES, decode_usage, foreign_usage
-from toolwire.ir.response import StopReason, Usage
+from toolwire.ir.response import StopReason
 
 __all__ = ["read_response", "write_response"]
 
@@ -159,35 +159,6 @@ def _typed_output(output: Any, plain: PlainResponse) -> bool:
     return True
 
 
-def _typed_usage(u: Any) -> Usage | None:
-    """``counts_only`` of a usage its schema decoded, ``None`` for an empty details object
-    (which only the decoder's general code reads)."""
-    extra: dict[str, Any] = {}
-    cached: Any = None
-    write: Any = None
-    reasoning: Any = None
-    inner, outer = u.input_tokens_details, u.output_tokens_details
-    if inner is not None:
-        cached, write = inner.cached_tokens, inner.cache_write_tokens
-        if cached is None and write is None:
-            return None
-        extra[_NAMES.input_hint] = {}
-    if outer is not None:
-        reasoning = outer.reasoning_tokens
-        if reasoning is None:
-            return None
-        extra[_NAMES.output_hint] = {}
-    return Usage(
-        input_tokens=u.input_tokens,
-        output_tokens=u.output_tokens,
-        total_tokens=u.total_tokens,
-        cached_tokens=cached,
-        cache_creation_tokens=write,
-        reasoning_tokens=reasoning,
-        extra=extra,
-    )
-
-
 def read_typed(r: Any) -> PlainResponse | None:
     """:func:`read_response` of a response its schema decoded (``r``, a
     :class:`~toolwire._plain._response_wire.ResponsesResponse`): the checks left are of values,
@@ -212,7 +183,15 @@ def read_typed(r: Any) -> PlainResponse | None:
     if type(created) is int:
         plain.created = created
     if r.usage is not None:
-        plain.usage = _typed_usage(r.usage)
+        u = r.usage
+        plain.usage = typed_usage(
+            u.input_tokens,
+            u.output_tokens,
+            u.total_tokens,
+            u.input_tokens_details,
+            u.output_tokens_details,
+            _NAMES,
+        )
         if plain.usage is None:
             return None
     return plain
@@ -272,25 +251,7 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
         return None
     created = plain.created
     usage = plain.usage
-    if usage is None:
-        return {
-            "id": plain.id,
-            "object": "response",
-            "created_at": 0 if created is None else created,
-            "status": status,
-            "incomplete_details": details,
-            "error": None,
-            "model": plain.model,
-            "output": output,
-            "instructions": None,
-            "tools": [],
-            "tool_choice": "auto",
-            "parallel_tool_calls": True,
-            "metadata": {},
-            "temperature": None,
-            "top_p": None,
-        }
-    return {
+    out = {
         "id": plain.id,
         "object": "response",
         "created_at": 0 if created is None else created,
@@ -299,7 +260,7 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
         "error": None,
         "model": plain.model,
         "output": output,
-        "usage": foreign_usage(usage),
+        "usage": None if usage is None else foreign_usage(usage),
         "instructions": None,
         "tools": [],
         "tool_choice": "auto",
@@ -308,3 +269,6 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
         "temperature": None,
         "top_p": None,
     }
+    if usage is None:
+        del out["usage"]  # no usage: none written (the keys after it keep their order)
+    return out
