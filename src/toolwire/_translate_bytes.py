@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire._json import dumps, loads
-from toolwire._plain._response_lane import response_lane, typed_response_lane
+from toolwire._plain._response_lane import typed_response_lane
 from toolwire.errors import PayloadError
 from toolwire.ir.base import FormatName
 from toolwire.ir.notes import Note, Policy
-from toolwire.translate import _general_request, _general_response, pair_lane
+from toolwire.translate import _general_request, _general_response, pair_lane, response_pair_lane
 
 __all__ = ["translate_request_bytes", "translate_response_bytes"]
 
@@ -97,7 +97,7 @@ def translate_response_bytes(
             return dumps(out)
     payload = _object(body, "response")
     if notes is None:
-        out = response_lane(payload, source, target, policy)  # a plain response of a pair with a lane
+        out = response_pair_lane(payload, source, target, policy)  # a plain response of a pair with a lane
         if out is not None:
             return dumps(out)
     result = _general_response(payload, source, target, policy, None)  # lane tried already

@@ -70,6 +70,8 @@ def resolve_format(name: str) -> Format:
     Raises:
         ToolwireError: an unknown name; the message suggests the closest known one.
     """
+    if type(name) is not str:  # a list or dict: unhashable, no key to look up
+        raise ToolwireError(f"a format name is a string, not {type(name).__name__}: {name!r:.60}")
     if name in _MODULES:
         return name  # type: ignore[return-value]
     alias = FORMAT_ALIASES.get(name)
@@ -83,7 +85,7 @@ _LOADED: dict[str, ModuleType] = {}
 
 def format_module(name: str) -> ModuleType:
     """The codec module of a format (functions ``decode_request``, ``encode_request``...)."""
-    module = _LOADED.get(name)
+    module = _LOADED.get(name) if type(name) is str else None
     if module is None:  # once per name: import_module costs about 2 µs even when imported
         module = _LOADED[name] = importlib.import_module(_MODULES[resolve_format(name)])
     return module
@@ -108,9 +110,18 @@ def pair_lane(
     """The target payload of ``payload`` by the pair's lane (:mod:`toolwire._plain`) and whether
     the general path notes something for it; ``None`` when the general path must run (no lane for
     the pair, a policy the general path refuses, a request not plain, notes not under ``drop``)."""
-    if policy not in _POLICIES:
-        return None
+    if type(source) is not str or type(target) is not str or policy not in _POLICIES:
+        return None  # a format name of another type: the general path says what is wrong
     return plain_lane(payload, source, target, policy, model)
+
+
+def response_pair_lane(payload: Any, source: str, target: str, policy: str) -> dict[str, Any] | None:
+    """The target response of ``payload`` by the pair's lane, or ``None`` when the general path
+    must run (see :func:`toolwire._plain._response_lane.response_lane`; a format name of another
+    type: the general path says what is wrong)."""
+    if type(source) is not str or type(target) is not str:
+        return None
+    return response_lane(payload, source, target, policy)
 
 
 def translate_request(
@@ -182,7 +193,7 @@ def translate_response(
     """Translate a response payload from ``source`` format to ``target`` format
     (``source_dialect``: the Chat provider that answered, see :func:`translate_request`)."""
     if source_dialect is None:
-        out = response_lane(payload, source, target, policy)
+        out = response_pair_lane(payload, source, target, policy)
         if out is not None:  # a plain response of a pair with a lane, under drop
             return lane_translation(out, (_general_response, payload, source, target, policy, None), True)
     return _general_response(payload, source, target, policy, source_dialect)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 import sys
-from typing import get_args
+from typing import Any, get_args
 
 import pytest
 
@@ -69,3 +71,33 @@ def test_import_toolwire_stays_light() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.splitlines() == ["[]", "True toolwire.validate"]
+
+
+CHAT_RESPONSE = {
+    "id": "x",
+    "object": "chat.completion",
+    "created": 1,
+    "model": "m",
+    "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}],
+}
+ENTRY_POINTS = [
+    (toolwire.translate_request, ANTHROPIC_REQUEST, "anthropic"),
+    (toolwire.translate_response, CHAT_RESPONSE, "openai-chat"),
+    (toolwire.translate_request_bytes, json.dumps(ANTHROPIC_REQUEST).encode(), "anthropic"),
+    (toolwire.translate_response_bytes, json.dumps(CHAT_RESPONSE).encode(), "openai-chat"),
+]
+
+
+@pytest.mark.parametrize(
+    ("bad", "shown"), [(["anthropic"], "list: ['anthropic']"), ({"a": 1}, "dict: {'a': 1}"), (3, "int: 3")]
+)
+@pytest.mark.parametrize("side", ["source", "target"])
+@pytest.mark.parametrize(("translate", "payload", "source"), ENTRY_POINTS)
+def test_a_format_name_of_another_type_is_refused_by_name(
+    translate: Any, payload: Any, source: str, side: str, bad: object, shown: str
+) -> None:
+    """A format name that is no string (unhashable ones included) raises ToolwireError saying so,
+    from every entry point, a pair lane's or not; never a bare TypeError."""
+    names = {"source": source, "target": "gemini", side: bad}
+    with pytest.raises(ToolwireError, match=rf"^a format name is a string, not {re.escape(shown)}$"):
+        translate(payload, policy="drop", **names)

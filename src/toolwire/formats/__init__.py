@@ -60,7 +60,7 @@ class Codec:
 
 def get_codec(name: str) -> Codec:
     """The :class:`Codec` of a format (``openai-chat``, ``openai-responses``, ``anthropic``, ``gemini``)."""
-    module = _MODULES.get(name)
+    module = _MODULES.get(name) if type(name) is str else None  # a list: unhashable
     if module is None:
         raise ToolwireError(f"unknown format {name!r}; expected one of {', '.join(FORMATS)}")
     codec: Codec = importlib.import_module(module).CODEC
