@@ -54,17 +54,26 @@ def _call_turn(content: Any, wire: Any, called: set[str]) -> tuple[Any, ...] | N
         return None
     calls: list[Call] = []
     for item in wire:
-        if type(item) is not dict or len(item) != 3 or item.get("type") != "function":
+        call = _call(item, called)
+        if call is None:
             return None
-        inner, call_id = item.get("function"), item.get("id")
-        if type(inner) is not dict or len(inner) != 2 or type(call_id) is not str or not call_id:
-            return None
-        name, arguments = inner.get("name"), inner.get("arguments")
-        if type(name) is not str or not name or type(arguments) is not str or call_id in called:
-            return None
-        called.add(call_id)
-        calls.append((call_id, name, arguments))
+        called.add(call[0])
+        calls.append(call)
     return ASSISTANT, content, tuple(calls)
+
+
+def _call(item: Any, called: set[str]) -> Call | None:
+    """The call of a ``tool_calls`` entry: ``{"type": "function", "id", "function": {"name",
+    "arguments"}}``, strings, an id not in ``called``, a non-empty name; else ``None``."""
+    if type(item) is not dict or len(item) != 3 or item.get("type") != "function":
+        return None
+    inner, call_id = item.get("function"), item.get("id")
+    if type(inner) is not dict or len(inner) != 2 or type(call_id) is not str or not call_id:
+        return None
+    name, arguments = inner.get("name"), inner.get("arguments")
+    if type(name) is not str or not name or type(arguments) is not str or call_id in called:
+        return None
+    return call_id, name, arguments
 
 
 def _one_call_turn(content: Any, call: Any, result: Any, called: set[str]) -> tuple[Any, Any] | None:
@@ -73,21 +82,17 @@ def _one_call_turn(content: Any, call: Any, result: Any, called: set[str]) -> tu
     list made and copied, else ``None``."""
     if content is not None and (type(content) is not str or not content):
         return None
-    if type(call) is not dict or len(call) != 3 or call.get("type") != "function":
+    found = _call(call, called)
+    if found is None:
         return None
-    inner, call_id = call.get("function"), call.get("id")
-    if type(inner) is not dict or len(inner) != 2 or type(call_id) is not str or not call_id:
-        return None
-    name, arguments = inner.get("name"), inner.get("arguments")
-    if type(name) is not str or not name or type(arguments) is not str or call_id in called:
-        return None
+    call_id = found[0]
     if type(result) is not dict or len(result) != 3 or result.get("tool_call_id") != call_id:
         return None
     output = result.get("content")
     if result.get("role") != "tool" or type(output) is not str or not output:
         return None
     called.add(call_id)
-    return (ASSISTANT, content, ((call_id, name, arguments),)), (RESULTS, ((call_id, output),))
+    return (ASSISTANT, content, (found,)), (RESULTS, ((call_id, output),))
 
 
 def _result(item: Any, call_id: str) -> Result | None:
