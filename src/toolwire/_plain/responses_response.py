@@ -38,6 +38,7 @@ from toolwire.errors import ToolwireError
 from toolwire.formats.openai_responses._ids import id_seed, seeded_id
 from toolwire.formats.openai_responses._stop import decode_stop, status_of
 from toolwire.formats.openai_responses._usage import _NAMES, decode_usage, foreign_usage
+from toolwire.formats.openai_responses.response import echo_defaults
 from toolwire.ir.response import StopReason
 
 __all__ = ["read_response", "write_response"]
@@ -238,7 +239,7 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
     """The Responses ``response`` the general path writes for ``plain`` (see the module
     docstring), or ``None``. The lane runs under ``drop``: the general path makes the notes, and
     the status and usage are written without them (``status_of``, ``foreign_usage``); the request
-    echo fields last, as ``echo_defaults`` gives them (written out: one dict, no update)."""
+    echo fields last, as ``echo_defaults`` gives them."""
     stop = plain.stop
     if stop == "tool_calls" or stop == "end_turn":  # the common stops: completed
         status, details = "completed", None
@@ -261,13 +262,7 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
         "model": plain.model,
         "output": output,
         "usage": None if usage is None else foreign_usage(usage),
-        "instructions": None,
-        "tools": [],
-        "tool_choice": "auto",
-        "parallel_tool_calls": True,
-        "metadata": {},
-        "temperature": None,
-        "top_p": None,
+        **echo_defaults(),
     }
     if usage is None:
         del out["usage"]  # no usage: none written (the keys after it keep their order)
