@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test lint typecheck bench bench-peers fuzz mutate clean-venvs compiled e2e e2e-record
+.PHONY: setup demo test lint typecheck bench bench-peers bench-peers-compiled fuzz mutate clean-venvs compiled e2e e2e-record
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,16 @@ bench-peers:
 	test -x .venv-bench/bin/python || $(PYTHON) -m venv .venv-bench
 	.venv-bench/bin/python -m pip install --quiet -e . orjson litellm openai-agents
 	.venv-bench/bin/python -m benchmarks.bench_pairs
+
+# The same table for the compiled wheel (built by `make compiled` into dist-compiled/) against the same
+# peers, in its own .venv-bench-compiled; BENCH_ARGS passes options (e.g. --only requests --repeat 5).
+bench-peers-compiled:
+	@ls dist-compiled/toolwire-*.whl >/dev/null 2>&1 || { echo "no compiled wheel in dist-compiled/: run make compiled first"; exit 1; }
+	test -x .venv-bench-compiled/bin/python || $(PYTHON) -m venv .venv-bench-compiled
+	.venv-bench-compiled/bin/python -m pip install --quiet "$$(ls dist-compiled/toolwire-*.whl)" orjson litellm openai-agents
+	.venv-bench-compiled/bin/python -m pip install --quiet --force-reinstall --no-deps dist-compiled/toolwire-*.whl
+	.venv-bench-compiled/bin/python -c 'import toolwire.formats.openai_chat.request as r; assert r.__file__.endswith(".so"), r.__file__'
+	.venv-bench-compiled/bin/python -m benchmarks.bench_pairs $(BENCH_ARGS)
 
 # The wheel installed with each extra into fresh venvs (network: PyPI), checked as a user would.
 clean-venvs: setup
