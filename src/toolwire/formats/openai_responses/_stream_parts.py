@@ -100,7 +100,9 @@ class OpenMessage:
 
 def probe_ctx(ctx: Ctx, notes: Notes) -> Ctx:
     """A copy of ``ctx`` whose id counters advance without touching the original."""
-    probe = Ctx(notes=notes, same=ctx.same, output=ctx.output, seed=ctx.seed, status=ctx.status)
+    probe = Ctx(
+        notes=notes, same=ctx.same, output=ctx.output, seed=ctx.seed, status=ctx.status, memo=ctx.memo
+    )
     probe.counter = ctx.counter
     probe.ids = ctx.ids.copy(notes)
     return probe
