@@ -43,7 +43,6 @@ from toolwire.formats.openai_responses._stream_parts import (
     delta_event,
     in_progress,
     pack,
-    probe_ctx,
     sent_delta,
     skeleton_for,
 )
@@ -200,6 +199,17 @@ class StreamEncoder(DeltaFraming):
         items = encode_assistant(parts, None, ctx, f"$.parts[{index}]")
         self._scratch.items.clear()
         return items
+
+    def _probe(self, parts: tuple[Part, ...], index: int) -> list[dict[str, Any]]:
+        """The items of ``parts`` as they are now (``output_item.added``), the id counters of
+        the stream's context left as they were (as encoding with a copy of it would)."""
+        ctx = self._ctx
+        counter, synthesized, ids = ctx.counter, ctx.synthesized_ids, ctx.ids
+        ctx.ids = ids.copy(self._scratch)
+        try:
+            return self._encode(parts, ctx, index)
+        finally:
+            ctx.counter, ctx.synthesized_ids, ctx.ids = counter, synthesized, ids
 
     def _encode_done(self, parts: tuple[Part, ...], index: int) -> list[dict[str, Any]]:
         """The items of finished ``parts`` (``output_item.done``), kept for the final response
@@ -401,7 +411,7 @@ class StreamEncoder(DeltaFraming):
     def _try_add(self, live: Live, now: Part) -> list[dict[str, Any]]:
         """``output_item.added`` once the part encodes to an item (reasoning of another origin
         becomes one only when it has text or a summary)."""
-        items = self._encode((now,), probe_ctx(self._ctx, self._scratch), live.index)
+        items = self._probe((now,), live.index)
         if not items:
             return []
         item = in_progress(items[0], self._same)
@@ -533,7 +543,7 @@ class StreamEncoder(DeltaFraming):
         return out
 
     def _open_message(self, index: int, skeleton: Part) -> list[dict[str, Any]]:
-        items = self._encode((skeleton,), probe_ctx(self._ctx, self._scratch), index)
+        items = self._probe((skeleton,), index)
         item = in_progress(items[0], self._same)
         self._message = OpenMessage(id=item.get("id"), output_index=self._next_output)
         self._next_output += 1
