@@ -118,6 +118,16 @@ class _Call:
     pending: list[str] = field(default_factory=list)
 
 
+def _hot_choice(choice: dict[str, Any]) -> bool:
+    """Whether a choice with "index" and "delta" has no other field than a null ``finish_reason``
+    and null ``logprobs`` (keys counted: no set built when there are none but those)."""
+    if len(choice) != 2 + ("finish_reason" in choice) + ("logprobs" in choice) and not _HOT_CHOICE.issuperset(
+        choice
+    ):
+        return False
+    return choice.get("finish_reason") is None and choice.get("logprobs") is None
+
+
 class StreamDecoder:
     """Decode Chat Completions stream events (chunk dicts or ``"[DONE]"``) into IR stream events.
 
@@ -177,25 +187,20 @@ class StreamDecoder:
             if type(choice) is not dict:
                 return None
             index = choice["index"]
-            if type(index) is not int or index != 0:
-                return None
             delta = choice["delta"]
         except KeyError:
             return None
+        if type(index) is not int or index or type(delta) is not dict or len(delta) != 1:
+            return None
+        if len(choice) == 4:  # the common choice: exactly index, delta and both null (no set built)
+            if choice.get("finish_reason", 0) is not None or choice.get("logprobs", 0) is not None:
+                return None
+        elif not _hot_choice(choice):
+            return None
         if (
-            type(delta) is not dict
-            or len(delta) != 1
-            or not self._start_keys.issuperset(event)  # event.keys() <= start keys, cheaper
-            or event.get("usage") is not None
-            or event.get("error") is not None
-            # choice.keys() <= _HOT_CHOICE: with "index" and "delta" (a dict), a choice of as
-            # many keys as those and the optional two has no other (no set built)
-            or (
-                len(choice) != 2 + ("finish_reason" in choice) + ("logprobs" in choice)
-                and not _HOT_CHOICE.issuperset(choice)
-            )
-            or choice.get("finish_reason") is not None
-            or choice.get("logprobs") is not None
+            not self._start_keys.issuperset(event)  # event.keys() <= start keys, cheaper
+            or ("usage" in event and event["usage"] is not None)
+            or ("error" in event and event["error"] is not None)
         ):
             return None
         text = delta.get("content")
