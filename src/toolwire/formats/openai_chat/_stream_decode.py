@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolwire.errors import ToolwireError
-from toolwire.formats._stream import DONE, ParsedEvent, hot_events
+from toolwire.formats._stream import DONE, DeltaSink, HotLane, ParsedEvent, hot_events
 from toolwire.formats._wire import (
     as_dict,
     child,
@@ -168,10 +168,15 @@ class StreamDecoder:
 
     def feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """Decode one wire event: a parsed chunk, an ``{"error": ...}`` object or ``"[DONE]"``."""
-        lane = self.hot(event)
-        return self._feed(event) if lane is None else hot_events(lane)
+        lane = self.hot_frame(event, None)
+        return hot_events(lane) if type(lane) is tuple else self._feed(event)
 
     def hot(self, event: ParsedEvent) -> tuple[type, int, str] | None:
+        """:meth:`hot_frame` with no sink (see ``HotDecoder``)."""
+        lane = self.hot_frame(event, None)
+        return lane if type(lane) is tuple else None
+
+    def hot_frame(self, event: ParsedEvent, sink: DeltaSink | None) -> HotLane:
         """The hot path: a plain text or argument chunk in mid-stream, as its IR delta type, IR
         index and text ("": no IR event), with exactly the state change of the general path,
         :meth:`_feed`; ``None`` for any other event (no state change: decode it with ``feed``).
@@ -209,10 +214,20 @@ class StreamDecoder:
             if not text or flow is None or flow[0] != "content":
                 return None
             self._seen += 1
+            if sink is not None:
+                data = sink(TextDelta, flow[1], text)
+                if data is not None:
+                    return data
             return TextDelta, flow[1], text
         lane = self._hot_call(delta)
-        if lane is not None:
-            self._seen += 1
+        if lane is None:
+            return None
+        self._seen += 1
+        kind, index, arguments = lane
+        if sink is not None and arguments:
+            data = sink(kind, index, arguments)
+            if data is not None:
+                return data
         return lane
 
     def _hot_call(self, delta: dict[str, Any]) -> tuple[type, int, str] | None:
