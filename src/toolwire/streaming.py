@@ -254,13 +254,19 @@ class StreamTranslator:
                 if not text:
                     return b""
                 return _frames(self._target, self._encode_one(make_delta(kind, index, text)))
-        ir_events = self._decode_safe(event)
-        frame = self._frame
-        if frame is not None and len(ir_events) == 1 and type(ir_events[0]) in _PASSED:
+        try:  # _decode_safe, inline
+            ir_events = self._decode(event)
+        except PayloadError as exc:
+            ir_events = [_malformed(exc)]
+        else:
+            if self._sealer is not None:
+                ir_events = self._sealer.feed(ir_events)
+        if len(ir_events) == 1 and type(ir_events[0]) in _PASSED:
             delta: Any = ir_events[0]
-            data = None if self._custom and self._diverted(type(delta), delta.index) else frame(delta)
-            if data is not None:
-                return data
+            if not (self._custom and self._diverted(type(delta), delta.index)):
+                frame = self._frame
+                data = frame(delta) if frame is not None else None
+                return data if data is not None else _frames(self._target, self._encode_one(delta))
         return _frames(self._target, self._translate(ir_events, event))
 
     def _lane_frames(self, lane: tuple[type, int, str]) -> bytes:
@@ -336,8 +342,13 @@ class StreamTranslator:
 
     def _encode(self, ir_events: list[StreamEvent]) -> list[WireEvent]:
         out: list[WireEvent] = []
+        encode, rename = self._encode_one, self._restore_name
         for ir_event in ir_events:
-            out.extend(self._encode_one(self._restore(ir_event)))
+            if isinstance(ir_event, ResponseStart):
+                ir_event = self._start(ir_event)
+            elif rename is not None:
+                ir_event = self._restore(ir_event)
+            out += encode(ir_event)
         return out
 
     def _restore(self, event: StreamEvent) -> StreamEvent:

@@ -198,23 +198,23 @@ class StreamDecoder:
     def _feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """The general path of :meth:`feed`: any event, checked field by field."""
         self._count += 1
-        at = self._at
         if self._finished:
             if not self._ignored and not (type(event) is dict and event.get("type") == "ping"):
-                self._notes.info(at, "skipped", "events after the end of the stream ignored")
+                self._notes.info(self._at, "skipped", "events after the end of the stream ignored")
                 self._ignored = True
             return []
         try:
             body = as_dict(event, "$")
             handler = _HANDLERS.get(req_str(body, "type", "$"))
             if handler is None:
-                self._notes.info(at, "skipped", f"unknown stream event {body['type']!r} ignored")
+                self._notes.info(self._at, "skipped", f"unknown stream event {body['type']!r} ignored")
                 return []
             return handler(self, body)
         except PayloadError as exc:
-            path = at + (exc.path or "$")[1:]
+            path = self._at + (exc.path or "$")[1:]
             return self._fail(ErrorInfo(message=f"{path}: {exc.message}", code="malformed_event", param=path))
         except _Malformed as exc:
+            at = self._at
             return self._fail(ErrorInfo(message=f"{at}: {exc}", code="malformed_event", param=at))
 
     def close(self) -> list[StreamEvent]:
