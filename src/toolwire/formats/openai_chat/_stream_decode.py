@@ -103,6 +103,8 @@ def _delta_event(kind: str, index: int, text: str) -> StreamEvent:
 
 def _non_empty(obj: dict[str, Any], skip: frozenset[str]) -> Extra:
     """Fields of ``obj`` not in ``skip`` whose value is not null, ``[]`` or ``{}``."""
+    if skip.issuperset(obj):  # the usual chunk or choice: no field of its own (no dict walked)
+        return {}
     return {k: v for k, v in obj.items() if k not in skip and not (v is None or v == [] or v == {})}
 
 
