@@ -190,12 +190,14 @@ class StreamDecoder:
             text = part["text"]
         except KeyError:
             return None
-        # None in event.values(), of the two values besides the list of candidates
+        # None in event.values(), of the two values besides the list of candidates (``is``:
+        # ``None in (...)`` compares by ``==``, slower)
         if (
             type(text) is not str
             or not text
             or run.extra
-            or None in (event.get("modelVersion", ""), event.get("responseId", ""))
+            or event.get("modelVersion", "") is None
+            or event.get("responseId", "") is None
         ):
             return None
         self._count += 1
