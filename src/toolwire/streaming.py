@@ -27,6 +27,8 @@ from toolwire._opaque_stream import StreamSealer, seals
 from toolwire._wire_reader import KEEPALIVE, WireReader
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import (
+    DeltaSink,
+    HotLane,
     ParsedEvent,
     StreamDecoderLike,
     StreamEncoderLike,
@@ -188,8 +190,8 @@ class StreamTranslator:
         self._encode_one = self._encoder.feed
         self._target: Format = resolve_format(target)
         self._frame: Callable[[StreamEvent], bytes | None] | None = getattr(self._encoder, "frame", None)
-        self._hot: Callable[[WireEvent], tuple[type, int, str] | None] | None = getattr(
-            self._decoder, "hot", None
+        self._hot: Callable[[ParsedEvent, DeltaSink | None], HotLane] | None = getattr(
+            self._decoder, "hot_frame", None
         )
         # An event ``hot`` declined goes to the decoder's general path, which is what its
         # ``feed`` does after asking ``hot`` again (see ``HotDecoder``).
@@ -214,6 +216,8 @@ class StreamTranslator:
         )
         self._plain = self._sealer is None and self._custom is None
         """No sealer and no restore hook: a hot-path delta goes straight to the encoder's bytes."""
+        self._sink: DeltaSink | None = getattr(self._encoder, "frame_delta", None) if self._plain else None
+        """What the decoder's hot path hands a delta to, in the same call (``HotDecoder.hot_frame``)."""
         custom = restore is not None and restore.shims is not None and restore.shims.restores_custom
         if self._target in _DELTA_BUILT and not custom and hasattr(self._decoder, "hold_calls"):
             self._decoder.hold_calls = False  # the target builds calls from the deltas: memory flat
@@ -222,8 +226,8 @@ class StreamTranslator:
         """Translate one source wire event (zero or more target wire events)."""
         hot = self._hot
         if hot is not None:
-            lane = hot(event)  # a delta, with no IR event yet
-            if lane is not None:
+            lane = hot(event, None)  # a delta, with no IR event yet
+            if type(lane) is tuple:
                 if self._sealer is not None:
                     lane = self._sealer.lane(lane)
                 if self._custom and self._diverted(lane[0], lane[1]):
@@ -240,24 +244,29 @@ class StreamTranslator:
         """
         hot = self._hot
         if hot is not None:
-            lane = hot(event)
+            lane = hot(event, self._sink)  # a plain translator's delta: its bytes, in one call
             if lane is not None:
+                if isinstance(lane, bytes):
+                    return lane
                 if not self._plain:
                     return self._lane_frames(lane)
-                kind, index, text = lane
+                kind, index, text = lane  # the sink declined (or none, or no text)
                 if not text:
                     return b""
-                data = self._frame_delta(kind, index, text)  # no *lane: a call Python can inline
-                if data is not None:
-                    return data
                 return _frames(self._target, self._encode_one(make_delta(kind, index, text)))
-        ir_events = self._decode_safe(event)
-        frame = self._frame
-        if frame is not None and len(ir_events) == 1 and type(ir_events[0]) in _PASSED:
+        try:  # _decode_safe, inline
+            ir_events = self._decode(event)
+        except PayloadError as exc:
+            ir_events = [_malformed(exc)]
+        else:
+            if self._sealer is not None:
+                ir_events = self._sealer.feed(ir_events)
+        if len(ir_events) == 1 and type(ir_events[0]) in _PASSED:
             delta: Any = ir_events[0]
-            data = None if self._custom and self._diverted(type(delta), delta.index) else frame(delta)
-            if data is not None:
-                return data
+            if not (self._custom and self._diverted(type(delta), delta.index)):
+                frame = self._frame
+                data = frame(delta) if frame is not None else None
+                return data if data is not None else _frames(self._target, self._encode_one(delta))
         return _frames(self._target, self._translate(ir_events, event))
 
     def _lane_frames(self, lane: tuple[type, int, str]) -> bytes:
@@ -333,8 +342,13 @@ class StreamTranslator:
 
     def _encode(self, ir_events: list[StreamEvent]) -> list[WireEvent]:
         out: list[WireEvent] = []
+        encode, rename = self._encode_one, self._restore_name
         for ir_event in ir_events:
-            out.extend(self._encode_one(self._restore(ir_event)))
+            if isinstance(ir_event, ResponseStart):
+                ir_event = self._start(ir_event)
+            elif rename is not None:
+                ir_event = self._restore(ir_event)
+            out += encode(ir_event)
         return out
 
     def _restore(self, event: StreamEvent) -> StreamEvent:

@@ -36,13 +36,15 @@ LANES = [(src, dst) for src in FORMATS for dst in FORMATS]
 
 @pytest.mark.parametrize(("src", "dst"), LANES)
 def test_fused_lane_is_taken_for_deltas(src: str, dst: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Most deltas go from the source's ``hot`` to the target's ``frame_delta``: no IR, no dicts."""
+    """Most deltas go from the source's ``hot_frame`` to the target's ``frame_delta`` (the
+    translator's sink, called by the decoder in the same call): no IR, no dicts."""
     monkeypatch.setattr(uuid, "uuid4", lambda: uuid.UUID(int=7))  # ids synthesized for a Bedrock source
     events = benchmark_stream_in(src, 300)
     translator = StreamTranslator(src, dst)
     assert translator._hot is not None
     taken = 0
-    plain = translator._frame_delta
+    plain = translator._sink
+    assert plain is not None
 
     def counted(kind: type, index: int, text: str) -> bytes | None:
         nonlocal taken
@@ -50,7 +52,7 @@ def test_fused_lane_is_taken_for_deltas(src: str, dst: str, monkeypatch: pytest.
         taken += data is not None
         return data
 
-    translator._frame_delta = counted
+    translator._sink = counted
     framed = b"".join(translator.feed_frames(event) for event in events) + translator.close_frames()
     general = StreamTranslator(src, dst)
     assert framed == encode_wire_events(dst, [o for e in events for o in general.feed(e)] + general.close())

@@ -24,7 +24,7 @@ from tests.streaming._matrix import all_stream_samples, benchmark_stream_in, wir
 from toolwire.formats._stream import WireEvent
 from toolwire.ir.content import TextPart
 from toolwire.ir.stream import PartEnd, PartStart, ResponseEnd, ResponseStart, StreamEvent, TextDelta
-from toolwire.streaming import StreamTranslator, encode_wire_events
+from toolwire.streaming import StreamTranslator, encode_wire_events, stream_decoder
 
 
 def _general(translator: StreamTranslator) -> StreamTranslator:
@@ -338,3 +338,40 @@ def test_text_delta_with_a_signature_is_noted_like_the_general_path(dst: str, uu
     assert results[0] == results[1]
     if dst != "gemini":
         assert any("signature" in message for _, _, message in results[0][1])
+
+
+@pytest.mark.parametrize("src", FORMATS)
+def test_hot_frame_hands_hot_lanes_to_the_sink(src: str, uuids: _Uuids) -> None:
+    """``hot_frame`` is ``hot`` fused with the encoder's byte path: the lane ``hot`` gives, with
+    the same state change, goes to the sink when it has text; the sink's bytes come back, and
+    the lane when the sink declines (``None``) or there is no text. Events ``hot`` declines
+    reach no sink."""
+    events = benchmark_stream_in(src, 200)
+    plain, fused = stream_decoder(src), stream_decoder(src)
+    if not hasattr(fused, "hot_frame"):
+        pytest.skip(f"{src}: no hot path")
+    calls: list[tuple[type, int, str]] = []
+
+    def sink(kind: type, index: int, text: str) -> bytes | None:
+        calls.append((kind, index, text))
+        return None if len(calls) % 3 == 0 else f"{len(calls)}".encode()
+
+    taken = 0
+    for event in events:
+        lane = plain.hot(copy.deepcopy(event))
+        before = len(calls)
+        out = fused.hot_frame(copy.deepcopy(event), sink)  # type: ignore[attr-defined]
+        if lane is None:
+            assert out is None and len(calls) == before
+            count = uuids.count  # ids synthesized alike for both
+            general = plain._feed(copy.deepcopy(event))  # type: ignore[attr-defined]
+            uuids.count = count
+            assert fused._feed(copy.deepcopy(event)) == general  # type: ignore[attr-defined]
+        elif not lane[2]:
+            assert out == lane and len(calls) == before
+        else:
+            assert calls[before:] == [lane]
+            assert out == (lane if len(calls) % 3 == 0 else f"{len(calls)}".encode())
+            taken += 1
+    assert taken > len(events) // 2
+    assert plain.close() == fused.close()

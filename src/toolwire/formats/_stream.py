@@ -27,7 +27,7 @@ cached :func:`frame_template`. Both keep exactly the state and output of the gen
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from toolwire._json import dumps, dumps_leaf
@@ -40,6 +40,8 @@ __all__ = [
     "BINARY_FORMATS",
     "DONE",
     "DeltaFraming",
+    "DeltaSink",
+    "HotLane",
     "FramingEncoder",
     "HOLE",
     "INT_HOLE",
@@ -203,6 +205,14 @@ class DeltaFraming:
         return None
 
 
+DeltaSink = Callable[[type, int, str], bytes | None]
+"""An encoder's ``frame_delta``: a delta's SSE bytes, ``None`` when it takes the general path."""
+
+HotLane = tuple[type, int, str] | bytes | None
+"""What :meth:`HotDecoder.hot_frame` gives: a delta (IR delta type, IR index, text), the bytes its
+sink wrote for it, or ``None`` (not a hot event)."""
+
+
 def hot_events(lane: tuple[type, int, str]) -> list[StreamEvent]:
     """The IR events of a :meth:`HotDecoder.hot` lane (none for ``""``)."""
     return [make_delta(*lane)] if lane[2] else []
@@ -210,14 +220,20 @@ def hot_events(lane: tuple[type, int, str]) -> list[StreamEvent]:
 
 class HotDecoder(Protocol):
     """A stream decoder with a hot path that needs no IR event (optional: the translator looks
-    for ``hot``), and its general path apart: ``feed(event)`` is ``_feed(event)`` when ``hot``
-    declines the event, so a caller that asked ``hot`` already calls ``_feed`` (the translator;
-    the hot-path tests compare the two paths through it)."""
+    for ``hot_frame``), and its general path apart: ``feed(event)`` is ``_feed(event)`` when
+    ``hot`` declines the event, so a caller that asked ``hot`` already calls ``_feed`` (the
+    translator; the hot-path tests compare the two paths through it)."""
 
     def hot(self, event: ParsedEvent) -> tuple[type, int, str] | None:
         """A well-formed delta of the open part as (IR delta type, IR index, text), state updated
         as ``feed`` would; ``None`` for any other event, with no state change. Text ``""`` stands
         for an event ``feed`` decodes to no IR event."""
+        ...
+
+    def hot_frame(self, event: ParsedEvent, sink: DeltaSink | None) -> HotLane:
+        """:meth:`hot`, fused with the target's byte hot path: a delta with text goes on to
+        ``sink`` (the encoder's ``frame_delta``) in the same call, whose bytes it returns; the
+        lane as ``hot`` gives it when there is no sink, no text or the sink declines (``None``)."""
         ...
 
     def _feed(self, event: ParsedEvent) -> list[StreamEvent]:

@@ -33,7 +33,7 @@ import msgspec
 
 from toolwire._args_check import TRIM, ArgumentsCheck
 from toolwire.errors import PayloadError
-from toolwire.formats._stream import ParsedEvent, hot_events
+from toolwire.formats._stream import DeltaSink, HotLane, ParsedEvent, hot_events
 from toolwire.formats._wire import as_dict, fail, req_dict, req_list, req_str
 from toolwire.formats.anthropic._decode_blocks import decode_block
 from toolwire.formats.anthropic._usage import decode_usage
@@ -148,10 +148,15 @@ class StreamDecoder:
 
     def feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """Decode one wire event."""
-        lane = self.hot(event)
-        return self._feed(event) if lane is None else hot_events(lane)
+        lane = self.hot_frame(event, None)
+        return hot_events(lane) if type(lane) is tuple else self._feed(event)
 
     def hot(self, event: ParsedEvent) -> tuple[type, int, str] | None:
+        """:meth:`hot_frame` with no sink (see ``HotDecoder``)."""
+        lane = self.hot_frame(event, None)
+        return lane if type(lane) is tuple else None
+
+    def hot_frame(self, event: ParsedEvent, sink: DeltaSink | None) -> HotLane:
         """The hot path: a well-formed delta of the open block's own kind, as its IR delta type,
         IR index and text ("": no IR event), with exactly the state change of the general path,
         :meth:`_feed`; ``None`` for any other event (no state change: decode it with ``feed``).
@@ -184,28 +189,32 @@ class StreamDecoder:
                     block.chunks.trim()
             else:
                 block.dropped = True
+            if sink is not None:
+                data = sink(kind, block.ir, text)  # type: ignore[arg-type]
+                if data is not None:
+                    return data
         return kind, block.ir, text  # type: ignore[return-value]
 
     def _feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """The general path of :meth:`feed`: any event, checked field by field."""
         self._count += 1
-        at = self._at
         if self._finished:
             if not self._ignored and not (type(event) is dict and event.get("type") == "ping"):
-                self._notes.info(at, "skipped", "events after the end of the stream ignored")
+                self._notes.info(self._at, "skipped", "events after the end of the stream ignored")
                 self._ignored = True
             return []
         try:
             body = as_dict(event, "$")
             handler = _HANDLERS.get(req_str(body, "type", "$"))
             if handler is None:
-                self._notes.info(at, "skipped", f"unknown stream event {body['type']!r} ignored")
+                self._notes.info(self._at, "skipped", f"unknown stream event {body['type']!r} ignored")
                 return []
             return handler(self, body)
         except PayloadError as exc:
-            path = at + (exc.path or "$")[1:]
+            path = self._at + (exc.path or "$")[1:]
             return self._fail(ErrorInfo(message=f"{path}: {exc.message}", code="malformed_event", param=path))
         except _Malformed as exc:
+            at = self._at
             return self._fail(ErrorInfo(message=f"{at}: {exc}", code="malformed_event", param=at))
 
     def close(self) -> list[StreamEvent]:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolwire.errors import PayloadError
-from toolwire.formats._stream import ParsedEvent, hot_events
+from toolwire.formats._stream import DeltaSink, HotLane, ParsedEvent, hot_events
 from toolwire.formats._wire import as_dict, fail, opt_str, req_dict, req_str
 from toolwire.formats.bedrock_converse._keys import ERROR_STATUS, decode_stop, decode_usage
 from toolwire.formats.bedrock_converse._stream_frames import EXCEPTION_TYPES
@@ -108,10 +108,15 @@ class StreamDecoder:
 
     def feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """Decode one wire event."""
-        lane = self.hot(event)
-        return self._feed(event) if lane is None else hot_events(lane)
+        lane = self.hot_frame(event, None)
+        return hot_events(lane) if type(lane) is tuple else self._feed(event)
 
     def hot(self, event: ParsedEvent) -> tuple[type, int, str] | None:
+        """:meth:`hot_frame` with no sink (see ``HotDecoder``)."""
+        lane = self.hot_frame(event, None)
+        return lane if type(lane) is tuple else None
+
+    def hot_frame(self, event: ParsedEvent, sink: DeltaSink | None) -> HotLane:
         """The hot path: a text or ``toolUse`` delta of an open block of that kind, as (IR delta
         type, IR index, text), with the state change of :meth:`_feed`; ``None`` for any other
         event, with no state change."""
@@ -130,6 +135,10 @@ class StreamDecoder:
             if type(text) is not str:
                 return None
             self._count += 1
+            if sink is not None and text:
+                data = sink(TextDelta, block.ir, text)
+                if data is not None:
+                    return data
             return TextDelta, block.ir, text
         use = delta.get("toolUse")
         if block.kind != "call" or type(use) is not dict:
@@ -139,6 +148,10 @@ class StreamDecoder:
             return None
         self._count += 1
         block.chunks.append(text)
+        if sink is not None and text:
+            data = sink(ToolCallDelta, block.ir, text)
+            if data is not None:
+                return data
         return ToolCallDelta, block.ir, text
 
     def _feed(self, event: ParsedEvent) -> list[StreamEvent]:

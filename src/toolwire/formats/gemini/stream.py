@@ -33,7 +33,7 @@ from typing import Any
 import msgspec
 
 from toolwire.errors import PayloadError
-from toolwire.formats._stream import ParsedEvent, hot_events
+from toolwire.formats._stream import DeltaSink, HotLane, ParsedEvent, hot_events
 from toolwire.formats._wire import as_dict, as_list, child, fail, opt_dict, opt_str, req_str
 from toolwire.formats.gemini._decode_parts import decode_part
 from toolwire.formats.gemini._keys import camel, rebase, split
@@ -143,10 +143,15 @@ class StreamDecoder:
 
     def feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """Decode one chunk."""
-        lane = self.hot(event)
-        return self._feed(event) if lane is None else hot_events(lane)
+        lane = self.hot_frame(event, None)
+        return hot_events(lane) if type(lane) is tuple else self._feed(event)
 
     def hot(self, event: ParsedEvent) -> tuple[type, int, str] | None:
+        """:meth:`hot_frame` with no sink (see ``HotDecoder``)."""
+        lane = self.hot_frame(event, None)
+        return lane if type(lane) is tuple else None
+
+    def hot_frame(self, event: ParsedEvent, sink: DeltaSink | None) -> HotLane:
         """The hot path: a chunk of one plain text (or thought) part that extends the open run,
         as its IR delta type, IR index and text (never ""), with exactly the state change of the
         general path, :meth:`_feed`; ``None`` for any other chunk (no state change).
@@ -185,17 +190,24 @@ class StreamDecoder:
             text = part["text"]
         except KeyError:
             return None
-        # None in event.values(), of the two values besides the list of candidates
+        # None in event.values(), of the two values besides the list of candidates (``is``:
+        # ``None in (...)`` compares by ``==``, slower)
         if (
             type(text) is not str
             or not text
             or run.extra
-            or None in (event.get("modelVersion", ""), event.get("responseId", ""))
+            or event.get("modelVersion", "") is None
+            or event.get("responseId", "") is None
         ):
             return None
         self._count += 1
         run.texted = True
-        return (ReasoningDelta if thought else TextDelta), run.index, text
+        kind = ReasoningDelta if thought else TextDelta
+        if sink is not None:
+            data = sink(kind, run.index, text)
+            if data is not None:
+                return data
+        return kind, run.index, text
 
     def _feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """The general path of :meth:`feed`: any chunk, checked field by field."""

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolwire.errors import ToolwireError
-from toolwire.formats._stream import DONE, ParsedEvent, hot_events
+from toolwire.formats._stream import DONE, DeltaSink, HotLane, ParsedEvent, hot_events
 from toolwire.formats._wire import (
     as_dict,
     child,
@@ -103,6 +103,8 @@ def _delta_event(kind: str, index: int, text: str) -> StreamEvent:
 
 def _non_empty(obj: dict[str, Any], skip: frozenset[str]) -> Extra:
     """Fields of ``obj`` not in ``skip`` whose value is not null, ``[]`` or ``{}``."""
+    if skip.issuperset(obj):  # the usual chunk or choice: no field of its own (no dict walked)
+        return {}
     return {k: v for k, v in obj.items() if k not in skip and not (v is None or v == [] or v == {})}
 
 
@@ -116,6 +118,16 @@ class _Call:
     index: int | None = None  # IR index once started
     legacy: bool = False
     pending: list[str] = field(default_factory=list)
+
+
+def _hot_choice(choice: dict[str, Any]) -> bool:
+    """Whether a choice with "index" and "delta" has no other field than a null ``finish_reason``
+    and null ``logprobs`` (keys counted: no set built when there are none but those)."""
+    if len(choice) != 2 + ("finish_reason" in choice) + ("logprobs" in choice) and not _HOT_CHOICE.issuperset(
+        choice
+    ):
+        return False
+    return choice.get("finish_reason") is None and choice.get("logprobs") is None
 
 
 class StreamDecoder:
@@ -158,10 +170,15 @@ class StreamDecoder:
 
     def feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """Decode one wire event: a parsed chunk, an ``{"error": ...}`` object or ``"[DONE]"``."""
-        lane = self.hot(event)
-        return self._feed(event) if lane is None else hot_events(lane)
+        lane = self.hot_frame(event, None)
+        return hot_events(lane) if type(lane) is tuple else self._feed(event)
 
     def hot(self, event: ParsedEvent) -> tuple[type, int, str] | None:
+        """:meth:`hot_frame` with no sink (see ``HotDecoder``)."""
+        lane = self.hot_frame(event, None)
+        return lane if type(lane) is tuple else None
+
+    def hot_frame(self, event: ParsedEvent, sink: DeltaSink | None) -> HotLane:
         """The hot path: a plain text or argument chunk in mid-stream, as its IR delta type, IR
         index and text ("": no IR event), with exactly the state change of the general path,
         :meth:`_feed`; ``None`` for any other event (no state change: decode it with ``feed``).
@@ -177,25 +194,20 @@ class StreamDecoder:
             if type(choice) is not dict:
                 return None
             index = choice["index"]
-            if type(index) is not int or index != 0:
-                return None
             delta = choice["delta"]
         except KeyError:
             return None
+        if type(index) is not int or index or type(delta) is not dict or len(delta) != 1:
+            return None
+        if len(choice) == 4:  # the common choice: exactly index, delta and both null (no set built)
+            if choice.get("finish_reason", 0) is not None or choice.get("logprobs", 0) is not None:
+                return None
+        elif not _hot_choice(choice):
+            return None
         if (
-            type(delta) is not dict
-            or len(delta) != 1
-            or not self._start_keys.issuperset(event)  # event.keys() <= start keys, cheaper
-            or event.get("usage") is not None
-            or event.get("error") is not None
-            # choice.keys() <= _HOT_CHOICE: with "index" and "delta" (a dict), a choice of as
-            # many keys as those and the optional two has no other (no set built)
-            or (
-                len(choice) != 2 + ("finish_reason" in choice) + ("logprobs" in choice)
-                and not _HOT_CHOICE.issuperset(choice)
-            )
-            or choice.get("finish_reason") is not None
-            or choice.get("logprobs") is not None
+            not self._start_keys.issuperset(event)  # event.keys() <= start keys, cheaper
+            or ("usage" in event and event["usage"] is not None)
+            or ("error" in event and event["error"] is not None)
         ):
             return None
         text = delta.get("content")
@@ -204,10 +216,20 @@ class StreamDecoder:
             if not text or flow is None or flow[0] != "content":
                 return None
             self._seen += 1
+            if sink is not None:
+                data = sink(TextDelta, flow[1], text)
+                if data is not None:
+                    return data
             return TextDelta, flow[1], text
         lane = self._hot_call(delta)
-        if lane is not None:
-            self._seen += 1
+        if lane is None:
+            return None
+        self._seen += 1
+        kind, index, arguments = lane
+        if sink is not None and arguments:
+            data = sink(kind, index, arguments)
+            if data is not None:
+                return data
         return lane
 
     def _hot_call(self, delta: dict[str, Any]) -> tuple[type, int, str] | None:

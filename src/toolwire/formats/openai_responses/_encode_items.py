@@ -28,7 +28,7 @@ from toolwire.ir.content import (
 )
 from toolwire.ir.notes import Notes
 
-__all__ = ["Ctx", "encode_assistant", "encode_result"]
+__all__ = ["Built", "Ctx", "encode_assistant", "encode_result"]
 
 _CONTENT_TYPES = (TextPart, ImagePart, FilePart, AudioPart, RefusalPart)
 
@@ -51,6 +51,9 @@ class Ctx:
     status: str = "completed"
     counter: int = 0
     synthesized_ids: bool = False
+    memo: dict[tuple[str, int], str] | None = None
+    """Ids derived so far, by prefix and counter, for this ``seed`` (``None``: none kept): a
+    stream encodes each item more than once (added, done) and derives its id once."""
 
     def __post_init__(self) -> None:
         self.ids = CallIds(self.notes)
@@ -59,7 +62,45 @@ class Ctx:
         """A derived item id (``msg_``, ``fc_``, ``rs_``...) for response output."""
         self.counter += 1
         self.synthesized_ids = True
-        return derived_id(prefix, self.seed, self.counter)
+        memo = self.memo
+        if memo is None:
+            return derived_id(prefix, self.seed, self.counter)
+        key = (prefix, self.counter)
+        known = memo.get(key)
+        if known is None:
+            known = memo[key] = derived_id(prefix, self.seed, self.counter)
+        return known
+
+
+@dataclass(slots=True)
+class Built:
+    """Output items already encoded, in order, by :func:`encode_assistant` over consecutive runs
+    of ``parts`` with one :class:`Ctx` (a stream's ``output_item.done`` items): the items of
+    ``parts`` as one encoding with the same seed gives them, when nothing was noted on the way
+    (``clean``) and the synthesized items' status is ``completed``."""
+
+    ctx: Ctx
+    parts: list[Part]
+    items: list[dict[str, Any]] = field(default_factory=list)
+    clean: bool = True
+
+    def output(self, parts: tuple[Part, ...], ctx: Ctx) -> list[dict[str, Any]] | None:
+        """The items of ``parts`` for ``ctx`` (which then says whether ids were synthesized), or
+        ``None`` when they must be encoded: other parts (each the very object encoded), seed,
+        format or status, or notes to make again."""
+        built = self.ctx
+        if not self.clean or ctx.status != "completed" or ctx.seed != built.seed or ctx.same != built.same:
+            return None
+        mine = self.parts
+        if len(parts) != len(mine):
+            return None
+        for at, part in enumerate(parts):
+            if part is not mine[at]:
+                return None
+        if built.synthesized_ids:
+            ctx.synthesized_ids = True
+        ctx.counter = built.counter
+        return list(self.items)
 
 
 def _new_message(hint: Any, msg_id: str | None, ctx: Ctx) -> dict[str, Any]:

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolwire.errors import PayloadError
-from toolwire.formats._stream import ParsedEvent, hot_events
+from toolwire.formats._stream import DeltaSink, HotLane, ParsedEvent, hot_events
 from toolwire.formats._wire import as_dict, opt_dict, opt_str, req_dict, req_str
 from toolwire.formats.openai_responses._content import decode_content
 from toolwire.formats.openai_responses._decode_items import decode_item
@@ -130,10 +130,15 @@ class StreamDecoder:
 
     def feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """Decode one wire event (a parsed SSE ``data`` object)."""
-        lane = self.hot(event)
-        return self._feed(event) if lane is None else hot_events(lane)
+        lane = self.hot_frame(event, None)
+        return hot_events(lane) if type(lane) is tuple else self._feed(event)
 
     def hot(self, event: ParsedEvent) -> tuple[type, int, str] | None:
+        """:meth:`hot_frame` with no sink (see ``HotDecoder``)."""
+        lane = self.hot_frame(event, None)
+        return lane if type(lane) is tuple else None
+
+    def hot_frame(self, event: ParsedEvent, sink: DeltaSink | None) -> HotLane:
         """The hot path: a text or argument delta of an open item, as its IR delta type, IR
         index and text (never ""), with exactly the state change of the general path,
         :meth:`_feed`; ``None`` for any other event (no state change: decode it with ``feed``).
@@ -160,6 +165,10 @@ class StreamDecoder:
         index = item.parts.get(slot) if type(slot) is int else None
         if index is not None and (hot is ToolCallDelta or item.kind == "message"):
             self._count += 1
+            if sink is not None:
+                data = sink(hot, index, delta)
+                if data is not None:
+                    return data
             return hot, index, delta
         return None
 

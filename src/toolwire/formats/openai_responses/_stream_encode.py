@@ -29,7 +29,7 @@ from toolwire._json import dumps_leaf
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import HOLE, INT_HOLE, DeltaFraming, WireEvent, delta_text, frame_template
 from toolwire.formats.openai_responses._content import encode_part
-from toolwire.formats.openai_responses._encode_items import Ctx, encode_assistant
+from toolwire.formats.openai_responses._encode_items import Built, Ctx, encode_assistant
 from toolwire.formats.openai_responses._extra import FORMAT
 from toolwire.formats.openai_responses._ids import derived_id
 from toolwire.formats.openai_responses._stream_parts import (
@@ -43,7 +43,6 @@ from toolwire.formats.openai_responses._stream_parts import (
     delta_event,
     in_progress,
     pack,
-    probe_ctx,
     sent_delta,
     skeleton_for,
 )
@@ -101,6 +100,7 @@ class StreamEncoder(DeltaFraming):
         self._message: OpenMessage | None = None
         self._waiting: dict[int, list[StreamEvent]] = {}
         self._finished: list[Part] = []
+        self._built = Built(self._ctx, self._finished)
         self._kept_ids: dict[int, str] = {}
 
     # ------------------------------------------------------------------ public
@@ -200,9 +200,36 @@ class StreamEncoder(DeltaFraming):
         self._scratch.items.clear()
         return items
 
+    def _probe(self, parts: tuple[Part, ...], index: int) -> list[dict[str, Any]]:
+        """The items of ``parts`` as they are now (``output_item.added``), the id counters of
+        the stream's context left as they were (as encoding with a copy of it would)."""
+        ctx = self._ctx
+        counter, synthesized, ids = ctx.counter, ctx.synthesized_ids, ctx.ids
+        ctx.ids = ids.copy(self._scratch)
+        try:
+            return self._encode(parts, ctx, index)
+        finally:
+            ctx.counter, ctx.synthesized_ids, ctx.ids = counter, synthesized, ids
+
+    def _encode_done(self, parts: tuple[Part, ...], index: int) -> list[dict[str, Any]]:
+        """The items of finished ``parts`` (``output_item.done``), kept for the final response
+        (:class:`Built`: reused there when they are what its encoding gives)."""
+        scratch = self._scratch.items
+        before = len(scratch)
+        items = encode_assistant(parts, None, self._ctx, f"$.parts[{index}]")
+        if len(scratch) != before:
+            self._built.clean = False  # notes the final encoding must make again, on self.notes
+        scratch.clear()
+        self._built.items.extend(items)
+        return items
+
     def _snapshot(self, resp: Response, status: str | None = None) -> dict[str, Any]:
-        """A full response object; ``status`` overrides the encoded one (``in_progress``)."""
-        wire = encode_response(resp, self._scratch if status else self.notes)
+        """A full response object; ``status`` overrides the encoded one (``in_progress``). The
+        final one reuses the items sent in ``output_item.done`` events when it can (``Built``)."""
+        if status is not None:
+            wire = encode_response(resp, self._scratch)
+        else:
+            wire = encode_response(resp, self.notes, self._built)
         self._scratch.items.clear()
         if status is not None:
             wire["status"] = status
@@ -242,7 +269,8 @@ class StreamEncoder(DeltaFraming):
         self._start = start
         self._acc.feed(start)
         self._same = start.origin == FORMAT
-        self._ctx = Ctx(notes=self._scratch, same=self._same, output=True, seed=str(start.id))
+        self._ctx = Ctx(notes=self._scratch, same=self._same, output=True, seed=str(start.id), memo={})
+        self._built = Built(self._ctx, self._finished)
         resp = Response(
             id=start.id, model=start.model, created=start.created, origin=start.origin, extra=start.extra
         )
@@ -383,7 +411,7 @@ class StreamEncoder(DeltaFraming):
     def _try_add(self, live: Live, now: Part) -> list[dict[str, Any]]:
         """``output_item.added`` once the part encodes to an item (reasoning of another origin
         becomes one only when it has text or a summary)."""
-        items = self._encode((now,), probe_ctx(self._ctx, self._scratch), live.index)
+        items = self._probe((now,), live.index)
         if not items:
             return []
         item = in_progress(items[0], self._same)
@@ -465,7 +493,7 @@ class StreamEncoder(DeltaFraming):
         out = self._sync(live, final)
         if live.added:
             out.extend(self._item_done_events(live, final))
-        items = self._encode((final,), self._ctx, live.index)
+        items = self._encode_done((final,), live.index)
         if items and live.added:
             out.append(self._item_done(live.output_index, live.item_id, items[0]))
         self._finished.append(final)
@@ -515,7 +543,7 @@ class StreamEncoder(DeltaFraming):
         return out
 
     def _open_message(self, index: int, skeleton: Part) -> list[dict[str, Any]]:
-        items = self._encode((skeleton,), probe_ctx(self._ctx, self._scratch), index)
+        items = self._probe((skeleton,), index)
         item = in_progress(items[0], self._same)
         self._message = OpenMessage(id=item.get("id"), output_index=self._next_output)
         self._next_output += 1
@@ -527,7 +555,7 @@ class StreamEncoder(DeltaFraming):
             return []
         self._message = None
         self._finished.extend(msg.parts)
-        items = self._encode(tuple(msg.parts), self._ctx, len(self._finished))
+        items = self._encode_done(tuple(msg.parts), len(self._finished))
         if not items:
             return []
         return [self._item_done(msg.output_index, msg.id, items[0])]

@@ -8,7 +8,6 @@ from typing import Any
 
 import msgspec
 
-from toolwire.formats.openai_responses._encode_items import Ctx
 from toolwire.ir.content import (
     AudioPart,
     FilePart,
@@ -19,7 +18,6 @@ from toolwire.ir.content import (
     TextPart,
     ToolCall,
 )
-from toolwire.ir.notes import Notes
 from toolwire.ir.stream import PartEnd, ReasoningDelta, StreamEvent, TextDelta, ToolCallDelta
 
 __all__ = [
@@ -34,7 +32,6 @@ __all__ = [
     "sent_delta",
     "in_progress",
     "pack",
-    "probe_ctx",
     "skeleton_for",
 ]
 
@@ -96,14 +93,6 @@ class OpenMessage:
     output_index: int
     parts: list[Part] = field(default_factory=list)
     count: int = 0
-
-
-def probe_ctx(ctx: Ctx, notes: Notes) -> Ctx:
-    """A copy of ``ctx`` whose id counters advance without touching the original."""
-    probe = Ctx(notes=notes, same=ctx.same, output=ctx.output, seed=ctx.seed, status=ctx.status)
-    probe.counter = ctx.counter
-    probe.ids = ctx.ids.copy(notes)
-    return probe
 
 
 def in_progress(item: dict[str, Any], same: bool) -> dict[str, Any]:

@@ -20,7 +20,7 @@ import msgspec
 from toolwire.formats._wire import as_dict, as_list, opt_dict, opt_str
 from toolwire.formats.openai_responses._content import _DECODERS as CONTENT_DECODERS
 from toolwire.formats.openai_responses._decode_items import decode_item
-from toolwire.formats.openai_responses._encode_items import Ctx, encode_assistant
+from toolwire.formats.openai_responses._encode_items import Built, Ctx, encode_assistant
 from toolwire.formats.openai_responses._extra import FORMAT, emit_fields, split_fields
 from toolwire.formats.openai_responses._ids import derived_id
 from toolwire.formats.openai_responses._messages import item_slots
@@ -238,8 +238,12 @@ def _cross_top(resp: Response, out: dict[str, Any], notes: Notes) -> None:
         out["error"] = None
 
 
-def encode_response(resp: Response, notes: Notes) -> dict[str, Any]:
-    """Encode an IR response as a Responses ``response`` object."""
+def encode_response(resp: Response, notes: Notes, built: Built | None = None) -> dict[str, Any]:
+    """Encode an IR response as a Responses ``response`` object.
+
+    ``built``: its output items already encoded (a stream's, see :class:`Built`), reused when
+    they are the ones this encoding gives.
+    """
     same = resp.origin == FORMAT
     out: dict[str, Any] = {}
     if same:
@@ -256,7 +260,8 @@ def encode_response(resp: Response, notes: Notes) -> dict[str, Any]:
     status = "incomplete" if out.get("status") == "incomplete" else "completed"
     ctx = Ctx(notes=notes, same=same, output=True, seed=str(out.get("id")), status=status)
     if resp.parts or not (same and resp.extra.get("~no_output")):
-        out["output"] = encode_assistant(resp.parts, None, ctx, "$.parts")
+        items = built.output(resp.parts, ctx) if built is not None else None
+        out["output"] = items if items is not None else encode_assistant(resp.parts, None, ctx, "$.parts")
     if ctx.synthesized_ids:
         notes.info("$.output", "synthesized", "output item ids derived from the response id")
     if resp.usage is not None:
