@@ -202,6 +202,23 @@ def test_final_items_are_those_sent_done() -> None:
     assert out[-1]["response"]["output"] == done
 
 
+def test_final_items_share_no_object_with_the_done_events() -> None:
+    """A caller that edits an ``output_item.done`` item (a hook, a gateway) leaves the final
+    response as it was encoded."""
+    events, _ = _CASES["text and calls"]
+    out, _ = _encode(events)
+    final = out[-1]["response"]["output"]
+    for event in out:
+        if event["type"] == "response.output_item.done":
+            item = event["item"]
+            item["status"] = "edited"
+            for nested in item.values():
+                if isinstance(nested, list):
+                    nested.clear()
+    assert [item["status"] for item in final] == ["completed"] * 3
+    assert final[0]["content"] and final[0]["content"][0]["text"] == "hi"
+
+
 def test_each_item_id_is_derived_once_per_stream(monkeypatch: pytest.MonkeyPatch) -> None:
     """Added, done and final: one derivation per item, and none kept from a stream to the next
     (two streams of one response id derive their ids twice)."""

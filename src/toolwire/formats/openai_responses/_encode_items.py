@@ -100,7 +100,18 @@ class Built:
         if built.synthesized_ids:
             ctx.synthesized_ids = True
         ctx.counter = built.counter
-        return list(self.items)
+        return [_fresh(item) for item in self.items]
+
+
+def _fresh(value: Any) -> Any:
+    """A copy of an encoded item's dicts and lists (its strings and numbers shared): the final
+    response's items are not the ``output_item.done`` events' objects, so a caller that changes
+    one event does not change another."""
+    if type(value) is dict:
+        return {key: _fresh(inner) for key, inner in value.items()}
+    if type(value) is list:
+        return [_fresh(inner) for inner in value]
+    return value
 
 
 def _new_message(hint: Any, msg_id: str | None, ctx: Ctx) -> dict[str, Any]:
