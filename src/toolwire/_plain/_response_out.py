@@ -1,15 +1,15 @@
-"""Typed shapes of the Responses response a lane writes, for the bytes API (issue 18).
+"""Typed shapes of the responses the lanes write, for the bytes API (issue 18).
 
-``translate_response_bytes`` into Responses encodes the lane's response straight from these
-msgspec Structs (:func:`toolwire._plain.responses_response.write_wire`): msgspec writes a
-Struct's fields in their order with its keys encoded once, faster than building the dict and
-encoding its keys, and a Struct is made in C. The bytes are those of the dict
-:func:`~toolwire._plain.responses_response.write_response` writes (the same keys in the same
-order, the same values: ``tests/plain/test_response_lane_responses_writer.py``).
+``translate_response_bytes`` into Responses or Chat encodes the lane's response straight from
+these msgspec Structs (``write_wire`` of :mod:`~toolwire._plain.responses_response` and
+:mod:`~toolwire._plain.chat_response`): msgspec writes a Struct's fields in their order with
+its keys encoded once, faster than building the dict and encoding its keys, and a Struct is made
+in C. The bytes are those of the dict the format's ``write_response`` writes (the same keys in
+the same order, the same values: ``tests/plain/test_response_wire_out.py``).
 
-The request echo fields are the top-level Structs' defaults, taken from ``echo_defaults`` (the
-general encoder's one definition): a lane passes the fields before them only. Kept Python
-(``pyproject``'s mypyc ``exclude``): msgspec Structs are not mypyc classes.
+The Responses request echo fields are the top-level Structs' defaults, taken from
+``echo_defaults`` (the general encoder's one definition): a lane passes the fields before them
+only. Kept Python (``pyproject``'s mypyc ``exclude``): msgspec Structs are not mypyc classes.
 """
 
 from __future__ import annotations
@@ -20,7 +20,20 @@ from msgspec import Struct, defstruct
 
 from toolwire.formats.openai_responses.response import echo_defaults
 
-__all__ = ["OutputCall", "OutputMessage", "OutputText", "ResponseOut", "ResponseOutBare"]
+__all__ = [
+    "ChatCallOut",
+    "ChatChoiceOut",
+    "ChatFunctionOut",
+    "ChatMessageOut",
+    "ChatOut",
+    "ChatOutBare",
+    "ChatTextOut",
+    "OutputCall",
+    "OutputMessage",
+    "OutputText",
+    "ResponseOut",
+    "ResponseOutBare",
+]
 
 
 class OutputText(Struct):
@@ -71,3 +84,65 @@ incomplete_details, None, model, output, usage)``, the echo fields after."""
 
 ResponseOutBare: Any = defstruct("ResponseOutBare", [*_HEAD, *_ECHO])
 """A ``response`` without a usage (none written): :data:`ResponseOut` less ``usage``."""
+
+
+class ChatFunctionOut(Struct):
+    """A Chat call's ``function``: its name and arguments text."""
+
+    name: str
+    arguments: str
+
+
+class ChatCallOut(Struct):
+    """A Chat ``tool_calls`` entry: ``ChatCallOut(id, "function", function)``."""
+
+    id: str
+    type: str
+    function: ChatFunctionOut
+
+
+class ChatMessageOut(Struct):
+    """A Chat assistant message with calls (``refusal`` ``null`` last)."""
+
+    role: str
+    content: str | None
+    tool_calls: list[ChatCallOut]
+    refusal: None = None
+
+
+class ChatTextOut(Struct):
+    """A Chat assistant message without calls (``refusal`` ``null`` last)."""
+
+    role: str
+    content: str | None
+    refusal: None = None
+
+
+class ChatChoiceOut(Struct):
+    """The one choice: ``ChatChoiceOut(0, message, finish_reason)``, ``logprobs`` ``null``."""
+
+    index: int
+    message: ChatMessageOut | ChatTextOut
+    finish_reason: str
+    logprobs: None = None
+
+
+class ChatOut(Struct):
+    """A ``chat.completion`` with a usage."""
+
+    id: str
+    object: str
+    created: int
+    model: str
+    choices: list[ChatChoiceOut]
+    usage: dict[str, Any]
+
+
+class ChatOutBare(Struct):
+    """A ``chat.completion`` without a usage (none written)."""
+
+    id: str
+    object: str
+    created: int
+    model: str
+    choices: list[ChatChoiceOut]
