@@ -10,6 +10,7 @@ from typing import Any, get_args
 
 import pytest
 
+from tests.plain.harness import outcome
 from toolwire._json import dumps
 from toolwire._plain._response_form import PlainResponse
 from toolwire._plain._response_lane import RESPONSE_WRITERS, TYPED_LANES, WIRE_WRITERS
@@ -52,11 +53,17 @@ def test_the_typed_writer_writes_the_dict_writer_s_json(target: str, shape: tupl
 
 
 @pytest.mark.parametrize("target", sorted(WIRE_WRITERS))
-def test_arguments_it_cannot_write_are_refused_both_ways(target: str) -> None:
+@pytest.mark.parametrize("arguments", [_DEEP, "[1]", "{", "", "null", '{"a": 1e400}', {"s": "\ud800"}])
+def test_arguments_of_every_kind_go_the_same_way(target: str, arguments: Any) -> None:
+    """Arguments a writer refuses, refused both ways; others written (or failing to encode) the same."""
     plain = _plain("tool_calls", None, None, 1, None)
-    plain.calls = [("toolu_0", "f", _DEEP)]
-    assert RESPONSE_WRITERS[target](plain) is None
-    assert WIRE_WRITERS[target](plain) is None
+    plain.calls = [("toolu_0", "f", arguments)]
+    want = RESPONSE_WRITERS[target](plain)
+    got = WIRE_WRITERS[target](plain)
+    if want is None:
+        assert got is None
+    else:
+        assert outcome(lambda: dumps(got)) == outcome(lambda: dumps(want))
 
 
 def test_every_typed_writer_is_the_lanes_for_a_json_body() -> None:

@@ -97,6 +97,7 @@ TYPED_READERS: dict[str, tuple[Any, Reader]] = {
 WIRE_WRITERS: dict[str, Callable[[PlainResponse], Any]] = {
     "openai-responses": responses_response.write_wire,
     "openai-chat": chat_response.write_wire,
+    "anthropic": anthropic_response.write_wire,
 }
 """The targets whose writer has a typed form for the bytes API: what it returns encodes to the
 JSON of the dict writer's response (:mod:`toolwire._plain._response_out`); the dict writer for

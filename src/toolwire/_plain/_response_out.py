@@ -1,8 +1,7 @@
 """Typed shapes of the responses the lanes write, for the bytes API (issue 18).
 
-``translate_response_bytes`` into Responses or Chat encodes the lane's response straight from
-these msgspec Structs (``write_wire`` of :mod:`~toolwire._plain.responses_response` and
-:mod:`~toolwire._plain.chat_response`): msgspec writes a Struct's fields in their order with
+``translate_response_bytes`` encodes the lane's response straight from these msgspec Structs
+(each target's ``write_wire``, e.g. :func:`toolwire._plain.chat_response.write_wire`): msgspec writes a Struct's fields in their order with
 its keys encoded once, faster than building the dict and encoding its keys, and a Struct is made
 in C. The bytes are those of the dict the format's ``write_response`` writes (the same keys in
 the same order, the same values: ``tests/plain/test_response_wire_out.py``).
@@ -21,6 +20,9 @@ from msgspec import Struct, defstruct
 from toolwire.formats.openai_responses.response import echo_defaults
 
 __all__ = [
+    "AnthropicOut",
+    "AnthropicTextOut",
+    "AnthropicToolUseOut",
     "ChatCallOut",
     "ChatChoiceOut",
     "ChatFunctionOut",
@@ -146,3 +148,34 @@ class ChatOutBare(Struct):
     created: int
     model: str
     choices: list[ChatChoiceOut]
+
+
+class AnthropicTextOut(Struct):
+    """An Anthropic ``text`` block: ``AnthropicTextOut("text", text)``."""
+
+    type: str
+    text: str
+
+
+class AnthropicToolUseOut(Struct):
+    """An Anthropic ``tool_use`` block: ``AnthropicToolUseOut("tool_use", id, name, input)``."""
+
+    type: str
+    id: str
+    name: str
+    input: dict[str, Any]
+
+
+class AnthropicOut(Struct):
+    """An Anthropic ``message``: ``AnthropicOut(id, "message", "assistant", model, content,
+    stop_reason, None, usage)``."""
+
+    id: str
+    type: str
+    role: str
+    model: str
+    content: list[AnthropicTextOut | AnthropicToolUseOut]
+    stop_reason: str
+    stop_sequence: None
+    usage: dict[str, Any]
+
