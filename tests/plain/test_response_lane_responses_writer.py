@@ -15,8 +15,8 @@ from typing import Any, get_args
 
 import pytest
 
-from toolwire._plain._response_form import PlainResponse
 from toolwire._json import dumps
+from toolwire._plain._response_form import PlainResponse
 from toolwire._plain.responses_response import write_response, write_wire
 from toolwire.formats.openai_responses import _ids
 from toolwire.formats.openai_responses.response import echo_defaults, encode_response

@@ -9,9 +9,11 @@ import itertools
 from typing import Any, get_args
 
 import pytest
+from msgspec import Struct
 
 from tests.plain.harness import outcome
 from toolwire._json import dumps
+from toolwire._plain import _response_out, _response_wire
 from toolwire._plain._response_form import PlainResponse
 from toolwire._plain._response_lane import RESPONSE_WRITERS, TYPED_LANES, WIRE_WRITERS
 from toolwire.ir.response import StopReason, Usage
@@ -26,16 +28,21 @@ for _ in range(2000):
     _DEEP = {"a": _DEEP}
 
 
-def _plain(stop: StopReason, usage: Usage | None, text: str | None, calls: int, created: int | None) -> PlainResponse:
+def _plain(
+    stop: StopReason, usage: Usage | None, text: str | None, calls: int, created: int | None
+) -> PlainResponse:
     plain = PlainResponse("msg_9", "claude-x", stop, "raw")
     plain.text, plain.usage, plain.created = text, usage, created
-    plain.calls = [(f"toolu_{i}", f"f{i}", {"a": i, "é": [1.5]} if i % 2 else '{"b":2}') for i in range(calls)]
+    arguments: list[Any] = ['{"b":2}', {"a": 1, "é": [1.5]}]
+    plain.calls = [(f"toolu_{i}", f"f{i}", arguments[i % 2]) for i in range(calls)]
     return plain
 
 
 SHAPES = [
     shape
-    for shape in itertools.product(get_args(StopReason), _USAGES, (None, "Hi \\u00e9\n"), (0, 1, 3), (None, 1700000000))
+    for shape in itertools.product(
+        get_args(StopReason), _USAGES, (None, "Hi \\u00e9\n"), (0, 1, 3), (None, 1700000000)
+    )
     if shape[2] is not None or shape[3]
 ]
 
@@ -70,3 +77,16 @@ def test_every_typed_writer_is_the_lanes_for_a_json_body() -> None:
     for (source, target), lane in TYPED_LANES.items():
         assert lane[2] is WIRE_WRITERS.get(target, RESPONSE_WRITERS[target]), (source, target)
     assert set(WIRE_WRITERS) <= set(RESPONSE_WRITERS)
+
+
+def test_no_struct_of_a_lane_is_tracked_by_the_garbage_collector() -> None:
+    """``gc=False`` on every Struct the lanes decode or write (none holds a cycle)."""
+    structs = [
+        value
+        for module in (_response_out, _response_wire)
+        for value in vars(module).values()
+        if isinstance(value, type) and issubclass(value, Struct) and value is not Struct
+    ]
+    assert len(structs) > 30
+    for struct in structs:
+        assert struct.__struct_config__.gc is False, struct

@@ -1,14 +1,18 @@
 """Typed shapes of the responses the lanes write, for the bytes API (issue 18).
 
-``translate_response_bytes`` encodes the lane's response straight from these msgspec Structs
-(each target's ``write_wire``, e.g. :func:`toolwire._plain.chat_response.write_wire`): msgspec writes a Struct's fields in their order with
-its keys encoded once, faster than building the dict and encoding its keys, and a Struct is made
-in C. The bytes are those of the dict the format's ``write_response`` writes (the same keys in
-the same order, the same values: ``tests/plain/test_response_wire_out.py``).
+``translate_response_bytes`` into Responses, Chat or Anthropic encodes the lane's response
+straight from these msgspec Structs (each target's ``write_wire``, e.g.
+:func:`toolwire._plain.chat_response.write_wire`): msgspec writes a Struct's fields in their
+order with its keys encoded once, faster than building the dict and encoding its keys, and a
+Struct is made in C. The bytes are those of the dict the format's ``write_response`` writes (the
+same keys in the same order, the same values: ``tests/plain/test_response_wire_out.py``).
 
 The Responses request echo fields are the top-level Structs' defaults, taken from
 ``echo_defaults`` (the general encoder's one definition): a lane passes the fields before them
-only. Kept Python (``pyproject``'s mypyc ``exclude``): msgspec Structs are not mypyc classes.
+only. ``gc=False``: a written response holds no cycle (its lists and dicts are the lane's own,
+or values decoded from JSON), so the garbage collector need not track its Structs, which makes
+them cheaper to make and free. Kept Python (``pyproject``'s mypyc ``exclude``): msgspec Structs
+are not mypyc classes.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ __all__ = [
 ]
 
 
-class OutputText(Struct):
+class OutputText(Struct, gc=False):
     """An ``output_text`` part: ``type``, ``text``, empty ``annotations`` and ``logprobs``."""
 
     type: str
@@ -47,7 +51,7 @@ class OutputText(Struct):
     logprobs: list[Any]
 
 
-class OutputMessage(Struct):
+class OutputMessage(Struct, gc=False):
     """An assistant ``message`` item, its fields in the encoder's order."""
 
     id: str
@@ -57,7 +61,7 @@ class OutputMessage(Struct):
     content: list[OutputText]
 
 
-class OutputCall(Struct):
+class OutputCall(Struct, gc=False):
     """A ``function_call`` item, its fields in the encoder's order."""
 
     type: str
@@ -80,22 +84,22 @@ _HEAD: list[tuple[str, Any]] = [
 ]
 _ECHO: list[tuple[str, Any, Any]] = [(name, Any, value) for name, value in echo_defaults().items()]
 
-ResponseOut: Any = defstruct("ResponseOut", [*_HEAD, ("usage", Any), *_ECHO])
+ResponseOut: Any = defstruct("ResponseOut", [*_HEAD, ("usage", Any), *_ECHO], gc=False)
 """A ``response`` with a usage: ``ResponseOut(id, "response", created_at, status,
 incomplete_details, None, model, output, usage)``, the echo fields after."""
 
-ResponseOutBare: Any = defstruct("ResponseOutBare", [*_HEAD, *_ECHO])
+ResponseOutBare: Any = defstruct("ResponseOutBare", [*_HEAD, *_ECHO], gc=False)
 """A ``response`` without a usage (none written): :data:`ResponseOut` less ``usage``."""
 
 
-class ChatFunctionOut(Struct):
+class ChatFunctionOut(Struct, gc=False):
     """A Chat call's ``function``: its name and arguments text."""
 
     name: str
     arguments: str
 
 
-class ChatCallOut(Struct):
+class ChatCallOut(Struct, gc=False):
     """A Chat ``tool_calls`` entry: ``ChatCallOut(id, "function", function)``."""
 
     id: str
@@ -103,7 +107,7 @@ class ChatCallOut(Struct):
     function: ChatFunctionOut
 
 
-class ChatMessageOut(Struct):
+class ChatMessageOut(Struct, gc=False):
     """A Chat assistant message with calls (``refusal`` ``null`` last)."""
 
     role: str
@@ -112,7 +116,7 @@ class ChatMessageOut(Struct):
     refusal: None = None
 
 
-class ChatTextOut(Struct):
+class ChatTextOut(Struct, gc=False):
     """A Chat assistant message without calls (``refusal`` ``null`` last)."""
 
     role: str
@@ -120,7 +124,7 @@ class ChatTextOut(Struct):
     refusal: None = None
 
 
-class ChatChoiceOut(Struct):
+class ChatChoiceOut(Struct, gc=False):
     """The one choice: ``ChatChoiceOut(0, message, finish_reason)``, ``logprobs`` ``null``."""
 
     index: int
@@ -129,7 +133,7 @@ class ChatChoiceOut(Struct):
     logprobs: None = None
 
 
-class ChatOut(Struct):
+class ChatOut(Struct, gc=False):
     """A ``chat.completion`` with a usage."""
 
     id: str
@@ -140,7 +144,7 @@ class ChatOut(Struct):
     usage: dict[str, Any]
 
 
-class ChatOutBare(Struct):
+class ChatOutBare(Struct, gc=False):
     """A ``chat.completion`` without a usage (none written)."""
 
     id: str
@@ -150,14 +154,14 @@ class ChatOutBare(Struct):
     choices: list[ChatChoiceOut]
 
 
-class AnthropicTextOut(Struct):
+class AnthropicTextOut(Struct, gc=False):
     """An Anthropic ``text`` block: ``AnthropicTextOut("text", text)``."""
 
     type: str
     text: str
 
 
-class AnthropicToolUseOut(Struct):
+class AnthropicToolUseOut(Struct, gc=False):
     """An Anthropic ``tool_use`` block: ``AnthropicToolUseOut("tool_use", id, name, input)``."""
 
     type: str
@@ -166,7 +170,7 @@ class AnthropicToolUseOut(Struct):
     input: dict[str, Any]
 
 
-class AnthropicOut(Struct):
+class AnthropicOut(Struct, gc=False):
     """An Anthropic ``message``: ``AnthropicOut(id, "message", "assistant", model, content,
     stop_reason, None, usage)``."""
 
@@ -178,4 +182,3 @@ class AnthropicOut(Struct):
     stop_reason: str
     stop_sequence: None
     usage: dict[str, Any]
-
