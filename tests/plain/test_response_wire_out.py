@@ -22,6 +22,8 @@ _USAGES = (
     None,
     Usage(input_tokens=10, output_tokens=4, cached_tokens=2, reasoning_tokens=1),
     Usage(output_tokens=4, cache_creation_tokens=3),
+    Usage(input_tokens=7, total_tokens=20),
+    Usage(cached_tokens=1, cache_creation_tokens=2, total_tokens=3),
 )
 _DEEP: dict[str, Any] = {}
 for _ in range(2000):

@@ -7,20 +7,22 @@ order with its keys encoded once, faster than building the dict and encoding its
 Struct is made in C. The bytes are those of the dict the format's ``write_response`` writes (the
 same keys in the same order, the same values: ``tests/plain/test_response_wire_out.py``).
 
-The Responses request echo fields are the top-level Structs' defaults, taken from
-``echo_defaults`` (the general encoder's one definition): a lane passes the fields before them
-only. ``gc=False``: a written response holds no cycle (its lists and dicts are the lane's own,
-or values decoded from JSON), so the garbage collector need not track its Structs, which makes
-them cheaper to make and free. Kept Python (``pyproject``'s mypyc ``exclude``): msgspec Structs
-are not mypyc classes.
+The Responses request echo fields are the top-level Structs' last field, taken from
+``echo_defaults`` (the general encoder's one definition) and encoded once: the first one's
+name, its default the JSON after that name (``msgspec.Raw``, written as it is), so that a lane
+passes the fields before it only. ``gc=False``: a written response holds no cycle (its lists
+and dicts are the lane's own, or values decoded from JSON), so the garbage collector need not
+track its Structs, which makes them cheaper to make and free. Kept Python (``pyproject``'s mypyc
+``exclude``): msgspec Structs are not mypyc classes.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from msgspec import Struct, defstruct
+from msgspec import Raw, Struct, defstruct
 
+from toolwire._json import dumps
 from toolwire.formats.openai_responses.response import echo_defaults
 
 __all__ = [
@@ -34,11 +36,14 @@ __all__ = [
     "ChatOut",
     "ChatOutBare",
     "ChatTextOut",
+    "InputDetailsOut",
     "OutputCall",
+    "OutputDetailsOut",
     "OutputMessage",
     "OutputText",
     "ResponseOut",
     "ResponseOutBare",
+    "UsageOut",
 ]
 
 
@@ -82,7 +87,17 @@ _HEAD: list[tuple[str, Any]] = [
     ("model", str),
     ("output", list[Any]),
 ]
-_ECHO: list[tuple[str, Any, Any]] = [(name, Any, value) for name, value in echo_defaults().items()]
+
+
+def _echo() -> list[tuple[str, Any, Any]]:
+    """The echo fields as one field: the first one's name, the JSON of all after its key."""
+    echo = echo_defaults()
+    first = next(iter(echo))
+    head = len(dumps({first: None})) - len(b"null}")  # {"<first>":
+    return [(first, Any, Raw(dumps(echo)[head:-1]))]
+
+
+_ECHO = _echo()
 
 ResponseOut: Any = defstruct("ResponseOut", [*_HEAD, ("usage", Any), *_ECHO], gc=False)
 """A ``response`` with a usage: ``ResponseOut(id, "response", created_at, status,
@@ -182,3 +197,27 @@ class AnthropicOut(Struct, gc=False):
     stop_reason: str
     stop_sequence: None
     usage: dict[str, Any]
+
+
+class InputDetailsOut(Struct, gc=False):
+    """Responses ``input_tokens_details``, cached tokens first (``foreign_usage``'s order when
+    some are cached or none written)."""
+
+    cached_tokens: int
+    cache_write_tokens: int
+
+
+class OutputDetailsOut(Struct, gc=False):
+    """Responses ``output_tokens_details``."""
+
+    reasoning_tokens: int
+
+
+class UsageOut(Struct, gc=False):
+    """A Responses ``usage``."""
+
+    input_tokens: int
+    output_tokens: int
+    input_tokens_details: Any
+    output_tokens_details: OutputDetailsOut
+    total_tokens: int

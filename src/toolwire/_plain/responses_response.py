@@ -34,11 +34,14 @@ from typing import Any, cast
 from toolwire._plain._form import Call, arguments_text
 from toolwire._plain._response_form import PlainResponse, typed_usage
 from toolwire._plain._response_out import (
+    InputDetailsOut,
     OutputCall,
+    OutputDetailsOut,
     OutputMessage,
     OutputText,
     ResponseOut,
     ResponseOutBare,
+    UsageOut,
 )
 from toolwire._plain._response_wire import ResponsesMessage
 from toolwire.errors import ToolwireError
@@ -46,7 +49,7 @@ from toolwire.formats.openai_responses._ids import id_seed, seeded_id
 from toolwire.formats.openai_responses._stop import decode_stop, status_of
 from toolwire.formats.openai_responses._usage import _NAMES, decode_usage, foreign_usage
 from toolwire.formats.openai_responses.response import echo_defaults
-from toolwire.ir.response import StopReason
+from toolwire.ir.response import StopReason, Usage
 
 __all__ = ["read_response", "write_response", "write_wire"]
 
@@ -317,6 +320,27 @@ def write_wire(plain: PlainResponse) -> Any:
     usage = plain.usage
     if usage is None:
         return ResponseOutBare(plain.id, "response", created, status, details, None, plain.model, output)
-    return ResponseOut(
-        plain.id, "response", created, status, details, None, plain.model, output, foreign_usage(usage)
-    )
+    usage_out = _wire_usage(usage)
+    return ResponseOut(plain.id, "response", created, status, details, None, plain.model, output, usage_out)
+
+
+def _wire_usage(usage: Usage) -> Any:
+    """``foreign_usage(usage)`` as Structs (the details of a cache write only: a dict, its keys
+    in that order)."""
+    inp = usage.input_tokens
+    if inp is None:
+        inp = 0
+    out = usage.output_tokens
+    if out is None:
+        out = 0
+    cached, write = usage.cached_tokens, usage.cache_creation_tokens
+    if cached is not None:
+        inner: Any = InputDetailsOut(cached, 0 if write is None else write)
+    elif write is not None:
+        inner = {"cache_write_tokens": write, "cached_tokens": 0}
+    else:
+        inner = InputDetailsOut(0, 0)
+    reasoning = usage.reasoning_tokens
+    total = usage.total_tokens
+    details = OutputDetailsOut(0 if reasoning is None else reasoning)
+    return UsageOut(inp, out, inner, details, inp + out if total is None else total)
