@@ -98,10 +98,10 @@ WIRE_WRITERS: dict[str, Callable[[PlainResponse], Any]] = {
     "openai-responses": responses_response.write_wire,
     "openai-chat": chat_response.write_wire,
     "anthropic": anthropic_response.write_wire,
+    "gemini": gemini_response.write_wire,
 }
-"""The targets whose writer has a typed form for the bytes API: what it returns encodes to the
-JSON of the dict writer's response (:mod:`toolwire._plain._response_out`); the dict writer for
-every other target."""
+"""Each target's writer in its typed form, for the bytes API: what it returns encodes to the
+JSON of the dict writer's response (:mod:`toolwire._plain._response_out`)."""
 
 TYPED_LANES: dict[tuple[str, str], tuple[Any, Reader, Callable[[PlainResponse], Any]]] = {
     (source, target): (*TYPED_READERS[source], WIRE_WRITERS.get(target, writer))

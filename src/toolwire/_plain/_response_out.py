@@ -1,6 +1,6 @@
 """Typed shapes of the responses the lanes write, for the bytes API (issue 18).
 
-``translate_response_bytes`` into Responses, Chat or Anthropic encodes the lane's response
+``translate_response_bytes`` encodes the lane's response
 straight from these msgspec Structs (each target's ``write_wire``, e.g.
 :func:`toolwire._plain.chat_response.write_wire`): msgspec writes a Struct's fields in their
 order with its keys encoded once, faster than building the dict and encoding its keys, and a
@@ -36,6 +36,14 @@ __all__ = [
     "ChatOut",
     "ChatOutBare",
     "ChatTextOut",
+    "GeminiBareCallOut",
+    "GeminiCallOut",
+    "GeminiCandidateOut",
+    "GeminiContentOut",
+    "GeminiOut",
+    "GeminiOutBare",
+    "GeminiPartOut",
+    "GeminiTextOut",
     "InputDetailsOut",
     "OutputCall",
     "OutputDetailsOut",
@@ -221,3 +229,62 @@ class UsageOut(Struct, gc=False):
     input_tokens_details: Any
     output_tokens_details: OutputDetailsOut
     total_tokens: int
+
+
+class GeminiTextOut(Struct, gc=False):
+    """A Gemini ``{"text"}`` part."""
+
+    text: str
+
+
+class GeminiCallOut(Struct, gc=False):
+    """A ``functionCall``'s ``{"name", "args", "id"}``."""
+
+    name: str
+    args: dict[str, Any]
+    id: str
+
+
+class GeminiBareCallOut(Struct, gc=False):
+    """A ``functionCall``'s ``{"name", "id"}`` (arguments of empty text: no ``args``)."""
+
+    name: str
+    id: str
+
+
+class GeminiPartOut(Struct, gc=False):
+    """A Gemini ``{"functionCall"}`` part."""
+
+    functionCall: GeminiCallOut | GeminiBareCallOut
+
+
+class GeminiContentOut(Struct, gc=False):
+    """A candidate's ``content``: ``GeminiContentOut("model", parts)``."""
+
+    role: str
+    parts: list[GeminiTextOut | GeminiPartOut]
+
+
+class GeminiCandidateOut(Struct, gc=False):
+    """The one candidate: its content and ``finishReason``."""
+
+    content: GeminiContentOut
+    finishReason: str
+
+
+class GeminiOut(Struct, gc=False):
+    """A Gemini response with a usage."""
+
+    candidates: list[GeminiCandidateOut]
+    usageMetadata: dict[str, Any]
+    modelVersion: str
+    responseId: str
+
+
+class GeminiOutBare(Struct, gc=False):
+    """A Gemini response without a usage: zero counts written last."""
+
+    candidates: list[GeminiCandidateOut]
+    modelVersion: str
+    responseId: str
+    usageMetadata: dict[str, Any]

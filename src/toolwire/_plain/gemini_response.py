@@ -26,13 +26,23 @@ from typing import Any
 
 from toolwire._plain._form import Call, arguments_text
 from toolwire._plain._response_form import PlainResponse
+from toolwire._plain._response_out import (
+    GeminiBareCallOut,
+    GeminiCallOut,
+    GeminiCandidateOut,
+    GeminiContentOut,
+    GeminiOut,
+    GeminiOutBare,
+    GeminiPartOut,
+    GeminiTextOut,
+)
 from toolwire.errors import ToolwireError
 from toolwire.formats.gemini._keys import args_object
 from toolwire.formats.gemini._usage import decode_usage, foreign_usage
 from toolwire.formats.gemini.response import _WIRE_REASONS, FINISH_REASONS, _created
 from toolwire.ir.response import Usage
 
-__all__ = ["read_response", "write_response"]
+__all__ = ["read_response", "write_response", "write_wire"]
 
 _CONTENT = frozenset({"role", "parts"})
 _TEXT = frozenset({"text"})
@@ -179,23 +189,33 @@ def read_response(p: Any) -> PlainResponse | None:
     return plain
 
 
+def _args(arguments: Any) -> tuple[bool, Any]:
+    """``(ok, args)``: the ``args`` object of a call's arguments as the encoder parses them
+    (``None``: none written, for empty text), ``ok`` false when they are not JSON text of an
+    object."""
+    text = arguments_text(arguments)  # an object source's: the text its decoder makes
+    if text is None:
+        return False, None
+    if not text:
+        return True, None
+    try:
+        args = args_object(text, _ARGS_AT)
+    except ToolwireError:
+        return False, None
+    return type(args) is dict, args  # else the message of what the text is
+
+
 def _wire_parts(plain: PlainResponse) -> list[dict[str, Any]] | None:
     """The Gemini parts of the text and calls, arguments parsed as the encoder parses them."""
     parts: list[dict[str, Any]] = []
     if plain.text is not None:
         parts.append({"text": plain.text})
     for call_id, name, arguments in plain.calls:
+        ok, args = _args(arguments)
+        if not ok:
+            return None
         inner: dict[str, Any] = {"name": name}
-        text = arguments_text(arguments)  # an object source's: the text its decoder makes
-        if text is None:
-            return None
-        try:
-            args = args_object(text, _ARGS_AT) if text else None
-        except ToolwireError:
-            return None
         if args is not None:
-            if type(args) is not dict:
-                return None
             inner["args"] = args
         inner["id"] = call_id
         parts.append({"functionCall": inner})
@@ -219,3 +239,24 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
     if plain.usage is None:
         out["usageMetadata"] = {"promptTokenCount": 0, "totalTokenCount": 0}
     return out
+
+
+def write_wire(plain: PlainResponse) -> Any:
+    """:func:`write_response` as Structs that encode to the same JSON (the bytes API's writer,
+    :mod:`toolwire._plain._response_out`), or ``None``."""
+    finish = _WIRE_REASONS.get(plain.stop)
+    if finish is None:
+        return None
+    parts: list[Any] = []
+    if plain.text is not None:
+        parts.append(GeminiTextOut(plain.text))
+    for call_id, name, arguments in plain.calls:
+        ok, args = _args(arguments)
+        if not ok:
+            return None
+        inner = GeminiBareCallOut(name, call_id) if args is None else GeminiCallOut(name, args, call_id)
+        parts.append(GeminiPartOut(inner))
+    candidates = [GeminiCandidateOut(GeminiContentOut("model", parts), finish)]
+    if plain.usage is None:
+        return GeminiOutBare(candidates, plain.model, plain.id, {"promptTokenCount": 0, "totalTokenCount": 0})
+    return GeminiOut(candidates, foreign_usage(plain.usage), plain.model, plain.id)
