@@ -35,6 +35,7 @@ from toolwire._plain._response_wire import (
 )
 
 __all__ = [
+    "OBJECT_READERS",
     "RESPONSE_LANES",
     "RESPONSE_READERS",
     "RESPONSE_WRITERS",
@@ -103,8 +104,18 @@ WIRE_WRITERS: dict[str, Callable[[PlainResponse], Any]] = {
 """Each target's writer in its typed form, for the bytes API: what it returns encodes to the
 JSON of the dict writer's response (:mod:`toolwire._plain._response_out`)."""
 
+OBJECT_READERS: dict[tuple[str, str], Reader] = {
+    ("gemini", "anthropic"): gemini_response.read_typed_objects,
+}
+"""The pairs whose typed reader keeps the source's arguments objects for a target of objects
+(not their text, which the writer would parse back to them)."""
+
 TYPED_LANES: dict[tuple[str, str], tuple[Any, Reader, Callable[[PlainResponse], Any]]] = {
-    (source, target): (*TYPED_READERS[source], WIRE_WRITERS.get(target, writer))
+    (source, target): (
+        TYPED_READERS[source][0],
+        OBJECT_READERS.get((source, target), TYPED_READERS[source][1]),
+        WIRE_WRITERS.get(target, writer),
+    )
     for (source, target), (_, writer) in RESPONSE_LANES.items()
     if source in TYPED_READERS
 }

@@ -101,8 +101,9 @@ def _usage(wire: Any, plain: PlainResponse) -> bool:
     return True
 
 
-def _typed_parts(parts: Any, plain: PlainResponse) -> bool:
-    """:func:`_parts` of the parts of a response its schema decoded: each holds one of its two."""
+def _typed_parts(parts: Any, plain: PlainResponse, objects: bool) -> bool:
+    """:func:`_parts` of the parts of a response its schema decoded: each holds one of its two
+    (``objects``: see :func:`read_typed_objects`)."""
     if not parts:
         return False
     seen: set[str] = set()
@@ -116,26 +117,28 @@ def _typed_parts(parts: Any, plain: PlainResponse) -> bool:
         call_id, name = inner.id, inner.name
         if text is not None or not call_id or call_id in seen or not name:
             return False
-        arguments = arguments_text(inner.args)  # the decoder's own text of the object
+        arguments: Any = arguments_text(inner.args)  # the decoder's own text of the object
         if arguments is None:
             return False
+        if objects and "null" not in arguments:
+            arguments = inner.args  # what the text parses to (see read_typed_objects)
         seen.add(call_id)
         plain.calls.append((call_id, name, arguments))
     return True
 
 
-def read_typed(r: Any) -> PlainResponse | None:
+def read_typed(r: Any, objects: bool = False) -> PlainResponse | None:
     """:func:`read_response` of a response its schema decoded (a :class:`GeminiResponse`): the
     checks left are of values, the reader's own; the usage is ``decode_usage``'s of counts.
     ``r`` untyped: a field its schema types ``int`` or ``str`` may be ``None`` (compiled, a typed
-    local would refuse it)."""
+    local would refuse it). ``objects``: see :func:`read_typed_objects`."""
     if not r.responseId or not r.modelVersion or len(r.candidates) != 1:
         return None
     candidate = r.candidates[0]
     finish = candidate.finishReason
     stop = FINISH_REASONS.get(finish, "other")
     plain = PlainResponse(r.responseId, r.modelVersion, stop, finish)
-    if not _typed_parts(candidate.content.parts, plain):
+    if not _typed_parts(candidate.content.parts, plain, objects):
         return None
     if stop == "end_turn" and plain.calls:
         plain.stop = "tool_calls"
@@ -155,6 +158,17 @@ def read_typed(r: Any) -> PlainResponse | None:
     if r.createTime is not None:
         plain.created = _created(r.createTime)
     return plain
+
+
+def read_typed_objects(r: Any) -> PlainResponse | None:
+    """:func:`read_typed` for a target of object arguments (Anthropic), the bytes API's only:
+    a call's arguments the decoded object itself, not its text, which the writer would parse
+    back to an equal object: decoded JSON (strings, integers, finite floats: msgspec refuses a
+    number out of range and a lone surrogate) makes a text that parses back equal. Not when
+    the text holds a ``null``: the text of a ``None`` and of an infinite float, which would
+    parse back as ``None`` (none today; kept should a decoder give one). The object is the
+    decoded body's, which nothing else holds."""
+    return read_typed(r, True)
 
 
 def read_response(p: Any) -> PlainResponse | None:
