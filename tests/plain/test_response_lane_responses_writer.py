@@ -3,7 +3,8 @@
 The writer spells out what the encoder gets from helpers (the request echo fields of
 ``echo_defaults``, the status of the common stop reasons, the derived ids): for every stop
 reason, with and without usage, text and calls, it writes what ``encode_response`` writes for
-the same response of another format (or refuses what the encoder reports as ``failed``).
+the same response of another format (or refuses what the encoder reports as ``failed``), and
+its typed form for the bytes API (``write_wire``) encodes to the same JSON.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from typing import Any, get_args
 
 import pytest
 
+from toolwire._json import dumps
 from toolwire._plain._response_form import PlainResponse
-from toolwire._plain.responses_response import write_response
+from toolwire._plain.responses_response import write_response, write_wire
 from toolwire.formats.openai_responses import _ids
 from toolwire.formats.openai_responses.response import echo_defaults, encode_response
 from toolwire.ir.content import TextPart, ToolCall
@@ -61,10 +63,13 @@ def test_the_writer_writes_what_the_encoder_writes(
     plain, ir = _pair(stop, usage, text, calls)
     got = write_response(plain)
     want = encode_response(ir, Notes("drop"))
+    wire = write_wire(plain)
     if want["status"] == "failed":
         assert got is None
+        assert wire is None
         return
     assert got == want
+    assert dumps(wire) == dumps(want)  # the bytes API's Structs: the same JSON
     assert list(got) == list(want)  # the same key order: the bytes are the same
     assert list(got)[-len(echo_defaults()) :] == list(echo_defaults())
 

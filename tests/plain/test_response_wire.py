@@ -36,7 +36,12 @@ from toolwire._plain import (
     gemini_response,
     responses_response,
 )
-from toolwire._plain._response_lane import RESPONSE_LANES, TYPED_READERS, typed_response_lane
+from toolwire._plain._response_lane import (
+    OBJECT_READERS,
+    RESPONSE_LANES,
+    TYPED_READERS,
+    typed_response_lane,
+)
 from toolwire.translate import _general_response
 
 Reader = Callable[[Any], Any]
@@ -161,3 +166,59 @@ def test_arguments_of_other_types_go_the_dict_s_way() -> None:
         assert typed_response_lane(body, source, "openai-chat", "drop") is None  # type: ignore[arg-type]
         got = _raised(lambda b=body, s=source: translate_response_bytes(b, source=s, target="openai-chat"))  # type: ignore[misc]
         assert got == _raised(lambda b=body: loads(b))  # type: ignore[misc]
+
+
+def test_objects_for_an_object_target_are_what_the_text_parses_to() -> None:
+    """``read_typed_objects`` (Gemini into Anthropic, the bytes API) makes ``read_typed``'s
+    response, a call's arguments the object its text parses to, or that text when it holds a
+    ``null``; over every variant of the Gemini reader's tests."""
+    decoder, read_typed = TYPED_READERS["gemini"]
+    assert OBJECT_READERS[("gemini", "anthropic")] is gemini_response.read_typed_objects
+    kept = 0
+    for payload in _variants("gemini"):
+        try:
+            value = decoder.decode(orjson.dumps(payload))
+        except msgspec.DecodeError:
+            continue
+        want, got = read_typed(value), gemini_response.read_typed_objects(value)
+        if want is None:
+            assert got is None
+            continue
+        assert got is not None
+        for (i, n, text), (j, m, arguments) in zip(want.calls, got.calls, strict=True):
+            assert (i, n) == (j, m)
+            if "null" in text:
+                assert arguments == text
+            else:
+                assert type(arguments) is dict and arguments == loads(text)
+                kept += 1
+        got.calls = want.calls
+        assert got == want
+    assert kept > 10
+
+
+_ARGS = [
+    b'{"a":null}',
+    b'{"a":1e400}',
+    b'{"a":-1e400,"b":"x"}',
+    b'{"a":"nullable"}',
+    b'{"a":123456789012345678901234567890}',
+    b'{"a":-0.0,"b":1.5e300,"c":[true,false,{}]}',
+    b'{"s":"\\ud83d\\ude00 \\u00e9"}',
+    b'{"s":"\\ud800"}',
+    b'{"a":{"b":{"c":[1,2.5,"z"]}}}',
+]
+
+
+@pytest.mark.parametrize("args", _ARGS)
+def test_gemini_arguments_into_anthropic_as_the_general_path_writes_them(args: bytes) -> None:
+    body = (
+        b'{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"f","args":'
+        + args
+        + b',"id":"c1"}}]},"finishReason":"STOP"}],"modelVersion":"m","responseId":"r"}'
+    )
+    general = outcome(
+        lambda: dumps(_general_response(loads(body), "gemini", "anthropic", "drop", None).payload)
+    )
+    got = outcome(lambda: translate_response_bytes(body, source="gemini", target="anthropic", policy="drop"))
+    assert got == general

@@ -35,10 +35,13 @@ from toolwire._plain._response_wire import (
 )
 
 __all__ = [
+    "OBJECT_READERS",
     "RESPONSE_LANES",
     "RESPONSE_READERS",
     "RESPONSE_WRITERS",
+    "TYPED_LANES",
     "TYPED_READERS",
+    "WIRE_WRITERS",
     "response_lane",
     "typed_response_lane",
 ]
@@ -92,22 +95,48 @@ TYPED_READERS: dict[str, tuple[Any, Reader]] = {
 }
 """Each source with a typed schema: its JSON decoder and the reader of what it decodes."""
 
+WIRE_WRITERS: dict[str, Callable[[PlainResponse], Any]] = {
+    "openai-responses": responses_response.write_wire,
+    "openai-chat": chat_response.write_wire,
+    "anthropic": anthropic_response.write_wire,
+    "gemini": gemini_response.write_wire,
+}
+"""Each target's writer in its typed form, for the bytes API: what it returns encodes to the
+JSON of the dict writer's response (:mod:`toolwire._plain._response_out`)."""
 
-def typed_response_lane(body: Any, source: Any, target: Any, policy: Any) -> dict[str, Any] | None:
+OBJECT_READERS: dict[tuple[str, str], Reader] = {
+    ("gemini", "anthropic"): gemini_response.read_typed_objects,
+}
+"""The pairs whose typed reader keeps the source's arguments objects for a target of objects
+(not their text, which the writer would parse back to them)."""
+
+TYPED_LANES: dict[tuple[str, str], tuple[Any, Reader, Callable[[PlainResponse], Any]]] = {
+    (source, target): (
+        TYPED_READERS[source][0],
+        OBJECT_READERS.get((source, target), TYPED_READERS[source][1]),
+        WIRE_WRITERS.get(target, writer),
+    )
+    for (source, target), (_, writer) in RESPONSE_LANES.items()
+    if source in TYPED_READERS
+}
+"""Each pair's lane for a JSON body, ``(source, target) -> (decoder, typed reader, writer)``."""
+
+
+def typed_response_lane(body: Any, source: Any, target: Any, policy: Any) -> Any:
     """The target response of the JSON ``body`` by the pair's lane, decoded by the source's
     schema, or ``None`` (no schema, a body it refuses, a response not plain: the caller parses
-    the body and runs :func:`response_lane`, then the general path). The arguments are the
-    caller's, unchecked: typed ``Any`` so that the compiled build does not refuse a wrong type
-    with its own TypeError before the dict's way says what is wrong."""
+    the body and runs :func:`response_lane`, then the general path): a value ``dumps`` encodes
+    (a dict, or the target's Structs: :data:`WIRE_WRITERS`). The arguments are the caller's,
+    unchecked: typed ``Any`` so that the compiled build does not refuse a wrong type with its
+    own TypeError before the dict's way says what is wrong."""
     if policy != "drop" or type(source) is not str or type(target) is not str:
         return None  # other arguments: the dict's way, which says what is wrong first
-    lane = RESPONSE_LANES.get((source, target))
-    typed = TYPED_READERS.get(source)
-    if lane is None or typed is None:
+    lane = TYPED_LANES.get((source, target))
+    if lane is None:
         return None
     try:
-        value = typed[0].decode(body)
+        value = lane[0].decode(body)
     except (DecodeError, RecursionError, UnicodeError, TypeError):  # ValidationError: a DecodeError
         return None
-    plain = typed[1](value)
-    return None if plain is None else lane[1](plain)
+    plain = lane[1](value)
+    return None if plain is None else lane[2](plain)

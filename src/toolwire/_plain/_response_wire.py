@@ -13,7 +13,9 @@ JSON bodies only: ``msgspec.convert`` of a dict takes more than JSON values (a t
 an array, an ``IntEnum`` as an integer, a ``dict`` subclass as an object), which the reader and
 the general path refuse, so the dict API keeps the readers' own checks.
 
-Kept Python (``pyproject``'s mypyc ``exclude``): msgspec Structs are not mypyc classes. A count
+``gc=False``: what JSON decodes holds no cycle, so the garbage collector need not track the
+Structs (cheaper to make and free). Kept Python (``pyproject``'s mypyc ``exclude``): msgspec
+Structs are not mypyc classes. A count
 typed ``int`` that defaults to ``None`` is one the wire may leave out but not send as ``null``
 (which the codec's decoder keeps as a hint: the dict's way takes it).
 """
@@ -53,13 +55,13 @@ __all__ = [
 ]
 
 
-class AnthropicText(Struct, tag="text", tag_field="type", forbid_unknown_fields=True):
+class AnthropicText(Struct, tag="text", tag_field="type", forbid_unknown_fields=True, gc=False):
     """An Anthropic ``text`` block (no citations)."""
 
     text: str
 
 
-class AnthropicToolUse(Struct, tag="tool_use", tag_field="type", forbid_unknown_fields=True):
+class AnthropicToolUse(Struct, tag="tool_use", tag_field="type", forbid_unknown_fields=True, gc=False):
     """An Anthropic ``tool_use`` block."""
 
     id: str
@@ -67,7 +69,7 @@ class AnthropicToolUse(Struct, tag="tool_use", tag_field="type", forbid_unknown_
     input: dict[str, Any]
 
 
-class AnthropicUsage(Struct, forbid_unknown_fields=True):
+class AnthropicUsage(Struct, forbid_unknown_fields=True, gc=False):
     """An Anthropic ``usage`` of integer counts only (each may be left out, none ``null``)."""
 
     input_tokens: int = None  # type: ignore[assignment]
@@ -76,7 +78,7 @@ class AnthropicUsage(Struct, forbid_unknown_fields=True):
     cache_read_input_tokens: int = None  # type: ignore[assignment]
 
 
-class AnthropicMessage(Struct, forbid_unknown_fields=True):
+class AnthropicMessage(Struct, forbid_unknown_fields=True, gc=False):
     """An Anthropic ``message`` of every field, text and ``tool_use`` blocks, no stop sequence
     (its ``type`` a field, not a tag: a tag may be left out)."""
 
@@ -90,7 +92,7 @@ class AnthropicMessage(Struct, forbid_unknown_fields=True):
     usage: AnthropicUsage
 
 
-class GeminiCall(Struct, forbid_unknown_fields=True):
+class GeminiCall(Struct, forbid_unknown_fields=True, gc=False):
     """A Gemini ``functionCall`` of a name, object arguments and an id."""
 
     name: str
@@ -98,7 +100,7 @@ class GeminiCall(Struct, forbid_unknown_fields=True):
     id: str
 
 
-class GeminiPart(Struct, forbid_unknown_fields=True):
+class GeminiPart(Struct, forbid_unknown_fields=True, gc=False):
     """A Gemini part of a ``text`` or a ``functionCall`` (the reader checks it holds one: parts
     are not tagged, so not a union of two schemas)."""
 
@@ -106,21 +108,21 @@ class GeminiPart(Struct, forbid_unknown_fields=True):
     functionCall: GeminiCall = None  # type: ignore[assignment]
 
 
-class GeminiContent(Struct, forbid_unknown_fields=True):
+class GeminiContent(Struct, forbid_unknown_fields=True, gc=False):
     """A Gemini candidate's content: the model's parts."""
 
     role: Literal["model"]
     parts: list[GeminiPart]
 
 
-class GeminiCandidate(Struct):
+class GeminiCandidate(Struct, gc=False):
     """A Gemini candidate (its other fields let be, as the reader lets them)."""
 
     finishReason: str
     content: GeminiContent
 
 
-class GeminiUsage(Struct, forbid_unknown_fields=True):
+class GeminiUsage(Struct, forbid_unknown_fields=True, gc=False):
     """A Gemini ``usageMetadata`` of integer counts only, no tool-use prompt count."""
 
     promptTokenCount: int = None  # type: ignore[assignment]
@@ -130,7 +132,7 @@ class GeminiUsage(Struct, forbid_unknown_fields=True):
     thoughtsTokenCount: int = None  # type: ignore[assignment]
 
 
-class GeminiResponse(Struct):
+class GeminiResponse(Struct, gc=False):
     """A Gemini ``generateContent`` response (its other fields let be, as the reader lets them)."""
 
     responseId: str
@@ -140,14 +142,14 @@ class GeminiResponse(Struct):
     createTime: str = None  # type: ignore[assignment]
 
 
-class ChatFunction(Struct, forbid_unknown_fields=True):
+class ChatFunction(Struct, forbid_unknown_fields=True, gc=False):
     """A Chat call's function: its name and arguments text."""
 
     name: str
     arguments: str
 
 
-class ChatCall(Struct, forbid_unknown_fields=True):
+class ChatCall(Struct, forbid_unknown_fields=True, gc=False):
     """A Chat ``tool_calls`` entry of type ``function``."""
 
     id: str
@@ -155,7 +157,7 @@ class ChatCall(Struct, forbid_unknown_fields=True):
     function: ChatFunction
 
 
-class ChatMessage(Struct, forbid_unknown_fields=True):
+class ChatMessage(Struct, forbid_unknown_fields=True, gc=False):
     """A Chat choice's assistant message: a text or ``null``, calls, no refusal."""
 
     role: Literal["assistant"]
@@ -164,7 +166,7 @@ class ChatMessage(Struct, forbid_unknown_fields=True):
     refusal: None = None
 
 
-class ChatChoice(Struct, forbid_unknown_fields=True):
+class ChatChoice(Struct, forbid_unknown_fields=True, gc=False):
     """The one choice of a Chat completion, without logprobs."""
 
     index: Literal[0]
@@ -173,20 +175,20 @@ class ChatChoice(Struct, forbid_unknown_fields=True):
     logprobs: None = None
 
 
-class ChatPromptDetails(Struct, forbid_unknown_fields=True):
+class ChatPromptDetails(Struct, forbid_unknown_fields=True, gc=False):
     """Chat ``prompt_tokens_details`` of integer counts (the reader checks it holds one)."""
 
     cached_tokens: int = None  # type: ignore[assignment]
     cache_write_tokens: int = None  # type: ignore[assignment]
 
 
-class ChatCompletionDetails(Struct, forbid_unknown_fields=True):
+class ChatCompletionDetails(Struct, forbid_unknown_fields=True, gc=False):
     """Chat ``completion_tokens_details`` of integer counts (the reader checks it holds one)."""
 
     reasoning_tokens: int = None  # type: ignore[assignment]
 
 
-class ChatUsage(Struct, forbid_unknown_fields=True):
+class ChatUsage(Struct, forbid_unknown_fields=True, gc=False):
     """A Chat ``usage`` of integer counts and details of integer counts only."""
 
     prompt_tokens: int = None  # type: ignore[assignment]
@@ -196,7 +198,7 @@ class ChatUsage(Struct, forbid_unknown_fields=True):
     completion_tokens_details: ChatCompletionDetails = None  # type: ignore[assignment]
 
 
-class ChatCompletion(Struct, forbid_unknown_fields=True):
+class ChatCompletion(Struct, forbid_unknown_fields=True, gc=False):
     """A ``chat.completion`` of one choice."""
 
     id: str
@@ -207,7 +209,7 @@ class ChatCompletion(Struct, forbid_unknown_fields=True):
     usage: ChatUsage = None  # type: ignore[assignment]
 
 
-class ResponsesText(Struct, forbid_unknown_fields=True):
+class ResponsesText(Struct, forbid_unknown_fields=True, gc=False):
     """A Responses ``output_text`` part (the reader checks its lists are empty)."""
 
     type: Literal["output_text"]
@@ -216,7 +218,7 @@ class ResponsesText(Struct, forbid_unknown_fields=True):
     logprobs: list[Any] = []
 
 
-class ResponsesMessage(Struct, tag="message", tag_field="type", forbid_unknown_fields=True):
+class ResponsesMessage(Struct, tag="message", tag_field="type", forbid_unknown_fields=True, gc=False):
     """A Responses assistant ``message`` item (an id and status, when given, strings)."""
 
     role: Literal["assistant"]
@@ -225,7 +227,7 @@ class ResponsesMessage(Struct, tag="message", tag_field="type", forbid_unknown_f
     status: str = ""
 
 
-class ResponsesCall(Struct, tag="function_call", tag_field="type", forbid_unknown_fields=True):
+class ResponsesCall(Struct, tag="function_call", tag_field="type", forbid_unknown_fields=True, gc=False):
     """A Responses ``function_call`` item (an id and status, when given, strings)."""
 
     call_id: str
@@ -235,20 +237,20 @@ class ResponsesCall(Struct, tag="function_call", tag_field="type", forbid_unknow
     status: str = ""
 
 
-class ResponsesInputDetails(Struct, forbid_unknown_fields=True):
+class ResponsesInputDetails(Struct, forbid_unknown_fields=True, gc=False):
     """Responses ``input_tokens_details`` of integer counts (the reader checks it holds one)."""
 
     cached_tokens: int = None  # type: ignore[assignment]
     cache_write_tokens: int = None  # type: ignore[assignment]
 
 
-class ResponsesOutputDetails(Struct, forbid_unknown_fields=True):
+class ResponsesOutputDetails(Struct, forbid_unknown_fields=True, gc=False):
     """Responses ``output_tokens_details`` of integer counts (the reader checks it holds one)."""
 
     reasoning_tokens: int = None  # type: ignore[assignment]
 
 
-class ResponsesUsage(Struct, forbid_unknown_fields=True):
+class ResponsesUsage(Struct, forbid_unknown_fields=True, gc=False):
     """A Responses ``usage`` of integer counts and details of integer counts only."""
 
     input_tokens: int = None  # type: ignore[assignment]
@@ -258,7 +260,7 @@ class ResponsesUsage(Struct, forbid_unknown_fields=True):
     output_tokens_details: ResponsesOutputDetails = None  # type: ignore[assignment]
 
 
-class ResponsesResponse(Struct):
+class ResponsesResponse(Struct, gc=False):
     """A Responses ``response`` (its other fields let be, as the reader lets them: the request
     echo fields and those the decoder does not name)."""
 

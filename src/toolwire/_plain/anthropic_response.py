@@ -27,6 +27,7 @@ from typing import Any
 from toolwire._callids import sanitize_call_id
 from toolwire._plain._form import Call
 from toolwire._plain._response_form import PlainResponse
+from toolwire._plain._response_out import AnthropicOut, AnthropicTextOut, AnthropicToolUseOut
 from toolwire._plain._response_wire import AnthropicText
 from toolwire.errors import ToolwireError
 from toolwire.formats.anthropic._usage import decode_usage, foreign_usage
@@ -34,7 +35,7 @@ from toolwire.formats.anthropic._util import parse_object
 from toolwire.formats.anthropic.response import STOP_REASONS, stop_of
 from toolwire.ir.response import Usage
 
-__all__ = ["read_response", "write_response"]
+__all__ = ["read_response", "write_response", "write_wire"]
 
 _KEYS = frozenset({"id", "type", "role", "model", "content", "stop_reason", "stop_sequence", "usage"})
 _TEXT = frozenset({"type", "text"})
@@ -124,16 +125,15 @@ def read_response(p: Any) -> PlainResponse | None:
     return plain
 
 
-def _block(call: Call) -> dict[str, Any] | None:
-    """The ``tool_use`` block of ``call``, or ``None`` (an id rewritten, arguments not an object)."""
-    call_id, name, arguments = call
+def _input(call: Call) -> dict[str, Any] | None:
+    """The ``input`` object of ``call``'s ``tool_use`` block, or ``None`` (an id rewritten,
+    arguments not an object)."""
+    call_id, _, arguments = call
     if sanitize_call_id(call_id) != call_id:
         return None
     if type(arguments) is str:
         arguments = parse_object(arguments)
-    if type(arguments) is not dict:
-        return None
-    return {"type": "tool_use", "id": call_id, "name": name, "input": arguments}
+    return arguments if type(arguments) is dict else None
 
 
 def write_response(plain: PlainResponse) -> dict[str, Any] | None:
@@ -143,10 +143,10 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
     if plain.text is not None:
         content.append({"type": "text", "text": plain.text})
     for call in plain.calls:
-        block = _block(call)
-        if block is None:
+        arguments = _input(call)
+        if arguments is None:
             return None
-        content.append(block)
+        content.append({"type": "tool_use", "id": call[0], "name": call[1], "input": arguments})
     stop = stop_of(plain.stop, bool(plain.calls))  # drop: the general path makes the notes
     return {
         "id": plain.id,
@@ -158,3 +158,19 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
         "stop_sequence": None,
         "usage": foreign_usage(plain.usage),
     }
+
+
+def write_wire(plain: PlainResponse) -> Any:
+    """:func:`write_response` as Structs that encode to the same JSON (the bytes API's writer,
+    :mod:`toolwire._plain._response_out`), or ``None``."""
+    content: list[Any] = []
+    if plain.text is not None:
+        content.append(AnthropicTextOut("text", plain.text))
+    for call in plain.calls:
+        arguments = _input(call)
+        if arguments is None:
+            return None
+        content.append(AnthropicToolUseOut("tool_use", call[0], call[1], arguments))
+    stop = stop_of(plain.stop, bool(plain.calls))
+    usage = foreign_usage(plain.usage)
+    return AnthropicOut(plain.id, "message", "assistant", plain.model, content, stop, None, usage)

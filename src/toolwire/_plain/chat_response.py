@@ -19,6 +19,15 @@ from typing import Any
 
 from toolwire._plain._form import Call, arguments_text
 from toolwire._plain._response_form import PlainResponse, typed_usage
+from toolwire._plain._response_out import (
+    ChatCallOut,
+    ChatChoiceOut,
+    ChatFunctionOut,
+    ChatMessageOut,
+    ChatOut,
+    ChatOutBare,
+    ChatTextOut,
+)
 from toolwire.errors import ToolwireError
 from toolwire.formats._openai_usage import counts_only
 from toolwire.formats.openai_chat.response import (
@@ -30,7 +39,7 @@ from toolwire.formats.openai_chat.response import (
 )
 from toolwire.ir.response import Usage
 
-__all__ = ["read_response", "write_response"]
+__all__ = ["read_response", "write_response", "write_wire"]
 
 _TOP = frozenset({"id", "object", "created", "model", "choices", "usage"})
 _CHOICE = frozenset({"index", "message", "finish_reason", "logprobs"})
@@ -212,3 +221,23 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
     if plain.usage is not None:
         out["usage"] = foreign_usage(plain.usage)
     return out
+
+
+def write_wire(plain: PlainResponse) -> Any:
+    """:func:`write_response` as Structs that encode to the same JSON (the bytes API's writer,
+    :mod:`toolwire._plain._response_out`), or ``None``."""
+    if plain.calls:
+        calls = []
+        for call_id, name, arguments in plain.calls:
+            text = arguments_text(arguments)
+            if text is None:
+                return None
+            calls.append(ChatCallOut(call_id, "function", ChatFunctionOut(name, text)))
+        message: Any = ChatMessageOut("assistant", plain.text, calls)
+    else:
+        message = ChatTextOut("assistant", plain.text)
+    choices = [ChatChoiceOut(0, message, finish_of(plain.stop, bool(plain.calls)))]
+    created = 0 if plain.created is None else plain.created
+    if plain.usage is None:
+        return ChatOutBare(plain.id, "chat.completion", created, plain.model, choices)
+    return ChatOut(plain.id, "chat.completion", created, plain.model, choices, foreign_usage(plain.usage))

@@ -26,13 +26,23 @@ from typing import Any
 
 from toolwire._plain._form import Call, arguments_text
 from toolwire._plain._response_form import PlainResponse
+from toolwire._plain._response_out import (
+    GeminiBareCallOut,
+    GeminiCallOut,
+    GeminiCandidateOut,
+    GeminiContentOut,
+    GeminiOut,
+    GeminiOutBare,
+    GeminiPartOut,
+    GeminiTextOut,
+)
 from toolwire.errors import ToolwireError
 from toolwire.formats.gemini._keys import args_object
 from toolwire.formats.gemini._usage import decode_usage, foreign_usage
 from toolwire.formats.gemini.response import _WIRE_REASONS, FINISH_REASONS, _created
 from toolwire.ir.response import Usage
 
-__all__ = ["read_response", "write_response"]
+__all__ = ["read_response", "write_response", "write_wire"]
 
 _CONTENT = frozenset({"role", "parts"})
 _TEXT = frozenset({"text"})
@@ -91,8 +101,9 @@ def _usage(wire: Any, plain: PlainResponse) -> bool:
     return True
 
 
-def _typed_parts(parts: Any, plain: PlainResponse) -> bool:
-    """:func:`_parts` of the parts of a response its schema decoded: each holds one of its two."""
+def _typed_parts(parts: Any, plain: PlainResponse, objects: bool) -> bool:
+    """:func:`_parts` of the parts of a response its schema decoded: each holds one of its two
+    (``objects``: see :func:`read_typed_objects`)."""
     if not parts:
         return False
     seen: set[str] = set()
@@ -106,26 +117,28 @@ def _typed_parts(parts: Any, plain: PlainResponse) -> bool:
         call_id, name = inner.id, inner.name
         if text is not None or not call_id or call_id in seen or not name:
             return False
-        arguments = arguments_text(inner.args)  # the decoder's own text of the object
+        arguments: Any = arguments_text(inner.args)  # the decoder's own text of the object
         if arguments is None:
             return False
+        if objects and "null" not in arguments:
+            arguments = inner.args  # what the text parses to (see read_typed_objects)
         seen.add(call_id)
         plain.calls.append((call_id, name, arguments))
     return True
 
 
-def read_typed(r: Any) -> PlainResponse | None:
+def read_typed(r: Any, objects: bool = False) -> PlainResponse | None:
     """:func:`read_response` of a response its schema decoded (a :class:`GeminiResponse`): the
     checks left are of values, the reader's own; the usage is ``decode_usage``'s of counts.
     ``r`` untyped: a field its schema types ``int`` or ``str`` may be ``None`` (compiled, a typed
-    local would refuse it)."""
+    local would refuse it). ``objects``: see :func:`read_typed_objects`."""
     if not r.responseId or not r.modelVersion or len(r.candidates) != 1:
         return None
     candidate = r.candidates[0]
     finish = candidate.finishReason
     stop = FINISH_REASONS.get(finish, "other")
     plain = PlainResponse(r.responseId, r.modelVersion, stop, finish)
-    if not _typed_parts(candidate.content.parts, plain):
+    if not _typed_parts(candidate.content.parts, plain, objects):
         return None
     if stop == "end_turn" and plain.calls:
         plain.stop = "tool_calls"
@@ -145,6 +158,17 @@ def read_typed(r: Any) -> PlainResponse | None:
     if r.createTime is not None:
         plain.created = _created(r.createTime)
     return plain
+
+
+def read_typed_objects(r: Any) -> PlainResponse | None:
+    """:func:`read_typed` for a target of object arguments (Anthropic), the bytes API's only:
+    a call's arguments the decoded object itself, not its text, which the writer would parse
+    back to an equal object: decoded JSON (strings, integers, finite floats: msgspec refuses a
+    number out of range and a lone surrogate) makes a text that parses back equal. Not when
+    the text holds a ``null``: the text of a ``None`` and of an infinite float, which would
+    parse back as ``None`` (none today; kept should a decoder give one). The object is the
+    decoded body's, which nothing else holds."""
+    return read_typed(r, True)
 
 
 def read_response(p: Any) -> PlainResponse | None:
@@ -179,23 +203,33 @@ def read_response(p: Any) -> PlainResponse | None:
     return plain
 
 
+def _args(arguments: Any) -> tuple[bool, Any]:
+    """``(ok, args)``: the ``args`` object of a call's arguments as the encoder parses them
+    (``None``: none written, for empty text), ``ok`` false when they are not JSON text of an
+    object."""
+    text = arguments_text(arguments)  # an object source's: the text its decoder makes
+    if text is None:
+        return False, None
+    if not text:
+        return True, None
+    try:
+        args = args_object(text, _ARGS_AT)
+    except ToolwireError:
+        return False, None
+    return type(args) is dict, args  # else the message of what the text is
+
+
 def _wire_parts(plain: PlainResponse) -> list[dict[str, Any]] | None:
     """The Gemini parts of the text and calls, arguments parsed as the encoder parses them."""
     parts: list[dict[str, Any]] = []
     if plain.text is not None:
         parts.append({"text": plain.text})
     for call_id, name, arguments in plain.calls:
+        ok, args = _args(arguments)
+        if not ok:
+            return None
         inner: dict[str, Any] = {"name": name}
-        text = arguments_text(arguments)  # an object source's: the text its decoder makes
-        if text is None:
-            return None
-        try:
-            args = args_object(text, _ARGS_AT) if text else None
-        except ToolwireError:
-            return None
         if args is not None:
-            if type(args) is not dict:
-                return None
             inner["args"] = args
         inner["id"] = call_id
         parts.append({"functionCall": inner})
@@ -219,3 +253,24 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
     if plain.usage is None:
         out["usageMetadata"] = {"promptTokenCount": 0, "totalTokenCount": 0}
     return out
+
+
+def write_wire(plain: PlainResponse) -> Any:
+    """:func:`write_response` as Structs that encode to the same JSON (the bytes API's writer,
+    :mod:`toolwire._plain._response_out`), or ``None``."""
+    finish = _WIRE_REASONS.get(plain.stop)
+    if finish is None:
+        return None
+    parts: list[Any] = []
+    if plain.text is not None:
+        parts.append(GeminiTextOut(plain.text))
+    for call_id, name, arguments in plain.calls:
+        ok, args = _args(arguments)
+        if not ok:
+            return None
+        inner = GeminiBareCallOut(name, call_id) if args is None else GeminiCallOut(name, args, call_id)
+        parts.append(GeminiPartOut(inner))
+    candidates = [GeminiCandidateOut(GeminiContentOut("model", parts), finish)]
+    if plain.usage is None:
+        return GeminiOutBare(candidates, plain.model, plain.id, {"promptTokenCount": 0, "totalTokenCount": 0})
+    return GeminiOut(candidates, foreign_usage(plain.usage), plain.model, plain.id)

@@ -33,15 +33,25 @@ from typing import Any, cast
 
 from toolwire._plain._form import Call, arguments_text
 from toolwire._plain._response_form import PlainResponse, typed_usage
+from toolwire._plain._response_out import (
+    InputDetailsOut,
+    OutputCall,
+    OutputDetailsOut,
+    OutputMessage,
+    OutputText,
+    ResponseOut,
+    ResponseOutBare,
+    UsageOut,
+)
 from toolwire._plain._response_wire import ResponsesMessage
 from toolwire.errors import ToolwireError
 from toolwire.formats.openai_responses._ids import id_seed, seeded_id
 from toolwire.formats.openai_responses._stop import decode_stop, status_of
 from toolwire.formats.openai_responses._usage import _NAMES, decode_usage, foreign_usage
 from toolwire.formats.openai_responses.response import echo_defaults
-from toolwire.ir.response import StopReason
+from toolwire.ir.response import StopReason, Usage
 
-__all__ = ["read_response", "write_response"]
+__all__ = ["read_response", "write_response", "write_wire"]
 
 _MESSAGE = frozenset({"id", "type", "status", "role", "content"})
 _PART = frozenset({"type", "text", "annotations", "logprobs"})
@@ -235,18 +245,45 @@ def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | N
     return items
 
 
+def _wire_items(plain: PlainResponse, status: str) -> list[Any] | None:
+    """:func:`_output_items` as Structs (:mod:`toolwire._plain._response_out`)."""
+    head = id_seed(plain.id)
+    counter = 0
+    items: list[Any] = []
+    if plain.text is not None:
+        counter = 1
+        part = OutputText("output_text", plain.text, [], [])
+        items.append(OutputMessage(seeded_id("msg", head, 1), "message", status, "assistant", [part]))
+    for call_id, name, arguments in plain.calls:
+        text = arguments if type(arguments) is str else arguments_text(arguments)
+        if text is None:
+            return None
+        counter += 1
+        items.append(OutputCall("function_call", call_id, name, text, seeded_id("fc", head, counter), status))
+    return items
+
+
+_COMPLETED: tuple[str, Any] = ("completed", None)
+
+
+def _status(stop: StopReason) -> tuple[str, Any] | None:
+    """The status and incomplete details of ``stop`` (``status_of``: the lane runs under
+    ``drop``, the general path makes the notes), ``None`` for one the target reports ``failed``."""
+    if stop == "tool_calls" or stop == "end_turn":  # the common stops: completed
+        return _COMPLETED
+    status, details = status_of(stop)
+    return None if status == "failed" else (status, details)
+
+
 def write_response(plain: PlainResponse) -> dict[str, Any] | None:
     """The Responses ``response`` the general path writes for ``plain`` (see the module
     docstring), or ``None``. The lane runs under ``drop``: the general path makes the notes, and
     the status and usage are written without them (``status_of``, ``foreign_usage``); the request
     echo fields last, as ``echo_defaults`` gives them."""
-    stop = plain.stop
-    if stop == "tool_calls" or stop == "end_turn":  # the common stops: completed
-        status, details = "completed", None
-    else:
-        status, details = status_of(stop)
-        if status == "failed":
-            return None
+    state = _status(plain.stop)
+    if state is None:
+        return None
+    status, details = state
     output = _output_items(plain, "incomplete" if status == "incomplete" else "completed")
     if output is None:
         return None
@@ -267,3 +304,43 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
     if usage is None:
         del out["usage"]  # no usage: none written (the keys after it keep their order)
     return out
+
+
+def write_wire(plain: PlainResponse) -> Any:
+    """:func:`write_response` as Structs that encode to the same JSON (the bytes API's writer,
+    :mod:`toolwire._plain._response_out`), or ``None``."""
+    state = _status(plain.stop)
+    if state is None:
+        return None
+    status, details = state
+    output = _wire_items(plain, "incomplete" if status == "incomplete" else "completed")
+    if output is None:
+        return None
+    created = 0 if plain.created is None else plain.created
+    usage = plain.usage
+    if usage is None:
+        return ResponseOutBare(plain.id, "response", created, status, details, None, plain.model, output)
+    usage_out = _wire_usage(usage)
+    return ResponseOut(plain.id, "response", created, status, details, None, plain.model, output, usage_out)
+
+
+def _wire_usage(usage: Usage) -> Any:
+    """``foreign_usage(usage)`` as Structs (the details of a cache write only: a dict, its keys
+    in that order)."""
+    inp = usage.input_tokens
+    if inp is None:
+        inp = 0
+    out = usage.output_tokens
+    if out is None:
+        out = 0
+    cached, write = usage.cached_tokens, usage.cache_creation_tokens
+    if cached is not None:
+        inner: Any = InputDetailsOut(cached, 0 if write is None else write)
+    elif write is not None:
+        inner = {"cache_write_tokens": write, "cached_tokens": 0}
+    else:
+        inner = InputDetailsOut(0, 0)
+    reasoning = usage.reasoning_tokens
+    total = usage.total_tokens
+    details = OutputDetailsOut(0 if reasoning is None else reasoning)
+    return UsageOut(inp, out, inner, details, inp + out if total is None else total)
