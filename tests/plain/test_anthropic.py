@@ -316,6 +316,9 @@ READ: dict[str, Callable[[dict[str, Any]], None]] = {
     "results without text": _drop(("messages", 2, "content", 2)),
     "assistant text block alone": _set(("messages", 3, "content"), [{"type": "text", "text": "Ok."}]),
     "no last call turn": lambda p: [p["messages"].pop(), p["messages"].pop()],
+    "one result of one text block": _set(
+        ("messages", 7, "content", 0, "content"), [{"type": "text", "text": "r"}]
+    ),
 }
 """One-spot changes of :func:`anthropic` the reader still reads."""
 
@@ -357,6 +360,19 @@ NOT_READ: dict[str, Callable[[dict[str, Any]], None]] = {
     "empty assistant content": _set(("messages", 3, "content"), []),
     "assistant content not text": _set(("messages", 3, "content"), 3),
     "two assistant messages": _insert(4, {"role": "assistant", "content": "More."}),
+    "two assistant messages, one block": _insert(
+        4, {"role": "assistant", "content": [{"type": "text", "text": "M"}]}
+    ),
+    "a call turn after an assistant message": _insert(6, {"role": "assistant", "content": "Ok."}),
+    "unknown role of a text block": _set(("messages", 4, "role"), "system"),
+    "one result of another call": _set(("messages", 7, "content", 0, "tool_use_id"), "c1"),
+    "one result of an empty text block": _set(
+        ("messages", 7, "content", 0, "content"), [{"type": "text", "text": ""}]
+    ),
+    "one call answered by a text block": _set(("messages", 7, "content"), [{"type": "text", "text": "rain"}]),
+    "a call turn while results are due": _insert(
+        7, {"role": "assistant", "content": [{"type": "tool_use", "id": "c9", "name": "time", "input": {}}]}
+    ),
     "text after calls": lambda p: p["messages"][1]["content"].append({"type": "text", "text": "x"}),
     "two texts then calls": _set(("messages", 1, "content", 1), {"type": "text", "text": "x"}),
     "thinking block": _set(

@@ -159,11 +159,52 @@ class _Reader:
         return (call_id, name, arguments)
 
     def run(self, messages: list[Any]) -> bool:
-        """Whether every message is of the lane's shape (then ``out`` holds the turns)."""
+        """Whether every message is of the lane's shape (then ``out`` holds the turns). The hot
+        loop of the lane: a message of one block, a text, a call or the one result of a turn of
+        one call, is read inline (what the methods above make of it); any other by the methods."""
+        append = self.out.append
+        called = self.called
         for message in messages:
             if type(message) is not dict or len(message) != 2:
                 return False
             role, content = message.get("role"), message.get("content")
+            if type(content) is list and len(content) == 1 and type(block := content[0]) is dict:
+                size, kind, pending = len(block), block.get("type"), self.pending
+                if size == 2 and kind == "text" and pending is None:  # a text: user or assistant
+                    text = block.get("text")
+                    if type(text) is not str or not text:
+                        return False
+                    if role == "user":
+                        append((USER, text))
+                    elif role == "assistant" and self.role != "assistant":
+                        append((ASSISTANT, text, []))
+                    else:
+                        return False
+                    self.role = role
+                    continue
+                if size == 4 and kind == "tool_use" and role == "assistant" and pending is None:
+                    if self.role == "assistant":
+                        return False
+                    call_id, name, arguments = block.get("id"), block.get("name"), block.get("input")
+                    if type(call_id) is not str or not call_id or "--" in call_id or call_id in called:
+                        return False
+                    if type(name) is not str or not name or type(arguments) is not dict:
+                        return False
+                    called.add(call_id)
+                    self.pending = calls = [(call_id, name, arguments)]
+                    append((ASSISTANT, None, calls))
+                    self.role = role
+                    continue
+                if size == 3 and kind == "tool_result" and role == "user" and pending and len(pending) == 1:
+                    call_id, output = block.get("tool_use_id"), block.get("content")
+                    if type(output) is not str:
+                        output = _one_text(output)
+                    if type(call_id) is not str or call_id != pending[0][0] or not output:
+                        return False
+                    self.pending = None
+                    append((RESULTS, [(call_id, output)]))
+                    self.role = role
+                    continue
             if role == "user":
                 done = self.user(content)
             elif role == "assistant" and self.pending is None:
