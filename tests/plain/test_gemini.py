@@ -244,6 +244,20 @@ def test_the_plain_request_reads_as_its_ir() -> None:
     assert reads_as_the_ir(payload)
 
 
+@pytest.mark.parametrize(
+    ("response", "text"),
+    [({"output": "rain"}, "rain"), ({"output": 3}, '{"output":3}'), ({"result": "rain"}, "rain"), ({}, "{}")],
+)
+def test_the_one_result_of_a_one_call_turn_reads_as_its_ir(response: Any, text: str) -> None:
+    payload = plain_gemini()
+    payload["contents"][6]["parts"][0]["functionResponse"]["response"] = response
+    assert reads_as_the_ir(payload)
+    got = read(payload, None)
+    assert got is not None
+    assert got.turns[-1] == (RESULTS, (("c3", text),))
+    assert got.turns[-2] == (ASSISTANT, None, (("c3", "weather", '{"city":"Oslo"}'),))
+
+
 def _set(path: tuple[Any, ...], value: Any) -> Any:
     def change(payload: dict[str, Any]) -> None:
         target: Any = payload
@@ -302,6 +316,18 @@ GUARDS: dict[str, Any] = {
     "a call turn last": lambda p: p[_C].pop(),
     "a turn between": lambda p: p[_C].insert(2, {"role": "model", "parts": [{"text": "Wait."}]}),
     "results first": lambda p: p[_C].insert(0, p[_C][2]),
+    "an empty lone model text": _set((_C, 3, "parts", 0, "text"), ""),
+    "a lone model text not a string": _set((_C, 3, "parts", 0, "text"), 3),
+    "a lone call without id": _set((_C, 5, "parts", 0, "functionCall", "id"), _DELETE),
+    "a lone call field": _set((_C, 5, "parts", 0, "functionCall", "x"), 1),
+    "a lone part of another kind": _set((_C, 5, "parts", 0), {"inlineData": {"data": ""}}),
+    "a lone call while results are due": lambda p: p[_C].insert(6, p[_C][5]),
+    "a lone result of another name": _set((_C, 6, "parts", 0, "functionResponse", "name"), "time"),
+    "a lone result of no call": _set((_C, 6, "parts", 0, "functionResponse", "id"), "c9"),
+    "a lone error result": _set((_C, 6, "parts", 0, "functionResponse", "response"), {"error": "boom"}),
+    "a lone empty output": _set((_C, 6, "parts", 0, "functionResponse", "response"), {"output": ""}),
+    "a lone result field": _set((_C, 6, "parts", 0, "functionResponse", "x"), 1),
+    "a lone result of no response": _set((_C, 6, "parts", 0, "functionResponse", "response"), _DELETE),
     "tools empty": _set(("tools",), []),
     "a tools object": _set(("tools",), {_FD: [{"name": "weather"}]}),
     "a built-in tool": _set(("tools", 1, "googleSearch"), {}),

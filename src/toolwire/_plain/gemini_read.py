@@ -146,42 +146,75 @@ class _History:
         for part in parts:
             if type(part) is not dict or len(part) != 1:
                 return False
-            inner = part.get("functionResponse")
-            if type(inner) is not dict or not inner.keys() <= _RESPONSE_KEYS or "response" not in inner:
+            result = self.result(part.get("functionResponse"), pending)
+            if result is None:
                 return False
-            call_id = inner.get("id")
-            name = pending.pop(call_id, None) if type(call_id) is str else None
-            if name is None or ("name" in inner and inner["name"] != name):
-                return False
-            text = _response_text(inner["response"])
-            if text is None:
-                return False
-            results.append((call_id, text))  # type: ignore[arg-type]
+            results.append(result)
         self.pending = None
         self.turns.append((RESULTS, tuple(results)))
         return True
 
+    @staticmethod
+    def result(inner: Any, pending: dict[str, str]) -> tuple[str, str] | None:
+        """The result of a ``functionResponse`` answering one of ``pending`` (taken from it)."""
+        if type(inner) is not dict or not inner.keys() <= _RESPONSE_KEYS or "response" not in inner:
+            return None
+        call_id: Any = inner.get("id")
+        name = pending.pop(call_id, None) if type(call_id) is str else None
+        if name is None or ("name" in inner and inner["name"] != name):
+            return None
+        response = inner["response"]
+        if type(response) is dict and len(response) == 1 and "output" in response:
+            text = response["output"]  # the common response: {"output": text}
+            if type(text) is str and text:
+                return (call_id, text)
+        text = _response_text(response)
+        return None if text is None else (call_id, text)
+
     def run(self, contents: list[Any]) -> bool:
-        """Whether every content is of the lane's shape (then ``turns`` holds them)."""
+        """Whether every content is of the lane's shape (then ``turns`` holds them). The hot loop
+        of the lane: a content of one part, a text, a call or the one result of a turn of one
+        call, is read inline (what the methods above make of it); any other by the methods."""
         turns = self.turns
+        append = turns.append
         for content in contents:
             if type(content) is not dict or len(content) != 2:
                 return False
             role, parts = content.get("role"), content.get("parts")
             if type(parts) is not list or not parts:
                 return False
+            first = parts[0]
+            one = len(parts) == 1 and type(first) is dict and len(first) == 1
             if role == "model":
-                if not self.model(parts):
-                    return False
+                if not one or self.pending is not None:
+                    if not self.model(parts):
+                        return False
+                elif "text" in first:  # a model text
+                    text = first["text"]
+                    if type(text) is not str or not text:
+                        return False
+                    append((ASSISTANT, text, ()))
+                else:  # a model call
+                    pending: dict[str, str] = {}
+                    call = self.call(first.get("functionCall"), pending)
+                    if call is None:
+                        return False
+                    self.pending = pending
+                    append((ASSISTANT, None, (call,)))
                 continue
             if role != "user":
                 return False
-            first = parts[0]
-            if len(parts) == 1 and type(first) is dict and len(first) == 1 and "text" in first:
-                text = first["text"]  # a user text (the common case, inline)
+            if one and "text" in first:
+                text = first["text"]  # a user text
                 if type(text) is not str or not text or self.pending is not None:
                     return False
-                turns.append((USER, text))
+                append((USER, text))
+            elif one and self.pending is not None and len(self.pending) == 1:  # the one result
+                result = self.result(first.get("functionResponse"), self.pending)
+                if result is None:
+                    return False
+                self.pending = None
+                append((RESULTS, (result,)))
             elif not self.results(parts):
                 return False
         return self.pending is None
