@@ -471,3 +471,38 @@ def test_what_the_general_path_notes_is_noted(name: str) -> None:
     WRITER_NOTES[name](payload)
     assert same_both_ways(payload, "openai-chat", FMT, "drop")
     assert not same_both_ways(payload, "openai-chat", FMT, "warn")
+
+
+def _anthropic_calls(*calls: tuple[str, str, Any]) -> dict[str, Any]:
+    """An Anthropic request of a turn of one call (its ``input`` an object) per ``calls``."""
+    messages: list[dict[str, Any]] = [{"role": "user", "content": "Weather?"}]
+    for call_id, name, arguments in calls:
+        use = {"type": "tool_use", "id": call_id, "name": name, "input": arguments}
+        result = {"type": "tool_result", "tool_use_id": call_id, "content": "sunny"}
+        messages += [{"role": "assistant", "content": [use]}, {"role": "user", "content": [result]}]
+    return {"model": "claude-x", "messages": messages, "max_tokens": 100}
+
+
+def test_a_one_call_turn_of_object_arguments_is_written_as_given() -> None:
+    """The Anthropic reader's calls carry their ``input`` object: the writer's one-call turn
+    writes it as ``args`` as it is (empty too: no text to leave out); a call id used twice or a
+    name Gemini renames is left to the general path."""
+    city = {"city": "Oslo"}
+    payload = _anthropic_calls(("c1", "weather", city), ("c2", "time", {}))
+    assert same_both_ways(payload, "anthropic", FMT, "drop")
+    plain = READERS["anthropic"](payload, None)
+    assert plain is not None
+    out = write(plain)
+    assert out is not None
+    assert out["contents"][1]["parts"] == [{"functionCall": {"name": "weather", "args": city, "id": "c1"}}]
+    assert out["contents"][1]["parts"][0]["functionCall"]["args"] is city
+    assert out["contents"][3]["parts"] == [{"functionCall": {"name": "time", "args": {}, "id": "c2"}}]
+    plain.turns[3:5] = [(ASSISTANT, None, [("c1", "time", {})]), (RESULTS, [("c1", "noon")])]
+    assert write(plain) is None  # c1 called twice
+    plain.turns[3:5] = [(ASSISTANT, None, [("c2", "time", {})]), (RESULTS, [("c2", "noon")])]
+    assert write(plain) is not None
+    plain.turns[3] = (ASSISTANT, None, [("c2", "1time", {})])
+    assert write(plain) is None  # a name Gemini renames
+    for name in ("1time", "time"):
+        payload = _anthropic_calls(("c1", "weather", city), ("c2", name, {}))
+        assert same_both_ways(payload, "anthropic", FMT, "drop") is (name == "time")

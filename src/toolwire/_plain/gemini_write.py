@@ -143,12 +143,16 @@ class _Contents:
                 calls = turn[2] or None
                 if calls is not None:
                     call_id, name, arguments = calls[0]
-                    if len(calls) == 1 and name in _VALID and type(arguments) is str and arguments:
-                        # the common turn: one call of a valid name, arguments as text (inline)
-                        try:  # arguments_object inline: the JSON object of the (non-empty) text
-                            parsed = _decode(arguments)
-                        except Exception:
-                            return False
+                    given = type(arguments)  # text (Chat, Responses, Gemini) or an object (Anthropic)
+                    if len(calls) == 1 and name in _VALID and (given is dict or (given is str and arguments)):
+                        # the common turn: one call of a valid name, arguments given (inline)
+                        if given is dict:
+                            parsed = arguments
+                        else:
+                            try:  # arguments_object inline: the JSON object of the (non-empty) text
+                                parsed = _decode(arguments)
+                            except Exception:
+                                return False
                         if type(parsed) is not dict or call_id in called:
                             return False
                         called.add(call_id)
