@@ -224,7 +224,7 @@ def _tools(wire: Any) -> list[Tool] | None:
     out: list[Tool] = []
     names: set[str] = set()
     for item in wire:
-        if type(item) is not dict or not item.keys() <= _TOOL_KEYS:
+        if type(item) is not dict or not _TOOL_KEYS.issuperset(item):
             return None
         name, description = item.get("name"), item.get("description")
         schema, strict = item.get("input_schema"), item.get("strict")
@@ -246,12 +246,12 @@ def _choice(value: Any, names: set[str], plain: Plain) -> bool:
     kind = value.get("type")
     if kind == "tool":
         name = value.get("name")
-        if not value.keys() <= _NAMED_KEYS or type(name) is not str or name not in names:
+        if not _NAMED_KEYS.issuperset(value) or type(name) is not str or name not in names:
             return False
         plain.choice = ("tool", name)
     else:
         mode = _MODES.get(kind) if type(kind) is str else None
-        if mode is None or not value.keys() <= _CHOICE_KEYS:
+        if mode is None or not _CHOICE_KEYS.issuperset(value):
             return False
         plain.choice = mode
     if "disable_parallel_tool_use" in value:
@@ -297,7 +297,7 @@ def _rest(p: dict[str, Any], plain: Plain) -> bool:
 def read(p: Any, model: str | None) -> Plain | None:
     """The :class:`Plain` of an Anthropic request ``p`` of the module docstring's shape, else
     ``None`` (``model``: the caller's model name, unused: the lane takes requests naming theirs)."""
-    if type(p) is not dict or not p.keys() <= _TOP:
+    if type(p) is not dict or not _TOP.issuperset(p):
         return None
     name, messages = p.get("model"), p.get("messages")
     if type(name) is not str or not name or type(messages) is not list or not messages:

@@ -178,7 +178,7 @@ def _tools(wire: Any) -> list[Tool] | None:
         if type(item) is not dict or len(item) != 2 or item.get("type") != "function":
             return None
         inner = item.get("function")
-        if type(inner) is not dict or not inner.keys() <= _FUNCTION_KEYS:
+        if type(inner) is not dict or not _FUNCTION_KEYS.issuperset(inner):
             return None
         name = inner.get("name")
         description, parameters, strict = (
@@ -261,7 +261,7 @@ def _numbers(p: dict[str, Any], plain: Plain) -> bool:
 def read(payload: Any, model: str | None) -> Plain | None:
     """The :class:`Plain` of the Chat request ``payload`` (``model``: the caller's, used when the
     body has none), or ``None`` when it is not of the reader's shape (see the module docstring)."""
-    if type(payload) is not dict or not payload.keys() <= _TOP or None in payload.values():
+    if type(payload) is not dict or not _TOP.issuperset(payload) or None in payload.values():
         return None
     messages = payload.get("messages")
     if type(messages) is not list or not messages:

@@ -124,7 +124,7 @@ class _History:
         return True
 
     def call(self, inner: Any, pending: dict[str, str]) -> tuple[str, str, Any] | None:
-        if type(inner) is not dict or len(inner) != 3 or not inner.keys() <= _CALL_KEYS:
+        if type(inner) is not dict or len(inner) != 3 or not _CALL_KEYS.issuperset(inner):
             return None
         name, args, call_id = inner["name"], inner["args"], inner["id"]
         if type(name) is not str or not name or type(args) is not dict:
@@ -157,7 +157,7 @@ class _History:
     @staticmethod
     def result(inner: Any, pending: dict[str, str]) -> tuple[str, str] | None:
         """The result of a ``functionResponse`` answering one of ``pending`` (taken from it)."""
-        if type(inner) is not dict or not inner.keys() <= _RESPONSE_KEYS or "response" not in inner:
+        if type(inner) is not dict or not _RESPONSE_KEYS.issuperset(inner) or "response" not in inner:
             return None
         call_id: Any = inner.get("id")
         name = pending.pop(call_id, None) if type(call_id) is str else None
@@ -226,7 +226,7 @@ def _declaration(decl: Any) -> Tool | None:
         schema = decl.get("parametersJsonSchema")
         if type(name) is str and name and type(description) is str and type(schema) is dict:
             return (name, description, schema, None)
-    if type(decl) is not dict or not decl.keys() <= _DECL_KEYS:
+    if type(decl) is not dict or not _DECL_KEYS.issuperset(decl):
         return None
     name, description = decl.get("name"), decl.get("description")
     if type(name) is not str or not name or (description is not None and type(description) is not str):
@@ -287,7 +287,7 @@ def _choice(config: Any, tools: list[Tool]) -> str | tuple[str, str] | None:
 
 
 def _generation(config: Any, plain: Plain) -> bool:
-    if type(config) is not dict or not config.keys() <= _GENERATION_KEYS:
+    if type(config) is not dict or not _GENERATION_KEYS.issuperset(config):
         return False
     for key, attribute, kinds in _GENERATION:
         if key in config:
@@ -316,7 +316,7 @@ def _tool_fields(p: dict[str, Any], plain: Plain) -> bool:
 def read(payload: Any, model: str | None) -> Plain | None:
     """The :class:`Plain` of a plain Gemini request ``payload`` (see the module docstring), the
     model being ``model`` (the URL's); ``None`` for any other request."""
-    if type(payload) is not dict or not payload.keys() <= _TOP:
+    if type(payload) is not dict or not _TOP.issuperset(payload):
         return None
     contents = payload.get("contents")
     if type(contents) is not list or not contents:

@@ -200,7 +200,7 @@ def _tools(wire: Any) -> list[Tool] | None:
             if type(strict) is not bool or type(name) is not str or not name or name in names:
                 return None
         else:
-            if item.get("type") != "function" or not item.keys() <= _TOOL_KEYS:
+            if item.get("type") != "function" or not _TOOL_KEYS.issuperset(item):
                 return None
             name = item.get("name")
             if type(name) is not str or not name or name in names:
@@ -259,7 +259,7 @@ def _after(p: dict[str, Any], plain: Plain) -> bool:
 def read(p: Any, model: str | None) -> Plain | None:
     """The :class:`Plain` of a Responses request ``p`` of the module docstring's shape, else
     ``None`` (``model``: the caller's model name, unused: a Responses request names its own)."""
-    if type(p) is not dict or not p.keys() <= _TOP:
+    if type(p) is not dict or not _TOP.issuperset(p):
         return None
     name = p.get("model")
     if type(name) is not str or not name or ("include" in p and p["include"] != []):
