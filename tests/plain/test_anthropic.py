@@ -32,7 +32,7 @@ from tests.plain.harness import set_at as _set
 from tests.translate.test_properties import _encode, requests
 from tests.translate.test_valid_or_refused_mutated import mutated
 from toolwire._json import dumps
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, arguments_text
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain, arguments_text
 from toolwire._plain.anthropic_read import read
 from toolwire._plain.anthropic_write import write
 from toolwire.errors import ToolwireError
@@ -75,6 +75,8 @@ _FIELDS = (
 def _as_ir(turn: tuple[Any, ...]) -> tuple[Any, ...]:
     if turn[0] == ASSISTANT:
         return (ASSISTANT, turn[1], tuple((i, n, arguments_text(a)) for i, n, a in turn[2]))
+    if turn[0] == CALL:
+        return (CALL, turn[1], turn[2], arguments_text(turn[3]))
     return (RESULTS, tuple(turn[1])) if turn[0] == RESULTS else turn
 
 
@@ -281,7 +283,7 @@ def test_the_plain_anthropic_request_is_read() -> None:
     assert plain is not None
     assert reader_agrees(anthropic())
     assert [t[0] for t in plain.turns] == [
-        *(SYSTEM, USER, ASSISTANT, RESULTS, USER, ASSISTANT, USER, USER, ASSISTANT, RESULTS)
+        *(SYSTEM, USER, ASSISTANT, RESULTS, USER, ASSISTANT, USER, USER, CALL, RESULT)
     ]
     assert plain.turns[3] == (RESULTS, [("c2", "noon"), ("c1", "sunny")])
     assert plain.choice == ("tool", "weather") and plain.parallel is False

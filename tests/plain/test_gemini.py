@@ -23,7 +23,7 @@ from tests.translate.test_properties import _encode, requests
 from tests.translate.test_valid_or_refused_mutated import mutated
 from toolwire._json import dumps
 from toolwire._plain import READERS, WRITERS
-from toolwire._plain._form import ASSISTANT, RESULTS
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS
 from toolwire._plain.gemini_read import read
 from toolwire._plain.gemini_write import write
 from toolwire.errors import ToolwireError
@@ -254,8 +254,8 @@ def test_the_one_result_of_a_one_call_turn_reads_as_its_ir(response: Any, text: 
     assert reads_as_the_ir(payload)
     got = read(payload, None)
     assert got is not None
-    assert got.turns[-1] == (RESULTS, (("c3", text),))
-    assert got.turns[-2] == (ASSISTANT, None, (("c3", "weather", '{"city":"Oslo"}'),))
+    assert got.turns[-1] == (RESULT, "c3", text)  # flat, as the turn of one call before it
+    assert got.turns[-2] == (CALL, "c3", "weather", '{"city":"Oslo"}')
 
 
 def _set(path: tuple[Any, ...], value: Any) -> Any:

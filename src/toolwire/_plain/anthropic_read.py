@@ -26,6 +26,8 @@ from typing import Any
 
 from toolwire._plain._form import (
     ASSISTANT,
+    CALL,
+    RESULT,
     RESULTS,
     SYSTEM,
     USER,
@@ -83,7 +85,7 @@ class _Reader:
     def __init__(self, out: list[tuple[Any, ...]]) -> None:
         self.out = out
         self.called: set[str] = set()  # every call id so far
-        self.pending: list[Call] | None = None  # the calls of the last message, to answer next
+        self.pending: Any = None  # the calls of the last message, to answer next: a list, or a CALL turn
         self.role: Any = None  # the role of the last message
 
     def user(self, content: Any) -> bool:
@@ -97,10 +99,10 @@ class _Reader:
         self.pending = None
         if type(content) is not list:
             return False
-        results = self.results(content, pending)
+        results = self.results(content, [pending[1:]] if type(pending) is tuple else pending)
         if results is None:
             return False
-        self.out.append((RESULTS, results))
+        self.out.append((RESULT, *results[0]) if len(results) == 1 else (RESULTS, results))
         rest = len(content) - len(results)
         if rest == 0:
             return True
@@ -142,6 +144,10 @@ class _Reader:
             if call is None:
                 return False
             calls.append(call)
+        if text is None and len(calls) == 1:  # a turn of one call: flat
+            self.pending = turn = (CALL, *calls[0])
+            self.out.append(turn)
+            return True
         if calls:
             self.pending = calls
         self.out.append((ASSISTANT, text, calls))
@@ -191,18 +197,18 @@ class _Reader:
                     if type(name) is not str or not name or type(arguments) is not dict:
                         return False
                     called.add(call_id)
-                    self.pending = calls = [(call_id, name, arguments)]
-                    append((ASSISTANT, None, calls))
+                    self.pending = turn = (CALL, call_id, name, arguments)
+                    append(turn)
                     self.role = role
                     continue
-                if size == 3 and kind == "tool_result" and role == "user" and pending and len(pending) == 1:
+                if size == 3 and kind == "tool_result" and role == "user" and type(pending) is tuple:
                     call_id, output = block.get("tool_use_id"), block.get("content")
                     if type(output) is not str:
                         output = _one_text(output)
-                    if type(call_id) is not str or call_id != pending[0][0] or not output:
+                    if type(call_id) is not str or call_id != pending[1] or not output:
                         return False
                     self.pending = None
-                    append((RESULTS, [(call_id, output)]))
+                    append((RESULT, call_id, output))
                     self.role = role
                     continue
             if role == "user":

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Call, Plain, Result, Tool
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Call, Plain, Result, Tool
 
 __all__ = ["read"]
 
@@ -78,8 +78,8 @@ def _call(item: Any, called: set[str]) -> Call | None:
 
 def _one_call_turn(content: Any, call: Any, result: Any, called: set[str]) -> tuple[Any, Any] | None:
     """The call turn of ``content`` and one ``call`` and the results turn of its ``result`` (the
-    message right after it): what :func:`_call_turn` and :func:`_results` make of them, with no
-    list made and copied, else ``None``."""
+    message right after it), flat (a CALL turn when there is no text, a RESULT), with no list
+    made and copied, else ``None``."""
     if content is not None and (type(content) is not str or not content):
         return None
     found = _call(call, called)
@@ -92,7 +92,8 @@ def _one_call_turn(content: Any, call: Any, result: Any, called: set[str]) -> tu
     if result.get("role") != "tool" or type(output) is not str or not output:
         return None
     called.add(call_id)
-    return (ASSISTANT, content, (found,)), (RESULTS, ((call_id, output),))
+    turn = (CALL, call_id, found[1], found[2]) if content is None else (ASSISTANT, content, (found,))
+    return turn, (RESULT, call_id, output)
 
 
 def _result(item: Any, call_id: str) -> Result | None:

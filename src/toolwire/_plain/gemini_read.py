@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, Tool
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain, Tool
 from toolwire.formats.gemini._decode_fast import _json
 from toolwire.formats.gemini.tools import _from_gemini
 
@@ -120,7 +120,10 @@ class _History:
             calls.append(call)
         if calls:
             self.pending = pending
-        self.turns.append((ASSISTANT, text, tuple(calls)))
+        if text is None and len(calls) == 1:  # a turn of one call: flat
+            self.turns.append((CALL, *calls[0]))
+        else:
+            self.turns.append((ASSISTANT, text, tuple(calls)))
         return True
 
     def call(self, inner: Any, pending: dict[str, str]) -> tuple[str, str, Any] | None:
@@ -151,7 +154,7 @@ class _History:
                 return False
             results.append(result)
         self.pending = None
-        self.turns.append((RESULTS, tuple(results)))
+        self.turns.append((RESULT, *results[0]) if len(results) == 1 else (RESULTS, tuple(results)))
         return True
 
     @staticmethod
@@ -200,7 +203,7 @@ class _History:
                     if call is None:
                         return False
                     self.pending = pending
-                    append((ASSISTANT, None, (call,)))
+                    append((CALL, call[0], call[1], call[2]))
                 continue
             if role != "user":
                 return False
@@ -214,7 +217,7 @@ class _History:
                 if result is None:
                     return False
                 self.pending = None
-                append((RESULTS, (result,)))
+                append((RESULT, result[0], result[1]))
             elif not self.results(parts):
                 return False
         return self.pending is None
