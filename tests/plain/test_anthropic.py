@@ -434,6 +434,13 @@ NOT_READ: dict[str, Callable[[dict[str, Any]], None]] = {
     "tool field": _set(("tools", 1, "cache_control"), {"type": "ephemeral"}),
     "tool name not a string": _set(("tools", 1, "name"), 3),
     "empty tool name": _set(("tools", 1, "name"), ""),
+    "empty name of a tool of every field": _set(("tools", 0, "name"), ""),
+    "name not a string of a tool of every field": _set(("tools", 0, "name"), ["weather"]),
+    "input_schema not an object of a tool of every field": _set(("tools", 0, "input_schema"), "{}"),
+    "a tool of four fields, one unknown": lambda p: [
+        _drop(("tools", 0, "strict"))(p),
+        _set(("tools", 0, "cache_control"), {"type": "ephemeral"})(p),
+    ],
     "two tools of one name": _set(("tools", 2, "name"), "time"),
     "no input_schema": _drop(("tools", 1, "input_schema")),
     "input_schema not an object": _set(("tools", 1, "input_schema"), []),

@@ -230,15 +230,26 @@ def _tools(wire: Any) -> list[Tool] | None:
     out: list[Tool] = []
     names: set[str] = set()
     for item in wire:
-        if type(item) is not dict or not _TOOL_KEYS.issuperset(item):
+        if type(item) is not dict:
             return None
-        name, description = item.get("name"), item.get("description")
-        schema, strict = item.get("input_schema"), item.get("strict")
+        if len(item) == 4:  # the common tool, every field (four keys, one missing: an unknown key)
+            try:
+                name, description = item["name"], item["description"]
+                schema, strict = item["input_schema"], item["strict"]
+            except KeyError:
+                return None
+            if type(description) is not str or type(strict) is not bool:
+                return None
+        else:
+            if not _TOOL_KEYS.issuperset(item):
+                return None
+            name, description = item.get("name"), item.get("description")
+            schema, strict = item.get("input_schema"), item.get("strict")
+            if (description is not None or "description" in item) and type(description) is not str:
+                return None
+            if (strict is not None or "strict" in item) and type(strict) is not bool:
+                return None
         if type(name) is not str or not name or name in names or type(schema) is not dict:
-            return None
-        if (description is not None or "description" in item) and type(description) is not str:
-            return None
-        if (strict is not None or "strict" in item) and type(strict) is not bool:
             return None
         names.add(name)
         out.append((name, description, schema, strict))

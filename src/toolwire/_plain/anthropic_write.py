@@ -201,8 +201,9 @@ def _numbers_out(plain: Plain, out: dict[str, Any]) -> bool:
 def _tools_out(tools: Any) -> tuple[list[dict[str, Any]], set[str]] | None:
     out: list[dict[str, Any]] = []
     names: set[str] = set()
+    valid = _name_ok.valid
     for name, description, parameters, strict in tools:
-        if not _name_ok(name) or name in names:
+        if type(name) is not str or (name not in valid and not _name_ok(name)) or name in names:
             return None
         names.add(name)
         tool: dict[str, Any] = {"name": name}
