@@ -256,14 +256,16 @@ def _tools(wire: Any) -> list[Tool] | None:
     return out
 
 
-def _choice(value: Any, names: set[str], plain: Plain) -> bool:
-    """``tool_choice`` read into ``plain``, when plain."""
+def _choice(value: Any, tools: list[Tool], plain: Plain) -> bool:
+    """``tool_choice`` read into ``plain``, when plain (a named one naming one of ``tools``)."""
     if type(value) is not dict:
         return False
     kind = value.get("type")
     if kind == "tool":
         name = value.get("name")
-        if not _NAMED_KEYS.issuperset(value) or type(name) is not str or name not in names:
+        if not _NAMED_KEYS.issuperset(value) or type(name) is not str:
+            return False
+        if all(tool[0] != name for tool in tools):
             return False
         plain.choice = ("tool", name)
     else:
@@ -286,7 +288,7 @@ def _tool_fields(p: dict[str, Any], plain: Plain) -> bool:
     tools = plain.tools = _tools(p["tools"])
     if tools is None:
         return False
-    return "tool_choice" not in p or _choice(p["tool_choice"], {tool[0] for tool in tools}, plain)
+    return "tool_choice" not in p or _choice(p["tool_choice"], tools, plain)
 
 
 def _rest(p: dict[str, Any], plain: Plain) -> bool:
