@@ -293,6 +293,18 @@ def test_the_plain_anthropic_request_is_read() -> None:
             assert same_both_ways(anthropic(), source, target, "drop")
 
 
+def _one_call_after_text(result_id: str, output: str) -> Callable[[dict[str, Any]], None]:
+    """Message 1 a text and one call (c1), message 2 its one result, of ``result_id`` and ``output``."""
+
+    def change(payload: dict[str, Any]) -> None:
+        payload["messages"][1]["content"].pop()
+        payload["messages"][2]["content"] = [
+            {"type": "tool_result", "tool_use_id": result_id, "content": output}
+        ]
+
+    return change
+
+
 def _insert(index: int, item: Any) -> Callable[[dict[str, Any]], None]:
     return lambda payload: payload["messages"].insert(index, item)
 
@@ -318,6 +330,7 @@ READ: dict[str, Callable[[dict[str, Any]], None]] = {
     "results without text": _drop(("messages", 2, "content", 2)),
     "assistant text block alone": _set(("messages", 3, "content"), [{"type": "text", "text": "Ok."}]),
     "no last call turn": lambda p: [p["messages"].pop(), p["messages"].pop()],
+    "the one result of a text turn of one call": _one_call_after_text("c1", "sunny"),
     "one result of one text block": _set(
         ("messages", 7, "content", 0, "content"), [{"type": "text", "text": "r"}]
     ),
@@ -368,6 +381,8 @@ NOT_READ: dict[str, Callable[[dict[str, Any]], None]] = {
     "a call turn after an assistant message": _insert(6, {"role": "assistant", "content": "Ok."}),
     "unknown role of a text block": _set(("messages", 4, "role"), "system"),
     "one result of another call": _set(("messages", 7, "content", 0, "tool_use_id"), "c1"),
+    "the one result of a text turn of one call, of another call": _one_call_after_text("c3", "sunny"),
+    "the one result of a text turn of one call, empty": _one_call_after_text("c1", ""),
     "one result of an empty text block": _set(
         ("messages", 7, "content", 0, "content"), [{"type": "text", "text": ""}]
     ),

@@ -201,11 +201,13 @@ class _Reader:
                     append(turn)
                     self.role = role
                     continue
-                if size == 3 and kind == "tool_result" and role == "user" and type(pending) is tuple:
+                one = type(pending) is tuple or (pending is not None and len(pending) == 1)  # one call
+                if size == 3 and kind == "tool_result" and role == "user" and one:
                     call_id, output = block.get("tool_use_id"), block.get("content")
                     if type(output) is not str:
                         output = _one_text(output)
-                    if type(call_id) is not str or call_id != pending[1] or not output:
+                    wanted = pending[1] if type(pending) is tuple else pending[0][0]
+                    if type(call_id) is not str or call_id != wanted or not output:
                         return False
                     self.pending = None
                     append((RESULT, call_id, output))
