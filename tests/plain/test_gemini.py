@@ -258,6 +258,46 @@ def test_the_one_result_of_a_one_call_turn_reads_as_its_ir(response: Any, text: 
     assert got.turns[-2] == (CALL, "c3", "weather", '{"city":"Oslo"}')
 
 
+def _text_and_one_call(payload: dict[str, Any]) -> None:
+    """Content 1 a text and one call (c1), content 2 its one result."""
+    del payload["contents"][1]["parts"][2]
+    payload["contents"][2]["parts"] = [_response("c1", {"output": "sunny"}, "weather")]
+
+
+def test_a_model_text_and_one_call_reads_as_its_ir() -> None:
+    payload = plain_gemini()
+    _text_and_one_call(payload)
+    assert reads_as_the_ir(payload)
+    got = read(payload, None)
+    assert got is not None
+    assert got.turns[2:4] == [
+        (ASSISTANT, "Looking.", (("c1", "weather", '{"city":"Oslo"}'),)),
+        (RESULT, "c1", "sunny"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        ((1, "parts", 0, "text"), ""),
+        ((1, "parts", 0, "text"), None),
+        ((1, "parts", 0, "thought"), True),
+        ((1, "parts", 1, "thoughtSignature"), "sig"),
+        ((1, "parts", 1, "functionCall", "id"), ""),
+        ((1, "parts", 1, "functionCall", "args"), [1]),
+        ((1, "parts", 1), {"text": "More."}),
+        ((2, "parts", 0, "functionResponse", "id"), "c9"),
+    ],
+)
+def test_each_guard_of_a_model_text_and_one_call(path: tuple[Any, ...], value: Any) -> None:
+    payload = plain_gemini()
+    _text_and_one_call(payload)
+    _set((_C, *path), value)(payload)
+    got = read(payload, None)
+    assert got is None
+    reads_as_the_ir(payload)
+
+
 def _set(path: tuple[Any, ...], value: Any) -> Any:
     def change(payload: dict[str, Any]) -> None:
         target: Any = payload

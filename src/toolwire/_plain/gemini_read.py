@@ -36,12 +36,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolwire._json import _encoder
 from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain, Tool
 from toolwire.formats.gemini._decode_fast import _json
 from toolwire.formats.gemini.tools import _from_gemini
 
 __all__ = ["read"]
 
+_encode = _encoder.encode
 _TOP = frozenset({"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"})
 _CALL_KEYS = frozenset({"name", "args", "id"})
 _RESPONSE_KEYS = frozenset({"name", "id", "response"})
@@ -126,6 +128,23 @@ class _History:
             self.turns.append((ASSISTANT, text, tuple(calls)))
         return True
 
+    def text_and_call(self, parts: list[Any]) -> bool:
+        """A model content of a text and one call read as :meth:`model` reads it (``False``: not
+        that content, left to :meth:`model`, which takes or refuses it)."""
+        first, second = parts
+        if type(first) is not dict or len(first) != 1 or type(second) is not dict or len(second) != 1:
+            return False
+        text = first.get("text")
+        if type(text) is not str or not text:
+            return False
+        pending: dict[str, str] = {}
+        call = self.call(second.get("functionCall"), pending)
+        if call is None:
+            return False
+        self.pending = pending
+        self.turns.append((ASSISTANT, text, (call,)))
+        return True
+
     def call(self, inner: Any, pending: dict[str, str]) -> tuple[str, str, Any] | None:
         if type(inner) is not dict or len(inner) != 3 or not _CALL_KEYS.issuperset(inner):
             return None
@@ -134,8 +153,9 @@ class _History:
             return None
         if type(call_id) is not str or not call_id or call_id in self.called:
             return None
-        arguments = _json(args)
-        if arguments is None:
+        try:  # _json inline: the compact JSON text of args, None when it cannot be written
+            arguments = _encode(args).decode()
+        except Exception:
             return None
         self.called.add(call_id)
         pending[call_id] = name
@@ -189,6 +209,8 @@ class _History:
             first = parts[0]
             one = len(parts) == 1 and type(first) is dict and len(first) == 1
             if role == "model":
+                if not one and len(parts) == 2 and self.pending is None and self.text_and_call(parts):
+                    continue  # a model text and one call
                 if not one or self.pending is not None:
                     if not self.model(parts):
                         return False
