@@ -130,6 +130,7 @@ class _Contents:
                     continue
                 if type(calls[0]) is int:  # a flat CALL turn, as a turn of calls
                     calls = (calls[1:],)
+                results: Any  # a tuple or a list (the Anthropic reader's): Any, compiled
                 if kind == RESULT:
                     results = (turn[1:],)
                 elif kind == RESULTS:
