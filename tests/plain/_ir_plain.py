@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain
 from toolwire.formats._lanes import lossless, unnoted_call
 from toolwire.ir.content import Message, TextPart, ToolResult
 from toolwire.ir.request import Request
@@ -81,7 +81,16 @@ def _turns(messages: tuple[Message, ...]) -> list[tuple[Any, ...]] | None:
             turns[-1] = (RESULTS, turns[-1][1] + turn[1])
         else:
             turns.append(turn)
-    return turns
+    return [_flat(turn) for turn in turns]
+
+
+def _flat(turn: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A turn of one call (no text) or of one result as the readers write it: flat."""
+    if turn[0] == ASSISTANT and turn[1] is None and len(turn[2]) == 1:
+        return (CALL, *turn[2][0])
+    if turn[0] == RESULTS and len(turn[1]) == 1:
+        return (RESULT, *turn[1][0])
+    return turn
 
 
 def _tools(req: Request, plain: Plain) -> bool:

@@ -32,7 +32,7 @@ from tests.plain.harness import set_at as _set
 from tests.translate.test_properties import _encode, requests
 from tests.translate.test_valid_or_refused_mutated import mutated
 from toolwire._json import dumps
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, arguments_text
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain, arguments_text
 from toolwire._plain.anthropic_read import read
 from toolwire._plain.anthropic_write import write
 from toolwire.errors import ToolwireError
@@ -75,6 +75,8 @@ _FIELDS = (
 def _as_ir(turn: tuple[Any, ...]) -> tuple[Any, ...]:
     if turn[0] == ASSISTANT:
         return (ASSISTANT, turn[1], tuple((i, n, arguments_text(a)) for i, n, a in turn[2]))
+    if turn[0] == CALL:
+        return (CALL, turn[1], turn[2], arguments_text(turn[3]))
     return (RESULTS, tuple(turn[1])) if turn[0] == RESULTS else turn
 
 
@@ -281,7 +283,7 @@ def test_the_plain_anthropic_request_is_read() -> None:
     assert plain is not None
     assert reader_agrees(anthropic())
     assert [t[0] for t in plain.turns] == [
-        *(SYSTEM, USER, ASSISTANT, RESULTS, USER, ASSISTANT, USER, USER, ASSISTANT, RESULTS)
+        *(SYSTEM, USER, ASSISTANT, RESULTS, USER, ASSISTANT, USER, USER, CALL, RESULT)
     ]
     assert plain.turns[3] == (RESULTS, [("c2", "noon"), ("c1", "sunny")])
     assert plain.choice == ("tool", "weather") and plain.parallel is False
@@ -289,6 +291,18 @@ def test_the_plain_anthropic_request_is_read() -> None:
     for source, target in lane_pairs(ANTHROPIC):
         if source == ANTHROPIC:  # drop: a target that notes (Responses: strict unset) still takes it
             assert same_both_ways(anthropic(), source, target, "drop")
+
+
+def _one_call_after_text(result_id: str, output: str) -> Callable[[dict[str, Any]], None]:
+    """Message 1 a text and one call (c1), message 2 its one result, of ``result_id`` and ``output``."""
+
+    def change(payload: dict[str, Any]) -> None:
+        payload["messages"][1]["content"].pop()
+        payload["messages"][2]["content"] = [
+            {"type": "tool_result", "tool_use_id": result_id, "content": output}
+        ]
+
+    return change
 
 
 def _insert(index: int, item: Any) -> Callable[[dict[str, Any]], None]:
@@ -316,6 +330,10 @@ READ: dict[str, Callable[[dict[str, Any]], None]] = {
     "results without text": _drop(("messages", 2, "content", 2)),
     "assistant text block alone": _set(("messages", 3, "content"), [{"type": "text", "text": "Ok."}]),
     "no last call turn": lambda p: [p["messages"].pop(), p["messages"].pop()],
+    "the one result of a text turn of one call": _one_call_after_text("c1", "sunny"),
+    "one result of one text block": _set(
+        ("messages", 7, "content", 0, "content"), [{"type": "text", "text": "r"}]
+    ),
 }
 """One-spot changes of :func:`anthropic` the reader still reads."""
 
@@ -357,6 +375,21 @@ NOT_READ: dict[str, Callable[[dict[str, Any]], None]] = {
     "empty assistant content": _set(("messages", 3, "content"), []),
     "assistant content not text": _set(("messages", 3, "content"), 3),
     "two assistant messages": _insert(4, {"role": "assistant", "content": "More."}),
+    "two assistant messages, one block": _insert(
+        4, {"role": "assistant", "content": [{"type": "text", "text": "M"}]}
+    ),
+    "a call turn after an assistant message": _insert(6, {"role": "assistant", "content": "Ok."}),
+    "unknown role of a text block": _set(("messages", 4, "role"), "system"),
+    "one result of another call": _set(("messages", 7, "content", 0, "tool_use_id"), "c1"),
+    "the one result of a text turn of one call, of another call": _one_call_after_text("c3", "sunny"),
+    "the one result of a text turn of one call, empty": _one_call_after_text("c1", ""),
+    "one result of an empty text block": _set(
+        ("messages", 7, "content", 0, "content"), [{"type": "text", "text": ""}]
+    ),
+    "one call answered by a text block": _set(("messages", 7, "content"), [{"type": "text", "text": "rain"}]),
+    "a call turn while results are due": _insert(
+        7, {"role": "assistant", "content": [{"type": "tool_use", "id": "c9", "name": "time", "input": {}}]}
+    ),
     "text after calls": lambda p: p["messages"][1]["content"].append({"type": "text", "text": "x"}),
     "two texts then calls": _set(("messages", 1, "content", 1), {"type": "text", "text": "x"}),
     "thinking block": _set(
@@ -416,6 +449,13 @@ NOT_READ: dict[str, Callable[[dict[str, Any]], None]] = {
     "tool field": _set(("tools", 1, "cache_control"), {"type": "ephemeral"}),
     "tool name not a string": _set(("tools", 1, "name"), 3),
     "empty tool name": _set(("tools", 1, "name"), ""),
+    "empty name of a tool of every field": _set(("tools", 0, "name"), ""),
+    "name not a string of a tool of every field": _set(("tools", 0, "name"), ["weather"]),
+    "input_schema not an object of a tool of every field": _set(("tools", 0, "input_schema"), "{}"),
+    "a tool of four fields, one unknown": lambda p: [
+        _drop(("tools", 0, "strict"))(p),
+        _set(("tools", 0, "cache_control"), {"type": "ephemeral"})(p),
+    ],
     "two tools of one name": _set(("tools", 2, "name"), "time"),
     "no input_schema": _drop(("tools", 1, "input_schema")),
     "input_schema not an object": _set(("tools", 1, "input_schema"), []),

@@ -32,7 +32,7 @@ from tests.plain.harness import set_at as _set
 from tests.translate.test_properties import _encode, requests
 from tests.translate.test_valid_or_refused_mutated import mutated
 from toolwire._json import dumps, dumps_str, loads
-from toolwire._plain._form import ASSISTANT, PLAIN_FIELDS, RESULTS, SYSTEM, USER, Plain
+from toolwire._plain._form import ASSISTANT, CALL, PLAIN_FIELDS, RESULT, RESULTS, SYSTEM, USER, Plain
 from toolwire._plain.chat_read import read
 from toolwire._plain.chat_write import write
 from toolwire.errors import ToolwireError
@@ -264,7 +264,7 @@ def test_the_plain_chat_request_is_read() -> None:
     assert plain is not None
     assert reader_agrees(chat())
     assert [t[0] for t in plain.turns] == [
-        *(SYSTEM, SYSTEM, USER, ASSISTANT, RESULTS, ASSISTANT, SYSTEM, USER, ASSISTANT, RESULTS)
+        *(SYSTEM, SYSTEM, USER, ASSISTANT, RESULTS, ASSISTANT, SYSTEM, USER, CALL, RESULT)
     ]
     assert plain.turns[4] == (RESULTS, (("c1", "sunny"), ("c2", "noon")))
     assert plain.choice == ("tool", "weather") and plain.max_tokens == 1 and plain.parallel is False

@@ -25,7 +25,7 @@ from tests.plain.harness import drop_at as _drop
 from tests.plain.harness import set_at as _set
 from tests.translate.test_properties import _encode, requests
 from tests.translate.test_valid_or_refused_mutated import mutated
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER
 from toolwire._plain.responses_read import read
 from toolwire.translate import Translation, _general_request, pair_lane, translate_request
 
@@ -435,7 +435,7 @@ def test_the_reader_itself_refuses_what_its_writers_would_refuse_too() -> None:
 
 def test_the_reader_gives_each_turn_its_calls_and_results() -> None:
     """The :class:`Plain` turns of :func:`plain`: a text turn's calls added to it (a tuple until its
-    first call), results in the order given, a turn of one call and its result as tuples."""
+    first call), results in the order given, a turn of one call and its result flat."""
     got = read(plain(), None)
     assert got is not None
     assert got.turns[3:8] == [
@@ -445,5 +445,5 @@ def test_the_reader_gives_each_turn_its_calls_and_results() -> None:
         (SYSTEM, "system", "Keep it short."),
         (USER, "And now?"),
     ]
-    # a turn of one call: its call and its result tuples (a list from a turn's second call on)
-    assert got.turns[8:] == [(ASSISTANT, None, (("c3", "weather", "{}"),)), (RESULTS, (("c3", "rain"),))]
+    # a turn of one call and its result: flat (a list of calls from a turn's second call on)
+    assert got.turns[8:] == [(CALL, "c3", "weather", "{}"), (RESULT, "c3", "rain")]

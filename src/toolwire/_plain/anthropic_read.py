@@ -26,6 +26,8 @@ from typing import Any
 
 from toolwire._plain._form import (
     ASSISTANT,
+    CALL,
+    RESULT,
     RESULTS,
     SYSTEM,
     USER,
@@ -83,7 +85,7 @@ class _Reader:
     def __init__(self, out: list[tuple[Any, ...]]) -> None:
         self.out = out
         self.called: set[str] = set()  # every call id so far
-        self.pending: list[Call] | None = None  # the calls of the last message, to answer next
+        self.pending: Any = None  # the calls of the last message, to answer next: a list, or a CALL turn
         self.role: Any = None  # the role of the last message
 
     def user(self, content: Any) -> bool:
@@ -97,10 +99,10 @@ class _Reader:
         self.pending = None
         if type(content) is not list:
             return False
-        results = self.results(content, pending)
+        results = self.results(content, [pending[1:]] if type(pending) is tuple else pending)
         if results is None:
             return False
-        self.out.append((RESULTS, results))
+        self.out.append((RESULT, *results[0]) if len(results) == 1 else (RESULTS, results))
         rest = len(content) - len(results)
         if rest == 0:
             return True
@@ -142,6 +144,10 @@ class _Reader:
             if call is None:
                 return False
             calls.append(call)
+        if text is None and len(calls) == 1:  # a turn of one call: flat
+            self.pending = turn = (CALL, *calls[0])
+            self.out.append(turn)
+            return True
         if calls:
             self.pending = calls
         self.out.append((ASSISTANT, text, calls))
@@ -159,11 +165,54 @@ class _Reader:
         return (call_id, name, arguments)
 
     def run(self, messages: list[Any]) -> bool:
-        """Whether every message is of the lane's shape (then ``out`` holds the turns)."""
+        """Whether every message is of the lane's shape (then ``out`` holds the turns). The hot
+        loop of the lane: a message of one block, a text, a call or the one result of a turn of
+        one call, is read inline (what the methods above make of it); any other by the methods."""
+        append = self.out.append
+        called = self.called
         for message in messages:
             if type(message) is not dict or len(message) != 2:
                 return False
             role, content = message.get("role"), message.get("content")
+            if type(content) is list and len(content) == 1 and type(block := content[0]) is dict:
+                size, kind, pending = len(block), block.get("type"), self.pending
+                if size == 2 and kind == "text" and pending is None:  # a text: user or assistant
+                    text = block.get("text")
+                    if type(text) is not str or not text:
+                        return False
+                    if role == "user":
+                        append((USER, text))
+                    elif role == "assistant" and self.role != "assistant":
+                        append((ASSISTANT, text, []))
+                    else:
+                        return False
+                    self.role = role
+                    continue
+                if size == 4 and kind == "tool_use" and role == "assistant" and pending is None:
+                    if self.role == "assistant":
+                        return False
+                    call_id, name, arguments = block.get("id"), block.get("name"), block.get("input")
+                    if type(call_id) is not str or not call_id or "--" in call_id or call_id in called:
+                        return False
+                    if type(name) is not str or not name or type(arguments) is not dict:
+                        return False
+                    called.add(call_id)
+                    self.pending = turn = (CALL, call_id, name, arguments)
+                    append(turn)
+                    self.role = role
+                    continue
+                one = type(pending) is tuple or (pending is not None and len(pending) == 1)  # one call
+                if size == 3 and kind == "tool_result" and role == "user" and one:
+                    call_id, output = block.get("tool_use_id"), block.get("content")
+                    if type(output) is not str:
+                        output = _one_text(output)
+                    wanted = pending[1] if type(pending) is tuple else pending[0][0]
+                    if type(call_id) is not str or call_id != wanted or not output:
+                        return False
+                    self.pending = None
+                    append((RESULT, call_id, output))
+                    self.role = role
+                    continue
             if role == "user":
                 done = self.user(content)
             elif role == "assistant" and self.pending is None:
@@ -183,34 +232,47 @@ def _tools(wire: Any) -> list[Tool] | None:
     out: list[Tool] = []
     names: set[str] = set()
     for item in wire:
-        if type(item) is not dict or not item.keys() <= _TOOL_KEYS:
+        if type(item) is not dict:
             return None
-        name, description = item.get("name"), item.get("description")
-        schema, strict = item.get("input_schema"), item.get("strict")
+        if len(item) == 4:  # the common tool, every field (four keys, one missing: an unknown key)
+            try:
+                name, description = item["name"], item["description"]
+                schema, strict = item["input_schema"], item["strict"]
+            except KeyError:
+                return None
+            if type(description) is not str or type(strict) is not bool:
+                return None
+        else:
+            if not _TOOL_KEYS.issuperset(item):
+                return None
+            name, description = item.get("name"), item.get("description")
+            schema, strict = item.get("input_schema"), item.get("strict")
+            if (description is not None or "description" in item) and type(description) is not str:
+                return None
+            if (strict is not None or "strict" in item) and type(strict) is not bool:
+                return None
         if type(name) is not str or not name or name in names or type(schema) is not dict:
-            return None
-        if (description is not None or "description" in item) and type(description) is not str:
-            return None
-        if (strict is not None or "strict" in item) and type(strict) is not bool:
             return None
         names.add(name)
         out.append((name, description, schema, strict))
     return out
 
 
-def _choice(value: Any, names: set[str], plain: Plain) -> bool:
-    """``tool_choice`` read into ``plain``, when plain."""
+def _choice(value: Any, tools: list[Tool], plain: Plain) -> bool:
+    """``tool_choice`` read into ``plain``, when plain (a named one naming one of ``tools``)."""
     if type(value) is not dict:
         return False
     kind = value.get("type")
     if kind == "tool":
         name = value.get("name")
-        if not value.keys() <= _NAMED_KEYS or type(name) is not str or name not in names:
+        if not _NAMED_KEYS.issuperset(value) or type(name) is not str:
+            return False
+        if all(tool[0] != name for tool in tools):
             return False
         plain.choice = ("tool", name)
     else:
         mode = _MODES.get(kind) if type(kind) is str else None
-        if mode is None or not value.keys() <= _CHOICE_KEYS:
+        if mode is None or not _CHOICE_KEYS.issuperset(value):
             return False
         plain.choice = mode
     if "disable_parallel_tool_use" in value:
@@ -228,7 +290,7 @@ def _tool_fields(p: dict[str, Any], plain: Plain) -> bool:
     tools = plain.tools = _tools(p["tools"])
     if tools is None:
         return False
-    return "tool_choice" not in p or _choice(p["tool_choice"], {tool[0] for tool in tools}, plain)
+    return "tool_choice" not in p or _choice(p["tool_choice"], tools, plain)
 
 
 def _rest(p: dict[str, Any], plain: Plain) -> bool:
@@ -256,7 +318,7 @@ def _rest(p: dict[str, Any], plain: Plain) -> bool:
 def read(p: Any, model: str | None) -> Plain | None:
     """The :class:`Plain` of an Anthropic request ``p`` of the module docstring's shape, else
     ``None`` (``model``: the caller's model name, unused: the lane takes requests naming theirs)."""
-    if type(p) is not dict or not p.keys() <= _TOP:
+    if type(p) is not dict or not _TOP.issuperset(p):
         return None
     name, messages = p.get("model"), p.get("messages")
     if type(name) is not str or not name or type(messages) is not list or not messages:

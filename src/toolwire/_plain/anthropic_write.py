@@ -18,7 +18,7 @@ from typing import Any
 
 from toolwire._callids import _VALID as _CALL_ID
 from toolwire._json import _decoder
-from toolwire._plain._form import ASSISTANT, SYSTEM, USER, Plain, arguments_object
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, SYSTEM, USER, Plain, arguments_object
 from toolwire._plain._names import NameCheck
 from toolwire.formats._ranges import RANGES
 from toolwire.formats.anthropic._generation import DEFAULT_MAX_TOKENS
@@ -91,6 +91,35 @@ def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
                 role, blocks = "user", [{"type": "text", "text": text}]
                 append({"role": role, "content": blocks})
             open_calls = False
+        elif kind == RESULT:  # the one result of the assistant turn with calls right before
+            if not open_calls:
+                return None
+            open_calls = False
+            role, call_id, output = "user", turn[1], turn[2]
+            if not output or (call_id not in ids and _valid_id(call_id) is None):
+                return None
+            blocks = [{"type": "tool_result", "tool_use_id": call_id, "content": output}]
+            append({"role": role, "content": blocks})
+        elif kind == CALL:  # a turn of one call (no text)
+            if role == "assistant":
+                return None
+            _, call_id, name, arguments = turn
+            if type(name) is str and name in valid and type(arguments) is str:  # (inline, as below)
+                try:
+                    parsed = _decode(arguments) if arguments else {}
+                except Exception:
+                    return None
+                if type(parsed) is not dict or _valid_id(call_id) is None:
+                    return None
+                ids.add(call_id)
+                blocks = [{"type": "tool_use", "id": call_id, "name": name, "input": parsed}]
+            else:
+                blocks = []
+                if not _calls((turn[1:],), blocks, ids):
+                    return None
+            role = "assistant"
+            append({"role": role, "content": blocks})
+            open_calls = True
         elif kind == ASSISTANT:
             text, calls = turn[1], turn[2]
             if role == "assistant" or text == "" or (text is None and not calls):
@@ -172,8 +201,9 @@ def _numbers_out(plain: Plain, out: dict[str, Any]) -> bool:
 def _tools_out(tools: Any) -> tuple[list[dict[str, Any]], set[str]] | None:
     out: list[dict[str, Any]] = []
     names: set[str] = set()
+    valid = _name_ok.valid
     for name, description, parameters, strict in tools:
-        if not _name_ok(name) or name in names:
+        if type(name) is not str or (name not in valid and not _name_ok(name)) or name in names:
             return None
         names.add(name)
         tool: dict[str, Any] = {"name": name}

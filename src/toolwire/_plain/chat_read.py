@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Call, Plain, Result, Tool
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Call, Plain, Result, Tool
 
 __all__ = ["read"]
 
@@ -78,8 +78,8 @@ def _call(item: Any, called: set[str]) -> Call | None:
 
 def _one_call_turn(content: Any, call: Any, result: Any, called: set[str]) -> tuple[Any, Any] | None:
     """The call turn of ``content`` and one ``call`` and the results turn of its ``result`` (the
-    message right after it): what :func:`_call_turn` and :func:`_results` make of them, with no
-    list made and copied, else ``None``."""
+    message right after it), flat (a CALL turn when there is no text, a RESULT), with no list
+    made and copied, else ``None``."""
     if content is not None and (type(content) is not str or not content):
         return None
     found = _call(call, called)
@@ -92,7 +92,8 @@ def _one_call_turn(content: Any, call: Any, result: Any, called: set[str]) -> tu
     if result.get("role") != "tool" or type(output) is not str or not output:
         return None
     called.add(call_id)
-    return (ASSISTANT, content, (found,)), (RESULTS, ((call_id, output),))
+    turn = (CALL, call_id, found[1], found[2]) if content is None else (ASSISTANT, content, (found,))
+    return turn, (RESULT, call_id, output)
 
 
 def _result(item: Any, call_id: str) -> Result | None:
@@ -178,7 +179,7 @@ def _tools(wire: Any) -> list[Tool] | None:
         if type(item) is not dict or len(item) != 2 or item.get("type") != "function":
             return None
         inner = item.get("function")
-        if type(inner) is not dict or not inner.keys() <= _FUNCTION_KEYS:
+        if type(inner) is not dict or not _FUNCTION_KEYS.issuperset(inner):
             return None
         name = inner.get("name")
         description, parameters, strict = (
@@ -261,7 +262,7 @@ def _numbers(p: dict[str, Any], plain: Plain) -> bool:
 def read(payload: Any, model: str | None) -> Plain | None:
     """The :class:`Plain` of the Chat request ``payload`` (``model``: the caller's, used when the
     body has none), or ``None`` when it is not of the reader's shape (see the module docstring)."""
-    if type(payload) is not dict or not payload.keys() <= _TOP or None in payload.values():
+    if type(payload) is not dict or not _TOP.issuperset(payload) or None in payload.values():
         return None
     messages = payload.get("messages")
     if type(messages) is not list or not messages:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, arguments_text
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain, arguments_text
 from toolwire._plain._names import NameCheck
 
 __all__ = ["write"]
@@ -75,6 +75,14 @@ def _messages(turns: list[tuple[Any, ...]]) -> list[dict[str, Any]] | None:
     for turn in turns:
         kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
         if pending is not None:  # a call turn: its results come next
+            if type(pending[0]) is int:  # a flat CALL turn: its call
+                pending = (pending[1:],)
+            if kind == RESULT:  # the one result, flat
+                if len(pending) != 1 or turn[1] != pending[0][0] or type(turn[2]) is not str:
+                    return None
+                append({"role": "tool", "tool_call_id": turn[1], "content": turn[2]})
+                pending, previous = None, kind
+                continue
             results = turn[1]
             if kind != RESULTS:
                 return None
@@ -96,6 +104,22 @@ def _messages(turns: list[tuple[Any, ...]]) -> list[dict[str, Any]] | None:
             if type(text) is not str or not text:
                 return None
             append({"role": "user", "content": text})
+        elif kind == CALL:  # a turn of one call, flat (inline: the common turn below)
+            _, call_id, name, arguments = turn
+            if previous == ASSISTANT:
+                return None  # two assistant turns in a row: the general path merges them
+            new_id = type(call_id) is str and call_id and call_id not in called
+            if new_id and type(name) is str and name in valid and type(arguments) is str:
+                called.add(call_id)
+                function = {"name": name, "arguments": arguments or "{}"}
+                wire = [{"id": call_id, "type": "function", "function": function}]
+            else:
+                found = _calls((turn[1:],), called)
+                if found is None:
+                    return None
+                wire = found
+            append({"role": "assistant", "content": None, "tool_calls": wire})
+            pending = turn
         elif kind == ASSISTANT:
             _, text, calls = turn
             if previous == ASSISTANT or (text is not None and (type(text) is not str or not text)):

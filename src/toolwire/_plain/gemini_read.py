@@ -36,12 +36,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, Tool
+from toolwire._json import _encoder
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain, Tool
 from toolwire.formats.gemini._decode_fast import _json
 from toolwire.formats.gemini.tools import _from_gemini
 
 __all__ = ["read"]
 
+_encode = _encoder.encode
 _TOP = frozenset({"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"})
 _CALL_KEYS = frozenset({"name", "args", "id"})
 _RESPONSE_KEYS = frozenset({"name", "id", "response"})
@@ -120,19 +122,40 @@ class _History:
             calls.append(call)
         if calls:
             self.pending = pending
-        self.turns.append((ASSISTANT, text, tuple(calls)))
+        if text is None and len(calls) == 1:  # a turn of one call: flat
+            self.turns.append((CALL, *calls[0]))
+        else:
+            self.turns.append((ASSISTANT, text, tuple(calls)))
+        return True
+
+    def text_and_call(self, parts: list[Any]) -> bool:
+        """A model content of a text and one call read as :meth:`model` reads it (``False``: not
+        that content, left to :meth:`model`, which takes or refuses it)."""
+        first, second = parts
+        if type(first) is not dict or len(first) != 1 or type(second) is not dict or len(second) != 1:
+            return False
+        text = first.get("text")
+        if type(text) is not str or not text:
+            return False
+        pending: dict[str, str] = {}
+        call = self.call(second.get("functionCall"), pending)
+        if call is None:
+            return False
+        self.pending = pending
+        self.turns.append((ASSISTANT, text, (call,)))
         return True
 
     def call(self, inner: Any, pending: dict[str, str]) -> tuple[str, str, Any] | None:
-        if type(inner) is not dict or len(inner) != 3 or not inner.keys() <= _CALL_KEYS:
+        if type(inner) is not dict or len(inner) != 3 or not _CALL_KEYS.issuperset(inner):
             return None
         name, args, call_id = inner["name"], inner["args"], inner["id"]
         if type(name) is not str or not name or type(args) is not dict:
             return None
         if type(call_id) is not str or not call_id or call_id in self.called:
             return None
-        arguments = _json(args)
-        if arguments is None:
+        try:  # _json inline: the compact JSON text of args, None when it cannot be written
+            arguments = _encode(args).decode()
+        except Exception:
             return None
         self.called.add(call_id)
         pending[call_id] = name
@@ -146,42 +169,77 @@ class _History:
         for part in parts:
             if type(part) is not dict or len(part) != 1:
                 return False
-            inner = part.get("functionResponse")
-            if type(inner) is not dict or not inner.keys() <= _RESPONSE_KEYS or "response" not in inner:
+            result = self.result(part.get("functionResponse"), pending)
+            if result is None:
                 return False
-            call_id = inner.get("id")
-            name = pending.pop(call_id, None) if type(call_id) is str else None
-            if name is None or ("name" in inner and inner["name"] != name):
-                return False
-            text = _response_text(inner["response"])
-            if text is None:
-                return False
-            results.append((call_id, text))  # type: ignore[arg-type]
+            results.append(result)
         self.pending = None
-        self.turns.append((RESULTS, tuple(results)))
+        self.turns.append((RESULT, *results[0]) if len(results) == 1 else (RESULTS, tuple(results)))
         return True
 
+    @staticmethod
+    def result(inner: Any, pending: dict[str, str]) -> tuple[str, str] | None:
+        """The result of a ``functionResponse`` answering one of ``pending`` (taken from it)."""
+        if type(inner) is not dict or not _RESPONSE_KEYS.issuperset(inner) or "response" not in inner:
+            return None
+        call_id: Any = inner.get("id")
+        name = pending.pop(call_id, None) if type(call_id) is str else None
+        if name is None or ("name" in inner and inner["name"] != name):
+            return None
+        response = inner["response"]
+        if type(response) is dict and len(response) == 1 and "output" in response:
+            text = response["output"]  # the common response: {"output": text}
+            if type(text) is str and text:
+                return (call_id, text)
+        text = _response_text(response)
+        return None if text is None else (call_id, text)
+
     def run(self, contents: list[Any]) -> bool:
-        """Whether every content is of the lane's shape (then ``turns`` holds them)."""
+        """Whether every content is of the lane's shape (then ``turns`` holds them). The hot loop
+        of the lane: a content of one part, a text, a call or the one result of a turn of one
+        call, is read inline (what the methods above make of it); any other by the methods."""
         turns = self.turns
+        append = turns.append
         for content in contents:
             if type(content) is not dict or len(content) != 2:
                 return False
             role, parts = content.get("role"), content.get("parts")
             if type(parts) is not list or not parts:
                 return False
+            first = parts[0]
+            one = len(parts) == 1 and type(first) is dict and len(first) == 1
             if role == "model":
-                if not self.model(parts):
-                    return False
+                if not one and len(parts) == 2 and self.pending is None and self.text_and_call(parts):
+                    continue  # a model text and one call
+                if not one or self.pending is not None:
+                    if not self.model(parts):
+                        return False
+                elif "text" in first:  # a model text
+                    text = first["text"]
+                    if type(text) is not str or not text:
+                        return False
+                    append((ASSISTANT, text, ()))
+                else:  # a model call
+                    pending: dict[str, str] = {}
+                    call = self.call(first.get("functionCall"), pending)
+                    if call is None:
+                        return False
+                    self.pending = pending
+                    append((CALL, call[0], call[1], call[2]))
                 continue
             if role != "user":
                 return False
-            first = parts[0]
-            if len(parts) == 1 and type(first) is dict and len(first) == 1 and "text" in first:
-                text = first["text"]  # a user text (the common case, inline)
+            if one and "text" in first:
+                text = first["text"]  # a user text
                 if type(text) is not str or not text or self.pending is not None:
                     return False
-                turns.append((USER, text))
+                append((USER, text))
+            elif one and self.pending is not None and len(self.pending) == 1:  # the one result
+                result = self.result(first.get("functionResponse"), self.pending)
+                if result is None:
+                    return False
+                self.pending = None
+                append((RESULT, result[0], result[1]))
             elif not self.results(parts):
                 return False
         return self.pending is None
@@ -193,7 +251,7 @@ def _declaration(decl: Any) -> Tool | None:
         schema = decl.get("parametersJsonSchema")
         if type(name) is str and name and type(description) is str and type(schema) is dict:
             return (name, description, schema, None)
-    if type(decl) is not dict or not decl.keys() <= _DECL_KEYS:
+    if type(decl) is not dict or not _DECL_KEYS.issuperset(decl):
         return None
     name, description = decl.get("name"), decl.get("description")
     if type(name) is not str or not name or (description is not None and type(description) is not str):
@@ -254,7 +312,7 @@ def _choice(config: Any, tools: list[Tool]) -> str | tuple[str, str] | None:
 
 
 def _generation(config: Any, plain: Plain) -> bool:
-    if type(config) is not dict or not config.keys() <= _GENERATION_KEYS:
+    if type(config) is not dict or not _GENERATION_KEYS.issuperset(config):
         return False
     for key, attribute, kinds in _GENERATION:
         if key in config:
@@ -283,7 +341,7 @@ def _tool_fields(p: dict[str, Any], plain: Plain) -> bool:
 def read(payload: Any, model: str | None) -> Plain | None:
     """The :class:`Plain` of a plain Gemini request ``payload`` (see the module docstring), the
     model being ``model`` (the URL's); ``None`` for any other request."""
-    if type(payload) is not dict or not payload.keys() <= _TOP:
+    if type(payload) is not dict or not _TOP.issuperset(payload):
         return None
     contents = payload.get("contents")
     if type(contents) is not list or not contents:

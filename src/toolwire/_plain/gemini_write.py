@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire._json import _decoder
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, arguments_object
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain, arguments_object
 from toolwire._plain._names import NameCheck
 from toolwire.formats._ranges import RANGES
 from toolwire.opaque import _GEMINI_3
@@ -119,9 +119,24 @@ class _Contents:
         for turn in turns:
             kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
             if calls is not None:
-                if kind != RESULTS:
+                if kind == RESULT and type(calls[0]) is int:  # a flat result of a flat CALL turn (inline)
+                    if turn[1] != calls[1]:
+                        return False
+                    self.noted = True  # the text result is wrapped as response.output (an info note)
+                    response = {"name": calls[2], "id": turn[1], "response": {"output": turn[2]}}
+                    role, last = "user", [{"functionResponse": response}]  # after a model content: a new one
+                    contents.append({"role": role, "parts": last})
+                    calls = None
+                    continue
+                if type(calls[0]) is int:  # a flat CALL turn, as a turn of calls
+                    calls = (calls[1:],)
+                results: Any  # a tuple or a list (the Anthropic reader's): Any, compiled
+                if kind == RESULT:
+                    results = (turn[1:],)
+                elif kind == RESULTS:
+                    results = turn[1]
+                else:
                     return False
-                results = turn[1]
                 if len(results) == 1 and len(calls) == 1:  # the common turn of one call (inline)
                     call_id, output = results[0]
                     if call_id != calls[0][0]:
@@ -137,18 +152,41 @@ class _Contents:
                 calls, wire_role = None, "user"
             elif kind == USER:
                 parts, wire_role = [{"text": turn[1]}], "user"
+            elif kind == CALL:  # a turn of one call, flat (inline: the common turn below)
+                _, call_id, name, arguments = turn
+                parts, wire_role = [], "model"
+                given = type(arguments)
+                if name in _VALID and (given is dict or (given is str and arguments)):
+                    if given is dict:
+                        parsed = arguments
+                    else:
+                        try:
+                            parsed = _decode(arguments)
+                        except Exception:
+                            return False
+                    if type(parsed) is not dict or call_id in called:
+                        return False
+                    called.add(call_id)
+                    parts.append({"functionCall": {"name": name, "args": parsed, "id": call_id}})
+                elif not self.calls((turn[1:],), parts):
+                    return False
+                calls = turn
             elif kind == ASSISTANT:
                 text = turn[1]
                 parts, wire_role = ([] if text is None else [{"text": text}]), "model"
                 calls = turn[2] or None
                 if calls is not None:
                     call_id, name, arguments = calls[0]
-                    if len(calls) == 1 and name in _VALID and type(arguments) is str and arguments:
-                        # the common turn: one call of a valid name, arguments as text (inline)
-                        try:  # arguments_object inline: the JSON object of the (non-empty) text
-                            parsed = _decode(arguments)
-                        except Exception:
-                            return False
+                    given = type(arguments)  # text (Chat, Responses, Gemini) or an object (Anthropic)
+                    if len(calls) == 1 and name in _VALID and (given is dict or (given is str and arguments)):
+                        # the common turn: one call of a valid name, arguments given (inline)
+                        if given is dict:
+                            parsed = arguments
+                        else:
+                            try:  # arguments_object inline: the JSON object of the (non-empty) text
+                                parsed = _decode(arguments)
+                            except Exception:
+                                return False
                         if type(parsed) is not dict or call_id in called:
                             return False
                         called.add(call_id)

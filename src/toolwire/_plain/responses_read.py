@@ -24,10 +24,11 @@ from typing import Any
 
 from toolwire._plain._form import (
     ASSISTANT,
+    CALL,
+    RESULT,
     RESULTS,
     SYSTEM,
     USER,
-    Call,
     Number,
     Plain,
     Result,
@@ -77,10 +78,11 @@ def _items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
     an item's fields are read by subscript once its size says which it must have (a missing one
     raises ``KeyError``: not plain).
 
-    ``calls`` is the open assistant turn's calls (``None``: none open; a tuple until the turn's
-    second call, then a list: ``()`` for a text turn, one call for a turn of one); ``results`` the
-    results of the last turn of more calls, of which ``owed`` are still to come, their ids ``ids``
-    (a turn of one call has its one result, a tuple, written at once)."""
+    ``calls`` is the open assistant turn's calls (``None``: none open; ``()`` for a text turn
+    until its first call, the turn itself for a flat CALL turn until its second, else a list of
+    them); ``results`` the results of the last turn of more calls, of which ``owed`` are still to
+    come, their ids ``ids`` (a turn of one call has its one result, a flat RESULT, written at
+    once)."""
     try:
         return _read_items(items, turns)
     except KeyError:
@@ -94,7 +96,7 @@ def _read_items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
     at ``type``."""
     append = turns.append
     called: set[str] = set()  # every call id so far
-    calls: list[Call] | tuple[Call, ...] | None = None
+    calls: Any = None  # see _items
     results: list[Result] = []
     owed = 0
     ids: set[str] = called  # the ids still owed (read only while some are)
@@ -111,14 +113,16 @@ def _read_items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
             if type(arguments) is not str or owed or call_id in called or type(name) is not str or not name:
                 return False
             called.add(call_id)
-            if calls is None:  # a turn of calls only: its first call
-                calls = ((call_id, name, arguments),)
-                append((ASSISTANT, None, calls))
+            if calls is None:  # a turn of calls only: its first call, a flat CALL turn (its calls)
+                calls = (CALL, call_id, name, arguments)
+                append(calls)
             elif type(calls) is tuple:  # the first call of a text turn, or the second call of a turn
-                calls = [*calls, (call_id, name, arguments)]
-                turns[-1] = (ASSISTANT, turns[-1][1], calls)
+                text = turns[-1][1] if calls == () else None
+                calls = [calls[1:]] if calls else []
+                calls.append((call_id, name, arguments))
+                turns[-1] = (ASSISTANT, text, calls)
             else:
-                calls.append((call_id, name, arguments))  # type: ignore[union-attr]
+                calls.append((call_id, name, arguments))
             continue
         elif size != 3:
             return False
@@ -127,11 +131,17 @@ def _read_items(items: list[Any], turns: list[tuple[Any, ...]]) -> bool:
             if type(output) is not str or type(call_id) is not str:
                 return False
             if calls is not None:  # the call turn ends: its calls are answered next
-                if len(calls) == 1:  # a turn of one call: its one result, at once
+                if type(calls) is tuple and calls:  # a flat CALL turn: its one result, at once
+                    if call_id != calls[1]:
+                        return False
+                    calls = None
+                    append((RESULT, call_id, output))
+                    continue
+                if len(calls) == 1:  # a text turn of one call: its one result, at once
                     if call_id != calls[0][0]:
                         return False
                     calls = None
-                    append((RESULTS, ((call_id, output),)))
+                    append((RESULT, call_id, output))
                     continue
                 owed, ids = len(calls), {call[0] for call in calls}  # none for a text turn: refused below
                 calls = None
@@ -200,7 +210,7 @@ def _tools(wire: Any) -> list[Tool] | None:
             if type(strict) is not bool or type(name) is not str or not name or name in names:
                 return None
         else:
-            if item.get("type") != "function" or not item.keys() <= _TOOL_KEYS:
+            if item.get("type") != "function" or not _TOOL_KEYS.issuperset(item):
                 return None
             name = item.get("name")
             if type(name) is not str or not name or name in names:
@@ -259,7 +269,7 @@ def _after(p: dict[str, Any], plain: Plain) -> bool:
 def read(p: Any, model: str | None) -> Plain | None:
     """The :class:`Plain` of a Responses request ``p`` of the module docstring's shape, else
     ``None`` (``model``: the caller's model name, unused: a Responses request names its own)."""
-    if type(p) is not dict or not p.keys() <= _TOP:
+    if type(p) is not dict or not _TOP.issuperset(p):
         return None
     name = p.get("model")
     if type(name) is not str or not name or ("include" in p and p["include"] != []):

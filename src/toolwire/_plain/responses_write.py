@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from toolwire._plain._form import ASSISTANT, RESULTS, SYSTEM, USER, Plain, arguments_text
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain, arguments_text
 from toolwire._plain._names import NameCheck
 from toolwire.formats._ranges import RANGES, fit
 from toolwire.ir.notes import Notes
@@ -78,6 +78,17 @@ def _items(turns: list[tuple[Any, ...]], start: int) -> list[dict[str, Any]] | N
                     if arguments is None:
                         return None
                 append({"type": "function_call", "call_id": call_id, "name": name, "arguments": arguments})
+        elif kind == RESULT:
+            append({"type": "function_call_output", "call_id": turn[1], "output": turn[2]})
+        elif kind == CALL:  # a turn of one call, flat
+            _, call_id, name, arguments = turn
+            if name not in _VALID and not _name_ok(name):
+                return None
+            if type(arguments) is not str:
+                arguments = arguments_text(arguments)
+                if arguments is None:
+                    return None
+            append({"type": "function_call", "call_id": call_id, "name": name, "arguments": arguments})
         elif kind == RESULTS:
             for call_id, output in turn[1]:
                 append({"type": "function_call_output", "call_id": call_id, "output": output})

@@ -1,0 +1,108 @@
+"""The Gemini lane's turns of one call (issue 18): the reader's inline branches for a lone
+result, a model text and one call, and the writer's one-call turn of object arguments.
+
+Split from ``test_gemini.py`` (its request and helpers are reused): each branch reads or writes
+what the general path makes of the same request, and each guard leaves its change to it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.plain.harness import same_both_ways
+from tests.plain.test_gemini import _C, FMT, _response, _set, plain_gemini, reads_as_the_ir
+from toolwire._plain import READERS
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS
+from toolwire._plain.gemini_read import read
+from toolwire._plain.gemini_write import write
+
+
+@pytest.mark.parametrize(
+    ("response", "text"),
+    [({"output": "rain"}, "rain"), ({"output": 3}, '{"output":3}'), ({"result": "rain"}, "rain"), ({}, "{}")],
+)
+def test_the_one_result_of_a_one_call_turn_reads_as_its_ir(response: Any, text: str) -> None:
+    payload = plain_gemini()
+    payload["contents"][6]["parts"][0]["functionResponse"]["response"] = response
+    assert reads_as_the_ir(payload)
+    got = read(payload, None)
+    assert got is not None
+    assert got.turns[-1] == (RESULT, "c3", text)  # flat, as the turn of one call before it
+    assert got.turns[-2] == (CALL, "c3", "weather", '{"city":"Oslo"}')
+
+
+def _text_and_one_call(payload: dict[str, Any]) -> None:
+    """Content 1 a text and one call (c1), content 2 its one result."""
+    del payload["contents"][1]["parts"][2]
+    payload["contents"][2]["parts"] = [_response("c1", {"output": "sunny"}, "weather")]
+
+
+def test_a_model_text_and_one_call_reads_as_its_ir() -> None:
+    payload = plain_gemini()
+    _text_and_one_call(payload)
+    assert reads_as_the_ir(payload)
+    got = read(payload, None)
+    assert got is not None
+    assert got.turns[2:4] == [
+        (ASSISTANT, "Looking.", (("c1", "weather", '{"city":"Oslo"}'),)),
+        (RESULT, "c1", "sunny"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        ((1, "parts", 0, "text"), ""),
+        ((1, "parts", 0, "text"), None),
+        ((1, "parts", 0, "thought"), True),
+        ((1, "parts", 1, "thoughtSignature"), "sig"),
+        ((1, "parts", 1, "functionCall", "id"), ""),
+        ((1, "parts", 1, "functionCall", "args"), [1]),
+        ((1, "parts", 1), {"text": "More."}),
+        ((2, "parts", 0, "functionResponse", "id"), "c9"),
+    ],
+)
+def test_each_guard_of_a_model_text_and_one_call(path: tuple[Any, ...], value: Any) -> None:
+    payload = plain_gemini()
+    _text_and_one_call(payload)
+    _set((_C, *path), value)(payload)
+    got = read(payload, None)
+    assert got is None
+    reads_as_the_ir(payload)
+
+
+def _anthropic_calls(*calls: tuple[str, str, Any]) -> dict[str, Any]:
+    """An Anthropic request of a turn of one call (its ``input`` an object) per ``calls``."""
+    messages: list[dict[str, Any]] = [{"role": "user", "content": "Weather?"}]
+    for call_id, name, arguments in calls:
+        use = {"type": "tool_use", "id": call_id, "name": name, "input": arguments}
+        result = {"type": "tool_result", "tool_use_id": call_id, "content": "sunny"}
+        messages += [{"role": "assistant", "content": [use]}, {"role": "user", "content": [result]}]
+    return {"model": "claude-x", "messages": messages, "max_tokens": 100}
+
+
+def test_a_one_call_turn_of_object_arguments_is_written_as_given() -> None:
+    """The Anthropic reader's calls carry their ``input`` object: the writer's one-call turn
+    writes it as ``args`` as it is (empty too: no text to leave out); a call id used twice or a
+    name Gemini renames is left to the general path."""
+    city = {"city": "Oslo"}
+    payload = _anthropic_calls(("c1", "weather", city), ("c2", "time", {}))
+    assert same_both_ways(payload, "anthropic", FMT, "drop")
+    plain = READERS["anthropic"](payload, None)
+    assert plain is not None
+    out = write(plain)
+    assert out is not None
+    assert out["contents"][1]["parts"] == [{"functionCall": {"name": "weather", "args": city, "id": "c1"}}]
+    assert out["contents"][1]["parts"][0]["functionCall"]["args"] is city
+    assert out["contents"][3]["parts"] == [{"functionCall": {"name": "time", "args": {}, "id": "c2"}}]
+    plain.turns[3:5] = [(ASSISTANT, None, [("c1", "time", {})]), (RESULTS, [("c1", "noon")])]
+    assert write(plain) is None  # c1 called twice
+    plain.turns[3:5] = [(ASSISTANT, None, [("c2", "time", {})]), (RESULTS, [("c2", "noon")])]
+    assert write(plain) is not None
+    plain.turns[3] = (ASSISTANT, None, [("c2", "1time", {})])
+    assert write(plain) is None  # a name Gemini renames
+    for name in ("1time", "time"):
+        payload = _anthropic_calls(("c1", "weather", city), ("c2", name, {}))
+        assert same_both_ways(payload, "anthropic", FMT, "drop") is (name == "time")
