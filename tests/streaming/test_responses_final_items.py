@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.compiled import pure_only
 from tests.streaming._matrix import all_stream_samples, benchmark_stream_in, wire_of
 from toolwire.formats._stream import WireEvent
 from toolwire.formats.openai_responses import _encode_items
@@ -67,6 +68,7 @@ def _both(monkeypatch: pytest.MonkeyPatch, run: Any) -> tuple[Any, Any, int]:
     return general, fast, spy.reused
 
 
+@pure_only
 @pytest.mark.parametrize("sample", all_stream_samples(), ids=lambda s: f"{s.format}:{s.id}")
 def test_recorded_streams_end_as_the_general_encoding(monkeypatch: pytest.MonkeyPatch, sample: Any) -> None:
     monkeypatch.setattr(uuid, "uuid4", lambda: uuid.UUID(int=1))  # Bedrock streams' response id
@@ -82,6 +84,7 @@ def _outcome(run: Any) -> Any:
         return type(exc), str(exc)
 
 
+@pure_only
 @pytest.mark.parametrize("source", ["openai-chat", "anthropic", "gemini", "openai-responses"])
 @pytest.mark.parametrize("policy", ["drop", "warn", "strict"])
 def test_benchmark_streams_reuse_their_items(
@@ -172,6 +175,7 @@ _CASES: dict[str, tuple[list[StreamEvent], int]] = {
 }
 
 
+@pure_only
 @pytest.mark.parametrize("name", list(_CASES))
 @pytest.mark.parametrize("policy", ["drop", "warn"])
 def test_final_response_is_the_general_encoding(
@@ -219,6 +223,7 @@ def test_final_items_share_no_object_with_the_done_events() -> None:
     assert final[0]["content"] and final[0]["content"][0]["text"] == "hi"
 
 
+@pure_only
 def test_each_item_id_is_derived_once_per_stream(monkeypatch: pytest.MonkeyPatch) -> None:
     """Added, done and final: one derivation per item, and none kept from a stream to the next
     (two streams of one response id derive their ids twice)."""
