@@ -235,8 +235,9 @@ class StreamEncoder(DeltaFraming):
             wire["status"] = status
             wire["output"] = []
             wire.setdefault("usage", None)
-            for key, value in echo_defaults().items():  # required by the schema; known only at the end
-                wire.setdefault(key, value)
+            if self._same:  # another format's response has them already (encode_response)
+                for key, value in echo_defaults().items():  # required by the schema; known only at the end
+                    wire.setdefault(key, value)
         return wire
 
     def _item_done(self, output_index: int, announced: Any, item: dict[str, Any]) -> dict[str, Any]:
@@ -543,11 +544,24 @@ class StreamEncoder(DeltaFraming):
         return out
 
     def _open_message(self, index: int, skeleton: Part) -> list[dict[str, Any]]:
-        items = self._probe((skeleton,), index)
-        item = in_progress(items[0], self._same)
+        if _plain_content(skeleton) and not self._same:  # what the probe gives, without encoding
+            item = self._message_skeleton()
+        else:
+            item = in_progress(self._probe((skeleton,), index)[0], self._same)
         self._message = OpenMessage(id=item.get("id"), output_index=self._next_output)
         self._next_output += 1
         return [self._event("response.output_item.added", output_index=self._message.output_index, item=item)]
+
+    def _message_skeleton(self) -> dict[str, Any]:
+        """``in_progress`` of the message item of another format's content part, as
+        :meth:`_probe` encodes it (``_new_message``), its id counter left as it was."""
+        ctx = self._ctx
+        counter, synthesized = ctx.counter, ctx.synthesized_ids
+        try:
+            msg_id = ctx.item_id("msg")
+        finally:
+            ctx.counter, ctx.synthesized_ids = counter, synthesized
+        return {"id": msg_id, "type": "message", "status": "in_progress", "role": "assistant", "content": []}
 
     def _close_message(self) -> list[dict[str, Any]]:
         msg = self._message
@@ -600,3 +614,10 @@ class StreamEncoder(DeltaFraming):
             out.append(self._event("response.refusal.done", **fields, refusal=final.text))
         out.append(self._event("response.content_part.done", **fields, part=wire))
         return out
+
+
+def _plain_content(part: Part) -> bool:
+    """Whether ``part`` is text or a refusal that encodes with no note (nothing to drop or keep)."""
+    if type(part) is TextPart:
+        return part.thought_signature is None and not part.extra
+    return type(part) is RefusalPart and not part.extra

@@ -1,0 +1,92 @@
+"""The Responses stream encoder announces another format's message item (``output_item.added``)
+without encoding it when its first part is plain text or a refusal (``_message_skeleton``):
+the item, the ids and the notes equal what probing the general item encoder gives; any other
+first part (a thought signature, extra fields, media, same-format hints) still probes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from toolwire.errors import ConversionError
+from toolwire.formats.openai_responses import _stream_encode
+from toolwire.formats.openai_responses._stream_encode import StreamEncoder, _plain_content
+from toolwire.ir.content import ImagePart, Part, RefusalPart, TextPart
+from toolwire.ir.notes import Notes
+from toolwire.ir.stream import PartEnd, PartStart, ResponseEnd, ResponseStart, TextDelta
+
+
+def _events(first: Part, origin: str = "anthropic") -> list[Any]:
+    return [
+        ResponseStart(id="msg_1", model="m", created=1, origin=origin),
+        PartStart(index=0, part=first),
+        TextDelta(index=0, text="hi") if not isinstance(first, ImagePart) else PartEnd(index=0),
+        PartEnd(index=0) if not isinstance(first, ImagePart) else PartStart(index=1, part=TextPart(text="")),
+        ResponseEnd(stop_reason="end_turn"),
+    ]
+
+
+def _run(events: list[Any], policy: str = "drop") -> tuple[list[Any], list[Any]]:
+    notes = Notes(policy)  # type: ignore[arg-type]
+    encoder = StreamEncoder(notes)
+    out = [wire for event in events for wire in encoder.feed(event)]
+    return out + encoder.close(), list(notes)
+
+
+def _general(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_stream_encode, "_plain_content", lambda part: False)
+
+
+@pytest.mark.parametrize(
+    "first",
+    [TextPart(text=""), TextPart(text="x"), RefusalPart(text="")],
+    ids=["text", "text-with-text", "refusal"],
+)
+def test_skeleton_equals_the_probe(monkeypatch: pytest.MonkeyPatch, first: Part) -> None:
+    assert _plain_content(first)
+    fast = _run(_events(first))
+    _general(monkeypatch)
+    assert fast == _run(_events(first))
+    added = [e for e in fast[0] if e["type"] == "response.output_item.added"]
+    assert added[0]["item"]["id"].startswith("msg_") and added[0]["item"]["status"] == "in_progress"
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        TextPart(text="", thought_signature="sig"),
+        TextPart(text="", extra={"x-field": 1}),
+        RefusalPart(text="", extra={"x-field": 1}),
+        ImagePart(url="https://example.com/a.png"),
+    ],
+    ids=["signature", "text-extra", "refusal-extra", "image"],
+)
+def test_other_first_parts_probe(monkeypatch: pytest.MonkeyPatch, first: Part) -> None:
+    assert not _plain_content(first)
+    calls: list[Any] = []
+    probe = StreamEncoder._probe
+
+    def spy(self: StreamEncoder, parts: Any, index: int) -> Any:
+        calls.append(parts)
+        return probe(self, parts, index)
+
+    monkeypatch.setattr(StreamEncoder, "_probe", spy)
+    _run(_events(first))
+    assert calls and calls[0] == (first,)
+
+
+def test_same_format_probes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Same-format parts may carry the message's own fields (``~msg``): encoded, not assumed."""
+    calls: list[Any] = []
+    probe = StreamEncoder._probe
+    monkeypatch.setattr(StreamEncoder, "_probe", lambda s, p, i: calls.append(p) or probe(s, p, i))
+    _run(_events(TextPart(text=""), origin="openai-responses"))
+    assert calls
+
+
+def test_strict_signature_still_raises_at_the_probe() -> None:
+    """A lossy first part under ``strict`` fails where the probe notes it, as before."""
+    with pytest.raises(ConversionError) as raised:
+        _run(_events(TextPart(text="", thought_signature="sig")), policy="strict")
+    assert raised.value.path == "$.parts[0][0]"
