@@ -90,3 +90,33 @@ def test_strict_signature_still_raises_at_the_probe() -> None:
     with pytest.raises(ConversionError) as raised:
         _run(_events(TextPart(text="", thought_signature="sig")), policy="strict")
     assert raised.value.path == "$.parts[0][0]"
+
+
+@pytest.mark.parametrize(
+    "start",
+    [
+        ResponseStart(id="msg_1", model="m", created=1, origin="anthropic"),
+        ResponseStart(id="msg_1", origin="gemini"),
+        ResponseStart(model="m", created=5, origin="openai-chat"),
+        ResponseStart(id="msg_1", model="m", created=1, origin="anthropic", extra={"x-field": 1}),
+        ResponseStart(id="resp_1", model="m", created=1, origin="openai-responses"),
+    ],
+    ids=["plain", "no-model-no-created", "no-id", "extra", "same-format"],
+)
+def test_created_snapshot_equals_the_general_one(
+    monkeypatch: pytest.MonkeyPatch, start: ResponseStart
+) -> None:
+    """``response.created`` built directly (``_created``) equals ``_snapshot`` of the start,
+    key order and notes included; starts with extra fields or of this format decline."""
+    plain = start.origin != "openai-responses" and not start.extra
+    calls: list[Any] = []
+    general = StreamEncoder._snapshot
+    monkeypatch.setattr(
+        StreamEncoder, "_snapshot", lambda s, r, st=None: calls.append(st) or general(s, r, st)
+    )
+    fast = _run([start, ResponseEnd(stop_reason="end_turn")], policy="warn")
+    assert calls == ([None] if plain else ["in_progress", None])
+    monkeypatch.setattr(_stream_encode, "_plain_start", lambda start: False)
+    slow = _run([start, ResponseEnd(stop_reason="end_turn")], policy="warn")
+    assert fast == slow
+    assert [list(e["response"]) for e in fast[0][:2]] == [list(e["response"]) for e in slow[0][:2]]

@@ -277,7 +277,7 @@ class StreamEncoder(DeltaFraming):
         )
         if self._same:
             resp = msgspec.structs.replace(resp, status="in_progress")
-        snapshot = self._snapshot(resp, "in_progress")
+        snapshot = _created(start) if _plain_start(start) else self._snapshot(resp, "in_progress")
         return [
             self._event("response.created", response=snapshot),
             self._event("response.in_progress", response=snapshot),
@@ -621,3 +621,27 @@ def _plain_content(part: Part) -> bool:
     if type(part) is TextPart:
         return part.thought_signature is None and not part.extra
     return type(part) is RefusalPart and not part.extra
+
+
+def _plain_start(start: ResponseStart) -> bool:
+    """Whether :func:`_created` gives ``start``'s in-progress snapshot: another format's start
+    with an id and no extra fields."""
+    return start.origin != FORMAT and start.id is not None and not start.extra
+
+
+def _created(start: ResponseStart) -> dict[str, Any]:
+    """The snapshot of ``response.created`` for a :func:`_plain_start`, built directly: what
+    ``_snapshot`` makes of ``encode_response`` of the start (no parts, stop reason, usage or
+    error; the echo fields at their neutral values; ``usage`` last, set by ``_snapshot``)."""
+    return {
+        "id": start.id,
+        "object": "response",
+        "created_at": start.created if start.created is not None else 0,
+        "status": "in_progress",
+        "incomplete_details": None,
+        "error": None,
+        "model": start.model if start.model is not None else "",
+        "output": [],
+        **echo_defaults(),
+        "usage": None,
+    }
