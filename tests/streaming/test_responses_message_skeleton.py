@@ -1,7 +1,8 @@
-"""The Responses stream encoder announces another format's message item (``output_item.added``)
-without encoding it when its first part is plain text or a refusal (``_message_skeleton``):
-the item, the ids and the notes equal what probing the general item encoder gives; any other
-first part (a thought signature, extra fields, media, same-format hints) still probes."""
+"""The Responses stream encoder announces another format's message and tool call items
+(``output_item.added``) and its ``response.created`` snapshot without encoding them when they are
+plain (``_message_skeleton``, ``_call_skeleton``, ``_created``): the events, ids and notes equal
+what the general encoders give; anything else (a thought signature, extra fields, media, a
+missing call id, same-format hints) still takes the general path."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ import pytest
 
 from toolwire.errors import ConversionError
 from toolwire.formats.openai_responses import _stream_encode
-from toolwire.formats.openai_responses._stream_encode import StreamEncoder, _plain_content
-from toolwire.ir.content import ImagePart, Part, RefusalPart, TextPart
+from toolwire.formats.openai_responses._stream_encode import StreamEncoder, _plain_call, _plain_content
+from toolwire.ir.content import ImagePart, Part, RefusalPart, TextPart, ToolCall
 from toolwire.ir.notes import Notes
-from toolwire.ir.stream import PartEnd, PartStart, ResponseEnd, ResponseStart, TextDelta
+from toolwire.ir.stream import PartEnd, PartStart, ResponseEnd, ResponseStart, TextDelta, ToolCallDelta
 
 
 def _events(first: Part, origin: str = "anthropic") -> list[Any]:
@@ -120,3 +121,67 @@ def test_created_snapshot_equals_the_general_one(
     slow = _run([start, ResponseEnd(stop_reason="end_turn")], policy="warn")
     assert fast == slow
     assert [list(e["response"]) for e in fast[0][:2]] == [list(e["response"]) for e in slow[0][:2]]
+
+
+def _call_events(call: ToolCall, origin: str = "anthropic") -> list[Any]:
+    return [
+        ResponseStart(id="msg_1", model="m", created=1, origin=origin),
+        PartStart(index=0, part=TextPart(text="")),
+        TextDelta(index=0, text="hi"),
+        PartEnd(index=0),
+        PartStart(index=1, part=call),
+        ToolCallDelta(index=1, arguments='{"a": 1}'),
+        PartEnd(index=1),
+        ResponseEnd(stop_reason="tool_calls"),
+    ]
+
+
+def _probes(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    calls: list[Any] = []
+    probe = StreamEncoder._probe
+    monkeypatch.setattr(StreamEncoder, "_probe", lambda s, p, i: calls.append(p) or probe(s, p, i))
+    return calls
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        ToolCall(name="f", id="call_1"),
+        ToolCall(name="f", id="call_1", kind="custom"),
+        ToolCall(name="f", id="call_1", item_id="fc_own"),
+        ToolCall(name="f", id="call_1", namespace="ns"),
+    ],
+    ids=["function", "custom", "item-id", "namespace"],
+)
+def test_call_skeleton_equals_the_probe(monkeypatch: pytest.MonkeyPatch, call: ToolCall) -> None:
+    probes = _probes(monkeypatch)
+    fast = _run(_call_events(call), policy="warn")
+    assert probes == []
+    _general(monkeypatch)
+    monkeypatch.setattr(_stream_encode, "_plain_call", lambda call: False)
+    assert fast == _run(_call_events(call), policy="warn")
+    added = [e["item"] for e in fast[0] if e["type"] == "response.output_item.added"]
+    assert added[1]["status"] == "in_progress" and added[1]["call_id"] == "call_1"
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        ToolCall(name="f"),
+        ToolCall(name="f", id="call_1", thought_signature="sig"),
+        ToolCall(name="f", id="call_1", extra={"x-field": 1}),
+        ToolCall(name="web_search", id="call_1", kind="builtin"),
+    ],
+    ids=["no-id", "signature", "extra", "builtin"],
+)
+def test_other_calls_probe(monkeypatch: pytest.MonkeyPatch, call: ToolCall) -> None:
+    assert not _plain_call(call)
+    probes = _probes(monkeypatch)
+    _run(_call_events(call))
+    assert any(isinstance(p[0], ToolCall) for p in probes)
+
+
+def test_same_format_call_probes(monkeypatch: pytest.MonkeyPatch) -> None:
+    probes = _probes(monkeypatch)
+    _run(_call_events(ToolCall(name="f", id="call_1"), origin="openai-responses"))
+    assert any(isinstance(p[0], ToolCall) for p in probes)

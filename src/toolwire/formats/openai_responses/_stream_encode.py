@@ -412,10 +412,13 @@ class StreamEncoder(DeltaFraming):
     def _try_add(self, live: Live, now: Part) -> list[dict[str, Any]]:
         """``output_item.added`` once the part encodes to an item (reasoning of another origin
         becomes one only when it has text or a summary)."""
-        items = self._probe((now,), live.index)
-        if not items:
-            return []
-        item = in_progress(items[0], self._same)
+        if type(now) is ToolCall and not self._same and _plain_call(now):  # what the probe gives
+            item = self._call_skeleton(now)
+        else:
+            items = self._probe((now,), live.index)
+            if not items:
+                return []
+            item = in_progress(items[0], self._same)
         live.item_id = item.get("id")
         live.output_index = self._next_output
         live.added = True
@@ -554,14 +557,34 @@ class StreamEncoder(DeltaFraming):
 
     def _message_skeleton(self) -> dict[str, Any]:
         """``in_progress`` of the message item of another format's content part, as
-        :meth:`_probe` encodes it (``_new_message``), its id counter left as it was."""
+        :meth:`_probe` encodes it (``_new_message``)."""
+        msg_id = self._peek_id("msg")
+        return {"id": msg_id, "type": "message", "status": "in_progress", "role": "assistant", "content": []}
+
+    def _call_skeleton(self, call: ToolCall) -> dict[str, Any]:
+        """``in_progress`` of the item of another format's :func:`_plain_call`, as :meth:`_probe`
+        encodes it (``_call``): its input emptied, status ``in_progress``."""
+        custom = call.kind == "custom"
+        item: dict[str, Any] = {
+            "type": "custom_tool_call" if custom else "function_call",
+            "call_id": call.id,
+            "name": call.name,
+            "input" if custom else "arguments": "",
+            "id": call.item_id if call.item_id is not None else self._peek_id("ctc" if custom else "fc"),
+        }
+        if call.namespace is not None:
+            item["namespace"] = call.namespace
+        item["status"] = "in_progress"
+        return item
+
+    def _peek_id(self, prefix: str) -> str:
+        """The id the stream's next item with ``prefix`` gets, its id counter left as it was."""
         ctx = self._ctx
         counter, synthesized = ctx.counter, ctx.synthesized_ids
         try:
-            msg_id = ctx.item_id("msg")
+            return ctx.item_id(prefix)
         finally:
             ctx.counter, ctx.synthesized_ids = counter, synthesized
-        return {"id": msg_id, "type": "message", "status": "in_progress", "role": "assistant", "content": []}
 
     def _close_message(self) -> list[dict[str, Any]]:
         msg = self._message
@@ -645,3 +668,11 @@ def _created(start: ResponseStart) -> dict[str, Any]:
         **echo_defaults(),
         "usage": None,
     }
+
+
+def _plain_call(call: ToolCall) -> bool:
+    """Whether ``call`` encodes with no note and no synthesized call id: a function or custom
+    call with an id, no thought signature and no extra fields."""
+    return (
+        call.kind in _CALL_DELTA and call.id is not None and call.thought_signature is None and not call.extra
+    )
