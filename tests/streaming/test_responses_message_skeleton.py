@@ -155,8 +155,12 @@ def _probes(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 )
 def test_call_skeleton_equals_the_probe(monkeypatch: pytest.MonkeyPatch, call: ToolCall) -> None:
     probes = _probes(monkeypatch)
+    encoded: list[Any] = []
+    general = _stream_encode.encode_assistant
+    monkeypatch.setattr(_stream_encode, "encode_assistant", lambda p, *a: encoded.append(p) or general(p, *a))
     fast = _run(_call_events(call), policy="warn")
     assert probes == []
+    assert not any(isinstance(part, ToolCall) for parts in encoded for part in parts)  # nor its done item
     _general(monkeypatch)
     monkeypatch.setattr(_stream_encode, "_plain_call", lambda call: False)
     assert fast == _run(_call_events(call), policy="warn")

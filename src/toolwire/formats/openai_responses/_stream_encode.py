@@ -214,6 +214,10 @@ class StreamEncoder(DeltaFraming):
     def _encode_done(self, parts: tuple[Part, ...], index: int) -> list[dict[str, Any]]:
         """The items of finished ``parts`` (``output_item.done``), kept for the final response
         (:class:`Built`: reused there when they are what its encoding gives)."""
+        if len(parts) == 1 and type(parts[0]) is ToolCall and not self._same and _plain_call(parts[0]):
+            items = [self._call_done(parts[0])]  # what encode_assistant gives, with no note
+            self._built.items.extend(items)
+            return items
         scratch = self._scratch.items
         before = len(scratch)
         items = encode_assistant(parts, None, self._ctx, f"$.parts[{index}]")
@@ -564,18 +568,14 @@ class StreamEncoder(DeltaFraming):
     def _call_skeleton(self, call: ToolCall) -> dict[str, Any]:
         """``in_progress`` of the item of another format's :func:`_plain_call`, as :meth:`_probe`
         encodes it (``_call``): its input emptied, status ``in_progress``."""
-        custom = call.kind == "custom"
-        item: dict[str, Any] = {
-            "type": "custom_tool_call" if custom else "function_call",
-            "call_id": call.id,
-            "name": call.name,
-            "input" if custom else "arguments": "",
-            "id": call.item_id if call.item_id is not None else self._peek_id("ctc" if custom else "fc"),
-        }
-        if call.namespace is not None:
-            item["namespace"] = call.namespace
-        item["status"] = "in_progress"
-        return item
+        item_id = call.item_id if call.item_id is not None else self._peek_id(_ID_PREFIX[call.kind])
+        return _call_item(call, "", item_id, "in_progress")
+
+    def _call_done(self, call: ToolCall) -> dict[str, Any]:
+        """The item of another format's :func:`_plain_call`, as :meth:`_encode_done` encodes it."""
+        ctx = self._ctx
+        item_id = call.item_id if call.item_id is not None else ctx.item_id(_ID_PREFIX[call.kind])
+        return _call_item(call, call.arguments, item_id, ctx.status)
 
     def _peek_id(self, prefix: str) -> str:
         """The id the stream's next item with ``prefix`` gets, its id counter left as it was."""
@@ -676,3 +676,24 @@ def _plain_call(call: ToolCall) -> bool:
     return (
         call.kind in _CALL_DELTA and call.id is not None and call.thought_signature is None and not call.extra
     )
+
+
+_ID_PREFIX = {"function": "fc", "custom": "ctc"}
+"""A :func:`_plain_call`'s kind -> the prefix of its derived item id (as ``_call``)."""
+
+
+def _call_item(call: ToolCall, arguments: str, item_id: str, status: str) -> dict[str, Any]:
+    """The item ``_call`` encodes for another format's :func:`_plain_call` (key order included),
+    with ``arguments``, ``item_id`` and ``status``."""
+    custom = call.kind == "custom"
+    item: dict[str, Any] = {
+        "type": "custom_tool_call" if custom else "function_call",
+        "call_id": call.id,
+        "name": call.name,
+        "input" if custom else "arguments": arguments,
+        "id": item_id,
+    }
+    if call.namespace is not None:
+        item["namespace"] = call.namespace
+    item["status"] = status
+    return item
