@@ -1,6 +1,6 @@
 """The Responses stream encoder announces another format's message and tool call items
 (``output_item.added``) and its ``response.created`` snapshot without encoding them when they are
-plain (``_message_skeleton``, ``_call_skeleton``, ``_created``): the events, ids and notes equal
+plain (``_message_skeleton``, ``_call_skeleton``, ``created_snapshot``): the events, ids and notes equal
 what the general encoders give; anything else (a thought signature, extra fields, media, a
 missing call id, same-format hints) still takes the general path."""
 
@@ -12,7 +12,8 @@ import pytest
 
 from toolwire.errors import ConversionError
 from toolwire.formats.openai_responses import _stream_encode
-from toolwire.formats.openai_responses._stream_encode import StreamEncoder, _plain_call, _plain_content
+from toolwire.formats.openai_responses._stream_encode import StreamEncoder
+from toolwire.formats.openai_responses._stream_skeletons import plain_call, plain_content
 from toolwire.ir.content import ImagePart, Part, RefusalPart, TextPart, ToolCall
 from toolwire.ir.notes import Notes
 from toolwire.ir.stream import PartEnd, PartStart, ResponseEnd, ResponseStart, TextDelta, ToolCallDelta
@@ -36,7 +37,7 @@ def _run(events: list[Any], policy: str = "drop") -> tuple[list[Any], list[Any]]
 
 
 def _general(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_stream_encode, "_plain_content", lambda part: False)
+    monkeypatch.setattr(_stream_encode, "plain_content", lambda part: False)
 
 
 @pytest.mark.parametrize(
@@ -45,7 +46,7 @@ def _general(monkeypatch: pytest.MonkeyPatch) -> None:
     ids=["text", "text-with-text", "refusal"],
 )
 def test_skeleton_equals_the_probe(monkeypatch: pytest.MonkeyPatch, first: Part) -> None:
-    assert _plain_content(first)
+    assert plain_content(first)
     fast = _run(_events(first))
     _general(monkeypatch)
     assert fast == _run(_events(first))
@@ -64,7 +65,7 @@ def test_skeleton_equals_the_probe(monkeypatch: pytest.MonkeyPatch, first: Part)
     ids=["signature", "text-extra", "refusal-extra", "image"],
 )
 def test_other_first_parts_probe(monkeypatch: pytest.MonkeyPatch, first: Part) -> None:
-    assert not _plain_content(first)
+    assert not plain_content(first)
     calls: list[Any] = []
     probe = StreamEncoder._probe
 
@@ -107,7 +108,7 @@ def test_strict_signature_still_raises_at_the_probe() -> None:
 def test_created_snapshot_equals_the_general_one(
     monkeypatch: pytest.MonkeyPatch, start: ResponseStart
 ) -> None:
-    """``response.created`` built directly (``_created``) equals ``_snapshot`` of the start,
+    """``response.created`` built directly (``created_snapshot``) equals ``_snapshot`` of the start,
     key order and notes included; starts with extra fields or of this format decline."""
     plain = start.origin != "openai-responses" and not start.extra
     calls: list[Any] = []
@@ -117,7 +118,7 @@ def test_created_snapshot_equals_the_general_one(
     )
     fast = _run([start, ResponseEnd(stop_reason="end_turn")], policy="warn")
     assert calls == ([None] if plain else ["in_progress", None])
-    monkeypatch.setattr(_stream_encode, "_plain_start", lambda start: False)
+    monkeypatch.setattr(_stream_encode, "plain_start", lambda start: False)
     slow = _run([start, ResponseEnd(stop_reason="end_turn")], policy="warn")
     assert fast == slow
     assert [list(e["response"]) for e in fast[0][:2]] == [list(e["response"]) for e in slow[0][:2]]
@@ -162,7 +163,7 @@ def test_call_skeleton_equals_the_probe(monkeypatch: pytest.MonkeyPatch, call: T
     assert probes == []
     assert not any(isinstance(part, ToolCall) for parts in encoded for part in parts)  # nor its done item
     _general(monkeypatch)
-    monkeypatch.setattr(_stream_encode, "_plain_call", lambda call: False)
+    monkeypatch.setattr(_stream_encode, "plain_call", lambda call: False)
     assert fast == _run(_call_events(call), policy="warn")
     added = [e["item"] for e in fast[0] if e["type"] == "response.output_item.added"]
     assert added[1]["status"] == "in_progress" and added[1]["call_id"] == "call_1"
@@ -179,7 +180,7 @@ def test_call_skeleton_equals_the_probe(monkeypatch: pytest.MonkeyPatch, call: T
     ids=["no-id", "signature", "extra", "builtin"],
 )
 def test_other_calls_probe(monkeypatch: pytest.MonkeyPatch, call: ToolCall) -> None:
-    assert not _plain_call(call)
+    assert not plain_call(call)
     probes = _probes(monkeypatch)
     _run(_call_events(call))
     assert any(isinstance(p[0], ToolCall) for p in probes)

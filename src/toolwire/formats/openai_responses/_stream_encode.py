@@ -46,6 +46,14 @@ from toolwire.formats.openai_responses._stream_parts import (
     sent_delta,
     skeleton_for,
 )
+from toolwire.formats.openai_responses._stream_skeletons import (
+    ID_PREFIX,
+    call_item,
+    created_snapshot,
+    plain_call,
+    plain_content,
+    plain_start,
+)
 from toolwire.formats.openai_responses.response import echo_defaults, encode_response
 from toolwire.ir.accumulate import Accumulator
 from toolwire.ir.content import (
@@ -214,7 +222,7 @@ class StreamEncoder(DeltaFraming):
     def _encode_done(self, parts: tuple[Part, ...], index: int) -> list[dict[str, Any]]:
         """The items of finished ``parts`` (``output_item.done``), kept for the final response
         (:class:`Built`: reused there when they are what its encoding gives)."""
-        if len(parts) == 1 and type(parts[0]) is ToolCall and not self._same and _plain_call(parts[0]):
+        if len(parts) == 1 and type(parts[0]) is ToolCall and not self._same and plain_call(parts[0]):
             items = [self._call_done(parts[0])]  # what encode_assistant gives, with no note
             self._built.items.extend(items)
             return items
@@ -281,7 +289,7 @@ class StreamEncoder(DeltaFraming):
         )
         if self._same:
             resp = msgspec.structs.replace(resp, status="in_progress")
-        snapshot = _created(start) if _plain_start(start) else self._snapshot(resp, "in_progress")
+        snapshot = created_snapshot(start) if plain_start(start) else self._snapshot(resp, "in_progress")
         return [
             self._event("response.created", response=snapshot),
             self._event("response.in_progress", response=snapshot),
@@ -416,7 +424,7 @@ class StreamEncoder(DeltaFraming):
     def _try_add(self, live: Live, now: Part) -> list[dict[str, Any]]:
         """``output_item.added`` once the part encodes to an item (reasoning of another origin
         becomes one only when it has text or a summary)."""
-        if type(now) is ToolCall and not self._same and _plain_call(now):  # what the probe gives
+        if type(now) is ToolCall and not self._same and plain_call(now):  # what the probe gives
             item = self._call_skeleton(now)
         else:
             items = self._probe((now,), live.index)
@@ -551,7 +559,7 @@ class StreamEncoder(DeltaFraming):
         return out
 
     def _open_message(self, index: int, skeleton: Part) -> list[dict[str, Any]]:
-        if _plain_content(skeleton) and not self._same:  # what the probe gives, without encoding
+        if plain_content(skeleton) and not self._same:  # what the probe gives, without encoding
             item = self._message_skeleton()
         else:
             item = in_progress(self._probe((skeleton,), index)[0], self._same)
@@ -566,16 +574,16 @@ class StreamEncoder(DeltaFraming):
         return {"id": msg_id, "type": "message", "status": "in_progress", "role": "assistant", "content": []}
 
     def _call_skeleton(self, call: ToolCall) -> dict[str, Any]:
-        """``in_progress`` of the item of another format's :func:`_plain_call`, as :meth:`_probe`
+        """``in_progress`` of the item of another format's :func:`plain_call`, as :meth:`_probe`
         encodes it (``_call``): its input emptied, status ``in_progress``."""
-        item_id = call.item_id if call.item_id is not None else self._peek_id(_ID_PREFIX[call.kind])
-        return _call_item(call, "", item_id, "in_progress")
+        item_id = call.item_id if call.item_id is not None else self._peek_id(ID_PREFIX[call.kind])
+        return call_item(call, "", item_id, "in_progress")
 
     def _call_done(self, call: ToolCall) -> dict[str, Any]:
-        """The item of another format's :func:`_plain_call`, as :meth:`_encode_done` encodes it."""
+        """The item of another format's :func:`plain_call`, as :meth:`_encode_done` encodes it."""
         ctx = self._ctx
-        item_id = call.item_id if call.item_id is not None else ctx.item_id(_ID_PREFIX[call.kind])
-        return _call_item(call, call.arguments, item_id, ctx.status)
+        item_id = call.item_id if call.item_id is not None else ctx.item_id(ID_PREFIX[call.kind])
+        return call_item(call, call.arguments, item_id, ctx.status)
 
     def _peek_id(self, prefix: str) -> str:
         """The id the stream's next item with ``prefix`` gets, its id counter left as it was."""
@@ -637,63 +645,3 @@ class StreamEncoder(DeltaFraming):
             out.append(self._event("response.refusal.done", **fields, refusal=final.text))
         out.append(self._event("response.content_part.done", **fields, part=wire))
         return out
-
-
-def _plain_content(part: Part) -> bool:
-    """Whether ``part`` is text or a refusal that encodes with no note (nothing to drop or keep)."""
-    if type(part) is TextPart:
-        return part.thought_signature is None and not part.extra
-    return type(part) is RefusalPart and not part.extra
-
-
-def _plain_start(start: ResponseStart) -> bool:
-    """Whether :func:`_created` gives ``start``'s in-progress snapshot: another format's start
-    with an id and no extra fields."""
-    return start.origin != FORMAT and start.id is not None and not start.extra
-
-
-def _created(start: ResponseStart) -> dict[str, Any]:
-    """The snapshot of ``response.created`` for a :func:`_plain_start`, built directly: what
-    ``_snapshot`` makes of ``encode_response`` of the start (no parts, stop reason, usage or
-    error; the echo fields at their neutral values; ``usage`` last, set by ``_snapshot``)."""
-    return {
-        "id": start.id,
-        "object": "response",
-        "created_at": start.created if start.created is not None else 0,
-        "status": "in_progress",
-        "incomplete_details": None,
-        "error": None,
-        "model": start.model if start.model is not None else "",
-        "output": [],
-        **echo_defaults(),
-        "usage": None,
-    }
-
-
-def _plain_call(call: ToolCall) -> bool:
-    """Whether ``call`` encodes with no note and no synthesized call id: a function or custom
-    call with an id, no thought signature and no extra fields."""
-    return (
-        call.kind in _CALL_DELTA and call.id is not None and call.thought_signature is None and not call.extra
-    )
-
-
-_ID_PREFIX = {"function": "fc", "custom": "ctc"}
-"""A :func:`_plain_call`'s kind -> the prefix of its derived item id (as ``_call``)."""
-
-
-def _call_item(call: ToolCall, arguments: str, item_id: str, status: str) -> dict[str, Any]:
-    """The item ``_call`` encodes for another format's :func:`_plain_call` (key order included),
-    with ``arguments``, ``item_id`` and ``status``."""
-    custom = call.kind == "custom"
-    item: dict[str, Any] = {
-        "type": "custom_tool_call" if custom else "function_call",
-        "call_id": call.id,
-        "name": call.name,
-        "input" if custom else "arguments": arguments,
-        "id": item_id,
-    }
-    if call.namespace is not None:
-        item["namespace"] = call.namespace
-    item["status"] = status
-    return item
