@@ -190,3 +190,24 @@ def test_same_format_call_probes(monkeypatch: pytest.MonkeyPatch) -> None:
     probes = _probes(monkeypatch)
     _run(_call_events(ToolCall(name="f", id="call_1"), origin="openai-responses"))
     assert any(isinstance(p[0], ToolCall) for p in probes)
+
+
+def test_message_of_text_and_refusal_equals_the_general_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A message item of several plain parts (``content_wire`` each, one id) and its done events."""
+    events = [
+        ResponseStart(id="msg_1", model="m", created=1, origin="gemini"),
+        PartStart(index=0, part=TextPart(text="")),
+        TextDelta(index=0, text="hi"),
+        PartEnd(index=0),
+        PartStart(index=1, part=RefusalPart(text="no")),
+        PartEnd(index=1),
+        PartStart(index=2, part=TextPart(text="", thought_signature="sig")),
+        TextDelta(index=2, text="more"),
+        PartEnd(index=2),
+        ResponseEnd(stop_reason="end_turn"),
+    ]
+    fast = _run(events, policy="warn")
+    _general(monkeypatch)
+    assert fast == _run(events, policy="warn")
+    done = [e["item"] for e in fast[0] if e["type"] == "response.output_item.done"]
+    assert [part["type"] for part in done[0]["content"]] == ["output_text", "refusal", "output_text"]

@@ -49,6 +49,7 @@ from toolwire.formats.openai_responses._stream_parts import (
 from toolwire.formats.openai_responses._stream_skeletons import (
     ID_PREFIX,
     call_item,
+    content_wire,
     created_snapshot,
     plain_call,
     plain_content,
@@ -224,6 +225,21 @@ class StreamEncoder(DeltaFraming):
         (:class:`Built`: reused there when they are what its encoding gives)."""
         if len(parts) == 1 and type(parts[0]) is ToolCall and not self._same and plain_call(parts[0]):
             items = [self._call_done(parts[0])]  # what encode_assistant gives, with no note
+            self._built.items.extend(items)
+            return items
+        if parts and not self._same and all(map(plain_content, parts)):  # one message, as above
+            content = [content_wire(part) for part in parts]
+            ctx = self._ctx
+            message_id = ctx.item_id("msg")
+            items = [
+                {
+                    "id": message_id,
+                    "type": "message",
+                    "status": ctx.status,
+                    "role": "assistant",
+                    "content": content,
+                }
+            ]
             self._built.items.extend(items)
             return items
         scratch = self._scratch.items
@@ -612,6 +628,8 @@ class StreamEncoder(DeltaFraming):
             )
         if isinstance(part, MEDIA) and not self._same:
             return None  # dropped from assistant output, as encode_response does
+        if plain_content(part) and not self._same:  # what encode_part gives, with no note
+            return content_wire(part, empty=empty)
         if empty and isinstance(part, (TextPart, RefusalPart)):
             part = msgspec.structs.replace(part, text="")
         wire = encode_part(part, "assistant", self._same, self._scratch, f"$.parts[{index}]", output=True)

@@ -11,7 +11,15 @@ from toolwire.formats.openai_responses.response import echo_defaults
 from toolwire.ir.content import Part, RefusalPart, TextPart, ToolCall
 from toolwire.ir.stream import ResponseStart
 
-__all__ = ["ID_PREFIX", "call_item", "created_snapshot", "plain_call", "plain_content", "plain_start"]
+__all__ = [
+    "ID_PREFIX",
+    "call_item",
+    "content_wire",
+    "created_snapshot",
+    "plain_call",
+    "plain_content",
+    "plain_start",
+]
 
 _CALL_KINDS = frozenset({"function", "custom"})
 
@@ -21,6 +29,15 @@ def plain_content(part: Part) -> bool:
     if type(part) is TextPart:
         return part.thought_signature is None and not part.extra
     return type(part) is RefusalPart and not part.extra
+
+
+def content_wire(part: Part, *, empty: bool = False) -> dict[str, Any]:
+    """What ``encode_part`` gives a :func:`plain_content` part of an output message of another
+    format (``empty``: with its text emptied, as ``content_part.added`` sends it)."""
+    text = "" if empty or not isinstance(part, (TextPart, RefusalPart)) else part.text
+    if type(part) is TextPart:
+        return {"type": "output_text", "text": text, "annotations": [], "logprobs": []}
+    return {"type": "refusal", "refusal": text}
 
 
 def plain_start(start: ResponseStart) -> bool:
