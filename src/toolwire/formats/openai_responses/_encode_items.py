@@ -107,11 +107,15 @@ def _fresh(value: Any) -> Any:
     """A copy of an encoded item's dicts and lists (its strings and numbers shared): the final
     response's items are not the ``output_item.done`` events' objects, so a caller that changes
     one event does not change another."""
-    if type(value) is dict:
-        return {key: _fresh(inner) for key, inner in value.items()}
+    if type(value) is dict:  # leaves kept inline: most values are strings (no call each)
+        return {key: _fresh(inner) if type(inner) in _NESTED else inner for key, inner in value.items()}
     if type(value) is list:
-        return [_fresh(inner) for inner in value]
+        return [_fresh(inner) if type(inner) in _NESTED else inner for inner in value]
     return value
+
+
+_NESTED = frozenset({dict, list})
+"""The value types :func:`_fresh` copies."""
 
 
 def _new_message(hint: Any, msg_id: str | None, ctx: Ctx) -> dict[str, Any]:

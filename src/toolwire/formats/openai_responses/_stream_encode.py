@@ -46,6 +46,15 @@ from toolwire.formats.openai_responses._stream_parts import (
     sent_delta,
     skeleton_for,
 )
+from toolwire.formats.openai_responses._stream_skeletons import (
+    ID_PREFIX,
+    call_item,
+    content_wire,
+    created_snapshot,
+    plain_call,
+    plain_content,
+    plain_start,
+)
 from toolwire.formats.openai_responses.response import echo_defaults, encode_response
 from toolwire.ir.accumulate import Accumulator
 from toolwire.ir.content import (
@@ -214,6 +223,25 @@ class StreamEncoder(DeltaFraming):
     def _encode_done(self, parts: tuple[Part, ...], index: int) -> list[dict[str, Any]]:
         """The items of finished ``parts`` (``output_item.done``), kept for the final response
         (:class:`Built`: reused there when they are what its encoding gives)."""
+        if len(parts) == 1 and type(parts[0]) is ToolCall and not self._same and plain_call(parts[0]):
+            items = [self._call_done(parts[0])]  # what encode_assistant gives, with no note
+            self._built.items.extend(items)
+            return items
+        if parts and not self._same and all(map(plain_content, parts)):  # one message, as above
+            content = [content_wire(part) for part in parts]
+            ctx = self._ctx
+            message_id = ctx.item_id("msg")
+            items = [
+                {
+                    "id": message_id,
+                    "type": "message",
+                    "status": ctx.status,
+                    "role": "assistant",
+                    "content": content,
+                }
+            ]
+            self._built.items.extend(items)
+            return items
         scratch = self._scratch.items
         before = len(scratch)
         items = encode_assistant(parts, None, self._ctx, f"$.parts[{index}]")
@@ -235,8 +263,9 @@ class StreamEncoder(DeltaFraming):
             wire["status"] = status
             wire["output"] = []
             wire.setdefault("usage", None)
-            for key, value in echo_defaults().items():  # required by the schema; known only at the end
-                wire.setdefault(key, value)
+            if self._same:  # another format's response has them already (encode_response)
+                for key, value in echo_defaults().items():  # required by the schema; known only at the end
+                    wire.setdefault(key, value)
         return wire
 
     def _item_done(self, output_index: int, announced: Any, item: dict[str, Any]) -> dict[str, Any]:
@@ -276,7 +305,7 @@ class StreamEncoder(DeltaFraming):
         )
         if self._same:
             resp = msgspec.structs.replace(resp, status="in_progress")
-        snapshot = self._snapshot(resp, "in_progress")
+        snapshot = created_snapshot(start) if plain_start(start) else self._snapshot(resp, "in_progress")
         return [
             self._event("response.created", response=snapshot),
             self._event("response.in_progress", response=snapshot),
@@ -411,10 +440,13 @@ class StreamEncoder(DeltaFraming):
     def _try_add(self, live: Live, now: Part) -> list[dict[str, Any]]:
         """``output_item.added`` once the part encodes to an item (reasoning of another origin
         becomes one only when it has text or a summary)."""
-        items = self._probe((now,), live.index)
-        if not items:
-            return []
-        item = in_progress(items[0], self._same)
+        if type(now) is ToolCall and not self._same and plain_call(now):  # what the probe gives
+            item = self._call_skeleton(now)
+        else:
+            items = self._probe((now,), live.index)
+            if not items:
+                return []
+            item = in_progress(items[0], self._same)
         live.item_id = item.get("id")
         live.output_index = self._next_output
         live.added = True
@@ -543,11 +575,40 @@ class StreamEncoder(DeltaFraming):
         return out
 
     def _open_message(self, index: int, skeleton: Part) -> list[dict[str, Any]]:
-        items = self._probe((skeleton,), index)
-        item = in_progress(items[0], self._same)
+        if plain_content(skeleton) and not self._same:  # what the probe gives, without encoding
+            item = self._message_skeleton()
+        else:
+            item = in_progress(self._probe((skeleton,), index)[0], self._same)
         self._message = OpenMessage(id=item.get("id"), output_index=self._next_output)
         self._next_output += 1
         return [self._event("response.output_item.added", output_index=self._message.output_index, item=item)]
+
+    def _message_skeleton(self) -> dict[str, Any]:
+        """``in_progress`` of the message item of another format's content part, as
+        :meth:`_probe` encodes it (``_new_message``)."""
+        msg_id = self._peek_id("msg")
+        return {"id": msg_id, "type": "message", "status": "in_progress", "role": "assistant", "content": []}
+
+    def _call_skeleton(self, call: ToolCall) -> dict[str, Any]:
+        """``in_progress`` of the item of another format's :func:`plain_call`, as :meth:`_probe`
+        encodes it (``_call``): its input emptied, status ``in_progress``."""
+        item_id = call.item_id if call.item_id is not None else self._peek_id(ID_PREFIX[call.kind])
+        return call_item(call, "", item_id, "in_progress")
+
+    def _call_done(self, call: ToolCall) -> dict[str, Any]:
+        """The item of another format's :func:`plain_call`, as :meth:`_encode_done` encodes it."""
+        ctx = self._ctx
+        item_id = call.item_id if call.item_id is not None else ctx.item_id(ID_PREFIX[call.kind])
+        return call_item(call, call.arguments, item_id, ctx.status)
+
+    def _peek_id(self, prefix: str) -> str:
+        """The id the stream's next item with ``prefix`` gets, its id counter left as it was."""
+        ctx = self._ctx
+        counter, synthesized = ctx.counter, ctx.synthesized_ids
+        try:
+            return ctx.item_id(prefix)
+        finally:
+            ctx.counter, ctx.synthesized_ids = counter, synthesized
 
     def _close_message(self) -> list[dict[str, Any]]:
         msg = self._message
@@ -567,6 +628,8 @@ class StreamEncoder(DeltaFraming):
             )
         if isinstance(part, MEDIA) and not self._same:
             return None  # dropped from assistant output, as encode_response does
+        if plain_content(part) and not self._same:  # what encode_part gives, with no note
+            return content_wire(part, empty=empty)
         if empty and isinstance(part, (TextPart, RefusalPart)):
             part = msgspec.structs.replace(part, text="")
         wire = encode_part(part, "assistant", self._same, self._scratch, f"$.parts[{index}]", output=True)
