@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.compiled import pure_only
 from toolwire.errors import ConversionError
 from toolwire.formats.openai_responses import _stream_encode
 from toolwire.formats.openai_responses._stream_encode import StreamEncoder
@@ -40,6 +41,7 @@ def _general(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_stream_encode, "plain_content", lambda part: False)
 
 
+@pure_only
 @pytest.mark.parametrize(
     "first",
     [TextPart(text=""), TextPart(text="x"), RefusalPart(text="")],
@@ -54,6 +56,7 @@ def test_skeleton_equals_the_probe(monkeypatch: pytest.MonkeyPatch, first: Part)
     assert added[0]["item"]["id"].startswith("msg_") and added[0]["item"]["status"] == "in_progress"
 
 
+@pure_only
 @pytest.mark.parametrize(
     "first",
     [
@@ -78,6 +81,7 @@ def test_other_first_parts_probe(monkeypatch: pytest.MonkeyPatch, first: Part) -
     assert calls and calls[0] == (first,)
 
 
+@pure_only
 def test_same_format_probes(monkeypatch: pytest.MonkeyPatch) -> None:
     """Same-format parts may carry the message's own fields (``~msg``): encoded, not assumed."""
     calls: list[Any] = []
@@ -94,6 +98,7 @@ def test_strict_signature_still_raises_at_the_probe() -> None:
     assert raised.value.path == "$.parts[0][0]"
 
 
+@pure_only
 @pytest.mark.parametrize(
     "start",
     [
@@ -144,6 +149,7 @@ def _probes(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     return calls
 
 
+@pure_only
 @pytest.mark.parametrize(
     "call",
     [
@@ -169,6 +175,7 @@ def test_call_skeleton_equals_the_probe(monkeypatch: pytest.MonkeyPatch, call: T
     assert added[1]["status"] == "in_progress" and added[1]["call_id"] == "call_1"
 
 
+@pure_only
 @pytest.mark.parametrize(
     "call",
     [
@@ -186,12 +193,14 @@ def test_other_calls_probe(monkeypatch: pytest.MonkeyPatch, call: ToolCall) -> N
     assert any(isinstance(p[0], ToolCall) for p in probes)
 
 
+@pure_only
 def test_same_format_call_probes(monkeypatch: pytest.MonkeyPatch) -> None:
     probes = _probes(monkeypatch)
     _run(_call_events(ToolCall(name="f", id="call_1"), origin="openai-responses"))
     assert any(isinstance(p[0], ToolCall) for p in probes)
 
 
+@pure_only
 def test_message_of_text_and_refusal_equals_the_general_one(monkeypatch: pytest.MonkeyPatch) -> None:
     """A message item of several plain parts (``content_wire`` each, one id) and its done events."""
     events = [
