@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import gc
 import json
 import time
 from typing import Any
@@ -342,27 +341,20 @@ def test_time_is_linear_when_the_value_is_read_rarely(shape: str, every: int) ->
 
 
 def _best_cpu(fn: Any, rounds: int = 5) -> float:
-    """The least CPU time of ``rounds`` calls of ``fn``, the garbage collector off while they run:
-    in a whole test session a collection walks every object the other tests left alive, a cost of
-    the session's heap and not of the parser (the reading loops allocate more, so they paid it
-    more often and the timing tests failed in full runs only)."""
+    """The least CPU time of ``rounds`` calls of ``fn``."""
     runs = []
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        for _ in range(rounds):
-            start = time.process_time()
-            fn()
-            runs.append(time.process_time() - start)
-    finally:
-        if enabled:
-            gc.enable()
+    for _ in range(rounds):
+        start = time.process_time()
+        fn()
+        runs.append(time.process_time() - start)
     return min(runs)
 
 
-def _read_cost(text: str, every: int) -> float:
+def _read_cost(text: str, every: int) -> tuple[float, float]:
     """CPU seconds the reads cost when ``text`` is fed in 50-character pieces and read every
-    ``every`` pieces and at the end: the whole loop less the same loop without reads."""
+    ``every`` pieces and at the end (the whole loop less the same loop without reads), and the
+    CPU seconds of ``json.loads(text)``: each the least of 9 rounds, the three timed in turn in
+    every round, so a slow spell of a shared machine weighs on the cost and its floor alike."""
     pieces = [text[start : start + 50] for start in range(0, len(text), 50)]
 
     def feed() -> PartialParser:
@@ -382,10 +374,12 @@ def _read_cost(text: str, every: int) -> float:
     assert feed_and_read() == json.loads(text)
     plain: list[float] = []
     reading: list[float] = []
-    for _ in range(9):  # alternated, so a busy spell on a shared machine hits both alike
+    loads: list[float] = []
+    for _ in range(9):
         plain.append(_best_cpu(feed, rounds=1))
         reading.append(_best_cpu(feed_and_read, rounds=1))
-    return min(reading) - min(plain)
+        loads.append(_best_cpu(lambda: json.loads(text), rounds=1))
+    return min(reading) - min(plain), min(loads)
 
 
 @pytest.mark.parametrize("shape", SHAPES)
@@ -393,9 +387,8 @@ def test_a_read_once_at_the_end_costs_less_than_json_loads(shape: str) -> None:
     """A consumer that reads the arguments once the call is complete pays one C decode of the
     whole text (0.3-0.9x ``json.loads`` here), not a parse of it slice by slice (1.3-2x; nested
     items were 12x: no cut of a 2048-character slice was at the container's depth)."""
-    text = SHAPES[shape](100_000)
-    floor = _best_cpu(lambda: json.loads(text))
-    assert _read_cost(text, 10**9) < 1.2 * floor, floor
+    cost, floor = _read_cost(SHAPES[shape](100_000), 10**9)
+    assert cost < 1.2 * floor, (cost, floor)
 
 
 @pytest.mark.parametrize("shape", SHAPES)
@@ -403,9 +396,8 @@ def test_reads_every_100_pieces_cost_a_few_json_loads(shape: str) -> None:
     """A UI rendering a few frames a second: the reads of 100 KB cost about 1-2.3x ``json.loads``
     of it in all. Runs of complete items are cut where they are balanced, even when the text ends
     inside a nested item or closes many levels at once (deep nesting was 3.7x, nested items 22x)."""
-    text = SHAPES[shape](100_000)
-    floor = _best_cpu(lambda: json.loads(text))
-    assert _read_cost(text, 100) < 3 * floor, floor
+    cost, floor = _read_cost(SHAPES[shape](100_000), 100)
+    assert cost < 3 * floor, (cost, floor)
 
 
 WHOLE = [
