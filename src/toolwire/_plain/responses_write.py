@@ -71,24 +71,17 @@ def _items(turns: list[tuple[Any, ...]], start: int) -> list[dict[str, Any]] | N
             elif text is not None or not calls:
                 return None
             for call_id, name, arguments in calls:
-                if name not in _VALID and not _name_ok(name):
+                item = _call_item(call_id, name, arguments)
+                if item is None:
                     return None
-                if type(arguments) is not str:
-                    arguments = arguments_text(arguments)
-                    if arguments is None:
-                        return None
-                append({"type": "function_call", "call_id": call_id, "name": name, "arguments": arguments})
+                append(item)
         elif kind == RESULT:
             append({"type": "function_call_output", "call_id": turn[1], "output": turn[2]})
         elif kind == CALL:  # a turn of one call, flat
-            _, call_id, name, arguments = turn
-            if name not in _VALID and not _name_ok(name):
+            item = _call_item(turn[1], turn[2], turn[3])
+            if item is None:
                 return None
-            if type(arguments) is not str:
-                arguments = arguments_text(arguments)
-                if arguments is None:
-                    return None
-            append({"type": "function_call", "call_id": call_id, "name": name, "arguments": arguments})
+            append(item)
         elif kind == RESULTS:
             for call_id, output in turn[1]:
                 append({"type": "function_call_output", "call_id": call_id, "output": output})
@@ -100,6 +93,18 @@ def _items(turns: list[tuple[Any, ...]], start: int) -> list[dict[str, Any]] | N
         else:
             return None
     return items
+
+
+def _call_item(call_id: Any, name: Any, arguments: Any) -> dict[str, Any] | None:
+    """A ``function_call`` input item (the arguments as text), or ``None`` for a name the general
+    path renames or arguments it writes otherwise: one call of an assistant turn, nested or flat."""
+    if name not in _VALID and not _name_ok(name):
+        return None
+    if type(arguments) is not str:
+        arguments = arguments_text(arguments)
+        if arguments is None:
+            return None
+    return {"type": "function_call", "call_id": call_id, "name": name, "arguments": arguments}
 
 
 def _tool(tool: Any, plain: Plain) -> dict[str, Any] | None:
