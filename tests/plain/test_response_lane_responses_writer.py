@@ -90,8 +90,12 @@ def test_the_writers_ids_are_the_derived_ids(response_id: str) -> None:
     plain = PlainResponse(response_id, "claude-x", "tool_calls", "raw")
     plain.text = "Hi."
     plain.calls = [(f"toolu_{i}", "f", "{}") for i in range(70)]
-    want = ["msg_" + hashlib.sha256(f"{response_id}\x001".encode("utf-8", "surrogatepass")).hexdigest()[:48]]
-    want += [_ids.derived_id("fc", response_id, n) for n in range(2, 72)]
+
+    def sha(prefix: str, n: int) -> str:
+        raw = f"{response_id}\x00{n}".encode("utf-8", "surrogatepass")
+        return prefix + hashlib.sha256(raw).hexdigest()[:48]
+
+    want = [sha("msg_", 1)] + [sha("fc_", n) for n in range(2, 72)]
     out = write_response(plain)
     assert out is not None
     assert [item["id"] for item in out["output"]] == want

@@ -45,7 +45,7 @@ from toolwire._plain._response_out import (
 )
 from toolwire._plain._response_wire import ResponsesMessage
 from toolwire.errors import ToolwireError
-from toolwire.formats.openai_responses._ids import _SHA256, id_seed
+from toolwire.formats.openai_responses._ids import id_seed, seeded_id
 from toolwire.formats.openai_responses._stop import decode_stop, status_of
 from toolwire.formats.openai_responses._usage import _NAMES, decode_usage, foreign_usage
 from toolwire.formats.openai_responses.response import echo_defaults
@@ -208,31 +208,10 @@ def read_typed(r: Any) -> PlainResponse | None:
     return plain
 
 
-_INDEX = [b"%d" % n for n in range(64)]
-"""``b"%d" % n`` of the first item counters (the suffix ``seeded_id`` hashes), made once."""
-
-
-def _id_head(response_id: str) -> bytes:
-    """``id_seed(response_id)``: a string without lone surrogates (any id but a hostile one)
-    encoded straight, as its UTF-8 with ``surrogatepass`` is its plain UTF-8."""
-    try:
-        return (response_id + "\x00").encode()
-    except UnicodeEncodeError:
-        return id_seed(response_id)
-
-
-def _item_id(prefix: str, head: bytes, index: int) -> str:
-    """``seeded_id(prefix[:-1], head, index)`` for a ``prefix`` ending in ``_`` (the same id,
-    with no format string or number to write for a counter of :data:`_INDEX`)."""
-    suffix = _INDEX[index] if index < 64 else b"%d" % index
-    digest: str = _SHA256(head + suffix).hexdigest()
-    return prefix + digest[:48]
-
-
 def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | None:
     """The output items: the text's message, then the calls, ids derived as the encoder does
-    (``derived_id(prefix, plain.id, counter)``, the seed encoded once: :func:`_item_id`)."""
-    head = _id_head(plain.id)
+    (``derived_id(prefix, plain.id, counter)``, the seed encoded once: ``seeded_id``)."""
+    head = id_seed(plain.id)
     counter = 0
     if plain.text is None:
         items: list[dict[str, Any]] = []
@@ -241,7 +220,7 @@ def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | N
         part = {"type": "output_text", "text": plain.text, "annotations": [], "logprobs": []}
         items = [
             {
-                "id": _item_id("msg_", head, 1),
+                "id": seeded_id("msg", head, 1),
                 "type": "message",
                 "status": status,
                 "role": "assistant",
@@ -259,7 +238,7 @@ def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | N
                 "call_id": call_id,
                 "name": name,
                 "arguments": text,
-                "id": _item_id("fc_", head, counter),
+                "id": seeded_id("fc", head, counter),
                 "status": status,
             }
         )
@@ -268,19 +247,19 @@ def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | N
 
 def _wire_items(plain: PlainResponse, status: str) -> list[Any] | None:
     """:func:`_output_items` as Structs (:mod:`toolwire._plain._response_out`)."""
-    head = _id_head(plain.id)
+    head = id_seed(plain.id)
     counter = 0
     items: list[Any] = []
     if plain.text is not None:
         counter = 1
         part = OutputText("output_text", plain.text, [], [])
-        items.append(OutputMessage(_item_id("msg_", head, 1), "message", status, "assistant", [part]))
+        items.append(OutputMessage(seeded_id("msg", head, 1), "message", status, "assistant", [part]))
     for call_id, name, arguments in plain.calls:
         text = arguments if type(arguments) is str else arguments_text(arguments)
         if text is None:
             return None
         counter += 1
-        items.append(OutputCall("function_call", call_id, name, text, _item_id("fc_", head, counter), status))
+        items.append(OutputCall("function_call", call_id, name, text, seeded_id("fc", head, counter), status))
     return items
 
 
