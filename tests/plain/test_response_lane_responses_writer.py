@@ -82,3 +82,21 @@ def test_derived_ids_are_sha256_of_the_seed_and_the_index() -> None:
         assert _ids.derived_id("fc", seed, index) == want
         assert _ids.seeded_id("fc", _ids.id_seed(seed), index) == want
         assert _ids._SHA256(raw).hexdigest() == hashlib.sha256(raw).hexdigest()
+
+
+@pytest.mark.parametrize("response_id", ["msg_9", "résumé\udcff", ""], ids=["ascii", "surrogate", "empty"])
+def test_the_writers_ids_are_the_derived_ids(response_id: str) -> None:
+    """Past the counters written once (``_INDEX``) and for an id that is not plain UTF-8."""
+    plain = PlainResponse(response_id, "claude-x", "tool_calls", "raw")
+    plain.text = "Hi."
+    plain.calls = [(f"toolu_{i}", "f", "{}") for i in range(70)]
+
+    def sha(prefix: str, n: int) -> str:
+        raw = f"{response_id}\x00{n}".encode("utf-8", "surrogatepass")
+        return prefix + hashlib.sha256(raw).hexdigest()[:48]
+
+    want = [sha("msg_", 1)] + [sha("fc_", n) for n in range(2, 72)]
+    out = write_response(plain)
+    assert out is not None
+    assert [item["id"] for item in out["output"]] == want
+    assert [item.id for item in write_wire(plain).output] == want

@@ -12,7 +12,7 @@ import pytest
 
 from tests.compiled import pure_only
 from toolwire.errors import ConversionError
-from toolwire.formats.openai_responses import _stream_encode
+from toolwire.formats.openai_responses import _stream_encode, _stream_items
 from toolwire.formats.openai_responses._stream_encode import StreamEncoder
 from toolwire.formats.openai_responses._stream_skeletons import plain_call, plain_content
 from toolwire.ir.content import ImagePart, Part, RefusalPart, TextPart, ToolCall
@@ -38,7 +38,8 @@ def _run(events: list[Any], policy: str = "drop") -> tuple[list[Any], list[Any]]
 
 
 def _general(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_stream_encode, "plain_content", lambda part: False)
+    for module in (_stream_encode, _stream_items):
+        monkeypatch.setattr(module, "plain_content", lambda part: False)
 
 
 @pure_only
@@ -163,13 +164,14 @@ def _probes(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 def test_call_skeleton_equals_the_probe(monkeypatch: pytest.MonkeyPatch, call: ToolCall) -> None:
     probes = _probes(monkeypatch)
     encoded: list[Any] = []
-    general = _stream_encode.encode_assistant
-    monkeypatch.setattr(_stream_encode, "encode_assistant", lambda p, *a: encoded.append(p) or general(p, *a))
+    general = _stream_items.encode_assistant
+    monkeypatch.setattr(_stream_items, "encode_assistant", lambda p, *a: encoded.append(p) or general(p, *a))
     fast = _run(_call_events(call), policy="warn")
     assert probes == []
     assert not any(isinstance(part, ToolCall) for parts in encoded for part in parts)  # nor its done item
     _general(monkeypatch)
-    monkeypatch.setattr(_stream_encode, "plain_call", lambda call: False)
+    for module in (_stream_encode, _stream_items):
+        monkeypatch.setattr(module, "plain_call", lambda call: False)
     assert fast == _run(_call_events(call), policy="warn")
     added = [e["item"] for e in fast[0] if e["type"] == "response.output_item.added"]
     assert added[1]["status"] == "in_progress" and added[1]["call_id"] == "call_1"

@@ -40,13 +40,21 @@ def derived_id(prefix: str, seed: str, index: int = 0) -> str:
 def id_seed(seed: str) -> bytes:
     """What :func:`derived_id` hashes for ``seed`` before the index (encode it once for several
     ids: :func:`seeded_id`)."""
-    # surrogatepass: a seed from a hostile payload may hold lone surrogates; the id stays derived
-    return f"{seed}\x00".encode("utf-8", "surrogatepass")
+    try:  # any seed but a hostile one: its UTF-8 with surrogatepass is its plain UTF-8
+        return (seed + "\x00").encode()
+    except UnicodeEncodeError:  # lone surrogates (a hostile payload): the id stays derived
+        return f"{seed}\x00".encode("utf-8", "surrogatepass")
+
+
+_INDEX = [b"%d" % n for n in range(64)]
+"""``b"%d" % n`` of the first indexes (the suffix :func:`seeded_id` hashes), made once."""
 
 
 def seeded_id(prefix: str, head: bytes, index: int) -> str:
     """:func:`derived_id` of the seed whose :func:`id_seed` is ``head``."""
-    return f"{prefix}_{_SHA256(head + b'%d' % index).hexdigest()[:48]}"
+    suffix = _INDEX[index] if 0 <= index < 64 else b"%d" % index
+    digest: str = _SHA256(head + suffix).hexdigest()
+    return prefix + "_" + digest[:48]
 
 
 class CallIds:

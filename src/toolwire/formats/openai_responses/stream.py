@@ -2,8 +2,8 @@
 
 The wire events are the parsed SSE ``data`` objects of ``POST /v1/responses`` with
 ``stream: true``; each is sent as a named SSE event whose name equals its ``type``. The
-decoder is in :mod:`._stream_decode`, the encoder in :mod:`._stream_encode`, the event-order
-validator (transition tables) in :mod:`._stream_check`.
+decoder is in :mod:`._stream_decode`, the encoder in :mod:`._stream_encode` (its items in
+:mod:`._stream_items`), the event-order validator (transition tables) in :mod:`._stream_check`.
 """
 
 from __future__ import annotations
