@@ -42,7 +42,8 @@ class Slot:
     sent: int = 0  # characters of text / thinking / arguments sent so far
     ended: bool = False
     final: Part | None = None
-    pending: list[Delta] = field(default_factory=list)
+    pending: list[Delta | str] = field(default_factory=list)
+    """Deltas held while another block is open (a ``str``: argument text held by ``frame_delta``)."""
     chunks: list[str] | ArgumentsCheck = field(default_factory=list)
     """Buffered text: a custom call's input, or a call's arguments (checked at the end, held in
     bounded memory: :class:`~toolwire._args_check.ArgumentsCheck`)."""

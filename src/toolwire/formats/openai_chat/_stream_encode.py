@@ -23,7 +23,15 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from toolwire._json import dumps_leaf
-from toolwire.formats._stream import DONE, HOLE, DeltaFraming, WireEvent, delta_text, frame_template
+from toolwire.formats._stream import (
+    DONE,
+    HOLE,
+    DeltaFraming,
+    WireEvent,
+    delta_text,
+    encode_wire_event,
+    frame_template,
+)
 from toolwire.formats._wire import emit_extra
 from toolwire.formats.openai_chat._content import thinking_chunk
 from toolwire.formats.openai_chat._encode_messages import _note_call_state
@@ -87,6 +95,7 @@ class StreamEncoder(DeltaFraming):
         self.include_usage = include_usage
         self.reasoning_field = reasoning_field
         self._head: dict[str, Any] | None = None
+        self._prefix: bytes | None = None  # the SSE bytes of a chunk up to its delta (see _template)
         self._first_extra: dict[str, Any] = {}
         self._same = False
         self._role_sent = False
@@ -161,6 +170,7 @@ class StreamEncoder(DeltaFraming):
         self._same = event.origin == "openai-chat"
         for out in self._parts.values():
             out.frame = None  # a new head
+        self._prefix = None
         self._head = {
             "id": event.id or self._synthesized("id", f"chatcmpl-{uuid.uuid4().hex[:24]}"),
             "object": _OBJECT,
@@ -328,7 +338,16 @@ class StreamEncoder(DeltaFraming):
         return chunk
 
     def _template(self, out: _Out) -> bytes:
-        """``out``'s delta chunk as an SSE bytes template (``b""``: :meth:`frame` declines)."""
+        """``out``'s delta chunk as an SSE bytes template (``b""``: :meth:`frame` declines): the
+        stream's chunk prefix (its head, written once) and the part's delta, a constant."""
+        suffix = _delta_suffix(out)
+        if suffix is None:
+            return b""
+        prefix = self._prefix
+        if prefix is None:
+            prefix = self._prefix = _head_prefix(self._head)
+        if prefix:
+            return prefix + suffix
         chunk = self._hot_chunk(out, HOLE)
         return (frame_template("openai-chat", chunk, 1) if chunk is not None else None) or b""
 
@@ -401,6 +420,42 @@ class StreamEncoder(DeltaFraming):
         if key not in self._noted:
             self._noted.add(key)
             self.notes.add(path, kind, message)
+
+
+_CHOICE_OPEN = b',"choices":[{"index":0,"delta":'
+_CHOICE_CLOSE = b',"logprobs":null,"finish_reason":null}]}\n\n'
+_SUFFIXES: dict[tuple[str, int], bytes] = {
+    ("content", 0): b'{"content":%b}' + _CHOICE_CLOSE,
+    ("refusal", 0): b'{"refusal":%b}' + _CHOICE_CLOSE,
+}
+"""The end of a hot-path delta chunk's template, after the stream's prefix, by part kind and
+wire index (0 for text): the same bytes in every stream."""
+_MAX_SUFFIXES = 256
+
+
+def _delta_suffix(out: _Out) -> bytes | None:
+    """The constant end of ``out``'s delta chunk template (what :meth:`StreamEncoder._hot_chunk`
+    puts in ``delta``, then the choice's null fields); ``None``: its kind has no hot path."""
+    kind = out.kind
+    if kind == "content" or kind == "refusal":
+        return _SUFFIXES[kind, 0]
+    if kind != "call" or out.custom:
+        return None
+    suffix = _SUFFIXES.get(("call", out.wire))
+    if suffix is None:
+        suffix = b'{"tool_calls":[{"index":%d,"function":{"arguments":%%b}}]}' % out.wire + _CHOICE_CLOSE
+        if len(_SUFFIXES) < _MAX_SUFFIXES:
+            _SUFFIXES["call", out.wire] = suffix
+    return suffix
+
+
+def _head_prefix(head: dict[str, Any] | None) -> bytes:
+    """A chunk's SSE bytes before its delta, ``%`` escaped (``b""``: a head with a ``choices``
+    field, whose place in the chunk is the head's: the template is built whole)."""
+    if head is None or "choices" in head:
+        return b""
+    frame = encode_wire_event("openai-chat", head)  # b"data: {...}\n\n"
+    return frame[:-3].replace(b"%", b"%%") + _CHOICE_OPEN
 
 
 def _initial_text(part: Part) -> str:
