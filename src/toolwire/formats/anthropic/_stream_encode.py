@@ -23,7 +23,7 @@ from typing import Any
 
 from toolwire._args_check import TRIM, ArgumentsCheck, object_problem
 from toolwire._json import dumps_leaf, dumps_str
-from toolwire.formats._stream import HOLE, DeltaFraming, WireEvent, delta_text, frame_template
+from toolwire.formats._stream import HOLE, DeltaFraming, WireEvent, delta_text, frame_halves
 from toolwire.formats._wire import child, emit_extra
 from toolwire.formats.anthropic._encode_blocks import Ctx
 from toolwire.formats.anthropic._stream_slots import Delta, Slot, delta_event, plan
@@ -100,14 +100,15 @@ class StreamEncoder(DeltaFraming):
             frame = slot.frame
             if frame is None:
                 frame = slot.frame = _delta_frame(slot)
-            if frame:
+            head = frame[0]
+            if head:
                 slot.sent += len(text)
                 if kind is ToolCallDelta:
                     chunks = slot.chunks
                     chunks.append(text)
                     if len(chunks) >= TRIM and type(chunks) is ArgumentsCheck:
                         chunks.trim()
-                return frame % dumps_leaf(text)
+                return head + dumps_leaf(text) + frame[1]
         elif kind is ToolCallDelta and self._start is not None and not self._done:
             queued = self._queue.get(index)
             if queued is not None and (slot is None or slot.ir != index):
@@ -471,19 +472,19 @@ _TAILS: dict[str, _Tail] = {
 }
 
 
-_FRAMES: dict[tuple[type | None, int | None], bytes] = {}
+_FRAMES: dict[tuple[type | None, int | None], tuple[bytes, bytes]] = {}
 """A block's delta SSE template by (its hot-path delta, its wire index): the same bytes in every
 stream, so each is built once per process (a stream's first delta of each block paid ~3 µs)."""
 _MAX_FRAMES = 256
 """Templates kept at most (wire indices beyond the first blocks are built per block)."""
 
 
-def _delta_frame(slot: Slot) -> bytes:
-    """The SSE bytes template of the open block's hot-path delta (``b""``: none)."""
+def _delta_frame(slot: Slot) -> tuple[bytes, bytes]:
+    """The SSE bytes of the open block's hot-path delta, cut where its text goes (``frame_halves``)."""
     key = (slot.fast, slot.wire)
     frame = _FRAMES.get(key)
     if frame is None:
-        frame = frame_template("anthropic", _hot_delta(slot, HOLE), 1) or b""
+        frame = frame_halves("anthropic", _hot_delta(slot, HOLE))
         if len(_FRAMES) < _MAX_FRAMES:
             _FRAMES[key] = frame
     return frame

@@ -50,8 +50,9 @@ class Slot:
     signature: list[str] = field(default_factory=list)
     fast: type | None = None
     """Once the block started: the IR delta the encoder's hot path sends as is (text, arguments)."""
-    frame: bytes | None = None
-    """That delta's SSE bytes template (``b""``: none), see ``StreamEncoder.frame_delta``."""
+    frame: tuple[bytes, bytes] | None = None
+    """That delta's SSE bytes around its text (``frame_halves``; empty: none), see
+    ``StreamEncoder.frame_delta``."""
 
 
 def delta_event(slot: Slot, delta: dict[str, Any]) -> dict[str, Any]:

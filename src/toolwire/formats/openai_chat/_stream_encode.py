@@ -30,7 +30,8 @@ from toolwire.formats._stream import (
     WireEvent,
     delta_text,
     encode_wire_event,
-    frame_template,
+    NO_HALVES,
+    frame_halves,
 )
 from toolwire.formats._wire import emit_extra
 from toolwire.formats.openai_chat._content import thinking_chunk
@@ -73,7 +74,7 @@ class _Out:
     custom: bool = False
     sent: int = 0  # characters sent
     summary: int | None = None  # reasoning: last summary index sent
-    frame: bytes | None = None  # its delta chunk's SSE bytes template (see frame)
+    frame: tuple[bytes, bytes] | None = None  # its delta chunk's SSE bytes around the text (see frame)
 
 
 class StreamEncoder(DeltaFraming):
@@ -124,9 +125,10 @@ class StreamEncoder(DeltaFraming):
                 frame = out.frame
                 if frame is None:
                     frame = out.frame = self._template(out)
-                if frame:
+                head = frame[0]
+                if head:
                     out.sent += len(text)
-                    return frame % dumps_leaf(text)
+                    return head + dumps_leaf(text) + frame[1]
         return None
 
     def _feed(self, event: StreamEvent) -> list[WireEvent]:
@@ -337,19 +339,20 @@ class StreamEncoder(DeltaFraming):
         chunk["choices"] = [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": None}]
         return chunk
 
-    def _template(self, out: _Out) -> bytes:
-        """``out``'s delta chunk as an SSE bytes template (``b""``: :meth:`frame` declines): the
-        stream's chunk prefix (its head, written once) and the part's delta, a constant."""
-        suffix = _delta_suffix(out)
-        if suffix is None:
-            return b""
+    def _template(self, out: _Out) -> tuple[bytes, bytes]:
+        """``out``'s delta chunk as SSE bytes around its text (``NO_HALVES``: :meth:`frame`
+        declines): the stream's chunk prefix (its head, written once) and the part's delta,
+        constant bytes."""
+        halves = _delta_halves(out)
+        if halves is None:
+            return NO_HALVES
         prefix = self._prefix
         if prefix is None:
             prefix = self._prefix = _head_prefix(self._head)
         if prefix:
-            return prefix + suffix
+            return prefix + halves[0], halves[1]
         chunk = self._hot_chunk(out, HOLE)
-        return (frame_template("openai-chat", chunk, 1) if chunk is not None else None) or b""
+        return frame_halves("openai-chat", chunk) if chunk is not None else NO_HALVES
 
     def _text(self, out: _Out, text: str) -> list[WireEvent]:
         """A delta carrying ``text`` for the part ``out`` ([] when the part is dropped)."""
@@ -423,39 +426,41 @@ class StreamEncoder(DeltaFraming):
 
 
 _CHOICE_OPEN = b',"choices":[{"index":0,"delta":'
-_CHOICE_CLOSE = b',"logprobs":null,"finish_reason":null}]}\n\n'
-_SUFFIXES: dict[tuple[str, int], bytes] = {
-    ("content", 0): b'{"content":%b}' + _CHOICE_CLOSE,
-    ("refusal", 0): b'{"refusal":%b}' + _CHOICE_CLOSE,
+_CHOICE_CLOSE = b'},"logprobs":null,"finish_reason":null}]}\n\n'
+_HALVES: dict[tuple[str, int], tuple[bytes, bytes]] = {
+    ("content", 0): (b'{"content":', _CHOICE_CLOSE),
+    ("refusal", 0): (b'{"refusal":', _CHOICE_CLOSE),
 }
-"""The end of a hot-path delta chunk's template, after the stream's prefix, by part kind and
+"""A hot-path delta chunk's bytes after the stream's prefix, around the text, by part kind and
 wire index (0 for text): the same bytes in every stream."""
-_MAX_SUFFIXES = 256
+_MAX_HALVES = 256
 
 
-def _delta_suffix(out: _Out) -> bytes | None:
-    """The constant end of ``out``'s delta chunk template (what :meth:`StreamEncoder._hot_chunk`
-    puts in ``delta``, then the choice's null fields); ``None``: its kind has no hot path."""
+def _delta_halves(out: _Out) -> tuple[bytes, bytes] | None:
+    """The constant bytes around the text of ``out``'s delta chunk after the stream's prefix
+    (the ``delta`` :meth:`StreamEncoder._hot_chunk` builds, then the choice's null fields);
+    ``None``: its kind has no hot path."""
     kind = out.kind
     if kind == "content" or kind == "refusal":
-        return _SUFFIXES[kind, 0]
+        return _HALVES[kind, 0]
     if kind != "call" or out.custom:
         return None
-    suffix = _SUFFIXES.get(("call", out.wire))
-    if suffix is None:
-        suffix = b'{"tool_calls":[{"index":%d,"function":{"arguments":%%b}}]}' % out.wire + _CHOICE_CLOSE
-        if len(_SUFFIXES) < _MAX_SUFFIXES:
-            _SUFFIXES["call", out.wire] = suffix
-    return suffix
+    halves = _HALVES.get(("call", out.wire))
+    if halves is None:
+        head = b'{"tool_calls":[{"index":%d,"function":{"arguments":' % out.wire
+        halves = (head, b"}}]" + _CHOICE_CLOSE)
+        if len(_HALVES) < _MAX_HALVES:
+            _HALVES["call", out.wire] = halves
+    return halves
 
 
 def _head_prefix(head: dict[str, Any] | None) -> bytes:
-    """A chunk's SSE bytes before its delta, ``%`` escaped (``b""``: a head with a ``choices``
-    field, whose place in the chunk is the head's: the template is built whole)."""
+    """A chunk's SSE bytes before its delta (``b""``: a head with a ``choices`` field, whose
+    place in the chunk is the head's: the chunk is cut whole, ``frame_halves``)."""
     if head is None or "choices" in head:
         return b""
     frame = encode_wire_event("openai-chat", head)  # b"data: {...}\n\n"
-    return frame[:-3].replace(b"%", b"%%") + _CHOICE_OPEN
+    return frame[:-3] + _CHOICE_OPEN
 
 
 def _initial_text(part: Part) -> str:
