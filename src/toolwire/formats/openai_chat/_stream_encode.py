@@ -26,11 +26,11 @@ from toolwire._json import dumps_leaf
 from toolwire.formats._stream import (
     DONE,
     HOLE,
+    NO_HALVES,
     DeltaFraming,
     WireEvent,
     delta_text,
     encode_wire_event,
-    NO_HALVES,
     frame_halves,
 )
 from toolwire.formats._wire import emit_extra
