@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from toolwire._json import loads
 from toolwire.errors import PayloadError
 
 __all__ = ["HELD", "TRIM", "ArgumentsCheck", "object_problem"]
@@ -37,8 +38,6 @@ def object_problem(text: str) -> str | None:
     """``None`` when ``text`` is a JSON object (``""`` counts as ``{}``), else why it is not."""
     if not text:
         return None
-    from toolwire._json import loads
-
     try:
         value = loads(text)
     except PayloadError as exc:

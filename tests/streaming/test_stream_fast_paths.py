@@ -97,9 +97,11 @@ _BUFFERED: list[StreamEvent] = [
 
 
 def _emit_each(self: StreamEncoder, slot: Slot, out: list[WireEvent]) -> None:
-    """The general path of ``_replay``: every buffered delta through ``_emit``."""
+    """The general path of ``_replay``: every buffered delta through ``_emit`` (a ``str``, the
+    argument text ``frame_delta`` held, as its ToolCallDelta)."""
     for pending in slot.pending:
-        out += self._emit(slot, pending)
+        event = ToolCallDelta(index=slot.ir, arguments=pending) if isinstance(pending, str) else pending
+        out += self._emit(slot, event)
     slot.pending.clear()
 
 

@@ -51,7 +51,9 @@ __all__ = [
     "WireEvent",
     "delta_text",
     "encode_wire_event",
+    "frame_halves",
     "frame_template",
+    "NO_HALVES",
     "hot_events",
     "make_delta",
     "iter_events",
@@ -186,6 +188,22 @@ def frame_template(fmt: Format, event: dict[str, Any], holes: int) -> bytes | No
     if frame.count(_HOLE_JSON) + frame.count(_INT_HOLE_JSON) != holes:
         return None
     return frame.replace(b"%", b"%%").replace(_HOLE_JSON, b"%b").replace(_INT_HOLE_JSON, b"%d")
+
+
+NO_HALVES: tuple[bytes, bytes] = (b"", b"")
+"""What :func:`frame_halves` gives for an event it cannot cut (the caller's general path)."""
+
+
+def frame_halves(fmt: Format, event: dict[str, Any]) -> tuple[bytes, bytes]:
+    """The SSE bytes of ``event`` cut at its one :data:`HOLE` value: ``head + json_of_text +
+    tail`` is exactly :func:`encode_wire_event` of the event with that text (concatenation, a
+    third cheaper than filling a :func:`frame_template`). :data:`NO_HALVES` when the hole
+    value is not there exactly once."""
+    frame = encode_wire_event(fmt, event)
+    if frame.count(_HOLE_JSON) != 1:
+        return NO_HALVES
+    head, _, tail = frame.partition(_HOLE_JSON)
+    return head, tail
 
 
 class DeltaFraming:

@@ -255,6 +255,13 @@ def test_a_text_chunk_with_or_without_the_optional_choice_fields_takes_the_hot_p
     assert started().hot(event) == (TextDelta, 0, "b")
 
 
+def swapped(field: str, **other: Any) -> dict[str, Any]:
+    """A text chunk of five fields, ``field`` of the plain chunk's replaced by ``other`` (the hot
+    path takes a chunk of exactly id, object, created, model and choices without a key-set check)."""
+    out = {key: value for key, value in chunk({"content": "b"}).items() if key != field}
+    return {**out, **other}
+
+
 def with_choice(**fields: Any) -> dict[str, Any]:
     out = chunk({"content": "b"})
     out["choices"][0].update(fields)
@@ -272,6 +279,10 @@ def with_choice(**fields: Any) -> dict[str, Any]:
         chunk({"content": "b"}, usage={"prompt_tokens": 1}),
         chunk({"content": "b"}, error={"message": "x"}),
         chunk({"content": "b"}, unknown_top=1),
+        swapped("model", usage={"prompt_tokens": 1}),
+        swapped("id", error={"message": "x"}),
+        swapped("object", unknown_top=1),
+        swapped("created", unknown_top=1),
         with_choice(index=1),
         with_choice(index="0"),
         with_choice(logprobs={"content": []}),

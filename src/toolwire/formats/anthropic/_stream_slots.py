@@ -42,15 +42,17 @@ class Slot:
     sent: int = 0  # characters of text / thinking / arguments sent so far
     ended: bool = False
     final: Part | None = None
-    pending: list[Delta] = field(default_factory=list)
+    pending: list[Delta | str] = field(default_factory=list)
+    """Deltas held while another block is open (a ``str``: argument text held by ``frame_delta``)."""
     chunks: list[str] | ArgumentsCheck = field(default_factory=list)
     """Buffered text: a custom call's input, or a call's arguments (checked at the end, held in
     bounded memory: :class:`~toolwire._args_check.ArgumentsCheck`)."""
     signature: list[str] = field(default_factory=list)
     fast: type | None = None
     """Once the block started: the IR delta the encoder's hot path sends as is (text, arguments)."""
-    frame: bytes | None = None
-    """That delta's SSE bytes template (``b""``: none), see ``StreamEncoder.frame_delta``."""
+    frame: tuple[bytes, bytes] | None = None
+    """That delta's SSE bytes around its text (``frame_halves``; empty: none), see
+    ``StreamEncoder.frame_delta``."""
 
 
 def delta_event(slot: Slot, delta: dict[str, Any]) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from typing import Any
 import msgspec
 
 from toolwire._json import dumps_leaf
-from toolwire.formats._stream import HOLE, DeltaFraming, WireEvent, frame_template
+from toolwire.formats._stream import HOLE, DeltaFraming, WireEvent, frame_halves
 from toolwire.formats.gemini._encode_parts import _ENCODERS, Ctx
 from toolwire.formats.gemini._keys import emit
 from toolwire.formats.gemini._usage import encode_usage
@@ -92,7 +92,7 @@ class StreamEncoder(DeltaFraming):
         self._notes = notes if notes is not None else Notes()
         self._ctx = Ctx(False, self._notes)
         self._meta: dict[str, Any] = {}
-        self._frame: bytes | None = None  # a hot-path text chunk's SSE bytes template (b"": none)
+        self._frame: tuple[bytes, bytes] | None = None  # a hot-path text chunk's SSE bytes around its text
         self._slots: dict[int, _Slot] = {}
         self._order: deque[int] = deque()
         self._closed: set[int] = set()  # indexes of parts already sent
@@ -125,10 +125,11 @@ class StreamEncoder(DeltaFraming):
             if slot.plain:
                 frame = self._frame
                 if frame is None:
-                    frame = self._frame = frame_template("gemini", self._chunk([{"text": HOLE}]), 1) or b""
-                if frame:
+                    frame = self._frame = frame_halves("gemini", self._chunk([{"text": HOLE}]))
+                head = frame[0]
+                if head:
                     slot.sent += len(text)
-                    return frame % dumps_leaf(text)
+                    return head + dumps_leaf(text) + frame[1]
         elif kind is ToolCallDelta and not self._ended:
             call = self._slots.get(index)
             if call is not None:  # held until the call ends (Gemini sends whole calls): no bytes

@@ -204,8 +204,9 @@ class StreamDecoder:
                 return None
         elif not _hot_choice(choice):
             return None
-        if (
-            not self._start_keys.issuperset(event)  # event.keys() <= start keys, cheaper
+        plain = len(event) == 5 and "id" in event and "object" in event and "created" in event
+        if not (plain and "model" in event) and (  # the five fields of a plain chunk: no set built
+            not self._start_keys.issuperset(event)  # event.keys() <= start keys (a set built)
             or ("usage" in event and event["usage"] is not None)
             or ("error" in event and event["error"] is not None)
         ):

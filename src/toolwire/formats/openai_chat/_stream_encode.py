@@ -23,7 +23,16 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from toolwire._json import dumps_leaf
-from toolwire.formats._stream import DONE, HOLE, DeltaFraming, WireEvent, delta_text, frame_template
+from toolwire.formats._stream import (
+    DONE,
+    HOLE,
+    NO_HALVES,
+    DeltaFraming,
+    WireEvent,
+    delta_text,
+    encode_wire_event,
+    frame_halves,
+)
 from toolwire.formats._wire import emit_extra
 from toolwire.formats.openai_chat._content import thinking_chunk
 from toolwire.formats.openai_chat._encode_messages import _note_call_state
@@ -65,7 +74,7 @@ class _Out:
     custom: bool = False
     sent: int = 0  # characters sent
     summary: int | None = None  # reasoning: last summary index sent
-    frame: bytes | None = None  # its delta chunk's SSE bytes template (see frame)
+    frame: tuple[bytes, bytes] | None = None  # its delta chunk's SSE bytes around the text (see frame)
 
 
 class StreamEncoder(DeltaFraming):
@@ -87,6 +96,7 @@ class StreamEncoder(DeltaFraming):
         self.include_usage = include_usage
         self.reasoning_field = reasoning_field
         self._head: dict[str, Any] | None = None
+        self._prefix: bytes | None = None  # the SSE bytes of a chunk up to its delta (see _template)
         self._first_extra: dict[str, Any] = {}
         self._same = False
         self._role_sent = False
@@ -115,9 +125,10 @@ class StreamEncoder(DeltaFraming):
                 frame = out.frame
                 if frame is None:
                     frame = out.frame = self._template(out)
-                if frame:
+                head = frame[0]
+                if head:
                     out.sent += len(text)
-                    return frame % dumps_leaf(text)
+                    return head + dumps_leaf(text) + frame[1]
         return None
 
     def _feed(self, event: StreamEvent) -> list[WireEvent]:
@@ -161,6 +172,7 @@ class StreamEncoder(DeltaFraming):
         self._same = event.origin == "openai-chat"
         for out in self._parts.values():
             out.frame = None  # a new head
+        self._prefix = None
         self._head = {
             "id": event.id or self._synthesized("id", f"chatcmpl-{uuid.uuid4().hex[:24]}"),
             "object": _OBJECT,
@@ -327,10 +339,20 @@ class StreamEncoder(DeltaFraming):
         chunk["choices"] = [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": None}]
         return chunk
 
-    def _template(self, out: _Out) -> bytes:
-        """``out``'s delta chunk as an SSE bytes template (``b""``: :meth:`frame` declines)."""
+    def _template(self, out: _Out) -> tuple[bytes, bytes]:
+        """``out``'s delta chunk as SSE bytes around its text (``NO_HALVES``: :meth:`frame`
+        declines): the stream's chunk prefix (its head, written once) and the part's delta,
+        constant bytes."""
+        halves = _delta_halves(out)
+        if halves is None:
+            return NO_HALVES
+        prefix = self._prefix
+        if prefix is None:
+            prefix = self._prefix = _head_prefix(self._head)
+        if prefix:
+            return prefix + halves[0], halves[1]
         chunk = self._hot_chunk(out, HOLE)
-        return (frame_template("openai-chat", chunk, 1) if chunk is not None else None) or b""
+        return frame_halves("openai-chat", chunk) if chunk is not None else NO_HALVES
 
     def _text(self, out: _Out, text: str) -> list[WireEvent]:
         """A delta carrying ``text`` for the part ``out`` ([] when the part is dropped)."""
@@ -401,6 +423,44 @@ class StreamEncoder(DeltaFraming):
         if key not in self._noted:
             self._noted.add(key)
             self.notes.add(path, kind, message)
+
+
+_CHOICE_OPEN = b',"choices":[{"index":0,"delta":'
+_CHOICE_CLOSE = b'},"logprobs":null,"finish_reason":null}]}\n\n'
+_HALVES: dict[tuple[str, int], tuple[bytes, bytes]] = {
+    ("content", 0): (b'{"content":', _CHOICE_CLOSE),
+    ("refusal", 0): (b'{"refusal":', _CHOICE_CLOSE),
+}
+"""A hot-path delta chunk's bytes after the stream's prefix, around the text, by part kind and
+wire index (0 for text): the same bytes in every stream."""
+_MAX_HALVES = 256
+
+
+def _delta_halves(out: _Out) -> tuple[bytes, bytes] | None:
+    """The constant bytes around the text of ``out``'s delta chunk after the stream's prefix
+    (the ``delta`` :meth:`StreamEncoder._hot_chunk` builds, then the choice's null fields);
+    ``None``: its kind has no hot path."""
+    kind = out.kind
+    if kind == "content" or kind == "refusal":
+        return _HALVES[kind, 0]
+    if kind != "call" or out.custom:
+        return None
+    halves = _HALVES.get(("call", out.wire))
+    if halves is None:
+        head = b'{"tool_calls":[{"index":%d,"function":{"arguments":' % out.wire
+        halves = (head, b"}}]" + _CHOICE_CLOSE)
+        if len(_HALVES) < _MAX_HALVES:
+            _HALVES["call", out.wire] = halves
+    return halves
+
+
+def _head_prefix(head: dict[str, Any] | None) -> bytes:
+    """A chunk's SSE bytes before its delta (``b""``: a head with a ``choices`` field, whose
+    place in the chunk is the head's: the chunk is cut whole, ``frame_halves``)."""
+    if head is None or "choices" in head:
+        return b""
+    frame = encode_wire_event("openai-chat", head)  # b"data: {...}\n\n"
+    return frame[:-3] + _CHOICE_OPEN
 
 
 def _initial_text(part: Part) -> str:
