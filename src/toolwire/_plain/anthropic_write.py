@@ -18,7 +18,7 @@ from typing import Any
 
 from toolwire._callids import _VALID as _CALL_ID
 from toolwire._json import _decoder
-from toolwire._plain._form import ASSISTANT, CALL, RESULT, SYSTEM, USER, Plain, arguments_object
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, SYSTEM, USER, Plain
 from toolwire._plain._names import NameCheck
 from toolwire.formats._ranges import RANGES
 from toolwire.formats.anthropic._generation import DEFAULT_MAX_TOKENS
@@ -34,31 +34,49 @@ _name_ok = NameCheck("anthropic")
 """Whether a tool name is one Anthropic takes as it is (nothing renamed)."""
 
 
-def _calls(calls: Any, blocks: list[dict[str, Any]], ids: set[str]) -> bool:
-    """The ``tool_use`` blocks of ``calls`` added to ``blocks`` (their ids to ``ids``, the valid
-    ids so far); ``False`` for a call id or name the general path rewrites, or arguments that
-    are no JSON object."""
-    valid = _name_ok.valid
-    for call_id, name, arguments in calls:
-        if type(name) is not str or _valid_id(call_id) is None or (name not in valid and not _name_ok(name)):
-            return False
-        if type(arguments) is str:
-            arguments = arguments_object(arguments)
-            if arguments is None:
-                return False
-        elif type(arguments) is not dict:
-            return False
-        ids.add(call_id)
-        blocks.append({"type": "tool_use", "id": call_id, "name": name, "input": arguments})
-    return True
+def _tool_use(call_id: Any, name: Any, arguments: Any) -> dict[str, Any] | None:
+    """The ``tool_use`` block of one call, or ``None`` for a name the general path renames or
+    arguments that are no JSON object (text parsed as the decoders parse it, ``{}`` for ``""``).
+    The call id is not checked here: :func:`_ids_ok` checks them all at once."""
+    if type(name) is not str or (name not in _name_ok.valid and not _name_ok(name)):
+        return None
+    if type(arguments) is str:
+        try:  # arguments_object inline (no call): the JSON object of the text, {} for ""
+            parsed = _decode(arguments) if arguments else {}
+        except Exception:
+            return None
+        if type(parsed) is not dict:
+            return None
+        arguments = parsed
+    elif type(arguments) is not dict:
+        return None
+    return {"type": "tool_use", "id": call_id, "name": name, "input": arguments}
 
 
-def _results(results: Any, blocks: list[dict[str, Any]], ids: set[str]) -> bool:
+def _id_ok(call_id: Any) -> bool:
+    """Whether ``call_id`` is one ``sanitize_call_id`` sends as it is."""
+    return type(call_id) is str and _valid_id(call_id) is not None
+
+
+def _ids_ok(ids: set[Any]) -> bool:
+    """Whether every call id of ``ids`` is one ``sanitize_call_id`` sends as it is: one match over
+    them all (a match per id cost about as much as writing its turn), an empty one found in the
+    set (joined, it would vanish)."""
+    if "" in ids:
+        return False
+    try:
+        joined = "".join(ids)
+    except TypeError:  # an id not a string (the readers make none)
+        return False
+    return not ids or _valid_id(joined) is not None
+
+
+def _results(results: Any, blocks: list[dict[str, Any]], ids: set[Any]) -> bool:
     """The ``tool_result`` blocks of ``results`` added to ``blocks``; ``False`` for a call id the
-    general path escapes (one of ``ids`` is valid: no match to run) or an empty output (no
+    general path escapes (one of ``ids`` is checked by :func:`_ids_ok`) or an empty output (no
     content from Chat, an empty text from Anthropic)."""
     for call_id, output in results:
-        if not output or (call_id not in ids and _valid_id(call_id) is None):
+        if not output or (call_id not in ids and not _id_ok(call_id)):
             return False
         blocks.append({"type": "tool_result", "tool_use_id": call_id, "content": output})
     return True
@@ -70,14 +88,15 @@ def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
 
     One loop over the turns, a complete branch per kind (most common first); ``open_calls``
     says the last message is an assistant one ending in a ``tool_use`` block (its turn had
-    calls), which the next results answer."""
+    calls), which the next results answer. The call ids are gathered in ``ids`` and checked
+    together at the end (any invalid one: ``None``, as when checked one by one)."""
     system: list[str] = []
     out: list[dict[str, Any]] = []
     append = out.append
     role: str | None = None  # the role of the last message
     blocks: list[dict[str, Any]] = []  # its content
-    ids: set[str] = set()  # the call ids written (valid)
-    valid = _name_ok.valid
+    ids: set[Any] = set()  # the call ids written (checked at the end)
+    add_id = ids.add
     open_calls = False
     for turn in plain.turns:
         kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
@@ -95,29 +114,17 @@ def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
             if not open_calls:
                 return None
             open_calls = False
-            role, call_id, output = "user", turn[1], turn[2]
-            if not output or (call_id not in ids and _valid_id(call_id) is None):
+            call_id, output = turn[1], turn[2]
+            if not output or (call_id not in ids and not _id_ok(call_id)):
                 return None
-            blocks = [{"type": "tool_result", "tool_use_id": call_id, "content": output}]
+            role, blocks = "user", [{"type": "tool_result", "tool_use_id": call_id, "content": output}]
             append({"role": role, "content": blocks})
         elif kind == CALL:  # a turn of one call (no text)
-            if role == "assistant":
+            block = _tool_use(turn[1], turn[2], turn[3])
+            if block is None or role == "assistant":
                 return None
-            _, call_id, name, arguments = turn
-            if type(name) is str and name in valid and type(arguments) is str:  # (inline, as below)
-                try:
-                    parsed = _decode(arguments) if arguments else {}
-                except Exception:
-                    return None
-                if type(parsed) is not dict or _valid_id(call_id) is None:
-                    return None
-                ids.add(call_id)
-                blocks = [{"type": "tool_use", "id": call_id, "name": name, "input": parsed}]
-            else:
-                blocks = []
-                if not _calls((turn[1:],), blocks, ids):
-                    return None
-            role = "assistant"
+            add_id(turn[1])
+            role, blocks = "assistant", [block]
             append({"role": role, "content": blocks})
             open_calls = True
         elif kind == ASSISTANT:
@@ -126,23 +133,13 @@ def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
                 return None
             role, blocks = "assistant", [] if text is None else [{"type": "text", "text": text}]
             append({"role": role, "content": blocks})
-            if not calls:
-                open_calls = False
-                continue
-            call_id, name, arguments = calls[0]
-            if len(calls) == 1 and type(name) is str and name in valid and type(arguments) is str:
-                # the common turn: one call of a name seen valid, arguments as text (inline)
-                try:  # arguments_object inline: the JSON object of the text, {} for ""
-                    parsed = _decode(arguments) if arguments else {}
-                except Exception:
+            open_calls = bool(calls)
+            for call_id, name, arguments in calls:
+                block = _tool_use(call_id, name, arguments)
+                if block is None:
                     return None
-                if type(parsed) is not dict or _valid_id(call_id) is None:
-                    return None
-                ids.add(call_id)
-                blocks.append({"type": "tool_use", "id": call_id, "name": name, "input": parsed})
-            elif not _calls(calls, blocks, ids):
-                return None
-            open_calls = True
+                add_id(call_id)
+                blocks.append(block)
         elif kind == SYSTEM:
             if not turn[2]:
                 return None  # the encoder leaves an empty text out
@@ -154,16 +151,11 @@ def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
             if not open_calls or not results:
                 return None
             open_calls = False
-            role = "user"
-            if len(results) == 1 and results[0][1] and results[0][0] in ids:  # one result of a valid id
-                call_id, output = results[0]
-                blocks = [{"type": "tool_result", "tool_use_id": call_id, "content": output}]
-            else:
-                blocks = []
-                if not _results(results, blocks, ids):
-                    return None
+            role, blocks = "user", []
+            if not _results(results, blocks, ids):
+                return None
             append({"role": role, "content": blocks})
-    return system, out
+    return (system, out) if _ids_ok(ids) else None
 
 
 def _prefill_ok(messages: list[dict[str, Any]]) -> bool:

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire._json import _decoder
-from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain, arguments_object
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain
 from toolwire._plain._names import NameCheck
 from toolwire.formats._ranges import RANGES
 from toolwire.opaque import _GEMINI_3
@@ -45,6 +45,35 @@ _RANGES = RANGES["gemini"]
 _decode = _decoder.decode
 
 
+def _function_call(call_id: Any, name: Any, arguments: Any, called: set[str]) -> dict[str, Any] | None:
+    """The ``functionCall`` part of one call (its id added to ``called``), or ``None``: a call id
+    used before, a name Gemini's rules rename, text arguments that are no JSON object. ``args``
+    is the object (text parsed as the general path parses it; ``""``: no ``args``). The values
+    are typed ``Any``: a call is a tuple or a list (the Anthropic reader's), and compiled, a
+    typed parameter would refuse an ill-typed one before the checks."""
+    if call_id in called or (name not in _VALID and not _name_ok(name)):
+        return None
+    if type(arguments) is not str:  # an object (Anthropic, Gemini)
+        inner = {"name": name, "args": arguments, "id": call_id}
+    elif arguments:
+        try:  # arguments_object inline (no call): the JSON object of the (non-empty) text
+            parsed = _decode(arguments)
+        except Exception:
+            return None
+        if type(parsed) is not dict:
+            return None
+        inner = {"name": name, "args": parsed, "id": call_id}
+    else:
+        inner = {"name": name, "id": call_id}
+    called.add(call_id)
+    return {"functionCall": inner}
+
+
+def _response(call_id: Any, name: Any, output: Any) -> dict[str, Any]:
+    """The ``functionResponse`` part of one text result (wrapped as ``response.output``)."""
+    return {"functionResponse": {"name": name, "id": call_id, "response": {"output": output}}}
+
+
 class _Contents:
     """The ``contents`` and system parts of a plain conversation, built turn by turn."""
 
@@ -56,158 +85,110 @@ class _Contents:
         self.called: set[str] = set()  # every call id so far
         self.noted = False
 
-    def calls(self, calls: Any, parts: list[dict[str, Any]]) -> bool:
-        """``parts`` with a ``functionCall`` part per call (``False``: one the lane leaves). The calls
-        and results of a turn are typed ``Any`` here: a tuple or a list (the Anthropic reader's), and
-        compiled, a typed parameter would refuse an ill-typed one before the checks below."""
-        called = self.called
-        for call_id, name, arguments in calls:
-            if call_id in called or (name not in _VALID and not _name_ok(name)):
-                return False
-            inner: dict[str, Any] = {"name": name}
-            if type(arguments) is str:
-                if arguments:
-                    parsed = arguments_object(arguments)
-                    if parsed is None:
-                        return False
-                    inner["args"] = parsed
-            else:
-                inner["args"] = arguments
-            inner["id"] = call_id
-            called.add(call_id)
-            parts.append({"functionCall": inner})
-        return True
-
-    def results(self, results: Any, calls: Any) -> Any:
+    def results(self, results: Any, calls: Any) -> list[dict[str, Any]] | None:
         """The ``functionResponse`` parts of ``calls``' results, in the order of the calls (as the
-        general path puts them for Gemini, noted); ``None`` when they are not exactly those."""
+        general path puts them for Gemini, noted); ``None`` when they are not exactly those. The
+        calls and results of a turn are typed ``Any``: tuples or lists (the Anthropic reader's)."""
         if len(results) != len(calls):
             return None
-        if len(calls) == 1:  # the common turn of one call: no pairs to zip
-            call_id, output = results[0]
-            if call_id != calls[0][0]:
-                return None
-            self.noted = True  # the text result is wrapped as response.output (an info note)
-            response = {"output": output}
-            return [{"functionResponse": {"name": calls[0][1], "id": call_id, "response": response}}]
         parts = []
         for (call_id, output), (wanted, name, _) in zip(results, calls, strict=True):
             if call_id != wanted:
                 return self._reordered(results, calls)
-            parts.append({"functionResponse": {"name": name, "id": call_id, "response": {"output": output}}})
+            parts.append(_response(call_id, name, output))
         self.noted = True  # each text result is wrapped as response.output (an info note)
         return parts
 
-    def _reordered(self, results: Any, calls: Any) -> Any:
+    def _reordered(self, results: Any, calls: Any) -> list[dict[str, Any]] | None:
         outputs = dict(results)
         if len(outputs) != len(calls) or any(call[0] not in outputs for call in calls):
             return None
         self.noted = True  # put in call order, and wrapped (info notes)
-        return [
-            {"functionResponse": {"name": name, "id": call_id, "response": {"output": outputs[call_id]}}}
-            for call_id, name, _ in calls
-        ]
+        return [_response(call_id, name, outputs[call_id]) for call_id, name, _ in calls]
 
     def run(self, turns: list[tuple[Any, ...]]) -> bool:
         """Whether every turn is written (each call turn answered by the next turn, in order);
-        consecutive contents of one role are merged, as the general path merges them."""
+        consecutive contents of one role are merged, as the general path merges them.
+
+        One loop, a complete branch per turn kind (most common first); ``calls`` holds the call
+        turn awaiting its results (a flat CALL turn, or an assistant turn's calls): only results
+        may come next."""
         contents = self.contents
+        append = contents.append
         called = self.called
         role: str | None = None  # the role of the last content
         last: list[dict[str, Any]] = []  # its parts
-        calls: Any = None  # the calls of the turn awaiting its results
+        calls: Any = None  # the call turn awaiting its results (Any: a tuple or a list)
         for turn in turns:
             kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
-            if calls is not None:
-                if kind == RESULT and type(calls[0]) is int:  # a flat result of a flat CALL turn (inline)
-                    if turn[1] != calls[1]:
-                        return False
-                    self.noted = True  # the text result is wrapped as response.output (an info note)
-                    response = {"name": calls[2], "id": turn[1], "response": {"output": turn[2]}}
-                    role, last = "user", [{"functionResponse": response}]  # after a model content: a new one
-                    contents.append({"role": role, "parts": last})
-                    calls = None
-                    continue
-                if type(calls[0]) is int:  # a flat CALL turn, as a turn of calls
-                    calls = (calls[1:],)
-                results: Any  # a tuple or a list (the Anthropic reader's): Any, compiled
-                if kind == RESULT:
-                    results = (turn[1:],)
-                elif kind == RESULTS:
-                    results = turn[1]
+            if kind == USER:
+                if calls is not None:
+                    return False
+                if role == "user":
+                    last.append({"text": turn[1]})
+                else:
+                    role, last = "user", [{"text": turn[1]}]
+                    append({"role": role, "parts": last})
+            elif kind == RESULT:  # the one result of the call turn right before
+                if calls is None:
+                    return False
+                if type(calls[0]) is int:  # a flat CALL turn
+                    wanted, name = calls[1], calls[2]
+                elif len(calls) == 1:
+                    wanted, name = calls[0][0], calls[0][1]
                 else:
                     return False
-                if len(results) == 1 and len(calls) == 1:  # the common turn of one call (inline)
-                    call_id, output = results[0]
-                    if call_id != calls[0][0]:
-                        return False
-                    self.noted = True  # the text result is wrapped as response.output (an info note)
-                    response = {"name": calls[0][1], "id": call_id, "response": {"output": output}}
-                    parts = [{"functionResponse": response}]
-                else:  # (compiled, parts is typed a list: results() may give None)
-                    found = self.results(results, calls)
-                    if found is None:
-                        return False
-                    parts = found
-                calls, wire_role = None, "user"
-            elif kind == USER:
-                parts, wire_role = [{"text": turn[1]}], "user"
-            elif kind == CALL:  # a turn of one call, flat (inline: the common turn below)
-                _, call_id, name, arguments = turn
-                parts, wire_role = [], "model"
-                given = type(arguments)
-                if name in _VALID and (given is dict or (given is str and arguments)):
-                    if given is dict:
-                        parsed = arguments
-                    else:
-                        try:
-                            parsed = _decode(arguments)
-                        except Exception:
-                            return False
-                    if type(parsed) is not dict or call_id in called:
-                        return False
-                    called.add(call_id)
-                    parts.append({"functionCall": {"name": name, "args": parsed, "id": call_id}})
-                elif not self.calls((turn[1:],), parts):
+                if turn[1] != wanted:
                     return False
+                self.noted = True  # the text result is wrapped as response.output (an info note)
+                response = {"name": name, "id": wanted, "response": {"output": turn[2]}}  # (_response inline)
+                role, last = "user", [{"functionResponse": response}]  # after a model content: a new one
+                append({"role": role, "parts": last})
+                calls = None
+            elif kind == CALL:  # a turn of one call, flat
+                part = _function_call(turn[1], turn[2], turn[3], called)
+                if part is None or calls is not None:
+                    return False
+                if role == "model":
+                    last.append(part)
+                else:
+                    role, last = "model", [part]
+                    append({"role": role, "parts": last})
                 calls = turn
             elif kind == ASSISTANT:
-                text = turn[1]
-                parts, wire_role = ([] if text is None else [{"text": text}]), "model"
-                calls = turn[2] or None
                 if calls is not None:
-                    call_id, name, arguments = calls[0]
-                    given = type(arguments)  # text (Chat, Responses, Gemini) or an object (Anthropic)
-                    if len(calls) == 1 and name in _VALID and (given is dict or (given is str and arguments)):
-                        # the common turn: one call of a valid name, arguments given (inline)
-                        if given is dict:
-                            parsed = arguments
-                        else:
-                            try:  # arguments_object inline: the JSON object of the (non-empty) text
-                                parsed = _decode(arguments)
-                            except Exception:
-                                return False
-                        if type(parsed) is not dict or call_id in called:
+                    return False
+                text, calls = turn[1], turn[2] or None
+                parts = [] if text is None else [{"text": text}]
+                if calls is not None:
+                    for call_id, name, arguments in calls:
+                        part = _function_call(call_id, name, arguments, called)
+                        if part is None:
                             return False
-                        called.add(call_id)
-                        parts.append({"functionCall": {"name": name, "args": parsed, "id": call_id}})
-                    elif not self.calls(calls, parts):
-                        return False
+                        parts.append(part)
                 if not parts:
                     continue
-            elif kind == SYSTEM:
+                if role == "model":
+                    last.extend(parts)
+                else:
+                    role, last = "model", parts
+                    append({"role": role, "parts": last})
+            elif kind == RESULTS:
+                if calls is None:
+                    return False
+                found = self.results(turn[1], (calls[1:],) if type(calls[0]) is int else calls)
+                if found is None:
+                    return False
+                role, last = "user", found  # after a model content: a new one
+                append({"role": role, "parts": last})
+                calls = None
+            elif kind == SYSTEM and calls is None:
                 self.noted = self.noted or bool(contents)  # moved to systemInstruction
                 if self.system is None:
                     self.system = []
                 self.system.append({"text": turn[2]})
-                continue
             else:
-                return False  # results without their call turn
-            if wire_role == role:
-                last.extend(parts)
-            else:
-                role, last = wire_role, parts
-                contents.append({"role": role, "parts": parts})
+                return False  # a system turn awaiting results, or an unknown kind
         return calls is None
 
 
