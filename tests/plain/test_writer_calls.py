@@ -138,9 +138,14 @@ def test_a_call_is_one_block_in_either_turn() -> None:
     block = {"type": "tool_use", "id": "c1", "name": "weather", "input": {"a": 1}}
     assert flat["messages"][1]["content"] == [block]
     assert nested["messages"][1]["content"] == [{"type": "text", "text": "So."}, block]
-    assert _tool_use("c1", "weather", "") == {"type": "tool_use", "id": "c1", "name": "weather", "input": {}}
-    assert _tool_use("c1", "weather", {"a": 1}) == block
-    assert _tool_use("c1", 3, "{}") is None
+    assert _tool_use("c1", "weather", "", False) == {
+        "type": "tool_use",
+        "id": "c1",
+        "name": "weather",
+        "input": {},
+    }
+    assert _tool_use("c1", "weather", {"a": 1}, False) == block
+    assert _tool_use("c1", 3, "{}", False) is None
 
 
 GEMINI_GUARDS: dict[str, Callable[[Turns], None]] = {
@@ -181,8 +186,10 @@ def test_a_one_call_assistant_turn_takes_a_flat_result_in_gemini() -> None:
             "parts": [{"functionResponse": {"name": "weather", "id": "c1", "response": {"output": "x"}}}],
         },
     ]
-    assert _function_call("c1", "weather", "", set()) == {"functionCall": {"name": "weather", "id": "c1"}}
-    assert _function_call("c1", "weather", "", {"c1"}) is None
+    assert _function_call("c1", "weather", "", set(), False) == {
+        "functionCall": {"name": "weather", "id": "c1"}
+    }
+    assert _function_call("c1", "weather", "", {"c1"}, False) is None
 
 
 REQUEST = {

@@ -20,10 +20,16 @@ from toolwire._callids import _VALID as _CALL_ID
 from toolwire._json import _decoder
 from toolwire._plain._form import ASSISTANT, CALL, RESULT, SYSTEM, USER, Plain
 from toolwire._plain._names import NameCheck
+from toolwire._plain._request_out import (
+    AnthropicMessageOut,
+    AnthropicTextOut,
+    AnthropicToolResultOut,
+    AnthropicToolUseOut,
+)
 from toolwire.formats._ranges import RANGES
 from toolwire.formats.anthropic._generation import DEFAULT_MAX_TOKENS
 
-__all__ = ["write"]
+__all__ = ["write", "write_wire"]
 
 _CHOICES: dict[str, str] = {"auto": "auto", "required": "any", "none": "none"}
 """:class:`Plain` choice mode -> Anthropic ``tool_choice.type``."""
@@ -34,10 +40,10 @@ _name_ok = NameCheck("anthropic")
 """Whether a tool name is one Anthropic takes as it is (nothing renamed)."""
 
 
-def _tool_use(call_id: Any, name: Any, arguments: Any) -> dict[str, Any] | None:
-    """The ``tool_use`` block of one call, or ``None`` for a name the general path renames or
-    arguments that are no JSON object (text parsed as the decoders parse it, ``{}`` for ``""``).
-    The call id is not checked here: :func:`_ids_ok` checks them all at once."""
+def _tool_use(call_id: Any, name: Any, arguments: Any, wire: bool) -> Any:
+    """The ``tool_use`` block of one call (a Struct when ``wire``), or ``None`` for a name the
+    general path renames or arguments that are no JSON object (text parsed as the decoders parse
+    it, ``{}`` for ``""``). The call id is not checked here: :func:`_ids_ok` checks them all."""
     if type(name) is not str or (name not in _name_ok.valid and not _name_ok(name)):
         return None
     if type(arguments) is str:
@@ -50,6 +56,8 @@ def _tool_use(call_id: Any, name: Any, arguments: Any) -> dict[str, Any] | None:
         arguments = parsed
     elif type(arguments) is not dict:
         return None
+    if wire:
+        return AnthropicToolUseOut("tool_use", call_id, name, arguments)
     return {"type": "tool_use", "id": call_id, "name": name, "input": arguments}
 
 
@@ -71,30 +79,36 @@ def _ids_ok(ids: set[Any]) -> bool:
     return not ids or _valid_id(joined) is not None
 
 
-def _results(results: Any, blocks: list[dict[str, Any]], ids: set[Any]) -> bool:
-    """The ``tool_result`` blocks of ``results`` added to ``blocks``; ``False`` for a call id the
+def _results(results: Any, blocks: list[Any], ids: set[Any], wire: bool) -> bool:
+    """The ``tool_result`` blocks of ``results`` added to ``blocks`` (Structs when ``wire``);
+    ``False`` for a call id the
     general path escapes (one of ``ids`` is checked by :func:`_ids_ok`) or an empty output (no
     content from Chat, an empty text from Anthropic)."""
     for call_id, output in results:
         if not output or (call_id not in ids and not _id_ok(call_id)):
             return False
-        blocks.append({"type": "tool_result", "tool_use_id": call_id, "content": output})
+        if wire:
+            blocks.append(AnthropicToolResultOut("tool_result", call_id, output))
+        else:
+            blocks.append({"type": "tool_result", "tool_use_id": call_id, "content": output})
     return True
 
 
-def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
+def _messages(plain: Plain, wire: bool) -> tuple[list[str], list[Any]] | None:
     """The system texts and the merged turns of ``plain``, or ``None``: turns of one role in a
-    row are one message, results answer the assistant turn with calls right before them.
+    row are one message, results answer the assistant turn with calls right before them. The
+    messages and blocks are dicts, or under ``wire`` the Structs that encode as those dicts (the
+    bytes API's: :mod:`toolwire._plain._request_out`), built at the same places.
 
     One loop over the turns, a complete branch per kind (most common first); ``open_calls``
     says the last message is an assistant one ending in a ``tool_use`` block (its turn had
     calls), which the next results answer. The call ids are gathered in ``ids`` and checked
     together at the end (any invalid one: ``None``, as when checked one by one)."""
     system: list[str] = []
-    out: list[dict[str, Any]] = []
+    out: list[Any] = []
     append = out.append
     role: str | None = None  # the role of the last message
-    blocks: list[dict[str, Any]] = []  # its content
+    blocks: list[Any] = []  # its content
     ids: set[Any] = set()  # the call ids written (checked at the end)
     add_id = ids.add
     open_calls = False
@@ -104,11 +118,12 @@ def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
             text = turn[1]
             if not text:
                 return None
+            block = AnthropicTextOut("text", text) if wire else {"type": "text", "text": text}
             if role == "user":
-                blocks.append({"type": "text", "text": text})
+                blocks.append(block)
             else:
-                role, blocks = "user", [{"type": "text", "text": text}]
-                append({"role": role, "content": blocks})
+                role, blocks = "user", [block]
+                append(AnthropicMessageOut(role, blocks) if wire else {"role": role, "content": blocks})
             open_calls = False
         elif kind == RESULT:  # the one result of the assistant turn with calls right before
             if not open_calls:
@@ -117,25 +132,35 @@ def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
             call_id, output = turn[1], turn[2]
             if not output or (call_id not in ids and not _id_ok(call_id)):
                 return None
-            role, blocks = "user", [{"type": "tool_result", "tool_use_id": call_id, "content": output}]
-            append({"role": role, "content": blocks})
+            if wire:
+                role, blocks = "user", [AnthropicToolResultOut("tool_result", call_id, output)]
+                append(AnthropicMessageOut(role, blocks))
+            else:
+                role, blocks = "user", [{"type": "tool_result", "tool_use_id": call_id, "content": output}]
+                append({"role": role, "content": blocks})
         elif kind == CALL:  # a turn of one call (no text)
-            block = _tool_use(turn[1], turn[2], turn[3])
+            block = _tool_use(turn[1], turn[2], turn[3], wire)
             if block is None or role == "assistant":
                 return None
             add_id(turn[1])
             role, blocks = "assistant", [block]
-            append({"role": role, "content": blocks})
+            append(AnthropicMessageOut(role, blocks) if wire else {"role": role, "content": blocks})
             open_calls = True
         elif kind == ASSISTANT:
             text, calls = turn[1], turn[2]
             if role == "assistant" or text == "" or (text is None and not calls):
                 return None
-            role, blocks = "assistant", [] if text is None else [{"type": "text", "text": text}]
-            append({"role": role, "content": blocks})
+            if text is None:
+                role, blocks = "assistant", []
+            else:
+                role, blocks = (
+                    "assistant",
+                    [AnthropicTextOut("text", text) if wire else {"type": "text", "text": text}],
+                )
+            append(AnthropicMessageOut(role, blocks) if wire else {"role": role, "content": blocks})
             open_calls = bool(calls)
             for call_id, name, arguments in calls:
-                block = _tool_use(call_id, name, arguments)
+                block = _tool_use(call_id, name, arguments, wire)
                 if block is None:
                     return None
                 add_id(call_id)
@@ -152,23 +177,25 @@ def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
                 return None
             open_calls = False
             role, blocks = "user", []
-            if not _results(results, blocks, ids):
+            if not _results(results, blocks, ids, wire):
                 return None
-            append({"role": role, "content": blocks})
+            append(AnthropicMessageOut(role, blocks) if wire else {"role": role, "content": blocks})
     return (system, out) if _ids_ok(ids) else None
 
 
-def _prefill_ok(messages: list[dict[str, Any]]) -> bool:
+def _prefill_ok(turns: list[tuple[Any, ...]]) -> bool:
     """Whether the general path keeps the last message as is (a prefill, an assistant last
-    message, ending in whitespace is trimmed, noted)."""
-    last = messages[-1]
-    if last["role"] != "assistant":
-        return True
-    block = last["content"][-1]
-    if block["type"] != "text":
-        return True
-    text: str = block["text"]
-    return text == text.rstrip()
+    message, ending in whitespace is trimmed, noted). Read from the turns: the last message is
+    the last turn's but a system one (hoisted), and an assistant turn is never merged into the
+    message before it, so it ends in a text block when that turn has no calls."""
+    for index in range(len(turns) - 1, -1, -1):  # (not reversed(): mypyc fails on it, an internal error)
+        turn = turns[index]
+        if turn[0] != SYSTEM:
+            if turn[0] != ASSISTANT or turn[2]:
+                return True
+            text = turn[1]  # not None: a turn of no text and no calls is refused
+            return type(text) is str and text == text.rstrip()
+    return True
 
 
 def _numbers_out(plain: Plain, out: dict[str, Any]) -> bool:
@@ -247,8 +274,18 @@ def _tool_fields_out(plain: Plain, out: dict[str, Any]) -> bool:
 def write(plain: Plain) -> dict[str, Any] | None:
     """The Anthropic request the general path writes for ``plain`` (from another format), or
     ``None`` (see the module docstring); sets ``plain.noted`` when the general path notes."""
-    found = _messages(plain)
-    if found is None or not found[1] or not _prefill_ok(found[1]):
+    return _write(plain, False)
+
+
+def write_wire(plain: Plain) -> dict[str, Any] | None:
+    """:func:`write` with the messages as Structs that encode to the same JSON (the bytes API's
+    writer: :mod:`toolwire._plain._request_out`)."""
+    return _write(plain, True)
+
+
+def _write(plain: Plain, wire: bool) -> dict[str, Any] | None:
+    found = _messages(plain, wire)
+    if found is None or not found[1] or not _prefill_ok(plain.turns):
         return None
     system, messages = found
     out: dict[str, Any] = {}

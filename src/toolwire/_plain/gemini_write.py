@@ -31,10 +31,20 @@ from typing import Any
 from toolwire._json import _decoder
 from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain
 from toolwire._plain._names import NameCheck
+from toolwire._plain._request_out import (
+    GeminiArgsCallOut,
+    GeminiCallOut,
+    GeminiCallPartOut,
+    GeminiContentOut,
+    GeminiOutputOut,
+    GeminiResponseOut,
+    GeminiResponsePartOut,
+    GeminiTextOut,
+)
 from toolwire.formats._ranges import RANGES
 from toolwire.opaque import _GEMINI_3
 
-__all__ = ["write"]
+__all__ = ["write", "write_wire"]
 
 _name_ok = NameCheck("gemini")
 _VALID = _name_ok.valid
@@ -45,47 +55,52 @@ _RANGES = RANGES["gemini"]
 _decode = _decoder.decode
 
 
-def _function_call(call_id: Any, name: Any, arguments: Any, called: set[str]) -> dict[str, Any] | None:
-    """The ``functionCall`` part of one call (its id added to ``called``), or ``None``: a call id
-    used before, a name Gemini's rules rename, text arguments that are no JSON object. ``args``
-    is the object (text parsed as the general path parses it; ``""``: no ``args``). The values
-    are typed ``Any``: a call is a tuple or a list (the Anthropic reader's), and compiled, a
-    typed parameter would refuse an ill-typed one before the checks."""
+def _function_call(call_id: Any, name: Any, arguments: Any, called: set[str], wire: bool) -> Any:
+    """The ``functionCall`` part of one call (a Struct when ``wire``; its id added to ``called``),
+    or ``None``: a call id used before, a name Gemini's rules rename, text arguments that are no
+    JSON object. ``args`` is the object (text parsed as the general path parses it; ``""``: no
+    ``args``). The values are typed ``Any``: a call is a tuple or a list (the Anthropic reader's),
+    and compiled, a typed parameter would refuse an ill-typed one before the checks."""
     if call_id in called or (name not in _VALID and not _name_ok(name)):
         return None
-    if type(arguments) is not str:  # an object (Anthropic, Gemini)
-        inner = {"name": name, "args": arguments, "id": call_id}
-    elif arguments:
+    if type(arguments) is str:  # else an object (Anthropic, Gemini)
+        if not arguments:
+            called.add(call_id)
+            if wire:
+                return GeminiCallPartOut(GeminiCallOut(name, call_id))
+            return {"functionCall": {"name": name, "id": call_id}}
         try:  # arguments_object inline (no call): the JSON object of the (non-empty) text
-            parsed = _decode(arguments)
+            arguments = _decode(arguments)
         except Exception:
             return None
-        if type(parsed) is not dict:
+        if type(arguments) is not dict:
             return None
-        inner = {"name": name, "args": parsed, "id": call_id}
-    else:
-        inner = {"name": name, "id": call_id}
     called.add(call_id)
-    return {"functionCall": inner}
+    if wire:
+        return GeminiCallPartOut(GeminiArgsCallOut(name, arguments, call_id))
+    return {"functionCall": {"name": name, "args": arguments, "id": call_id}}
 
 
-def _response(call_id: Any, name: Any, output: Any) -> dict[str, Any]:
+def _response(call_id: Any, name: Any, output: Any, wire: bool) -> Any:
     """The ``functionResponse`` part of one text result (wrapped as ``response.output``)."""
+    if wire:
+        return GeminiResponsePartOut(GeminiResponseOut(name, call_id, GeminiOutputOut(output)))
     return {"functionResponse": {"name": name, "id": call_id, "response": {"output": output}}}
 
 
 class _Contents:
     """The ``contents`` and system parts of a plain conversation, built turn by turn."""
 
-    __slots__ = ("called", "contents", "noted", "system")
+    __slots__ = ("called", "contents", "noted", "system", "wire")
 
-    def __init__(self) -> None:
-        self.contents: list[dict[str, Any]] = []
+    def __init__(self, wire: bool) -> None:
+        self.wire = wire  # Structs for the bytes API (toolwire._plain._request_out), else dicts
+        self.contents: list[Any] = []
         self.system: list[dict[str, str]] | None = None
         self.called: set[str] = set()  # every call id so far
         self.noted = False
 
-    def results(self, results: Any, calls: Any) -> list[dict[str, Any]] | None:
+    def results(self, results: Any, calls: Any) -> list[Any] | None:
         """The ``functionResponse`` parts of ``calls``' results, in the order of the calls (as the
         general path puts them for Gemini, noted); ``None`` when they are not exactly those. The
         calls and results of a turn are typed ``Any``: tuples or lists (the Anthropic reader's)."""
@@ -95,16 +110,16 @@ class _Contents:
         for (call_id, output), (wanted, name, _) in zip(results, calls, strict=True):
             if call_id != wanted:
                 return self._reordered(results, calls)
-            parts.append(_response(call_id, name, output))
+            parts.append(_response(call_id, name, output, self.wire))
         self.noted = True  # each text result is wrapped as response.output (an info note)
         return parts
 
-    def _reordered(self, results: Any, calls: Any) -> list[dict[str, Any]] | None:
+    def _reordered(self, results: Any, calls: Any) -> list[Any] | None:
         outputs = dict(results)
         if len(outputs) != len(calls) or any(call[0] not in outputs for call in calls):
             return None
         self.noted = True  # put in call order, and wrapped (info notes)
-        return [_response(call_id, name, outputs[call_id]) for call_id, name, _ in calls]
+        return [_response(call_id, name, outputs[call_id], self.wire) for call_id, name, _ in calls]
 
     def run(self, turns: list[tuple[Any, ...]]) -> bool:
         """Whether every turn is written (each call turn answered by the next turn, in order);
@@ -116,19 +131,21 @@ class _Contents:
         contents = self.contents
         append = contents.append
         called = self.called
+        wire = self.wire
         role: str | None = None  # the role of the last content
-        last: list[dict[str, Any]] = []  # its parts
+        last: list[Any] = []  # its parts
         calls: Any = None  # the call turn awaiting its results (Any: a tuple or a list)
         for turn in turns:
             kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
             if kind == USER:
                 if calls is not None:
                     return False
+                part = GeminiTextOut(turn[1]) if wire else {"text": turn[1]}
                 if role == "user":
-                    last.append({"text": turn[1]})
+                    last.append(part)
                 else:
-                    role, last = "user", [{"text": turn[1]}]
-                    append({"role": role, "parts": last})
+                    role, last = "user", [part]
+                    append(GeminiContentOut(role, last) if wire else {"role": role, "parts": last})
             elif kind == RESULT:  # the one result of the call turn right before
                 if calls is None:
                     return False
@@ -141,28 +158,32 @@ class _Contents:
                 if turn[1] != wanted:
                     return False
                 self.noted = True  # the text result is wrapped as response.output (an info note)
-                response = {"name": name, "id": wanted, "response": {"output": turn[2]}}  # (_response inline)
-                role, last = "user", [{"functionResponse": response}]  # after a model content: a new one
-                append({"role": role, "parts": last})
+                if wire:  # after a model content: a new one
+                    role, last = "user", [_response(wanted, name, turn[2], wire)]
+                    append(GeminiContentOut(role, last))
+                else:  # (_response inline: the common turn)
+                    response = {"name": name, "id": wanted, "response": {"output": turn[2]}}
+                    role, last = "user", [{"functionResponse": response}]
+                    append({"role": role, "parts": last})
                 calls = None
             elif kind == CALL:  # a turn of one call, flat
-                part = _function_call(turn[1], turn[2], turn[3], called)
+                part = _function_call(turn[1], turn[2], turn[3], called, wire)
                 if part is None or calls is not None:
                     return False
                 if role == "model":
                     last.append(part)
                 else:
                     role, last = "model", [part]
-                    append({"role": role, "parts": last})
+                    append(GeminiContentOut(role, last) if wire else {"role": role, "parts": last})
                 calls = turn
             elif kind == ASSISTANT:
                 if calls is not None:
                     return False
                 text, calls = turn[1], turn[2] or None
-                parts = [] if text is None else [{"text": text}]
+                parts: list[Any] = [] if text is None else [GeminiTextOut(text) if wire else {"text": text}]
                 if calls is not None:
                     for call_id, name, arguments in calls:
-                        part = _function_call(call_id, name, arguments, called)
+                        part = _function_call(call_id, name, arguments, called, wire)
                         if part is None:
                             return False
                         parts.append(part)
@@ -172,7 +193,7 @@ class _Contents:
                     last.extend(parts)
                 else:
                     role, last = "model", parts
-                    append({"role": role, "parts": last})
+                    append(GeminiContentOut(role, last) if wire else {"role": role, "parts": last})
             elif kind == RESULTS:
                 if calls is None:
                     return False
@@ -180,7 +201,7 @@ class _Contents:
                 if found is None:
                     return False
                 role, last = "user", found  # after a model content: a new one
-                append({"role": role, "parts": last})
+                append(GeminiContentOut(role, last) if wire else {"role": role, "parts": last})
                 calls = None
             elif kind == SYSTEM and calls is None:
                 self.noted = self.noted or bool(contents)  # moved to systemInstruction
@@ -192,11 +213,13 @@ class _Contents:
         return calls is None
 
 
-def _first_ok(contents: list[dict[str, Any]]) -> bool:
+def _first_ok(contents: list[Any]) -> bool:
     """Some content, the first not a call turn (the general path refuses both)."""
     if not contents:
         return False
     first = contents[0]
+    if type(first) is not dict:  # a Struct (write_wire)
+        return first.role != "model" or all(type(part) is not GeminiCallPartOut for part in first.parts)
     return first["role"] != "model" or all("functionCall" not in part for part in first["parts"])
 
 
@@ -263,7 +286,17 @@ def _generation(plain: Plain, out: dict[str, Any]) -> bool:
 def write(plain: Plain) -> dict[str, Any] | None:
     """The Gemini body of ``plain`` (see the module docstring), exactly what the general path
     writes for it, or ``None``; sets ``plain.noted`` when the general path notes something."""
-    built = _Contents()
+    return _write(plain, False)
+
+
+def write_wire(plain: Plain) -> dict[str, Any] | None:
+    """:func:`write` with the contents as Structs that encode to the same JSON (the bytes API's
+    writer: :mod:`toolwire._plain._request_out`)."""
+    return _write(plain, True)
+
+
+def _write(plain: Plain, wire: bool) -> dict[str, Any] | None:
+    built = _Contents(wire)
     if not built.run(plain.turns) or not _first_ok(built.contents):
         return None
     model = plain.model
