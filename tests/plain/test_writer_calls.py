@@ -222,3 +222,31 @@ REQUEST = {
 @pytest.mark.parametrize("target", ["anthropic", "gemini"])
 def test_many_flat_calls_go_the_same_both_ways(target: str) -> None:
     assert same_both_ways(REQUEST, "openai-chat", target, "drop")
+
+
+@pytest.mark.parametrize(
+    ("turns", "written"),
+    [
+        ([(USER, "Hi"), (ASSISTANT, "Sure. ", ())], False),  # a prefill ending in whitespace
+        ([(USER, "Hi"), (ASSISTANT, "Sure. ", ()), (SYSTEM, "system", "Late.")], False),  # the last message's
+        ([(USER, "Hi"), (ASSISTANT, "Sure.", ()), (SYSTEM, "system", "Late.")], True),
+        ([(USER, "Hi "), (SYSTEM, "system", "Late.")], True),  # a user message's text is kept
+        ([(USER, "Hi"), (ASSISTANT, "Sure. ", (("c1", "weather", ""),)), (RESULT, "c1", "x")], True),
+        ([(USER, "Hi"), (ASSISTANT, "Sure. ", (("c1", "weather", ""),))], True),  # ends in a tool_use block
+    ],
+)
+def test_the_anthropic_prefill_check_reads_the_last_message_turn(turns: Turns, written: bool) -> None:
+    assert (write_anthropic(_plain(list(turns))) is not None) is written
+
+
+@pytest.mark.parametrize("text", ["Sure.", "Sure. "])
+def test_a_prefill_before_a_late_system_message_goes_the_same_both_ways(text: str) -> None:
+    request = {
+        "model": "gpt-4o",
+        "messages": [
+            {"role": "user", "content": "Hi"},
+            {"role": "assistant", "content": text},
+            {"role": "system", "content": "Late."},
+        ],
+    }
+    same_both_ways(request, "openai-chat", "anthropic", "drop")

@@ -188,14 +188,14 @@ def _prefill_ok(turns: list[tuple[Any, ...]]) -> bool:
     message, ending in whitespace is trimmed, noted). Read from the turns: the last message is
     the last turn's but a system one (hoisted), and an assistant turn is never merged into the
     message before it, so it ends in a text block when that turn has no calls."""
-    for index in range(len(turns) - 1, -1, -1):  # (not reversed(): mypyc fails on it, an internal error)
-        turn = turns[index]
-        if turn[0] != SYSTEM:
-            if turn[0] != ASSISTANT or turn[2]:
-                return True
-            text = turn[1]  # not None: a turn of no text and no calls is refused
-            return type(text) is str and text == text.rstrip()
-    return True
+    index = len(turns) - 1
+    while index > 0 and turns[index][0] == SYSTEM:
+        index -= 1
+    turn = turns[index]
+    if turn[0] != ASSISTANT or turn[2]:
+        return True
+    text = turn[1]  # not None: a turn of no text and no calls is refused
+    return type(text) is str and text == text.rstrip()
 
 
 def _numbers_out(plain: Plain, out: dict[str, Any]) -> bool:
