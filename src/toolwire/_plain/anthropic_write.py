@@ -271,19 +271,10 @@ def _tool_fields_out(plain: Plain, out: dict[str, Any]) -> bool:
     return True
 
 
-def write(plain: Plain) -> dict[str, Any] | None:
+def write(plain: Plain, wire: bool = False) -> dict[str, Any] | None:
     """The Anthropic request the general path writes for ``plain`` (from another format), or
-    ``None`` (see the module docstring); sets ``plain.noted`` when the general path notes."""
-    return _write(plain, False)
-
-
-def write_wire(plain: Plain) -> dict[str, Any] | None:
-    """:func:`write` with the messages as Structs that encode to the same JSON (the bytes API's
-    writer: :mod:`toolwire._plain._request_out`)."""
-    return _write(plain, True)
-
-
-def _write(plain: Plain, wire: bool) -> dict[str, Any] | None:
+    ``None`` (see the module docstring); sets ``plain.noted`` when the general path notes.
+    ``wire``: the conversation as Structs that encode to the same JSON (:func:`write_wire`)."""
     found = _messages(plain, wire)
     if found is None or not found[1] or not _prefill_ok(plain.turns):
         return None
@@ -303,3 +294,9 @@ def _write(plain: Plain, wire: bool) -> dict[str, Any] | None:
     if plain.user is not None:
         out["metadata"] = {"user_id": plain.user}
     return out if _tool_fields_out(plain, out) else None
+
+
+def write_wire(plain: Plain) -> dict[str, Any] | None:
+    """:func:`write` with the conversation as Structs that encode to the same JSON (the bytes
+    API's writer: :mod:`toolwire._plain._request_out`)."""
+    return write(plain, True)

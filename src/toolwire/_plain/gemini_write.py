@@ -283,19 +283,10 @@ def _generation(plain: Plain, out: dict[str, Any]) -> bool:
     return True
 
 
-def write(plain: Plain) -> dict[str, Any] | None:
+def write(plain: Plain, wire: bool = False) -> dict[str, Any] | None:
     """The Gemini body of ``plain`` (see the module docstring), exactly what the general path
-    writes for it, or ``None``; sets ``plain.noted`` when the general path notes something."""
-    return _write(plain, False)
-
-
-def write_wire(plain: Plain) -> dict[str, Any] | None:
-    """:func:`write` with the contents as Structs that encode to the same JSON (the bytes API's
-    writer: :mod:`toolwire._plain._request_out`)."""
-    return _write(plain, True)
-
-
-def _write(plain: Plain, wire: bool) -> dict[str, Any] | None:
+    writes for it, or ``None``; sets ``plain.noted`` when the general path notes something.
+    ``wire``: the conversation as Structs that encode to the same JSON (:func:`write_wire`)."""
     built = _Contents(wire)
     if not built.run(plain.turns) or not _first_ok(built.contents):
         return None
@@ -310,3 +301,9 @@ def _write(plain: Plain, wire: bool) -> dict[str, Any] | None:
     if built.noted or plain.user is not None or plain.metadata:
         plain.noted = True
     return out
+
+
+def write_wire(plain: Plain) -> dict[str, Any] | None:
+    """:func:`write` with the conversation as Structs that encode to the same JSON (the bytes
+    API's writer: :mod:`toolwire._plain._request_out`)."""
+    return write(plain, True)
