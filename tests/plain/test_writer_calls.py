@@ -119,9 +119,14 @@ def test_each_anthropic_call_guard(change: Callable[[Turns], None]) -> None:
         (set(), True),
         ({"c1", "toolu_01-x"}, True),
         ({"c1", "c.2"}, False),
-        ({"c1", ""}, False),  # joined, an empty id would vanish: found in the set
-        ({"c1", 2}, False),  # not a string: no TypeError
+        ({""}, False),
+        ({"c1", 2}, False),
         ({"c1", "c2\n"}, False),
+        ({"c1", "c2", "toolu_01-x"}, True),
+        ({"c1", "c2", "c.3"}, False),
+        ({"c1", "c2", ""}, False),  # joined, an empty id would vanish: found in the set
+        ({"c1", "c2", 3}, False),  # not a string: no TypeError
+        ({"c1", "c2", "c3\n"}, False),
     ],
 )
 def test_the_call_ids_are_checked_at_once(ids: set[Any], ok: bool) -> None:

@@ -38,13 +38,15 @@ _valid_id = _CALL_ID.fullmatch  # what sanitize_call_id sends as is
 _decode = _decoder.decode
 _name_ok = NameCheck("anthropic")
 """Whether a tool name is one Anthropic takes as it is (nothing renamed)."""
+_VALID_NAMES = _name_ok.valid
+"""The names found valid so far (the check's own set, filled as it finds them)."""
 
 
 def _tool_use(call_id: Any, name: Any, arguments: Any, wire: bool) -> Any:
     """The ``tool_use`` block of one call (a Struct when ``wire``), or ``None`` for a name the
     general path renames or arguments that are no JSON object (text parsed as the decoders parse
     it, ``{}`` for ``""``). The call id is not checked here: :func:`_ids_ok` checks them all."""
-    if type(name) is not str or (name not in _name_ok.valid and not _name_ok(name)):
+    if type(name) is not str or (name not in _VALID_NAMES and not _name_ok(name)):
         return None
     if type(arguments) is str:
         try:  # arguments_object inline (no call): the JSON object of the text, {} for ""
@@ -68,8 +70,8 @@ def _id_ok(call_id: Any) -> bool:
 
 def _ids_ok(ids: set[Any]) -> bool:
     """Whether every call id of ``ids`` is one ``sanitize_call_id`` sends as it is: one match over
-    them all (a match per id cost about as much as writing its turn), an empty one found in the
-    set (joined, it would vanish)."""
+    them all (a match per id cost about as much as writing its turn; for two ids, about the same
+    as joining them), an empty one found in the set (joined, it would vanish)."""
     if "" in ids:
         return False
     try:
