@@ -10,6 +10,11 @@ turned off without a choice). It returns ``None`` for what the general path woul
 refuse: a tool or call name outside Anthropic's rules, a call id it would escape, arguments that
 are no JSON object, an empty result output, numbers outside Anthropic's ranges, a tool choice
 without tools or naming no tool, a prefill ending in whitespace, no turn left but system text.
+
+:func:`write_wire` is the bytes API's: the same request with its messages and blocks as msgspec
+Structs (:mod:`toolwire._plain._request_out`) that encode to the same bytes, built by the same
+loop. A call is written by one helper whatever its turn (:func:`_tool_use`), and the call ids
+are checked together at the end (:func:`_ids_ok`).
 """
 
 from __future__ import annotations

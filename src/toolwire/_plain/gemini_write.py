@@ -22,6 +22,10 @@ cannot be sure of that:
 ``None`` also for a tool or call name Gemini's rules would rename, a first content that is a
 call turn, no content at all, a choice or parallel switch without tools, two tools of one name,
 a choice naming no tool, and a Gemini 3 model with calls (the placeholder signature).
+
+:func:`write_wire` is the bytes API's: the same body with its contents and parts as msgspec
+Structs (:mod:`toolwire._plain._request_out`) that encode to the same bytes, built by the same
+loop. A call is written by one helper whatever its turn (:func:`_function_call`).
 """
 
 from __future__ import annotations
