@@ -19,7 +19,7 @@ are checked together at the end (:func:`_ids_ok`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from toolwire._callids import _VALID as _CALL_ID
 from toolwire._json import _decoder
@@ -39,11 +39,11 @@ __all__ = ["write", "write_wire"]
 _CHOICES: dict[str, str] = {"auto": "auto", "required": "any", "none": "none"}
 """:class:`Plain` choice mode -> Anthropic ``tool_choice.type``."""
 _RANGES = RANGES["anthropic"]
-_valid_id = _CALL_ID.fullmatch  # what sanitize_call_id sends as is
-_decode = _decoder.decode
-_name_ok = NameCheck("anthropic")
+_valid_id: Final = _CALL_ID.fullmatch  # what sanitize_call_id sends as is
+_decode: Final = _decoder.decode
+_name_ok: Final = NameCheck("anthropic")
 """Whether a tool name is one Anthropic takes as it is (nothing renamed)."""
-_VALID_NAMES = _name_ok.valid
+_VALID_NAMES: Final = _name_ok.valid
 """The names found valid so far (the check's own set, filled as it finds them)."""
 
 

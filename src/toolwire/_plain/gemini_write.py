@@ -30,7 +30,7 @@ loop. A call is written by one helper whatever its turn (:func:`_function_call`)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from toolwire._json import _decoder
 from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain
@@ -50,13 +50,13 @@ from toolwire.opaque import _GEMINI_3
 
 __all__ = ["write", "write_wire"]
 
-_name_ok = NameCheck("gemini")
-_VALID = _name_ok.valid
+_name_ok: Final = NameCheck("gemini")
+_VALID: Final = _name_ok.valid
 _MODES = {"auto": "AUTO", "none": "NONE", "required": "ANY"}
 _GENERATION = (("max_tokens", "maxOutputTokens"), ("temperature", "temperature"), ("top_p", "topP"))
 """The :class:`Plain` attribute and its ``generationConfig`` field, in the encoder's order."""
 _RANGES = RANGES["gemini"]
-_decode = _decoder.decode
+_decode: Final = _decoder.decode
 
 
 def _function_call(call_id: Any, name: Any, arguments: Any, called: set[str], wire: bool) -> Any:
