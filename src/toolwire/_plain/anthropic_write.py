@@ -165,13 +165,16 @@ def _messages(plain: Plain, wire: bool) -> tuple[list[str], list[Any]] | None:
                     [AnthropicTextOut("text", text) if wire else {"type": "text", "text": text}],
                 )
             append(AnthropicMessageOut(role, blocks) if wire else {"role": role, "content": blocks})
-            open_calls = bool(calls)
-            for call_id, name, arguments in calls:
-                block = _tool_use(call_id, name, arguments, wire)
-                if block is None:
-                    return None
-                add_id(call_id)
-                blocks.append(block)
+            if calls:
+                open_calls = True
+                for call_id, name, arguments in calls:
+                    block = _tool_use(call_id, name, arguments, wire)
+                    if block is None:
+                        return None
+                    add_id(call_id)
+                    blocks.append(block)
+            else:
+                open_calls = False
         elif kind == SYSTEM:
             if not turn[2]:
                 return None  # the encoder leaves an empty text out
