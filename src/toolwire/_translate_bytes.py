@@ -59,7 +59,7 @@ def translate_request_bytes(
         PayloadError: the body is not JSON, not a JSON object, or not a valid ``source`` request.
     """
     payload = _object(body, "request")
-    lane = pair_lane(payload, source, target, policy, model)  # a plain request of a pair with a lane
+    lane = pair_lane(payload, source, target, policy, model, True)  # a plain request of a pair with a lane
     if lane is not None and (notes is None or not lane[1]):  # notes wanted: the general path makes them
         return dumps(lane[0])
     result = _general_request(payload, source, target, policy, model, None, None)  # lane tried already

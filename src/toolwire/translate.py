@@ -105,14 +105,15 @@ _POLICIES = frozenset(get_args(Policy))  # what Notes accepts; the general path 
 
 
 def pair_lane(
-    payload: Any, source: str, target: str, policy: str, model: str | None = None
+    payload: Any, source: str, target: str, policy: str, model: str | None = None, wire: bool = False
 ) -> tuple[dict[str, Any], bool] | None:
     """The target payload of ``payload`` by the pair's lane (:mod:`toolwire._plain`) and whether
     the general path notes something for it; ``None`` when the general path must run (no lane for
-    the pair, a policy the general path refuses, a request not plain, notes not under ``drop``)."""
+    the pair, a policy the general path refuses, a request not plain, notes not under ``drop``).
+    ``wire``: a payload only to be encoded, parts of it may be Structs (the bytes API)."""
     if type(source) is not str or type(target) is not str or policy not in _POLICIES:
         return None  # a format name of another type: the general path says what is wrong
-    return plain_lane(payload, source, target, policy, model)
+    return plain_lane(payload, source, target, policy, model, wire)
 
 
 def response_pair_lane(payload: Any, source: str, target: str, policy: str) -> dict[str, Any] | None:

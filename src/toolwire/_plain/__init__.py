@@ -22,7 +22,7 @@ from toolwire._plain import (
 )
 from toolwire._plain._form import Plain
 
-__all__ = ["READERS", "WRITERS", "plain_lane"]
+__all__ = ["READERS", "WIRE_WRITERS", "WRITERS", "plain_lane"]
 
 Reader = Callable[[Any, "str | None"], "Plain | None"]
 Writer = Callable[[Plain], "dict[str, Any] | None"]
@@ -43,17 +43,26 @@ WRITERS: dict[str, Writer] = {
 }
 """Each format's writer: a :class:`Plain` as its request, or ``None`` (the general path writes it)."""
 
+WIRE_WRITERS: dict[str, Writer] = {
+    **WRITERS,
+    "anthropic": anthropic_write.write_wire,
+    "gemini": gemini_write.write_wire,
+}
+"""The bytes API's writers: a target's request with its conversation as msgspec Structs that
+encode as its writer's dicts (:mod:`toolwire._plain._request_out`; the other targets' dicts)."""
+
 
 def plain_lane(
-    payload: Any, source: str, target: str, policy: str, model: str | None
+    payload: Any, source: str, target: str, policy: str, model: str | None, wire: bool = False
 ) -> tuple[dict[str, Any], bool] | None:
     """The target payload of ``payload`` by the pair's lane and whether the general path notes
     something for it, or ``None`` (no lane for the pair, not plain, or noted under a policy other
-    than ``drop``: the notes are then made, logged or raised by the general path)."""
+    than ``drop``: the notes are then made, logged or raised by the general path). ``wire``: the
+    payload is only to be encoded (the bytes API), its parts may be Structs (``WIRE_WRITERS``)."""
     if source == target:  # a same-format request keeps its own forms (hints): the general path
         return None
     reader = READERS.get(source)
-    writer = WRITERS.get(target)
+    writer = (WIRE_WRITERS if wire else WRITERS).get(target)
     if reader is None or writer is None:
         return None
     plain = reader(payload, model)

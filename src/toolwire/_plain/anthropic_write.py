@@ -10,74 +10,114 @@ turned off without a choice). It returns ``None`` for what the general path woul
 refuse: a tool or call name outside Anthropic's rules, a call id it would escape, arguments that
 are no JSON object, an empty result output, numbers outside Anthropic's ranges, a tool choice
 without tools or naming no tool, a prefill ending in whitespace, no turn left but system text.
+
+:func:`write_wire` is the bytes API's: the same request with its messages and blocks as msgspec
+Structs (:mod:`toolwire._plain._request_out`) that encode to the same bytes, built by the same
+loop. A call is written by one helper whatever its turn (:func:`_tool_use`), and the call ids
+are checked together at the end (:func:`_ids_ok`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from toolwire._callids import _VALID as _CALL_ID
 from toolwire._json import _decoder
-from toolwire._plain._form import ASSISTANT, CALL, RESULT, SYSTEM, USER, Plain, arguments_object
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, SYSTEM, USER, Plain
 from toolwire._plain._names import NameCheck
+from toolwire._plain._request_out import (
+    AnthropicMessageOut,
+    AnthropicTextOut,
+    AnthropicToolResultOut,
+    AnthropicToolUseOut,
+)
 from toolwire.formats._ranges import RANGES
 from toolwire.formats.anthropic._generation import DEFAULT_MAX_TOKENS
 
-__all__ = ["write"]
+__all__ = ["write", "write_wire"]
 
 _CHOICES: dict[str, str] = {"auto": "auto", "required": "any", "none": "none"}
 """:class:`Plain` choice mode -> Anthropic ``tool_choice.type``."""
 _RANGES = RANGES["anthropic"]
-_valid_id = _CALL_ID.fullmatch  # what sanitize_call_id sends as is
-_decode = _decoder.decode
-_name_ok = NameCheck("anthropic")
+_valid_id: Final = _CALL_ID.fullmatch  # what sanitize_call_id sends as is
+_decode: Final = _decoder.decode
+_name_ok: Final = NameCheck("anthropic")
 """Whether a tool name is one Anthropic takes as it is (nothing renamed)."""
+_VALID_NAMES: Final = _name_ok.valid
+"""The names found valid so far (the check's own set, filled as it finds them)."""
 
 
-def _calls(calls: Any, blocks: list[dict[str, Any]], ids: set[str]) -> bool:
-    """The ``tool_use`` blocks of ``calls`` added to ``blocks`` (their ids to ``ids``, the valid
-    ids so far); ``False`` for a call id or name the general path rewrites, or arguments that
-    are no JSON object."""
-    valid = _name_ok.valid
-    for call_id, name, arguments in calls:
-        if type(name) is not str or _valid_id(call_id) is None or (name not in valid and not _name_ok(name)):
-            return False
-        if type(arguments) is str:
-            arguments = arguments_object(arguments)
-            if arguments is None:
-                return False
-        elif type(arguments) is not dict:
-            return False
-        ids.add(call_id)
-        blocks.append({"type": "tool_use", "id": call_id, "name": name, "input": arguments})
-    return True
+def _tool_use(call_id: Any, name: Any, arguments: Any, wire: bool) -> Any:
+    """The ``tool_use`` block of one call (a Struct when ``wire``), or ``None`` for a name the
+    general path renames or arguments that are no JSON object (text parsed as the decoders parse
+    it, ``{}`` for ``""``). The call id is not checked here: :func:`_ids_ok` checks them all."""
+    if type(name) is not str or (name not in _VALID_NAMES and not _name_ok(name)):
+        return None
+    if type(arguments) is str:
+        try:  # arguments_object inline (no call): the JSON object of the text, {} for ""
+            parsed = _decode(arguments) if arguments else {}
+        except Exception:
+            return None
+        if type(parsed) is not dict:
+            return None
+        arguments = parsed
+    elif type(arguments) is not dict:
+        return None
+    if wire:
+        return AnthropicToolUseOut("tool_use", call_id, name, arguments)
+    return {"type": "tool_use", "id": call_id, "name": name, "input": arguments}
 
 
-def _results(results: Any, blocks: list[dict[str, Any]], ids: set[str]) -> bool:
-    """The ``tool_result`` blocks of ``results`` added to ``blocks``; ``False`` for a call id the
-    general path escapes (one of ``ids`` is valid: no match to run) or an empty output (no
+def _id_ok(call_id: Any) -> bool:
+    """Whether ``call_id`` is one ``sanitize_call_id`` sends as it is."""
+    return type(call_id) is str and _valid_id(call_id) is not None
+
+
+def _ids_ok(ids: set[Any]) -> bool:
+    """Whether every call id of ``ids`` is one ``sanitize_call_id`` sends as it is: one match over
+    them all (a match per id cost about as much as writing its turn; for two ids, about the same
+    as joining them), an empty one found in the set (joined, it would vanish)."""
+    if "" in ids:
+        return False
+    try:
+        joined = "".join(ids)
+    except TypeError:  # an id not a string (the readers make none)
+        return False
+    return not ids or _valid_id(joined) is not None
+
+
+def _results(results: Any, blocks: list[Any], ids: set[Any], wire: bool) -> bool:
+    """The ``tool_result`` blocks of ``results`` added to ``blocks`` (Structs when ``wire``);
+    ``False`` for a call id the
+    general path escapes (one of ``ids`` is checked by :func:`_ids_ok`) or an empty output (no
     content from Chat, an empty text from Anthropic)."""
     for call_id, output in results:
-        if not output or (call_id not in ids and _valid_id(call_id) is None):
+        if not output or (call_id not in ids and not _id_ok(call_id)):
             return False
-        blocks.append({"type": "tool_result", "tool_use_id": call_id, "content": output})
+        if wire:
+            blocks.append(AnthropicToolResultOut("tool_result", call_id, output))
+        else:
+            blocks.append({"type": "tool_result", "tool_use_id": call_id, "content": output})
     return True
 
 
-def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
+def _messages(plain: Plain, wire: bool) -> tuple[list[str], list[Any]] | None:
     """The system texts and the merged turns of ``plain``, or ``None``: turns of one role in a
-    row are one message, results answer the assistant turn with calls right before them.
+    row are one message, results answer the assistant turn with calls right before them. The
+    messages and blocks are dicts, or under ``wire`` the Structs that encode as those dicts (the
+    bytes API's: :mod:`toolwire._plain._request_out`), built at the same places.
 
     One loop over the turns, a complete branch per kind (most common first); ``open_calls``
     says the last message is an assistant one ending in a ``tool_use`` block (its turn had
-    calls), which the next results answer."""
+    calls), which the next results answer. The call ids are gathered in ``ids`` and checked
+    together at the end (any invalid one: ``None``, as when checked one by one)."""
     system: list[str] = []
-    out: list[dict[str, Any]] = []
+    out: list[Any] = []
     append = out.append
     role: str | None = None  # the role of the last message
-    blocks: list[dict[str, Any]] = []  # its content
-    ids: set[str] = set()  # the call ids written (valid)
-    valid = _name_ok.valid
+    blocks: list[Any] = []  # its content
+    ids: set[Any] = set()  # the call ids written (checked at the end)
+    add_id = ids.add
     open_calls = False
     for turn in plain.turns:
         kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
@@ -85,64 +125,56 @@ def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
             text = turn[1]
             if not text:
                 return None
+            block = AnthropicTextOut("text", text) if wire else {"type": "text", "text": text}
             if role == "user":
-                blocks.append({"type": "text", "text": text})
+                blocks.append(block)
             else:
-                role, blocks = "user", [{"type": "text", "text": text}]
-                append({"role": role, "content": blocks})
+                role, blocks = "user", [block]
+                append(AnthropicMessageOut(role, blocks) if wire else {"role": role, "content": blocks})
             open_calls = False
         elif kind == RESULT:  # the one result of the assistant turn with calls right before
             if not open_calls:
                 return None
             open_calls = False
-            role, call_id, output = "user", turn[1], turn[2]
-            if not output or (call_id not in ids and _valid_id(call_id) is None):
+            call_id, output = turn[1], turn[2]
+            if not output or (call_id not in ids and not _id_ok(call_id)):
                 return None
-            blocks = [{"type": "tool_result", "tool_use_id": call_id, "content": output}]
-            append({"role": role, "content": blocks})
-        elif kind == CALL:  # a turn of one call (no text)
-            if role == "assistant":
-                return None
-            _, call_id, name, arguments = turn
-            if type(name) is str and name in valid and type(arguments) is str:  # (inline, as below)
-                try:
-                    parsed = _decode(arguments) if arguments else {}
-                except Exception:
-                    return None
-                if type(parsed) is not dict or _valid_id(call_id) is None:
-                    return None
-                ids.add(call_id)
-                blocks = [{"type": "tool_use", "id": call_id, "name": name, "input": parsed}]
+            if wire:
+                role, blocks = "user", [AnthropicToolResultOut("tool_result", call_id, output)]
+                append(AnthropicMessageOut(role, blocks))
             else:
-                blocks = []
-                if not _calls((turn[1:],), blocks, ids):
-                    return None
-            role = "assistant"
-            append({"role": role, "content": blocks})
+                role, blocks = "user", [{"type": "tool_result", "tool_use_id": call_id, "content": output}]
+                append({"role": role, "content": blocks})
+        elif kind == CALL:  # a turn of one call (no text)
+            block = _tool_use(turn[1], turn[2], turn[3], wire)
+            if block is None or role == "assistant":
+                return None
+            add_id(turn[1])
+            role, blocks = "assistant", [block]
+            append(AnthropicMessageOut(role, blocks) if wire else {"role": role, "content": blocks})
             open_calls = True
         elif kind == ASSISTANT:
             text, calls = turn[1], turn[2]
             if role == "assistant" or text == "" or (text is None and not calls):
                 return None
-            role, blocks = "assistant", [] if text is None else [{"type": "text", "text": text}]
-            append({"role": role, "content": blocks})
-            if not calls:
+            if text is None:
+                role, blocks = "assistant", []
+            else:
+                role, blocks = (
+                    "assistant",
+                    [AnthropicTextOut("text", text) if wire else {"type": "text", "text": text}],
+                )
+            append(AnthropicMessageOut(role, blocks) if wire else {"role": role, "content": blocks})
+            if calls:
+                open_calls = True
+                for call_id, name, arguments in calls:
+                    block = _tool_use(call_id, name, arguments, wire)
+                    if block is None:
+                        return None
+                    add_id(call_id)
+                    blocks.append(block)
+            else:
                 open_calls = False
-                continue
-            call_id, name, arguments = calls[0]
-            if len(calls) == 1 and type(name) is str and name in valid and type(arguments) is str:
-                # the common turn: one call of a name seen valid, arguments as text (inline)
-                try:  # arguments_object inline: the JSON object of the text, {} for ""
-                    parsed = _decode(arguments) if arguments else {}
-                except Exception:
-                    return None
-                if type(parsed) is not dict or _valid_id(call_id) is None:
-                    return None
-                ids.add(call_id)
-                blocks.append({"type": "tool_use", "id": call_id, "name": name, "input": parsed})
-            elif not _calls(calls, blocks, ids):
-                return None
-            open_calls = True
         elif kind == SYSTEM:
             if not turn[2]:
                 return None  # the encoder leaves an empty text out
@@ -154,29 +186,26 @@ def _messages(plain: Plain) -> tuple[list[str], list[dict[str, Any]]] | None:
             if not open_calls or not results:
                 return None
             open_calls = False
-            role = "user"
-            if len(results) == 1 and results[0][1] and results[0][0] in ids:  # one result of a valid id
-                call_id, output = results[0]
-                blocks = [{"type": "tool_result", "tool_use_id": call_id, "content": output}]
-            else:
-                blocks = []
-                if not _results(results, blocks, ids):
-                    return None
-            append({"role": role, "content": blocks})
-    return system, out
+            role, blocks = "user", []
+            if not _results(results, blocks, ids, wire):
+                return None
+            append(AnthropicMessageOut(role, blocks) if wire else {"role": role, "content": blocks})
+    return (system, out) if _ids_ok(ids) else None
 
 
-def _prefill_ok(messages: list[dict[str, Any]]) -> bool:
+def _prefill_ok(turns: list[tuple[Any, ...]]) -> bool:
     """Whether the general path keeps the last message as is (a prefill, an assistant last
-    message, ending in whitespace is trimmed, noted)."""
-    last = messages[-1]
-    if last["role"] != "assistant":
+    message, ending in whitespace is trimmed, noted). Read from the turns: the last message is
+    the last turn's but a system one (hoisted), and an assistant turn is never merged into the
+    message before it, so it ends in a text block when that turn has no calls."""
+    index = len(turns) - 1
+    while index > 0 and turns[index][0] == SYSTEM:
+        index -= 1
+    turn = turns[index]
+    if turn[0] != ASSISTANT or turn[2]:
         return True
-    block = last["content"][-1]
-    if block["type"] != "text":
-        return True
-    text: str = block["text"]
-    return text == text.rstrip()
+    text = turn[1]  # not None: a turn of no text and no calls is refused
+    return type(text) is str and text == text.rstrip()
 
 
 def _numbers_out(plain: Plain, out: dict[str, Any]) -> bool:
@@ -252,11 +281,12 @@ def _tool_fields_out(plain: Plain, out: dict[str, Any]) -> bool:
     return True
 
 
-def write(plain: Plain) -> dict[str, Any] | None:
+def write(plain: Plain, wire: bool = False) -> dict[str, Any] | None:
     """The Anthropic request the general path writes for ``plain`` (from another format), or
-    ``None`` (see the module docstring); sets ``plain.noted`` when the general path notes."""
-    found = _messages(plain)
-    if found is None or not found[1] or not _prefill_ok(found[1]):
+    ``None`` (see the module docstring); sets ``plain.noted`` when the general path notes.
+    ``wire``: the conversation as Structs that encode to the same JSON (:func:`write_wire`)."""
+    found = _messages(plain, wire)
+    if found is None or not found[1] or not _prefill_ok(plain.turns):
         return None
     system, messages = found
     out: dict[str, Any] = {}
@@ -274,3 +304,9 @@ def write(plain: Plain) -> dict[str, Any] | None:
     if plain.user is not None:
         out["metadata"] = {"user_id": plain.user}
     return out if _tool_fields_out(plain, out) else None
+
+
+def write_wire(plain: Plain) -> dict[str, Any] | None:
+    """:func:`write` with the conversation as Structs that encode to the same JSON (the bytes
+    API's writer: :mod:`toolwire._plain._request_out`)."""
+    return write(plain, True)

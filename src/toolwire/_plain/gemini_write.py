@@ -22,200 +22,208 @@ cannot be sure of that:
 ``None`` also for a tool or call name Gemini's rules would rename, a first content that is a
 call turn, no content at all, a choice or parallel switch without tools, two tools of one name,
 a choice naming no tool, and a Gemini 3 model with calls (the placeholder signature).
+
+:func:`write_wire` is the bytes API's: the same body with its contents and parts as msgspec
+Structs (:mod:`toolwire._plain._request_out`) that encode to the same bytes, built by the same
+loop. A call is written by one helper whatever its turn (:func:`_function_call`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from toolwire._json import _decoder
-from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain, arguments_object
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain
 from toolwire._plain._names import NameCheck
+from toolwire._plain._request_out import (
+    GeminiArgsCallOut,
+    GeminiCallOut,
+    GeminiCallPartOut,
+    GeminiContentOut,
+    GeminiOutputOut,
+    GeminiResponseOut,
+    GeminiResponsePartOut,
+    GeminiTextOut,
+)
 from toolwire.formats._ranges import RANGES
 from toolwire.opaque import _GEMINI_3
 
-__all__ = ["write"]
+__all__ = ["write", "write_wire"]
 
-_name_ok = NameCheck("gemini")
-_VALID = _name_ok.valid
+_name_ok: Final = NameCheck("gemini")
+_VALID: Final = _name_ok.valid
 _MODES = {"auto": "AUTO", "none": "NONE", "required": "ANY"}
 _GENERATION = (("max_tokens", "maxOutputTokens"), ("temperature", "temperature"), ("top_p", "topP"))
 """The :class:`Plain` attribute and its ``generationConfig`` field, in the encoder's order."""
 _RANGES = RANGES["gemini"]
-_decode = _decoder.decode
+_decode: Final = _decoder.decode
+
+
+def _function_call(call_id: Any, name: Any, arguments: Any, called: set[str], wire: bool) -> Any:
+    """The ``functionCall`` part of one call (a Struct when ``wire``; its id added to ``called``),
+    or ``None``: a call id used before, a name Gemini's rules rename, text arguments that are no
+    JSON object. ``args`` is the object (text parsed as the general path parses it; ``""``: no
+    ``args``). The values are typed ``Any``: a call is a tuple or a list (the Anthropic reader's),
+    and compiled, a typed parameter would refuse an ill-typed one before the checks."""
+    if call_id in called or (name not in _VALID and not _name_ok(name)):
+        return None
+    if type(arguments) is str:  # else an object (Anthropic, Gemini)
+        if not arguments:
+            called.add(call_id)
+            if wire:
+                return GeminiCallPartOut(GeminiCallOut(name, call_id))
+            return {"functionCall": {"name": name, "id": call_id}}
+        try:  # arguments_object inline (no call): the JSON object of the (non-empty) text
+            arguments = _decode(arguments)
+        except Exception:
+            return None
+        if type(arguments) is not dict:
+            return None
+    called.add(call_id)
+    if wire:
+        return GeminiCallPartOut(GeminiArgsCallOut(name, arguments, call_id))
+    return {"functionCall": {"name": name, "args": arguments, "id": call_id}}
+
+
+def _response(call_id: Any, name: Any, output: Any, wire: bool) -> Any:
+    """The ``functionResponse`` part of one text result (wrapped as ``response.output``)."""
+    if wire:
+        return GeminiResponsePartOut(GeminiResponseOut(name, call_id, GeminiOutputOut(output)))
+    return {"functionResponse": {"name": name, "id": call_id, "response": {"output": output}}}
 
 
 class _Contents:
     """The ``contents`` and system parts of a plain conversation, built turn by turn."""
 
-    __slots__ = ("called", "contents", "noted", "system")
+    __slots__ = ("called", "contents", "noted", "system", "wire")
 
-    def __init__(self) -> None:
-        self.contents: list[dict[str, Any]] = []
+    def __init__(self, wire: bool) -> None:
+        self.wire = wire  # Structs for the bytes API (toolwire._plain._request_out), else dicts
+        self.contents: list[Any] = []
         self.system: list[dict[str, str]] | None = None
         self.called: set[str] = set()  # every call id so far
         self.noted = False
 
-    def calls(self, calls: Any, parts: list[dict[str, Any]]) -> bool:
-        """``parts`` with a ``functionCall`` part per call (``False``: one the lane leaves). The calls
-        and results of a turn are typed ``Any`` here: a tuple or a list (the Anthropic reader's), and
-        compiled, a typed parameter would refuse an ill-typed one before the checks below."""
-        called = self.called
-        for call_id, name, arguments in calls:
-            if call_id in called or (name not in _VALID and not _name_ok(name)):
-                return False
-            inner: dict[str, Any] = {"name": name}
-            if type(arguments) is str:
-                if arguments:
-                    parsed = arguments_object(arguments)
-                    if parsed is None:
-                        return False
-                    inner["args"] = parsed
-            else:
-                inner["args"] = arguments
-            inner["id"] = call_id
-            called.add(call_id)
-            parts.append({"functionCall": inner})
-        return True
-
-    def results(self, results: Any, calls: Any) -> Any:
+    def results(self, results: Any, calls: Any) -> list[Any] | None:
         """The ``functionResponse`` parts of ``calls``' results, in the order of the calls (as the
-        general path puts them for Gemini, noted); ``None`` when they are not exactly those."""
+        general path puts them for Gemini, noted); ``None`` when they are not exactly those. The
+        calls and results of a turn are typed ``Any``: tuples or lists (the Anthropic reader's)."""
         if len(results) != len(calls):
             return None
-        if len(calls) == 1:  # the common turn of one call: no pairs to zip
-            call_id, output = results[0]
-            if call_id != calls[0][0]:
-                return None
-            self.noted = True  # the text result is wrapped as response.output (an info note)
-            response = {"output": output}
-            return [{"functionResponse": {"name": calls[0][1], "id": call_id, "response": response}}]
         parts = []
         for (call_id, output), (wanted, name, _) in zip(results, calls, strict=True):
             if call_id != wanted:
                 return self._reordered(results, calls)
-            parts.append({"functionResponse": {"name": name, "id": call_id, "response": {"output": output}}})
+            parts.append(_response(call_id, name, output, self.wire))
         self.noted = True  # each text result is wrapped as response.output (an info note)
         return parts
 
-    def _reordered(self, results: Any, calls: Any) -> Any:
+    def _reordered(self, results: Any, calls: Any) -> list[Any] | None:
         outputs = dict(results)
         if len(outputs) != len(calls) or any(call[0] not in outputs for call in calls):
             return None
         self.noted = True  # put in call order, and wrapped (info notes)
-        return [
-            {"functionResponse": {"name": name, "id": call_id, "response": {"output": outputs[call_id]}}}
-            for call_id, name, _ in calls
-        ]
+        return [_response(call_id, name, outputs[call_id], self.wire) for call_id, name, _ in calls]
 
     def run(self, turns: list[tuple[Any, ...]]) -> bool:
         """Whether every turn is written (each call turn answered by the next turn, in order);
-        consecutive contents of one role are merged, as the general path merges them."""
+        consecutive contents of one role are merged, as the general path merges them.
+
+        One loop, a complete branch per turn kind (most common first); ``calls`` holds the call
+        turn awaiting its results (a flat CALL turn, or an assistant turn's calls): only results
+        may come next."""
         contents = self.contents
+        append = contents.append
         called = self.called
+        wire = self.wire
         role: str | None = None  # the role of the last content
-        last: list[dict[str, Any]] = []  # its parts
-        calls: Any = None  # the calls of the turn awaiting its results
+        last: list[Any] = []  # its parts
+        calls: Any = None  # the call turn awaiting its results (Any: a tuple or a list)
         for turn in turns:
             kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
-            if calls is not None:
-                if kind == RESULT and type(calls[0]) is int:  # a flat result of a flat CALL turn (inline)
-                    if turn[1] != calls[1]:
-                        return False
-                    self.noted = True  # the text result is wrapped as response.output (an info note)
-                    response = {"name": calls[2], "id": turn[1], "response": {"output": turn[2]}}
-                    role, last = "user", [{"functionResponse": response}]  # after a model content: a new one
-                    contents.append({"role": role, "parts": last})
-                    calls = None
-                    continue
-                if type(calls[0]) is int:  # a flat CALL turn, as a turn of calls
-                    calls = (calls[1:],)
-                results: Any  # a tuple or a list (the Anthropic reader's): Any, compiled
-                if kind == RESULT:
-                    results = (turn[1:],)
-                elif kind == RESULTS:
-                    results = turn[1]
+            if kind == USER:
+                if calls is not None:
+                    return False
+                part = GeminiTextOut(turn[1]) if wire else {"text": turn[1]}
+                if role == "user":
+                    last.append(part)
+                else:
+                    role, last = "user", [part]
+                    append(GeminiContentOut(role, last) if wire else {"role": role, "parts": last})
+            elif kind == RESULT:  # the one result of the call turn right before
+                if calls is None:
+                    return False
+                if type(calls[0]) is int:  # a flat CALL turn
+                    wanted, name = calls[1], calls[2]
+                elif len(calls) == 1:
+                    wanted, name = calls[0][0], calls[0][1]
                 else:
                     return False
-                if len(results) == 1 and len(calls) == 1:  # the common turn of one call (inline)
-                    call_id, output = results[0]
-                    if call_id != calls[0][0]:
-                        return False
-                    self.noted = True  # the text result is wrapped as response.output (an info note)
-                    response = {"name": calls[0][1], "id": call_id, "response": {"output": output}}
-                    parts = [{"functionResponse": response}]
-                else:  # (compiled, parts is typed a list: results() may give None)
-                    found = self.results(results, calls)
-                    if found is None:
-                        return False
-                    parts = found
-                calls, wire_role = None, "user"
-            elif kind == USER:
-                parts, wire_role = [{"text": turn[1]}], "user"
-            elif kind == CALL:  # a turn of one call, flat (inline: the common turn below)
-                _, call_id, name, arguments = turn
-                parts, wire_role = [], "model"
-                given = type(arguments)
-                if name in _VALID and (given is dict or (given is str and arguments)):
-                    if given is dict:
-                        parsed = arguments
-                    else:
-                        try:
-                            parsed = _decode(arguments)
-                        except Exception:
-                            return False
-                    if type(parsed) is not dict or call_id in called:
-                        return False
-                    called.add(call_id)
-                    parts.append({"functionCall": {"name": name, "args": parsed, "id": call_id}})
-                elif not self.calls((turn[1:],), parts):
+                if turn[1] != wanted:
                     return False
+                self.noted = True  # the text result is wrapped as response.output (an info note)
+                if wire:  # after a model content: a new one
+                    role, last = "user", [_response(wanted, name, turn[2], wire)]
+                    append(GeminiContentOut(role, last))
+                else:  # (_response inline: the common turn)
+                    response = {"name": name, "id": wanted, "response": {"output": turn[2]}}
+                    role, last = "user", [{"functionResponse": response}]
+                    append({"role": role, "parts": last})
+                calls = None
+            elif kind == CALL:  # a turn of one call, flat
+                part = _function_call(turn[1], turn[2], turn[3], called, wire)
+                if part is None or calls is not None:
+                    return False
+                if role == "model":
+                    last.append(part)
+                else:
+                    role, last = "model", [part]
+                    append(GeminiContentOut(role, last) if wire else {"role": role, "parts": last})
                 calls = turn
             elif kind == ASSISTANT:
-                text = turn[1]
-                parts, wire_role = ([] if text is None else [{"text": text}]), "model"
-                calls = turn[2] or None
                 if calls is not None:
-                    call_id, name, arguments = calls[0]
-                    given = type(arguments)  # text (Chat, Responses, Gemini) or an object (Anthropic)
-                    if len(calls) == 1 and name in _VALID and (given is dict or (given is str and arguments)):
-                        # the common turn: one call of a valid name, arguments given (inline)
-                        if given is dict:
-                            parsed = arguments
-                        else:
-                            try:  # arguments_object inline: the JSON object of the (non-empty) text
-                                parsed = _decode(arguments)
-                            except Exception:
-                                return False
-                        if type(parsed) is not dict or call_id in called:
+                    return False
+                text, calls = turn[1], turn[2] or None
+                parts: list[Any] = [] if text is None else [GeminiTextOut(text) if wire else {"text": text}]
+                if calls is not None:
+                    for call_id, name, arguments in calls:
+                        part = _function_call(call_id, name, arguments, called, wire)
+                        if part is None:
                             return False
-                        called.add(call_id)
-                        parts.append({"functionCall": {"name": name, "args": parsed, "id": call_id}})
-                    elif not self.calls(calls, parts):
-                        return False
+                        parts.append(part)
                 if not parts:
                     continue
-            elif kind == SYSTEM:
+                if role == "model":
+                    last.extend(parts)
+                else:
+                    role, last = "model", parts
+                    append(GeminiContentOut(role, last) if wire else {"role": role, "parts": last})
+            elif kind == RESULTS:
+                if calls is None:
+                    return False
+                found = self.results(turn[1], (calls[1:],) if type(calls[0]) is int else calls)
+                if found is None:
+                    return False
+                role, last = "user", found  # after a model content: a new one
+                append(GeminiContentOut(role, last) if wire else {"role": role, "parts": last})
+                calls = None
+            elif kind == SYSTEM and calls is None:
                 self.noted = self.noted or bool(contents)  # moved to systemInstruction
                 if self.system is None:
                     self.system = []
                 self.system.append({"text": turn[2]})
-                continue
             else:
-                return False  # results without their call turn
-            if wire_role == role:
-                last.extend(parts)
-            else:
-                role, last = wire_role, parts
-                contents.append({"role": role, "parts": parts})
+                return False  # a system turn awaiting results, or an unknown kind
         return calls is None
 
 
-def _first_ok(contents: list[dict[str, Any]]) -> bool:
+def _first_ok(contents: list[Any]) -> bool:
     """Some content, the first not a call turn (the general path refuses both)."""
     if not contents:
         return False
     first = contents[0]
+    if type(first) is not dict:  # a Struct (write_wire)
+        return first.role != "model" or all(type(part) is not GeminiCallPartOut for part in first.parts)
     return first["role"] != "model" or all("functionCall" not in part for part in first["parts"])
 
 
@@ -279,10 +287,11 @@ def _generation(plain: Plain, out: dict[str, Any]) -> bool:
     return True
 
 
-def write(plain: Plain) -> dict[str, Any] | None:
+def write(plain: Plain, wire: bool = False) -> dict[str, Any] | None:
     """The Gemini body of ``plain`` (see the module docstring), exactly what the general path
-    writes for it, or ``None``; sets ``plain.noted`` when the general path notes something."""
-    built = _Contents()
+    writes for it, or ``None``; sets ``plain.noted`` when the general path notes something.
+    ``wire``: the conversation as Structs that encode to the same JSON (:func:`write_wire`)."""
+    built = _Contents(wire)
     if not built.run(plain.turns) or not _first_ok(built.contents):
         return None
     model = plain.model
@@ -296,3 +305,9 @@ def write(plain: Plain) -> dict[str, Any] | None:
     if built.noted or plain.user is not None or plain.metadata:
         plain.noted = True
     return out
+
+
+def write_wire(plain: Plain) -> dict[str, Any] | None:
+    """:func:`write` with the conversation as Structs that encode to the same JSON (the bytes
+    API's writer: :mod:`toolwire._plain._request_out`)."""
+    return write(plain, True)
