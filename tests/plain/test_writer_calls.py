@@ -133,6 +133,19 @@ def test_the_call_ids_are_checked_at_once(ids: set[Any], ok: bool) -> None:
     assert _ids_ok(ids) is ok
 
 
+def test_the_id_rule_is_one_character_class_repeated() -> None:
+    """``_ids_ok`` matches the ids joined: that equals matching each one only while the rule
+    sanitize_call_id keeps an id by is one character class repeated (a rule with a length bound,
+    an anchor or a sequence could pass a join of ids it escapes one by one)."""
+    import re
+
+    from toolwire._callids import _VALID
+
+    assert re.fullmatch(r"\[[^\]]+\]\+", _VALID.pattern)
+    long_ids = {f"toolu_{n:02d}" + "x" * 90 for n in range(5)}  # 480 characters joined
+    assert _ids_ok(long_ids) is True
+
+
 def test_a_call_is_one_block_in_either_turn() -> None:
     """The flat call turn and the assistant turn of one call write the same ``tool_use`` block."""
     flat = write_anthropic(_plain([(USER, "Hi"), (CALL, "c1", "weather", '{"a": 1}'), (RESULT, "c1", "x")]))
