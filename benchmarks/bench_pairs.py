@@ -211,21 +211,29 @@ def _pair_table(kind: str, payloads: dict[str, bytes], peers: Any, repeat: int) 
 
 def _size_table(repeat: int) -> dict[str, float]:
     sizes = [(10, 5), (100, 5), (1000, 5), (10, 50), (10, 500)]
-    print("requests by size, public dict API: ratio to the floor (CPU), by messages/tools")
-    print(f"  {'pair':<22}" + "".join(f"{f'{m}m/{t}t':>10}" for m, t in sizes))
+    print("requests by size: ratio to the floor (CPU), by messages/tools; each cell the public dict API")
+    print("  (translate_request between orjson loads and dumps) / the bytes API (translate_request_bytes)")
+    print(f"  {'pair':<22}" + "".join(f"{f'{m}m/{t}t':>13}" for m, t in sizes))
     payloads = {size: _in_each_format(sized_chat_request(*size)) for size in sizes}
-    print(f"  {'(chat bytes)':<22}" + "".join(f"{len(payloads[size]['openai-chat']):>10}" for size in sizes))
+    print(f"  {'(chat bytes)':<22}" + "".join(f"{len(payloads[size]['openai-chat']):>13}" for size in sizes))
     ratios: dict[str, float] = {}
     for source, target in PAIRS:
         cells = []
         for size in sizes:
             raw = payloads[size][source]
             fns = {"floor": _floor(raw), "toolwire": _dict_api("request", raw, source, target)}
+            wire = _bytes_api("request", raw, source, target)
+            if wire is not None:
+                fns["bytes API"] = wire
             times = cpu_medians_each(fns, repeat=repeat)
-            ratio = times["toolwire"][0] / times["floor"][0]
-            ratios[f"{source}->{target} {size[0]}m/{size[1]}t"] = ratio
-            cells.append(f"{ratio:.2f}x")
-        print(f"  {SHORT[source] + ' -> ' + SHORT[target]:<22}" + "".join(f"{c:>10}" for c in cells))
+            label = f"{source}->{target} {size[0]}m/{size[1]}t"
+            ratio = ratios[label] = times["toolwire"][0] / times["floor"][0]
+            cell = f"{ratio:.2f}"
+            if wire is not None:
+                ratios[label + " bytes"] = times["bytes API"][0] / times["floor"][0]
+                cell += f"/{ratios[label + ' bytes']:.2f}"
+            cells.append(cell + "x")
+        print(f"  {SHORT[source] + ' -> ' + SHORT[target]:<22}" + "".join(f"{c:>13}" for c in cells))
     return ratios
 
 
