@@ -8,7 +8,7 @@ pair's, and the general path runs for every request a lane does not take.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, get_args
 
 from toolwire._plain import (
     anthropic_read,
@@ -21,6 +21,7 @@ from toolwire._plain import (
     responses_write,
 )
 from toolwire._plain._form import Plain
+from toolwire.ir.notes import Policy
 
 __all__ = ["READERS", "WRITERS", "plain_lane"]
 
@@ -44,14 +45,20 @@ WRITERS: dict[str, Writer] = {
 """Each format's writer: a :class:`Plain` as its request, or ``None`` (the general path writes it)."""
 
 
+_POLICIES = frozenset(get_args(Policy))  # what Notes accepts; the general path refuses others
+
+
 def plain_lane(
-    payload: Any, source: str, target: str, policy: str, model: str | None
+    payload: Any, source: str, target: str, policy: str, model: str | None = None
 ) -> tuple[dict[str, Any], bool] | None:
     """The target payload of ``payload`` by the pair's lane and whether the general path notes
     something for it, or ``None`` (no lane for the pair, not plain, or noted under a policy other
-    than ``drop``: the notes are then made, logged or raised by the general path)."""
-    if source == target:  # a same-format request keeps its own forms (hints): the general path
+    than ``drop``: the notes are then made, logged or raised by the general path; a format name
+    or a policy of another type, or a policy the general path refuses: it says what is wrong)."""
+    if type(source) is not str or type(target) is not str or type(policy) is not str:
         return None
+    if source == target or policy not in _POLICIES:  # a same-format request keeps its own forms
+        return None  # (hints): the general path
     reader = READERS.get(source)
     writer = WRITERS.get(target)
     if reader is None or writer is None:
