@@ -324,6 +324,12 @@ READ: dict[str, Callable[[dict[str, Any]], None]] = {
     "no numbers": _pop("max_tokens", "temperature", "top_p"),
     "float temperature": _set(("temperature",), 0.2),
     "numbers at their bounds": lambda p: [p.update(max_tokens=16, temperature=0, top_p=1.0)],
+    "a tool of three fields without strict": _set(
+        ("tools", 1), {"name": "time", "description": "t", "input_schema": {"type": "object"}}
+    ),
+    "a tool of three fields without description": _set(
+        ("tools", 1), {"name": "time", "input_schema": {}, "strict": False}
+    ),
     "stream false": _set(("stream",), False),
     "metadata without user": _set(("metadata",), {"session": "s"}),
     "metadata of the user only": _set(("metadata",), {"user_id": "u"}),
@@ -458,6 +464,15 @@ NOT_READ: dict[str, Callable[[dict[str, Any]], None]] = {
         _set(("tools", 0, "cache_control"), {"type": "ephemeral"})(p),
     ],
     "two tools of one name": _set(("tools", 2, "name"), "time"),
+    "description not a string of a tool of three fields": _set(
+        ("tools", 1), {"name": "time", "description": 3, "input_schema": {}}
+    ),
+    "input_schema not an object of a tool of three fields": _set(
+        ("tools", 1), {"name": "time", "description": "t", "input_schema": "{}"}
+    ),
+    "a tool of three fields, one unknown": _set(
+        ("tools", 1), {"name": "time", "description": "t", "cache_control": {"type": "ephemeral"}}
+    ),
     "no input_schema": _drop(("tools", 1, "input_schema")),
     "input_schema not an object": _set(("tools", 1, "input_schema"), []),
     "description not a string": _set(("tools", 0, "description"), 3),

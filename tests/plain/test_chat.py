@@ -395,6 +395,15 @@ NOT_READ: dict[str, Callable[[dict[str, Any]], None]] = {
     "a tool of four function fields, empty parameters": _set(
         ("tools", 0, "function"), {"name": "weather", "description": "d", "parameters": {}, "strict": True}
     ),
+    "a tool of three function fields, empty parameters": _set(
+        ("tools", 0, "function"), {"name": "weather", "description": "d", "parameters": {}}
+    ),
+    "a tool of three function fields, description not a string": _set(
+        ("tools", 0, "function"), {"name": "weather", "description": 3, "parameters": {"a": 1}}
+    ),
+    "a tool of three function fields, one unknown": _set(
+        ("tools", 0, "function"), {"name": "weather", "description": "d", "x": 1}
+    ),
     "a tool without type": _set(("tools", 1), {"kind": "function", "function": {"name": "time"}}),
     "a tool without function": _set(("tools", 1), {"type": "function", "fn": {"name": "time"}}),
 }
@@ -430,3 +439,15 @@ def test_a_chat_request_to_chat_takes_the_general_path() -> None:
     assert read(payload, None) is not None
     assert not same_both_ways(payload, CHAT, CHAT)
     assert translate_request(payload, source=CHAT, target=CHAT).payload["max_tokens"] == 1
+
+
+def test_a_tool_of_three_function_fields_without_strict_is_read() -> None:
+    """The common tool without ``strict`` (read by subscript) reads as the IR, its ``strict``
+    unset; a tool of three fields without ``description`` is read field by field."""
+    payload = chat()
+    payload["tools"][0]["function"] = {"name": "weather", "description": "d", "parameters": {"a": 1}}
+    assert reader_agrees(payload)
+    plain = read(payload, None)
+    assert plain is not None and plain.tools[0] == ("weather", "d", {"a": 1}, None)
+    payload["tools"][0]["function"] = {"name": "weather", "parameters": {"a": 1}, "strict": True}
+    assert reader_agrees(payload)

@@ -253,6 +253,11 @@ def _tools(wire: Any) -> list[Tool] | None:
                 return None
             if type(description) is not str or type(strict) is not bool:
                 return None
+        elif len(item) == 3 and "name" in item and "description" in item and "input_schema" in item:
+            name, description = item["name"], item["description"]  # the common tool without strict
+            schema, strict = item["input_schema"], None
+            if type(description) is not str:
+                return None
         else:
             if not _TOOL_KEYS.issuperset(item):
                 return None

@@ -202,6 +202,11 @@ def _tools(wire: Any) -> list[Tool] | None:
                     return None
                 if type(strict) is not bool:
                     return None
+            elif len(inner) == 3 and "name" in inner and "description" in inner and "parameters" in inner:
+                name, description = inner["name"], inner["description"]  # the common tool without strict
+                parameters, strict = inner["parameters"], None
+                if type(description) is not str or type(parameters) is not dict or not parameters:
+                    return None
             else:
                 if not _FUNCTION_KEYS.issuperset(inner):
                     return None
