@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.plain.harness import same_both_ways
-from tests.plain.test_gemini import _C, FMT, _response, _set, plain_gemini, reads_as_the_ir
+from tests.plain.test_gemini import _C, FMT, _call, _response, _set, plain_gemini, reads_as_the_ir
 from toolwire._plain import READERS
 from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS
 from toolwire._plain.gemini_read import read
@@ -154,3 +154,19 @@ def test_a_declaration_of_three_keys_not_the_common_one_is_read_field_by_field(d
     taken = reads_as_the_ir(payload)
     assert taken is (decl.get("parameters") == {"type": "object"})
     assert same_both_ways(payload, FMT, "anthropic", "drop") is taken
+
+
+def test_a_turn_of_more_parts_after_a_text_and_one_call_is_read() -> None:
+    """A model text and one call (read by the methods, its one result inline) leaves no call
+    open: the model content of more parts after its result is read (compiled too: the open turn
+    the methods set is cleared where the reader takes it over)."""
+    payload = plain_gemini()
+    _text_and_one_call(payload)
+    payload["contents"][3]["parts"] = [{"text": "Sunny."}, _call("c4", "time", {}), _call("c5", "time", {})]
+    results = [_response("c4", {"output": "noon"}), _response("c5", {"output": "one"})]
+    payload["contents"].insert(4, {"role": "user", "parts": results})
+    assert reads_as_the_ir(payload)
+    got = read(payload, None)
+    assert got is not None
+    calls = (("c4", "time", "{}"), ("c5", "time", "{}"))
+    assert got.turns[4:6] == [(ASSISTANT, "Sunny.", calls), (RESULTS, (("c4", "noon"), ("c5", "one")))]

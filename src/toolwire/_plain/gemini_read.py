@@ -218,14 +218,14 @@ class _History:
             if role == "model":
                 if pending is not None:
                     return False
-                if not one:  # a text and calls, or calls: by the methods
-                    self.pending = None
+                if not one:  # a text and calls, or calls: by the methods (self.pending is None)
                     if not (len(parts) == 2 and self.text_and_call(parts)) and not self.model(parts):
                         return False
                     pending = self.pending
-                    if pending is not None and len(pending) == 1:
+                    if pending is not None and len(pending) == 1:  # read inline: a local
                         ((call_id, name),) = pending.items()
                         pending = (call_id, name)
+                        self.pending = None
                     continue
                 if "text" in first:  # a model text
                     text = first["text"]
