@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field
 from functools import partial
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, TypeVar, get_args
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
@@ -101,19 +101,11 @@ def _recorder(module: ModuleType, kind: str, payload: dict[str, Any], ir: Any) -
     return partial(getattr(module, f"decode_{kind}"), payload)
 
 
-_POLICIES = frozenset(get_args(Policy))  # what Notes accepts; the general path refuses others
-
-
-def pair_lane(
-    payload: Any, source: str, target: str, policy: str, model: str | None = None, wire: bool = False
-) -> tuple[dict[str, Any], bool] | None:
-    """The target payload of ``payload`` by the pair's lane (:mod:`toolwire._plain`) and whether
-    the general path notes something for it; ``None`` when the general path must run (no lane for
-    the pair, a policy the general path refuses, a request not plain, notes not under ``drop``).
-    ``wire``: a payload only to be encoded, parts of it may be Structs (the bytes API)."""
-    if type(source) is not str or type(target) is not str or policy not in _POLICIES:
-        return None  # a format name of another type: the general path says what is wrong
-    return plain_lane(payload, source, target, policy, model, wire)
+pair_lane = plain_lane
+"""The target payload of a request by the pair's lane (:mod:`toolwire._plain`) and whether the
+general path notes something for it; ``None`` when the general path must run (no lane for the
+pair, a format name or policy the general path refuses, a request not plain, notes not under
+``drop``). The lane dispatch itself, called straight (no wrapper call per request)."""
 
 
 def response_pair_lane(payload: Any, source: str, target: str, policy: str) -> dict[str, Any] | None:
@@ -154,7 +146,7 @@ def translate_request(
         ToolwireError: a dialect for a format other than ``openai-chat``, or an unknown one.
     """
     if source_dialect is None and target_dialect is None:
-        lane = pair_lane(payload, source, target, policy, model)
+        lane = plain_lane(payload, source, target, policy, model)
         if lane is not None:
             build = (_general_request, payload, source, target, policy, model, None, None)
             return lane_translation(lane[0], build, lane[1])

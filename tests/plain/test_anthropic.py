@@ -323,6 +323,13 @@ READ: dict[str, Callable[[dict[str, Any]], None]] = {
     "choice none": _set(("tool_choice",), {"type": "none"}),
     "no numbers": _pop("max_tokens", "temperature", "top_p"),
     "float temperature": _set(("temperature",), 0.2),
+    "numbers at their bounds": lambda p: [p.update(max_tokens=16, temperature=0, top_p=1.0)],
+    "a tool of three fields without strict": _set(
+        ("tools", 1), {"name": "time", "description": "t", "input_schema": {"type": "object"}}
+    ),
+    "a tool of three fields without description": _set(
+        ("tools", 1), {"name": "time", "input_schema": {}, "strict": False}
+    ),
     "stream false": _set(("stream",), False),
     "metadata without user": _set(("metadata",), {"session": "s"}),
     "metadata of the user only": _set(("metadata",), {"user_id": "u"}),
@@ -457,6 +464,15 @@ NOT_READ: dict[str, Callable[[dict[str, Any]], None]] = {
         _set(("tools", 0, "cache_control"), {"type": "ephemeral"})(p),
     ],
     "two tools of one name": _set(("tools", 2, "name"), "time"),
+    "description not a string of a tool of three fields": _set(
+        ("tools", 1), {"name": "time", "description": 3, "input_schema": {}}
+    ),
+    "input_schema not an object of a tool of three fields": _set(
+        ("tools", 1), {"name": "time", "description": "t", "input_schema": "{}"}
+    ),
+    "a tool of three fields, one unknown": _set(
+        ("tools", 1), {"name": "time", "description": "t", "cache_control": {"type": "ephemeral"}}
+    ),
     "no input_schema": _drop(("tools", 1, "input_schema")),
     "input_schema not an object": _set(("tools", 1, "input_schema"), []),
     "description not a string": _set(("tools", 0, "description"), 3),
@@ -482,6 +498,29 @@ NOT_READ: dict[str, Callable[[dict[str, Any]], None]] = {
     "stream not a boolean": _set(("stream",), 1),
     "metadata not an object": _set(("metadata",), []),
     "user id not a string": _set(("metadata", "user_id"), 3),
+    "max_tokens a boolean": _set(("max_tokens",), True),
+    "top_p negative": _set(("top_p",), -0.5),
+    "top_p not a number": _set(("top_p",), "0.5"),
+    "top_p not a number (NaN)": _set(("top_p",), float("nan")),
+    # a message or block of the size of an inline shape, a field missing (read by subscript)
+    "message of two keys without role": lambda p: p["messages"].__setitem__(
+        4, {"name": "x", "content": [{"type": "text", "text": "And now?"}]}
+    ),
+    "message of two keys without content": _set(("messages", 4), {"role": "user", "text": "And now?"}),
+    "text block of two keys without text": _set(("messages", 4, "content", 0), {"type": "text", "txt": "x"}),
+    "block of two keys without type": _set(("messages", 4, "content", 0), {"kind": "text", "text": "x"}),
+    "call block of four keys without input": _set(
+        ("messages", 6, "content", 0), {"type": "tool_use", "id": "c3", "name": "weather", "args": {}}
+    ),
+    "call block of four keys without id": _set(
+        ("messages", 6, "content", 0), {"type": "tool_use", "ref": "c3", "name": "weather", "input": {}}
+    ),
+    "one result of three keys without content": _set(
+        ("messages", 7, "content", 0), {"type": "tool_result", "tool_use_id": "c3", "is_error": False}
+    ),
+    "one result of three keys without its id": _set(
+        ("messages", 7, "content", 0), {"type": "tool_result", "id": "c3", "content": "rain"}
+    ),
 }
 """One-spot changes of :func:`anthropic` the reader leaves to the general path."""
 

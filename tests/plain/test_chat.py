@@ -364,6 +364,48 @@ NOT_READ: dict[str, Callable[[dict[str, Any]], None]] = {
     "stream not a boolean": _set(("stream",), 1),
     "user not a string": _set(("user",), 1),
     "metadata not an object": _set(("metadata",), []),
+    # a message, a call or a tool of the size of an inline shape, a field missing (read by subscript)
+    "message of two fields without role": _set(("messages", 2), {"name": "user", "content": "Weather?"}),
+    "message of two fields without content": _set(("messages", 2), {"role": "user", "text": "Weather?"}),
+    "assistant of three fields without calls": _set(
+        ("messages", 9), {"role": "assistant", "content": None, "function_call": {}}
+    ),
+    "message of three fields without role": _set(
+        ("messages", 9), {"author": "assistant", "content": None, "tool_calls": _calls("c3")}
+    ),
+    "one call without type": _set(
+        ("messages", 9, "tool_calls", 0), {"id": "c3", "kind": "function", "function": {}}
+    ),
+    "one call without function": lambda p: p["messages"][9]["tool_calls"][0].update(
+        function=None, name="weather"
+    ),
+    "one call's function without arguments": _set(
+        ("messages", 9, "tool_calls", 0, "function"), {"name": "weather", "args": "{}"}
+    ),
+    "one call's result without its id": _set(
+        ("messages", 10), {"role": "tool", "id": "c3", "content": "rain"}
+    ),
+    "one call's result without role": _set(
+        ("messages", 10), {"author": "tool", "tool_call_id": "c3", "content": "rain"}
+    ),
+    "one call and no result": _drop(("messages", 10)),
+    "a tool of four function fields, one unknown": _set(
+        ("tools", 0, "function"), {"name": "weather", "description": "d", "parameters": {"a": 1}, "x": True}
+    ),
+    "a tool of four function fields, empty parameters": _set(
+        ("tools", 0, "function"), {"name": "weather", "description": "d", "parameters": {}, "strict": True}
+    ),
+    "a tool of three function fields, empty parameters": _set(
+        ("tools", 0, "function"), {"name": "weather", "description": "d", "parameters": {}}
+    ),
+    "a tool of three function fields, description not a string": _set(
+        ("tools", 0, "function"), {"name": "weather", "description": 3, "parameters": {"a": 1}}
+    ),
+    "a tool of three function fields, one unknown": _set(
+        ("tools", 0, "function"), {"name": "weather", "description": "d", "x": 1}
+    ),
+    "a tool without type": _set(("tools", 1), {"kind": "function", "function": {"name": "time"}}),
+    "a tool without function": _set(("tools", 1), {"type": "function", "fn": {"name": "time"}}),
 }
 
 
@@ -397,3 +439,15 @@ def test_a_chat_request_to_chat_takes_the_general_path() -> None:
     assert read(payload, None) is not None
     assert not same_both_ways(payload, CHAT, CHAT)
     assert translate_request(payload, source=CHAT, target=CHAT).payload["max_tokens"] == 1
+
+
+def test_a_tool_of_three_function_fields_without_strict_is_read() -> None:
+    """The common tool without ``strict`` (read by subscript) reads as the IR, its ``strict``
+    unset; a tool of three fields without ``description`` is read field by field."""
+    payload = chat()
+    payload["tools"][0]["function"] = {"name": "weather", "description": "d", "parameters": {"a": 1}}
+    assert reader_agrees(payload)
+    plain = read(payload, None)
+    assert plain is not None and plain.tools[0] == ("weather", "d", {"a": 1}, None)
+    payload["tools"][0]["function"] = {"name": "weather", "parameters": {"a": 1}, "strict": True}
+    assert reader_agrees(payload)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.plain.harness import same_both_ways
-from tests.plain.test_gemini import _C, FMT, _response, _set, plain_gemini, reads_as_the_ir
+from tests.plain.test_gemini import _C, FMT, _call, _response, _set, plain_gemini, reads_as_the_ir
 from toolwire._plain import READERS
 from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS
 from toolwire._plain.gemini_read import read
@@ -106,3 +106,67 @@ def test_a_one_call_turn_of_object_arguments_is_written_as_given() -> None:
     for name in ("1time", "time"):
         payload = _anthropic_calls(("c1", "weather", city), ("c2", name, {}))
         assert same_both_ways(payload, "anthropic", FMT, "drop") is (name == "time")
+
+
+@pytest.mark.parametrize(
+    ("inner", "taken"),
+    [
+        ({"id": "c3", "response": {"output": "rain"}}, True),  # two keys: no name
+        ({"name": "weather", "id": "c3", "response": {"output": "rain"}}, True),
+        ({"name": "time", "id": "c3", "response": {"output": "rain"}}, False),  # another call's name
+        ({"id": "c9", "response": {"output": "rain"}}, False),
+        ({"name": "weather", "response": {"output": "rain"}}, False),  # two keys, no id
+        ({"id": "c3", "output": "rain"}, False),  # two keys, no response
+        ({"name": "weather", "id": "c3", "extra": 1}, False),  # three keys, no response
+        ({"name": "weather", "id": "c3", "response": {"output": "rain"}, "extra": 1}, False),
+        ({"response": {"output": "rain"}}, False),
+        ({"id": "c3", "response": {"output": ""}}, False),  # an empty output: an empty result
+        ({"id": "c3", "response": {"error": "down"}}, False),
+        ({"id": "c3", "response": {"output": ["a"]}}, True),  # another output: its JSON text
+        ({"id": "c3", "response": "rain"}, False),
+    ],
+)
+def test_the_inline_one_result_reads_as_its_ir(inner: dict[str, Any], taken: bool) -> None:
+    """The reader's inline result of a turn of one call (a local ``(id, name)``, fields read by
+    subscript once the size says which): each shape it takes reads as the IR, the others leave."""
+    payload = plain_gemini()
+    payload["contents"][6]["parts"][0] = {"functionResponse": inner}
+    assert reads_as_the_ir(payload) is taken
+    assert same_both_ways(payload, FMT, "openai-chat", "drop") is taken
+
+
+@pytest.mark.parametrize(
+    "decl",
+    [
+        {"name": "weather", "description": "Weather it", "parameters": {"type": "object"}},
+        {"name": "weather", "parametersJsonSchema": {"type": "object"}, "strict": True},
+        {"name": "weather", "description": "Weather it", "parametersJsonSchema": []},
+        {"name": "", "description": "Weather it", "parametersJsonSchema": {}},
+        {"name": "weather", "description": 3, "parametersJsonSchema": {}},
+        {"name": "weather", "description": None, "parametersJsonSchema": {}},
+    ],
+)
+def test_a_declaration_of_three_keys_not_the_common_one_is_read_field_by_field(decl: dict[str, Any]) -> None:
+    """Three keys but not name, description and a JSON Schema: the inline read gives way to
+    the field-by-field one, which takes or leaves it as the decoder does."""
+    payload = plain_gemini()
+    payload["tools"][0]["functionDeclarations"][0] = decl
+    taken = reads_as_the_ir(payload)
+    assert taken is (decl.get("parameters") == {"type": "object"})
+    assert same_both_ways(payload, FMT, "anthropic", "drop") is taken
+
+
+def test_a_turn_of_more_parts_after_a_text_and_one_call_is_read() -> None:
+    """A model text and one call (read by the methods, its one result inline) leaves no call
+    open: the model content of more parts after its result is read (compiled too: the open turn
+    the methods set is cleared where the reader takes it over)."""
+    payload = plain_gemini()
+    _text_and_one_call(payload)
+    payload["contents"][3]["parts"] = [{"text": "Sunny."}, _call("c4", "time", {}), _call("c5", "time", {})]
+    results = [_response("c4", {"output": "noon"}), _response("c5", {"output": "one"})]
+    payload["contents"].insert(4, {"role": "user", "parts": results})
+    assert reads_as_the_ir(payload)
+    got = read(payload, None)
+    assert got is not None
+    calls = (("c4", "time", "{}"), ("c5", "time", "{}"))
+    assert got.turns[4:6] == [(ASSISTANT, "Sunny.", calls), (RESULTS, (("c4", "noon"), ("c5", "one")))]

@@ -25,6 +25,8 @@ from tests.plain.harness import drop_at as _drop
 from tests.plain.harness import set_at as _set
 from tests.translate.test_properties import _encode, requests
 from tests.translate.test_valid_or_refused_mutated import mutated
+from toolwire import translate_request_bytes
+from toolwire._json import dumps
 from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER
 from toolwire._plain.responses_read import read
 from toolwire.translate import Translation, _general_request, pair_lane, translate_request
@@ -381,6 +383,17 @@ def test_an_unknown_policy_is_refused_by_the_general_path() -> None:
     assert pair_lane(plain(), SOURCE, TARGET, "loud") is None
     with pytest.raises(ValueError, match="policy"):
         translate_request(plain(), source=SOURCE, target=TARGET, policy="loud")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("policy", [["drop"], {"drop": 1}, None, 3])
+def test_a_policy_not_a_string_is_refused_by_the_general_path(policy: Any) -> None:
+    """An unhashable policy too: the lane dispatch leaves it (no TypeError of a set look-up),
+    and the general path refuses it with its ValueError, from the dict and the bytes API."""
+    assert pair_lane(plain(), SOURCE, TARGET, policy) is None
+    with pytest.raises(ValueError, match="policy"):
+        translate_request(plain(), source=SOURCE, target=TARGET, policy=policy)
+    with pytest.raises(ValueError, match="policy"):
+        translate_request_bytes(dumps(plain()), source=SOURCE, target=TARGET, policy=policy)
 
 
 def test_dialects_and_other_pairs_take_the_general_path() -> None:

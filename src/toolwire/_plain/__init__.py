@@ -8,7 +8,7 @@ pair's, and the general path runs for every request a lane does not take.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, get_args
 
 from toolwire._plain import (
     anthropic_read,
@@ -21,6 +21,7 @@ from toolwire._plain import (
     responses_write,
 )
 from toolwire._plain._form import Plain
+from toolwire.ir.notes import Policy
 
 __all__ = ["READERS", "WIRE_WRITERS", "WRITERS", "plain_lane"]
 
@@ -52,15 +53,22 @@ WIRE_WRITERS: dict[str, Writer] = {
 encode as its writer's dicts (:mod:`toolwire._plain._request_out`; the other targets' dicts)."""
 
 
+_POLICIES = frozenset(get_args(Policy))  # what Notes accepts; the general path refuses others
+
+
 def plain_lane(
-    payload: Any, source: str, target: str, policy: str, model: str | None, wire: bool = False
+    payload: Any, source: str, target: str, policy: str, model: str | None = None, wire: bool = False
 ) -> tuple[dict[str, Any], bool] | None:
     """The target payload of ``payload`` by the pair's lane and whether the general path notes
     something for it, or ``None`` (no lane for the pair, not plain, or noted under a policy other
-    than ``drop``: the notes are then made, logged or raised by the general path). ``wire``: the
-    payload is only to be encoded (the bytes API), its parts may be Structs (``WIRE_WRITERS``)."""
-    if source == target:  # a same-format request keeps its own forms (hints): the general path
+    than ``drop``: the notes are then made, logged or raised by the general path; a format name
+    or a policy of another type, or a policy the general path refuses: it says what is wrong).
+    ``wire``: the payload is only to be encoded (the bytes API), its parts may be Structs
+    (``WIRE_WRITERS``)."""
+    if type(source) is not str or type(target) is not str or type(policy) is not str:
         return None
+    if source == target or policy not in _POLICIES:  # a same-format request keeps its own forms
+        return None  # (hints): the general path
     reader = READERS.get(source)
     writer = (WIRE_WRITERS if wire else WRITERS).get(target)
     if reader is None or writer is None:

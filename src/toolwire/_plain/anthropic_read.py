@@ -32,11 +32,9 @@ from toolwire._plain._form import (
     SYSTEM,
     USER,
     Call,
-    Number,
     Plain,
     Result,
     Tool,
-    read_numbers,
 )
 
 __all__ = ["read"]
@@ -47,12 +45,6 @@ _TOP = frozenset(
         *("tools", "tool_choice"),
     }
 )
-_NUMBERS: tuple[Number, ...] = (
-    ("max_tokens", "max_tokens", 16, None),
-    ("temperature", "temperature", 0, 1),
-    ("top_p", "top_p", 0, 1),
-)
-"""The numbers read, with the range the lane takes (every target's; ``None``: no bound)."""
 _TOOL_KEYS = frozenset({"name", "description", "input_schema", "strict"})
 _MODES = {"auto": "auto", "any": "required", "none": "none"}
 """Anthropic ``tool_choice.type`` -> :class:`Plain` choice (``tool``: a named one)."""
@@ -165,64 +157,83 @@ class _Reader:
         return (call_id, name, arguments)
 
     def run(self, messages: list[Any]) -> bool:
-        """Whether every message is of the lane's shape (then ``out`` holds the turns). The hot
-        loop of the lane: a message of one block, a text, a call or the one result of a turn of
-        one call, is read inline (what the methods above make of it); any other by the methods."""
+        """Whether every message is of the lane's shape (then ``out`` holds the turns); see
+        :meth:`read_all`, which raises ``KeyError`` for a block missing a field its size requires."""
+        try:
+            return self.read_all(messages)
+        except KeyError:
+            return False
+
+    def read_all(self, messages: list[Any]) -> bool:
+        """:meth:`run`, the hot loop of the lane: a message of one block, a text, a call or the one
+        result of a turn of one call, is read inline (what the methods above make of it), the
+        last role and the calls to answer kept in locals (the methods' attributes are set from
+        them before one runs); any other message by the methods. A message or a block is read by
+        subscript once its size says which fields it has (one missing: another key in its place,
+        not plain: ``KeyError``; a block without ``type`` is never plain)."""
         append = self.out.append
         called = self.called
+        last: Any = None  # the role of the last message
+        pending: Any = None  # the calls of the last message, to answer next: a list, or a CALL turn
         for message in messages:
             if type(message) is not dict or len(message) != 2:
                 return False
-            role, content = message.get("role"), message.get("content")
+            role, content = message["role"], message["content"]
             if type(content) is list and len(content) == 1 and type(block := content[0]) is dict:
-                size, kind, pending = len(block), block.get("type"), self.pending
+                size, kind = len(block), block["type"]
                 if size == 2 and kind == "text" and pending is None:  # a text: user or assistant
-                    text = block.get("text")
+                    text = block["text"]
                     if type(text) is not str or not text:
                         return False
                     if role == "user":
                         append((USER, text))
-                    elif role == "assistant" and self.role != "assistant":
+                    elif role == "assistant" and last != "assistant":
                         append((ASSISTANT, text, []))
                     else:
                         return False
-                    self.role = role
+                    last = role
                     continue
                 if size == 4 and kind == "tool_use" and role == "assistant" and pending is None:
-                    if self.role == "assistant":
+                    if last == "assistant":
                         return False
-                    call_id, name, arguments = block.get("id"), block.get("name"), block.get("input")
+                    call_id, name, arguments = block["id"], block["name"], block["input"]
                     if type(call_id) is not str or not call_id or "--" in call_id or call_id in called:
                         return False
                     if type(name) is not str or not name or type(arguments) is not dict:
                         return False
                     called.add(call_id)
-                    self.pending = turn = (CALL, call_id, name, arguments)
-                    append(turn)
-                    self.role = role
+                    pending = (CALL, call_id, name, arguments)
+                    append(pending)
+                    last = role
                     continue
-                one = type(pending) is tuple or (pending is not None and len(pending) == 1)  # one call
-                if size == 3 and kind == "tool_result" and role == "user" and one:
-                    call_id, output = block.get("tool_use_id"), block.get("content")
+                if (
+                    size == 3
+                    and kind == "tool_result"
+                    and role == "user"
+                    and (type(pending) is tuple or (pending is not None and len(pending) == 1))
+                ):  # the one result of a turn of one call
+                    call_id, output = block["tool_use_id"], block["content"]
                     if type(output) is not str:
                         output = _one_text(output)
                     wanted = pending[1] if type(pending) is tuple else pending[0][0]
                     if type(call_id) is not str or call_id != wanted or not output:
                         return False
-                    self.pending = None
+                    pending = None
                     append((RESULT, call_id, output))
-                    self.role = role
+                    last = role
                     continue
+            self.pending, self.role = pending, last
             if role == "user":
                 done = self.user(content)
-            elif role == "assistant" and self.pending is None:
+            elif role == "assistant" and pending is None:
                 done = self.assistant(content)
             else:
                 return False
             if not done:
                 return False
-            self.role = role
-        return self.pending is None
+            pending = self.pending
+            last = role
+        return pending is None
 
 
 def _tools(wire: Any) -> list[Tool] | None:
@@ -241,6 +252,11 @@ def _tools(wire: Any) -> list[Tool] | None:
             except KeyError:
                 return None
             if type(description) is not str or type(strict) is not bool:
+                return None
+        elif len(item) == 3 and "name" in item and "description" in item and "input_schema" in item:
+            name, description = item["name"], item["description"]  # the common tool without strict
+            schema, strict = item["input_schema"], None
+            if type(description) is not str:
                 return None
         else:
             if not _TOOL_KEYS.issuperset(item):
@@ -293,6 +309,28 @@ def _tool_fields(p: dict[str, Any], plain: Plain) -> bool:
     return "tool_choice" not in p or _choice(p["tool_choice"], tools, plain)
 
 
+def _numbers(p: dict[str, Any], plain: Plain) -> bool:
+    """``max_tokens`` (an integer from 16), ``temperature`` and ``top_p`` (numbers from 0 to 1)
+    read into ``plain``, each straight (a loop of ``setattr`` costs more); ``False`` when one is
+    outside (the general path then notes it)."""
+    if "max_tokens" in p:
+        value = p["max_tokens"]
+        if type(value) is not int or not value >= 16:
+            return False
+        plain.max_tokens = value
+    if "temperature" in p:
+        value = p["temperature"]
+        if (type(value) is not int and type(value) is not float) or not 0 <= value <= 1:
+            return False
+        plain.temperature = value
+    if "top_p" in p:
+        value = p["top_p"]
+        if (type(value) is not int and type(value) is not float) or not 0 <= value <= 1:
+            return False
+        plain.top_p = value
+    return True
+
+
 def _rest(p: dict[str, Any], plain: Plain) -> bool:
     """``stream`` and ``metadata`` read into ``plain`` (``metadata.user_id`` as ``user``)."""
     if "stream" in p:
@@ -332,6 +370,6 @@ def read(p: Any, model: str | None) -> Plain | None:
     if not _Reader(turns).run(messages):
         return None
     plain = Plain(name, turns)
-    if _tool_fields(p, plain) and read_numbers(p, _NUMBERS, plain) and _rest(p, plain):
+    if _tool_fields(p, plain) and _numbers(p, plain) and _rest(p, plain):
         return plain
     return None

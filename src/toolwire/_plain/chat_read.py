@@ -40,8 +40,6 @@ _TOP = frozenset(
 )
 _MODES = frozenset({"auto", "none", "required"})
 _FUNCTION_KEYS = frozenset({"name", "description", "parameters", "strict"})
-_AFTER = (("stream", bool), ("user", str), ("metadata", dict))
-"""The fields read as they are, with their type."""
 
 
 def _call_turn(content: Any, wire: Any, called: set[str]) -> tuple[Any, ...] | None:
@@ -76,26 +74,6 @@ def _call(item: Any, called: set[str]) -> Call | None:
     return call_id, name, arguments
 
 
-def _one_call_turn(content: Any, call: Any, result: Any, called: set[str]) -> tuple[Any, Any] | None:
-    """The call turn of ``content`` and one ``call`` and the results turn of its ``result`` (the
-    message right after it), flat (a CALL turn when there is no text, a RESULT), with no list
-    made and copied, else ``None``."""
-    if content is not None and (type(content) is not str or not content):
-        return None
-    found = _call(call, called)
-    if found is None:
-        return None
-    call_id = found[0]
-    if type(result) is not dict or len(result) != 3 or result.get("tool_call_id") != call_id:
-        return None
-    output = result.get("content")
-    if result.get("role") != "tool" or type(output) is not str or not output:
-        return None
-    called.add(call_id)
-    turn = (CALL, call_id, found[1], found[2]) if content is None else (ASSISTANT, content, (found,))
-    return turn, (RESULT, call_id, output)
-
-
 def _result(item: Any, call_id: str) -> Result | None:
     """``{"role": "tool", "tool_call_id": call_id, "content": "text"}`` as a :data:`Result`."""
     if type(item) is not dict or len(item) != 3 or item.get("tool_call_id") != call_id:
@@ -119,10 +97,22 @@ def _results(turn: tuple[Any, ...], messages: Iterator[Any]) -> tuple[Any, ...] 
 
 
 def _turns(messages: list[Any]) -> list[tuple[Any, ...]] | None:
-    """The turns of a ``messages`` list when every message is of the reader's shape.
+    """The turns of a ``messages`` list when every message is of the reader's shape (see
+    :func:`_read_turns`, which raises ``KeyError`` for a message missing a field its size
+    requires)."""
+    try:
+        return _read_turns(messages)
+    except KeyError:
+        return None
 
-    One loop over the messages (the hot loop of the lane: a branch per shape); a call turn takes
-    its results, the messages right after it, from the same iterator."""
+
+def _read_turns(messages: list[Any]) -> list[tuple[Any, ...]] | None:
+    """:func:`_turns`: one loop over the messages (the hot loop of the lane: a branch per shape);
+    a call turn takes its results, the messages right after it, from the same iterator. A
+    message's size says which fields it has (two: ``role`` and ``content``; three: an assistant
+    message with ``tool_calls``), so they are read by subscript (one missing: another key in its
+    place, not plain: ``KeyError``); the turn of one call and its one result, the common one, is
+    read inline (flat: a CALL turn when there is no text, a RESULT)."""
     turns: list[tuple[Any, ...]] = []
     append = turns.append
     called: set[str] = set()  # every call id so far
@@ -131,9 +121,11 @@ def _turns(messages: list[Any]) -> list[tuple[Any, ...]] | None:
     for item in items:
         if type(item) is not dict:
             return None
-        role, content = item.get("role"), item.get("content")
         size = len(item)
-        if size == 2 and type(content) is str and content:
+        if size == 2:
+            role, content = item["role"], item["content"]
+            if type(content) is not str or not content:
+                return None
             if role == "user":
                 previous = USER
                 append((USER, content))
@@ -145,60 +137,95 @@ def _turns(messages: list[Any]) -> list[tuple[Any, ...]] | None:
                 append((SYSTEM, role, content))
             else:
                 return None
-        elif size == 3 and role == "assistant" and "content" in item and previous != ASSISTANT:
-            wire = item.get("tool_calls")
-            if type(wire) is list and len(wire) == 1:
-                pair = _one_call_turn(content, wire[0], next(items, None), called)  # the common turn
-                if pair is None:
-                    return None
-                append(pair[0])
-                append(pair[1])
-                previous = RESULTS
-                continue
-            turn = _call_turn(content, wire, called)
-            if turn is None:
-                return None
-            results = _results(turn, items)
-            if results is None:
-                return None
-            append(turn)
-            append(results)
-            previous = RESULTS
-        else:
+            continue
+        if size != 3 or previous == ASSISTANT:
             return None
+        role, content, wire = item["role"], item["content"], item["tool_calls"]
+        if role != "assistant" or (content is not None and (type(content) is not str or not content)):
+            return None
+        if type(wire) is list and len(wire) == 1:  # the common turn: one call, then its result
+            call = wire[0]
+            if type(call) is not dict or len(call) != 3 or call["type"] != "function":
+                return None
+            inner, call_id = call["function"], call["id"]
+            if type(inner) is not dict or len(inner) != 2 or type(call_id) is not str or not call_id:
+                return None
+            name, arguments = inner["name"], inner["arguments"]
+            if type(name) is not str or not name or type(arguments) is not str or call_id in called:
+                return None
+            result = next(items, None)
+            if type(result) is not dict or len(result) != 3 or result["tool_call_id"] != call_id:
+                return None
+            output = result["content"]
+            if result["role"] != "tool" or type(output) is not str or not output:
+                return None
+            called.add(call_id)
+            append(
+                (CALL, call_id, name, arguments)
+                if content is None
+                else (ASSISTANT, content, ((call_id, name, arguments),))
+            )
+            append((RESULT, call_id, output))
+            previous = RESULTS
+            continue
+        turn = _call_turn(content, wire, called)
+        if turn is None:
+            return None
+        results = _results(turn, items)
+        if results is None:
+            return None
+        append(turn)
+        append(results)
+        previous = RESULTS
     return turns
 
 
 def _tools(wire: Any) -> list[Tool] | None:
-    """The plain function tools of ``tools`` (distinct names), else ``None``."""
+    """The plain function tools of ``tools`` (distinct names), else ``None``. A tool of every
+    field (``function`` of four keys), the common one, is read by subscript (four keys, one
+    missing: an unknown key, not plain: ``KeyError``); any other key by key."""
     if type(wire) is not list or not wire:
         return None
     out: list[Tool] = []
     names: set[str] = set()
-    for item in wire:
-        if type(item) is not dict or len(item) != 2 or item.get("type") != "function":
-            return None
-        inner = item.get("function")
-        if type(inner) is not dict or not _FUNCTION_KEYS.issuperset(inner):
-            return None
-        name = inner.get("name")
-        description, parameters, strict = (
-            inner.get("description"),
-            inner.get("parameters"),
-            inner.get("strict"),
-        )
-        if type(name) is not str or not name or name in names:
-            return None
-        if (description is not None or "description" in inner) and type(description) is not str:
-            return None
-        if (parameters is not None or "parameters" in inner) and (
-            type(parameters) is not dict or not parameters
-        ):
-            return None
-        if (strict is not None or "strict" in inner) and type(strict) is not bool:
-            return None
-        names.add(name)
-        out.append((name, description, parameters, strict))
+    try:
+        for item in wire:
+            if type(item) is not dict or len(item) != 2 or item["type"] != "function":
+                return None
+            inner = item["function"]
+            if type(inner) is not dict:
+                return None
+            if len(inner) == 4:
+                name, description = inner["name"], inner["description"]
+                parameters, strict = inner["parameters"], inner["strict"]
+                if type(description) is not str or type(parameters) is not dict or not parameters:
+                    return None
+                if type(strict) is not bool:
+                    return None
+            elif len(inner) == 3 and "name" in inner and "description" in inner and "parameters" in inner:
+                name, description = inner["name"], inner["description"]  # the common tool without strict
+                parameters, strict = inner["parameters"], None
+                if type(description) is not str or type(parameters) is not dict or not parameters:
+                    return None
+            else:
+                if not _FUNCTION_KEYS.issuperset(inner):
+                    return None
+                name, description = inner.get("name"), inner.get("description")
+                parameters, strict = inner.get("parameters"), inner.get("strict")
+                if (description is not None or "description" in inner) and type(description) is not str:
+                    return None
+                if (parameters is not None or "parameters" in inner) and (
+                    type(parameters) is not dict or not parameters
+                ):
+                    return None
+                if (strict is not None or "strict" in inner) and type(strict) is not bool:
+                    return None
+            if type(name) is not str or not name or name in names:
+                return None
+            names.add(name)
+            out.append((name, description, parameters, strict))
+    except KeyError:
+        return None
     return out
 
 
@@ -250,12 +277,16 @@ def _numbers(p: dict[str, Any], plain: Plain) -> bool:
         if type(limit) is not int:
             return False
         plain.max_tokens = limit
-    for key in ("temperature", "top_p"):
-        value = p.get(key)
-        if value is not None:
-            if type(value) is not int and type(value) is not float:
-                return False
-            setattr(plain, key, value)
+    value = p.get("temperature")  # each straight (a loop of setattr costs more)
+    if value is not None:
+        if type(value) is not int and type(value) is not float:
+            return False
+        plain.temperature = value
+    value = p.get("top_p")
+    if value is not None:
+        if type(value) is not int and type(value) is not float:
+            return False
+        plain.top_p = value
     return True
 
 
@@ -278,10 +309,19 @@ def read(payload: Any, model: str | None) -> Plain | None:
     plain = Plain(model, turns)
     if not _tool_fields(payload, plain) or not _numbers(payload, plain):
         return None
-    for key, kind in _AFTER:
-        if key in payload:
-            value = payload[key]
-            if type(value) is not kind:
-                return None
-            setattr(plain, key, value)
+    if "stream" in payload:  # the fields read as they are, each straight
+        stream = payload["stream"]
+        if type(stream) is not bool:
+            return None
+        plain.stream = stream
+    if "user" in payload:
+        user = payload["user"]
+        if type(user) is not str:
+            return None
+        plain.user = user
+    if "metadata" in payload:
+        metadata = payload["metadata"]
+        if type(metadata) is not dict:
+            return None
+        plain.metadata = metadata
     return plain

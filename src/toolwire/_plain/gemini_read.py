@@ -49,13 +49,9 @@ _CALL_KEYS = frozenset({"name", "args", "id"})
 _RESPONSE_KEYS = frozenset({"name", "id", "response"})
 _DECL_KEYS = frozenset({"name", "description", "parametersJsonSchema", "parameters"})
 _MODES = {"AUTO": "auto", "NONE": "none", "ANY": "required"}
-_GENERATION: tuple[tuple[str, str, tuple[type, ...]], ...] = (
-    ("maxOutputTokens", "max_tokens", (int,)),
-    ("temperature", "temperature", (int, float)),
-    ("topP", "top_p", (int, float)),
-)
-"""``generationConfig`` field, :class:`Plain` attribute, the types taken (``bool`` is not one)."""
-_GENERATION_KEYS = frozenset(key for key, _, _ in _GENERATION)
+_GENERATION_KEYS = frozenset({"maxOutputTokens", "temperature", "topP"})
+"""The ``generationConfig`` fields read (``maxOutputTokens`` an integer, the others numbers; ``bool``
+is neither)."""
 
 
 def _only_text(parts: Any) -> str | None:
@@ -195,62 +191,102 @@ class _History:
         return None if text is None else (call_id, text)
 
     def run(self, contents: list[Any]) -> bool:
-        """Whether every content is of the lane's shape (then ``turns`` holds them). The hot loop
-        of the lane: a content of one part, a text, a call or the one result of a turn of one
-        call, is read inline (what the methods above make of it); any other by the methods."""
-        turns = self.turns
-        append = turns.append
+        """Whether every content is of the lane's shape (then ``turns`` holds them); see
+        :meth:`read_all`, which raises ``KeyError`` for a part missing a field its size requires."""
+        try:
+            return self.read_all(contents)
+        except KeyError:
+            return False
+
+    def read_all(self, contents: list[Any]) -> bool:
+        """:meth:`run`, the hot loop of the lane: a content of one part, a text, a call or the one
+        result of a turn of one call, is read inline (what the methods above make of it, with
+        the open turn of one call a local ``(call id, name)``, no dict); any other by the methods.
+        A content or a part whose size says which fields it has is read by subscript (one
+        missing: another key in its place, not plain: ``KeyError``)."""
+        append = self.turns.append
+        called = self.called
+        pending: Any = None  # the open call turn: (call id, name) of one call, or the methods' dict
         for content in contents:
             if type(content) is not dict or len(content) != 2:
                 return False
-            role, parts = content.get("role"), content.get("parts")
+            role, parts = content["role"], content["parts"]
             if type(parts) is not list or not parts:
                 return False
             first = parts[0]
             one = len(parts) == 1 and type(first) is dict and len(first) == 1
             if role == "model":
-                if not one and len(parts) == 2 and self.pending is None and self.text_and_call(parts):
-                    continue  # a model text and one call
-                if not one or self.pending is not None:
-                    if not self.model(parts):
+                if pending is not None:
+                    return False
+                if not one:  # a text and calls, or calls: by the methods (self.pending is None)
+                    if not (len(parts) == 2 and self.text_and_call(parts)) and not self.model(parts):
                         return False
-                elif "text" in first:  # a model text
+                    pending = self.pending
+                    if pending is not None and len(pending) == 1:  # read inline: a local
+                        ((call_id, name),) = pending.items()
+                        pending = (call_id, name)
+                        self.pending = None
+                    continue
+                if "text" in first:  # a model text
                     text = first["text"]
                     if type(text) is not str or not text:
                         return False
                     append((ASSISTANT, text, ()))
-                else:  # a model call
-                    pending: dict[str, str] = {}
-                    call = self.call(first.get("functionCall"), pending)
-                    if call is None:
-                        return False
-                    self.pending = pending
-                    append((CALL, call[0], call[1], call[2]))
+                    continue
+                inner = first.get("functionCall")  # a model call (call() inline)
+                if type(inner) is not dict or len(inner) != 3:
+                    return False
+                name, args, call_id = inner["name"], inner["args"], inner["id"]
+                if type(name) is not str or not name or type(args) is not dict:
+                    return False
+                if type(call_id) is not str or not call_id or call_id in called:
+                    return False
+                try:  # _json inline: the compact JSON text of args, None when it cannot be written
+                    arguments = _encode(args).decode()
+                except Exception:
+                    return False
+                called.add(call_id)
+                pending = (call_id, name)
+                append((CALL, call_id, name, arguments))
                 continue
             if role != "user":
                 return False
-            if one and "text" in first:
-                text = first["text"]  # a user text
-                if type(text) is not str or not text or self.pending is not None:
+            if pending is None:  # a user text, else not plain
+                if not one or "text" not in first:
+                    return False
+                text = first["text"]
+                if type(text) is not str or not text:
                     return False
                 append((USER, text))
-            elif one and self.pending is not None and len(self.pending) == 1:  # the one result
-                result = self.result(first.get("functionResponse"), self.pending)
-                if result is None:
+            elif type(pending) is tuple:  # the one result of a turn of one call (result() inline)
+                inner = first.get("functionResponse") if one else None
+                if type(inner) is not dict:
                     return False
-                self.pending = None
-                append((RESULT, result[0], result[1]))
-            elif not self.results(parts):
-                return False
-        return self.pending is None
+                call_id, name = pending
+                size = len(inner)  # three keys, or two without the name
+                if (size == 3 and inner["name"] != name) or size < 2 or size > 3 or inner["id"] != call_id:
+                    return False
+                response = inner["response"]
+                if type(response) is dict and len(response) == 1 and "output" in response:
+                    text = response["output"]  # the common response: {"output": text}
+                    if type(text) is not str or not text:
+                        text = _response_text(response)
+                else:
+                    text = _response_text(response)
+                if text is None:
+                    return False
+                append((RESULT, call_id, text))
+                pending = None
+            else:  # the results of a turn of more calls
+                self.pending = pending
+                if not self.results(parts):
+                    return False
+                pending = None
+        return pending is None
 
 
 def _declaration(decl: Any) -> Tool | None:
-    if type(decl) is dict and len(decl) == 3:  # the common declaration: every field, a JSON Schema
-        name, description = decl.get("name"), decl.get("description")
-        schema = decl.get("parametersJsonSchema")
-        if type(name) is str and name and type(description) is str and type(schema) is dict:
-            return (name, description, schema, None)
+    """A declaration of any shape (the common one is read inline by :func:`_tools`)."""
     if type(decl) is not dict or not _DECL_KEYS.issuperset(decl):
         return None
     name, description = decl.get("name"), decl.get("description")
@@ -285,8 +321,20 @@ def _tools(wire: Any) -> list[Tool] | None:
         if type(decls) is not list or not decls:
             return None
         for decl in decls:
-            tool = _declaration(decl)
-            if tool is None or tool[0] in names:
+            tool: Tool | None = None
+            if type(decl) is dict and len(decl) == 3:  # the common declaration inline: every field
+                try:  # (three keys, one missing: another key, read field by field below)
+                    name, description = decl["name"], decl["description"]
+                    schema = decl["parametersJsonSchema"]
+                except KeyError:
+                    name = description = schema = None
+                if type(name) is str and name and type(description) is str and type(schema) is dict:
+                    tool = (name, description, schema, None)
+            if tool is None:
+                tool = _declaration(decl)
+                if tool is None:
+                    return None
+            if tool[0] in names:
                 return None
             names.add(tool[0])
             out.append(tool)
@@ -314,12 +362,21 @@ def _choice(config: Any, tools: list[Tool]) -> str | tuple[str, str] | None:
 def _generation(config: Any, plain: Plain) -> bool:
     if type(config) is not dict or not _GENERATION_KEYS.issuperset(config):
         return False
-    for key, attribute, kinds in _GENERATION:
-        if key in config:
-            value = config[key]
-            if type(value) not in kinds:
-                return False
-            setattr(plain, attribute, value)
+    if "maxOutputTokens" in config:  # each field straight (a loop of setattr costs more)
+        value = config["maxOutputTokens"]
+        if type(value) is not int:
+            return False
+        plain.max_tokens = value
+    if "temperature" in config:
+        value = config["temperature"]
+        if type(value) is not int and type(value) is not float:
+            return False
+        plain.temperature = value
+    if "topP" in config:
+        value = config["topP"]
+        if type(value) is not int and type(value) is not float:
+            return False
+        plain.top_p = value
     return True
 
 

@@ -29,11 +29,9 @@ from toolwire._plain._form import (
     RESULTS,
     SYSTEM,
     USER,
-    Number,
     Plain,
     Result,
     Tool,
-    read_numbers,
 )
 
 __all__ = ["read"]
@@ -44,14 +42,6 @@ _TOP = frozenset(
         *("max_output_tokens", "temperature", "top_p", "stream", "user", "metadata"),
     }
 )
-_NUMBERS: tuple[Number, ...] = (
-    ("max_output_tokens", "max_tokens", 1, None),
-    ("temperature", "temperature", 0, 2),
-    ("top_p", "top_p", 0, 1),
-)
-"""Responses field, :class:`Plain` field, and the range the lane takes (``None``: no bound)."""
-_AFTER = (("stream", bool), ("user", str), ("metadata", dict))
-"""Fields read as they are, with their type."""
 _TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict"})
 _TOOL_TYPES = (("description", str), ("parameters", dict), ("strict", bool))
 _MODES = frozenset({"auto", "none", "required"})
@@ -256,13 +246,45 @@ def _tool_fields(p: dict[str, Any], plain: Plain) -> bool:
     return True
 
 
+def _numbers(p: dict[str, Any], plain: Plain) -> bool:
+    """``max_output_tokens`` (an integer from 1), ``temperature`` (from 0 to 2) and ``top_p``
+    (from 0 to 1) read into ``plain``, each straight (a loop of ``setattr`` costs more); ``False``
+    when one is outside (the general path then moves or notes it)."""
+    if "max_output_tokens" in p:
+        value = p["max_output_tokens"]
+        if type(value) is not int or not value >= 1:
+            return False
+        plain.max_tokens = value
+    if "temperature" in p:
+        value = p["temperature"]
+        if (type(value) is not int and type(value) is not float) or not 0 <= value <= 2:
+            return False
+        plain.temperature = value
+    if "top_p" in p:
+        value = p["top_p"]
+        if (type(value) is not int and type(value) is not float) or not 0 <= value <= 1:
+            return False
+        plain.top_p = value
+    return True
+
+
 def _after(p: dict[str, Any], plain: Plain) -> bool:
-    for key, wanted in _AFTER:
-        if key in p:
-            value = p[key]
-            if type(value) is not wanted:
-                return False
-            setattr(plain, key, value)
+    """``stream``, ``user`` and ``metadata`` read into ``plain`` as they are, each straight."""
+    if "stream" in p:
+        stream = p["stream"]
+        if type(stream) is not bool:
+            return False
+        plain.stream = stream
+    if "user" in p:
+        user = p["user"]
+        if type(user) is not str:
+            return False
+        plain.user = user
+    if "metadata" in p:
+        metadata = p["metadata"]
+        if type(metadata) is not dict:
+            return False
+        plain.metadata = metadata
     return True
 
 
@@ -278,6 +300,6 @@ def read(p: Any, model: str | None) -> Plain | None:
     if turns is None:
         return None
     plain = Plain(name, turns)
-    if _tool_fields(p, plain) and read_numbers(p, _NUMBERS, plain) and _after(p, plain):
+    if _tool_fields(p, plain) and _numbers(p, plain) and _after(p, plain):
         return plain
     return None
