@@ -44,7 +44,7 @@ from toolwire._json import _decoder, dumps_str
 
 __all__ = [
     *("ASSISTANT", "CALL", "PLAIN_FIELDS", "RESULT", "RESULTS", "SYSTEM", "USER"),
-    *("Call", "Number", "Plain", "Result", "Tool", "arguments_object", "arguments_text", "read_numbers"),
+    *("Call", "Plain", "Result", "Tool", "arguments_object", "arguments_text", "read_numbers"),
 ]
 
 SYSTEM: Final = 0
@@ -175,21 +175,24 @@ def arguments_object(text: str) -> dict[str, Any] | None:
     return value if type(value) is dict else None
 
 
-Number = tuple[str, str, int, "int | None"]
-"""``(wire key, Plain field, low, high)``: a number a reader takes when ``low <= value <= high``
-(``high`` ``None``: no bound); the ``max_tokens`` field takes integers only."""
-
-
-def read_numbers(p: dict[str, Any], numbers: tuple[Number, ...], plain: Plain) -> bool:
-    """Each of ``numbers`` that the request ``p`` has, read into ``plain``; ``False`` when one is
-    not a number in its range (the general path then moves, notes or refuses it)."""
-    for key, field, low, high in numbers:
-        if key in p:
-            value = p[key]
-            kind = type(value)
-            if (kind is not int and (kind is not float or field == "max_tokens")) or not low <= value:
-                return False
-            if high is not None and not value <= high:
-                return False
-            setattr(plain, field, value)
+def read_numbers(p: dict[str, Any], plain: Plain, limit: str, least: int, hottest: int) -> bool:
+    """The output limit (the key ``limit``, an integer from ``least``), ``temperature`` (a number
+    from 0 to ``hottest``) and ``top_p`` (from 0 to 1) of the request ``p`` read into ``plain``,
+    each straight (a loop of ``setattr`` costs more); ``False`` when one is outside (the general
+    path then moves, notes or refuses it)."""
+    if limit in p:
+        value = p[limit]
+        if type(value) is not int or not value >= least:
+            return False
+        plain.max_tokens = value
+    if "temperature" in p:
+        value = p["temperature"]
+        if (type(value) is not int and type(value) is not float) or not 0 <= value <= hottest:
+            return False
+        plain.temperature = value
+    if "top_p" in p:
+        value = p["top_p"]
+        if (type(value) is not int and type(value) is not float) or not 0 <= value <= 1:
+            return False
+        plain.top_p = value
     return True

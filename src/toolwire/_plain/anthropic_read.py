@@ -35,6 +35,7 @@ from toolwire._plain._form import (
     Plain,
     Result,
     Tool,
+    read_numbers,
 )
 
 __all__ = ["read"]
@@ -309,28 +310,6 @@ def _tool_fields(p: dict[str, Any], plain: Plain) -> bool:
     return "tool_choice" not in p or _choice(p["tool_choice"], tools, plain)
 
 
-def _numbers(p: dict[str, Any], plain: Plain) -> bool:
-    """``max_tokens`` (an integer from 16), ``temperature`` and ``top_p`` (numbers from 0 to 1)
-    read into ``plain``, each straight (a loop of ``setattr`` costs more); ``False`` when one is
-    outside (the general path then notes it)."""
-    if "max_tokens" in p:
-        value = p["max_tokens"]
-        if type(value) is not int or not value >= 16:
-            return False
-        plain.max_tokens = value
-    if "temperature" in p:
-        value = p["temperature"]
-        if (type(value) is not int and type(value) is not float) or not 0 <= value <= 1:
-            return False
-        plain.temperature = value
-    if "top_p" in p:
-        value = p["top_p"]
-        if (type(value) is not int and type(value) is not float) or not 0 <= value <= 1:
-            return False
-        plain.top_p = value
-    return True
-
-
 def _rest(p: dict[str, Any], plain: Plain) -> bool:
     """``stream`` and ``metadata`` read into ``plain`` (``metadata.user_id`` as ``user``)."""
     if "stream" in p:
@@ -370,6 +349,6 @@ def read(p: Any, model: str | None) -> Plain | None:
     if not _Reader(turns).run(messages):
         return None
     plain = Plain(name, turns)
-    if _tool_fields(p, plain) and _numbers(p, plain) and _rest(p, plain):
+    if _tool_fields(p, plain) and read_numbers(p, plain, "max_tokens", 16, 1) and _rest(p, plain):
         return plain
     return None

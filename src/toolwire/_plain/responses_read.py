@@ -32,6 +32,7 @@ from toolwire._plain._form import (
     Plain,
     Result,
     Tool,
+    read_numbers,
 )
 
 __all__ = ["read"]
@@ -246,28 +247,6 @@ def _tool_fields(p: dict[str, Any], plain: Plain) -> bool:
     return True
 
 
-def _numbers(p: dict[str, Any], plain: Plain) -> bool:
-    """``max_output_tokens`` (an integer from 1), ``temperature`` (from 0 to 2) and ``top_p``
-    (from 0 to 1) read into ``plain``, each straight (a loop of ``setattr`` costs more); ``False``
-    when one is outside (the general path then moves or notes it)."""
-    if "max_output_tokens" in p:
-        value = p["max_output_tokens"]
-        if type(value) is not int or not value >= 1:
-            return False
-        plain.max_tokens = value
-    if "temperature" in p:
-        value = p["temperature"]
-        if (type(value) is not int and type(value) is not float) or not 0 <= value <= 2:
-            return False
-        plain.temperature = value
-    if "top_p" in p:
-        value = p["top_p"]
-        if (type(value) is not int and type(value) is not float) or not 0 <= value <= 1:
-            return False
-        plain.top_p = value
-    return True
-
-
 def _after(p: dict[str, Any], plain: Plain) -> bool:
     """``stream``, ``user`` and ``metadata`` read into ``plain`` as they are, each straight."""
     if "stream" in p:
@@ -300,6 +279,6 @@ def read(p: Any, model: str | None) -> Plain | None:
     if turns is None:
         return None
     plain = Plain(name, turns)
-    if _tool_fields(p, plain) and _numbers(p, plain) and _after(p, plain):
+    if _tool_fields(p, plain) and read_numbers(p, plain, "max_output_tokens", 1, 2) and _after(p, plain):
         return plain
     return None
