@@ -305,7 +305,6 @@ class StreamEncoder(DeltaFraming):
         each; argument deltas of a call, the common case, inline: a ``str`` is the argument
         text ``frame_delta`` held)."""
         call = slot.kind == "call"
-        chunks, wire = slot.chunks, slot.wire
         for pending in slot.pending:
             if type(pending) is str:
                 text = pending
@@ -317,12 +316,9 @@ class StreamEncoder(DeltaFraming):
             if not call:
                 out += self._emit(slot, ToolCallDelta(index=slot.ir, arguments=text))
             elif text:
-                chunks.append(text)  # _hold, inline
-                if len(chunks) >= TRIM and type(chunks) is ArgumentsCheck:
-                    chunks.trim()
+                _hold(slot.chunks, text)
                 slot.sent += len(text)
-                delta = {"type": "input_json_delta", "partial_json": text}
-                out.append({"type": "content_block_delta", "index": wire, "delta": delta})
+                out.append(delta_event(slot, {"type": "input_json_delta", "partial_json": text}))
         slot.pending.clear()
 
     def _emit(self, slot: Slot, event: Delta) -> list[WireEvent]:
