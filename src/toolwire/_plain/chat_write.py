@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain, arguments_text
+from toolwire._json import _encoder
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain
 from toolwire._plain._names import NameCheck
 
 __all__ = ["write"]
@@ -34,6 +35,7 @@ __all__ = ["write"]
 name_ok = NameCheck("openai-chat")
 """Whether a tool name is one Chat takes as it is (the renaming pass leaves it)."""
 _MODES = frozenset({"auto", "none", "required"})
+_encode = _encoder.encode
 
 
 def _answers(results: Any, calls: Any) -> bool:
@@ -51,11 +53,14 @@ def _calls(calls: Any, called: set[str]) -> list[dict[str, Any]] | None:
         if type(name) is not str or (name not in valid and not name_ok(name)):
             return None
         if type(arguments) is str:
-            text: str | None = arguments or "{}"
+            text = arguments or "{}"
+        elif type(arguments) is dict:
+            try:  # an object (Anthropic, Gemini) as compact JSON text: arguments_text inline
+                text = _encode(arguments).decode()
+            except Exception:
+                return None  # too deep: the general path says so
         else:
-            text = arguments_text(arguments)
-            if text is None:
-                return None
+            return None
         called.add(call_id)
         wire.append({"id": call_id, "type": "function", "function": {"name": name, "arguments": text}})
     return wire
@@ -75,14 +80,20 @@ def _messages(turns: list[tuple[Any, ...]]) -> list[dict[str, Any]] | None:
     for turn in turns:
         kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
         if pending is not None:  # a call turn: its results come next
-            if type(pending[0]) is int:  # a flat CALL turn: its call
-                pending = (pending[1:],)
             if kind == RESULT:  # the one result, flat
-                if len(pending) != 1 or turn[1] != pending[0][0] or type(turn[2]) is not str:
+                if type(pending[0]) is int:  # a flat CALL turn: its call id (no tuple made)
+                    wanted = pending[1]
+                elif len(pending) == 1:
+                    wanted = pending[0][0]
+                else:
+                    return None
+                if turn[1] != wanted or type(turn[2]) is not str:
                     return None
                 append({"role": "tool", "tool_call_id": turn[1], "content": turn[2]})
                 pending, previous = None, kind
                 continue
+            if type(pending[0]) is int:  # a flat CALL turn: its call
+                pending = (pending[1:],)
             results = turn[1]
             if kind != RESULTS:
                 return None
@@ -109,6 +120,11 @@ def _messages(turns: list[tuple[Any, ...]]) -> list[dict[str, Any]] | None:
             if previous == ASSISTANT:
                 return None  # two assistant turns in a row: the general path merges them
             new_id = type(call_id) is str and call_id and call_id not in called
+            if new_id and type(name) is str and name in valid and type(arguments) is dict:
+                try:  # an object (Anthropic, Gemini) as compact JSON text: arguments_text inline
+                    arguments = _encode(arguments).decode()
+                except Exception:
+                    return None  # too deep: the general path says so
             if new_id and type(name) is str and name in valid and type(arguments) is str:
                 called.add(call_id)
                 function = {"name": name, "arguments": arguments or "{}"}
