@@ -212,6 +212,7 @@ def _wire_messages(plain: Plain) -> tuple[list[str], list[Any]] | None:
     blocks: list[Any] = []  # its content
     ids: set[Any] = set()  # the call ids written (checked at the end)
     add_id = ids.add
+    valid = _VALID_NAMES
     open_calls = False
     for turn in plain.turns:
         kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
@@ -219,39 +220,53 @@ def _wire_messages(plain: Plain) -> tuple[list[str], list[Any]] | None:
             text = turn[1]
             if not text:
                 return None
-            block = AnthropicTextOut("text", text)
             if role == "user":
-                blocks.append(block)
+                blocks.append(AnthropicTextOut("text", text))
             else:
-                role, blocks = "user", [block]
-                append(AnthropicMessageOut(role, blocks))
+                role = "user"
+                blocks = [AnthropicTextOut("text", text)]
+                append(AnthropicMessageOut("user", blocks))
             open_calls = False
         elif kind == RESULT:  # the one result of the assistant turn with calls right before
-            if not open_calls:
+            call_id = turn[1]
+            output = turn[2]
+            if not open_calls or not output or (call_id not in ids and not _id_ok(call_id)):
                 return None
             open_calls = False
-            call_id, output = turn[1], turn[2]
-            if not output or (call_id not in ids and not _id_ok(call_id)):
-                return None
-            role, blocks = "user", [AnthropicToolResultOut("tool_result", call_id, output)]
-            append(AnthropicMessageOut(role, blocks))
+            role = "user"
+            blocks = [AnthropicToolResultOut("tool_result", call_id, output)]
+            append(AnthropicMessageOut("user", blocks))
         elif kind == CALL:  # a turn of one call (no text)
-            block = _tool_use(turn[1], turn[2], turn[3], True)
-            if block is None or role == "assistant":
+            if role == "assistant":
                 return None
-            add_id(turn[1])
-            role, blocks = "assistant", [block]
-            append(AnthropicMessageOut(role, blocks))
+            call_id = turn[1]
+            name = turn[2]
+            arguments = turn[3]
+            if type(name) is str and name in valid and type(arguments) is str and arguments:
+                try:  # the common call inline: a name seen valid, arguments as JSON text
+                    parsed = _decode(arguments)
+                except Exception:
+                    return None
+                if type(parsed) is not dict:
+                    return None
+                block: Any = AnthropicToolUseOut("tool_use", call_id, name, parsed)
+            else:
+                block = _tool_use(call_id, name, arguments, True)
+                if block is None:
+                    return None
+            add_id(call_id)
+            role = "assistant"
+            blocks = [block]
+            append(AnthropicMessageOut("assistant", blocks))
             open_calls = True
         elif kind == ASSISTANT:
-            text, calls = turn[1], turn[2]
+            text = turn[1]
+            calls = turn[2]
             if role == "assistant" or text == "" or (text is None and not calls):
                 return None
-            if text is None:
-                role, blocks = "assistant", []
-            else:
-                role, blocks = "assistant", [AnthropicTextOut("text", text)]
-            append(AnthropicMessageOut(role, blocks))
+            role = "assistant"
+            blocks = [] if text is None else [AnthropicTextOut("text", text)]
+            append(AnthropicMessageOut("assistant", blocks))
             if calls:
                 open_calls = True
                 for call_id, name, arguments in calls:

@@ -126,8 +126,9 @@ class _Contents:
         return [_response(call_id, name, outputs[call_id], self.wire) for call_id, name, _ in calls]
 
     def run_dicts(self, turns: list[tuple[Any, ...]]) -> bool:
-        """:meth:`run` writing dicts (the dict API's), each branch writing its dicts straight (no
-        check per turn of which to build), the common call inline and the notes in a local."""
+        """:meth:`run` writing dicts (the dict API's; :meth:`run` writes the bytes API's Structs),
+        each branch writing its dicts straight (no check per turn of which to build), the common
+        call inline and the notes in a local."""
         contents = self.contents
         append = contents.append
         called = self.called
@@ -244,7 +245,9 @@ class _Contents:
         contents = self.contents
         append = contents.append
         called = self.called
-        wire = self.wire
+        add_called = called.add
+        valid = _VALID
+        noted = False  # the general path notes something (kept in self.noted at the end)
         role: str | None = None  # the role of the last content
         last: list[Any] = []  # its parts
         calls: Any = None  # the call turn awaiting its results (Any: a tuple or a list)
@@ -253,12 +256,12 @@ class _Contents:
             if kind == USER:
                 if calls is not None:
                     return False
-                part = GeminiTextOut(turn[1]) if wire else {"text": turn[1]}
                 if role == "user":
-                    last.append(part)
+                    last.append(GeminiTextOut(turn[1]))
                 else:
-                    role, last = "user", [part]
-                    append(GeminiContentOut(role, last) if wire else {"role": role, "parts": last})
+                    role = "user"
+                    last = [GeminiTextOut(turn[1])]
+                    append(GeminiContentOut("user", last))
             elif kind == RESULT:  # the one result of the call turn right before
                 if calls is None:
                     return False
@@ -270,33 +273,47 @@ class _Contents:
                     return False
                 if turn[1] != wanted:
                     return False
-                self.noted = True  # the text result is wrapped as response.output (an info note)
-                if wire:  # after a model content: a new one
-                    role, last = "user", [_response(wanted, name, turn[2], wire)]
-                    append(GeminiContentOut(role, last))
-                else:  # (_response inline: the common turn)
-                    response = {"name": name, "id": wanted, "response": {"output": turn[2]}}
-                    role, last = "user", [{"functionResponse": response}]
-                    append({"role": role, "parts": last})
+                noted = True  # the text result is wrapped as response.output (an info note)
+                role = "user"  # after a model content: a new one
+                last = [GeminiResponsePartOut(GeminiResponseOut(name, wanted, GeminiOutputOut(turn[2])))]
+                append(GeminiContentOut("user", last))
                 calls = None
             elif kind == CALL:  # a turn of one call, flat
-                part = _function_call(turn[1], turn[2], turn[3], called, wire)
-                if part is None or calls is not None:
+                if calls is not None:
                     return False
+                call_id = turn[1]
+                name = turn[2]
+                arguments = turn[3]
+                if call_id not in called and name in valid and (arguments or type(arguments) is not str):
+                    if type(arguments) is str:  # the common call inline: a name seen valid, and
+                        try:  # arguments as JSON text (else an object: Anthropic)
+                            arguments = _decode(arguments)
+                        except Exception:
+                            return False
+                        if type(arguments) is not dict:
+                            return False
+                    add_called(call_id)
+                    part: Any = GeminiCallPartOut(GeminiArgsCallOut(name, arguments, call_id))
+                else:
+                    part = _function_call(call_id, name, arguments, called, True)
+                    if part is None:
+                        return False
                 if role == "model":
                     last.append(part)
                 else:
-                    role, last = "model", [part]
-                    append(GeminiContentOut(role, last) if wire else {"role": role, "parts": last})
+                    role = "model"
+                    last = [part]
+                    append(GeminiContentOut("model", last))
                 calls = turn
             elif kind == ASSISTANT:
                 if calls is not None:
                     return False
-                text, calls = turn[1], turn[2] or None
-                parts: list[Any] = [] if text is None else [GeminiTextOut(text) if wire else {"text": text}]
+                text = turn[1]
+                calls = turn[2] or None
+                parts: list[Any] = [] if text is None else [GeminiTextOut(text)]
                 if calls is not None:
                     for call_id, name, arguments in calls:
-                        part = _function_call(call_id, name, arguments, called, wire)
+                        part = _function_call(call_id, name, arguments, called, True)
                         if part is None:
                             return False
                         parts.append(part)
@@ -305,24 +322,30 @@ class _Contents:
                 if role == "model":
                     last.extend(parts)
                 else:
-                    role, last = "model", parts
-                    append(GeminiContentOut(role, last) if wire else {"role": role, "parts": last})
+                    role = "model"
+                    last = parts
+                    append(GeminiContentOut("model", last))
             elif kind == RESULTS:
                 if calls is None:
                     return False
                 found = self.results(turn[1], (calls[1:],) if type(calls[0]) is int else calls)
                 if found is None:
                     return False
-                role, last = "user", found  # after a model content: a new one
-                append(GeminiContentOut(role, last) if wire else {"role": role, "parts": last})
+                noted = True  # wrapped (and maybe put in call order): info notes
+                role = "user"  # after a model content: a new one
+                last = found
+                append(GeminiContentOut("user", last))
                 calls = None
             elif kind == SYSTEM and calls is None:
-                self.noted = self.noted or bool(contents)  # moved to systemInstruction
+                if contents:
+                    noted = True  # moved to systemInstruction
                 if self.system is None:
                     self.system = []
                 self.system.append({"text": turn[2]})
             else:
                 return False  # a system turn awaiting results, or an unknown kind
+        if noted:
+            self.noted = True
         return calls is None
 
 
