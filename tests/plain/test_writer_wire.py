@@ -201,9 +201,35 @@ HAND: dict[str, tuple[list[Any], bool]] = {
     ),
     "a call first": ([(CALL, "c1", "weather", ""), (RESULT, "c1", "a")], False),
     "results of other calls": ([(USER, "Hi"), _TWO_CALLS, (RESULTS, (("c2", "b"), ("c9", "a")))], False),
+    "user texts merged": ([(USER, "Hi"), (USER, "there"), (ASSISTANT, "Hello.", ())], True),
+    "a user text after a result, merged": (
+        [(USER, "Hi"), (CALL, "c1", "weather", ""), (RESULT, "c1", "a"), (USER, "thanks"), (USER, "bye")],
+        True,
+    ),
+    "model texts then a call, merged": (
+        [
+            (USER, "Hi"),
+            (ASSISTANT, "Hm.", ()),
+            (ASSISTANT, "Wait.", ()),
+            (CALL, "c1", "weather", ""),
+            (RESULT, "c1", "a"),
+        ],
+        True,
+    ),
+    "a model text after calls, merged": (
+        [
+            (USER, "Hi"),
+            (CALL, "c1", "weather", "{}"),
+            (RESULT, "c1", "a"),
+            (ASSISTANT, "Ok.", ()),
+            (ASSISTANT, "So.", ()),
+        ],
+        True,
+    ),
 }
 """Hand-written conversations (and whether Gemini writes them): the results' helpers, the first
-content's check (a Struct under ``write_wire``)."""
+content's check (a Struct under ``write_wire``), turns merged into a message or content of one
+block or part (a tuple under ``write_wire``)."""
 
 
 @pytest.mark.parametrize("target", TARGETS)

@@ -43,7 +43,7 @@ class AnthropicMessageOut(Struct, gc=False):
     """``{"role", "content"}``: a message and its blocks."""
 
     role: Any
-    content: list[Any]
+    content: Any  # a list, or a tuple (one item, or items added: the same JSON array)
 
 
 class AnthropicTextOut(Struct, gc=False):
@@ -74,7 +74,7 @@ class GeminiContentOut(Struct, gc=False):
     """``{"role", "parts"}``: a content and its parts."""
 
     role: Any
-    parts: list[Any]
+    parts: Any  # a list, or a tuple (one item, or items added: the same JSON array)
 
 
 class GeminiTextOut(Struct, gc=False):

@@ -204,12 +204,15 @@ def _messages(plain: Plain) -> tuple[list[str], list[Any]] | None:
 
 def _wire_messages(plain: Plain) -> tuple[list[str], list[Any]] | None:
     """:func:`_messages` with the messages and blocks as the Structs that encode as its dicts
-    (the bytes API's: :mod:`toolwire._plain._request_out`), built at the same places."""
+    (the bytes API's: :mod:`toolwire._plain._request_out`), built at the same places; a message
+    of one block holds it in a tuple (encoded as the same array: one object less than a list,
+    and no container for the collector to keep scanning), a user text after a user message is
+    added to its tuple (a new one: ``+=``)."""
     system: list[str] = []
     out: list[Any] = []
     append = out.append
     role: str | None = None  # the role of the last message
-    blocks: list[Any] = []  # its content
+    message = AnthropicMessageOut(None, ())  # the last message (a placeholder until the first)
     ids: set[Any] = set()  # the call ids written (checked at the end)
     add_id = ids.add
     valid = _VALID_NAMES
@@ -221,11 +224,11 @@ def _wire_messages(plain: Plain) -> tuple[list[str], list[Any]] | None:
             if not text:
                 return None
             if role == "user":
-                blocks.append(AnthropicTextOut("text", text))
+                message.content += (AnthropicTextOut("text", text),)
             else:
                 role = "user"
-                blocks = [AnthropicTextOut("text", text)]
-                append(AnthropicMessageOut("user", blocks))
+                message = AnthropicMessageOut("user", (AnthropicTextOut("text", text),))
+                append(message)
             open_calls = False
         elif kind == RESULT:  # the one result of the assistant turn with calls right before
             call_id = turn[1]
@@ -234,8 +237,8 @@ def _wire_messages(plain: Plain) -> tuple[list[str], list[Any]] | None:
                 return None
             open_calls = False
             role = "user"
-            blocks = [AnthropicToolResultOut("tool_result", call_id, output)]
-            append(AnthropicMessageOut("user", blocks))
+            message = AnthropicMessageOut("user", (AnthropicToolResultOut("tool_result", call_id, output),))
+            append(message)
         elif kind == CALL:  # a turn of one call (no text)
             if role == "assistant":
                 return None
@@ -256,8 +259,8 @@ def _wire_messages(plain: Plain) -> tuple[list[str], list[Any]] | None:
                     return None
             add_id(call_id)
             role = "assistant"
-            blocks = [block]
-            append(AnthropicMessageOut("assistant", blocks))
+            message = AnthropicMessageOut("assistant", (block,))
+            append(message)
             open_calls = True
         elif kind == ASSISTANT:
             text = turn[1]
@@ -265,8 +268,9 @@ def _wire_messages(plain: Plain) -> tuple[list[str], list[Any]] | None:
             if role == "assistant" or text == "" or (text is None and not calls):
                 return None
             role = "assistant"
-            blocks = [] if text is None else [AnthropicTextOut("text", text)]
-            append(AnthropicMessageOut("assistant", blocks))
+            blocks: list[Any] = [] if text is None else [AnthropicTextOut("text", text)]
+            message = AnthropicMessageOut("assistant", blocks)
+            append(message)
             if calls:
                 open_calls = True
                 for call_id, name, arguments in calls:
@@ -291,7 +295,8 @@ def _wire_messages(plain: Plain) -> tuple[list[str], list[Any]] | None:
             role, blocks = "user", []
             if not _results(results, blocks, ids, True):
                 return None
-            append(AnthropicMessageOut(role, blocks))
+            message = AnthropicMessageOut(role, blocks)
+            append(message)
     return (system, out) if _ids_ok(ids) else None
 
 

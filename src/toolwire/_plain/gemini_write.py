@@ -241,7 +241,9 @@ class _Contents:
 
         One loop, a complete branch per turn kind (most common first); ``calls`` holds the call
         turn awaiting its results (a flat CALL turn, or an assistant turn's calls): only results
-        may come next."""
+        may come next. A content of one part holds it in a tuple (encoded as the same array: one
+        object less than a list, and no container for the collector to keep scanning); parts
+        added to a content make its tuple anew (``+=``)."""
         contents = self.contents
         append = contents.append
         called = self.called
@@ -249,7 +251,7 @@ class _Contents:
         valid = _VALID
         noted = False  # the general path notes something (kept in self.noted at the end)
         role: str | None = None  # the role of the last content
-        last: list[Any] = []  # its parts
+        current = GeminiContentOut(None, ())  # the last content (a placeholder until the first)
         calls: Any = None  # the call turn awaiting its results (Any: a tuple or a list)
         for turn in turns:
             kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
@@ -257,11 +259,11 @@ class _Contents:
                 if calls is not None:
                     return False
                 if role == "user":
-                    last.append(GeminiTextOut(turn[1]))
+                    current.parts += (GeminiTextOut(turn[1]),)
                 else:
                     role = "user"
-                    last = [GeminiTextOut(turn[1])]
-                    append(GeminiContentOut("user", last))
+                    current = GeminiContentOut("user", (GeminiTextOut(turn[1]),))
+                    append(current)
             elif kind == RESULT:  # the one result of the call turn right before
                 if calls is None:
                     return False
@@ -275,8 +277,9 @@ class _Contents:
                     return False
                 noted = True  # the text result is wrapped as response.output (an info note)
                 role = "user"  # after a model content: a new one
-                last = [GeminiResponsePartOut(GeminiResponseOut(name, wanted, GeminiOutputOut(turn[2])))]
-                append(GeminiContentOut("user", last))
+                response = GeminiResponseOut(name, wanted, GeminiOutputOut(turn[2]))
+                current = GeminiContentOut("user", (GeminiResponsePartOut(response),))
+                append(current)
                 calls = None
             elif kind == CALL:  # a turn of one call, flat
                 if calls is not None:
@@ -299,11 +302,11 @@ class _Contents:
                     if part is None:
                         return False
                 if role == "model":
-                    last.append(part)
+                    current.parts += (part,)
                 else:
                     role = "model"
-                    last = [part]
-                    append(GeminiContentOut("model", last))
+                    current = GeminiContentOut("model", (part,))
+                    append(current)
                 calls = turn
             elif kind == ASSISTANT:
                 if calls is not None:
@@ -320,11 +323,11 @@ class _Contents:
                 if not parts:
                     continue
                 if role == "model":
-                    last.extend(parts)
+                    current.parts += tuple(parts)  # a list's extended, a tuple made anew
                 else:
                     role = "model"
-                    last = parts
-                    append(GeminiContentOut("model", last))
+                    current = GeminiContentOut("model", parts)
+                    append(current)
             elif kind == RESULTS:
                 if calls is None:
                     return False
@@ -333,8 +336,8 @@ class _Contents:
                     return False
                 noted = True  # wrapped (and maybe put in call order): info notes
                 role = "user"  # after a model content: a new one
-                last = found
-                append(GeminiContentOut("user", last))
+                current = GeminiContentOut("user", found)
+                append(current)
                 calls = None
             elif kind == SYSTEM and calls is None:
                 if contents:
