@@ -1,5 +1,5 @@
-"""The bytes API's request writers (``write_wire``, issue 18): the Anthropic and Gemini writers'
-one loop builds msgspec Structs (:mod:`toolwire._plain._request_out`) where the dict API's
+"""The bytes API's request writers (``write_wire``, issue 18): the Anthropic, Gemini and Chat
+writers build msgspec Structs (:mod:`toolwire._plain._request_out`) where the dict API's
 ``write`` builds dicts, and ``translate_request_bytes`` encodes them.
 
 For every request of the corpora, of each reader, and every one-spot change of the flat-turn
@@ -19,13 +19,19 @@ from tests.plain.harness import FORMATS, corpus, same_both_ways
 from tests.plain.test_flat_turns import CHANGES, _plain, conversation
 from toolwire import translate_request_bytes
 from toolwire._json import dumps
-from toolwire._plain import READERS, WIRE_WRITERS, WRITERS, anthropic_write, gemini_write
+from toolwire._plain import READERS, WIRE_WRITERS, WRITERS, anthropic_write, chat_write, gemini_write
 from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, USER, Plain
-from toolwire._plain._request_out import AnthropicMessageOut, GeminiContentOut
+from toolwire._plain._request_out import (
+    AnthropicMessageOut,
+    ChatCallMessageOut,
+    ChatMessageOut,
+    ChatToolMessageOut,
+    GeminiContentOut,
+)
 from toolwire.errors import PayloadError
 from toolwire.translate import pair_lane, translate_request
 
-TARGETS = ("anthropic", "gemini")
+TARGETS = ("anthropic", "gemini", "openai-chat")
 
 
 def _both(target: str, make: Callable[[], Plain | None]) -> tuple[Any, Any]:
@@ -93,22 +99,66 @@ def _call(call_id: str, arguments: str) -> dict[str, Any]:
     return {"id": call_id, "type": "function", "function": {"name": "weather", "arguments": arguments}}
 
 
+def _anthropic() -> dict[str, Any]:
+    """An Anthropic request (object arguments: the Chat writer writes their text)."""
+    use = {"type": "tool_use", "name": "weather"}
+    return {
+        "model": "claude-sonnet-4-5",
+        "system": "Be brief.",
+        "max_tokens": 256,
+        "messages": [
+            {"role": "user", "content": "Weather?"},
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "text", "text": "Looking."},
+                    {**use, "id": "c1", "input": {"city": "Oslo"}},
+                ],
+            },
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c1", "content": "sunny"}]},
+            {
+                "role": "assistant",
+                "content": [{**use, "id": "c2", "input": {}}, {**use, "id": "c3", "input": {"a": [1]}}],
+            },
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "c2", "content": "rain"},
+                    {"type": "tool_result", "tool_use_id": "c3", "content": "noon"},
+                ],
+            },
+            {"role": "assistant", "content": [{**use, "id": "c4", "input": {"city": "Bergen"}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c4", "content": "fog"}]},
+        ],
+        "tools": [{"name": "weather", "input_schema": {"type": "object", "properties": {}}}],
+    }
+
+
+_SHAPES = {
+    "anthropic": {AnthropicMessageOut},
+    "gemini": {GeminiContentOut},
+    "openai-chat": {ChatMessageOut, ChatCallMessageOut, ChatToolMessageOut},
+}
+
+
 @pytest.mark.parametrize(
-    ("target", "shape"), [("anthropic", AnthropicMessageOut), ("gemini", GeminiContentOut)]
+    ("source", "target"),
+    [("openai-chat", "anthropic"), ("openai-chat", "gemini"), ("anthropic", "openai-chat")],
 )
-def test_the_bytes_api_takes_the_structs(target: str, shape: type) -> None:
-    lane = pair_lane(_chat(), "openai-chat", target, "drop", None, True)
+def test_the_bytes_api_takes_the_structs(source: str, target: str) -> None:
+    payload = _chat() if source == "openai-chat" else _anthropic()
+    lane = pair_lane(payload, source, target, "drop", None, True)
     assert lane is not None
-    conversation = lane[0]["messages" if target == "anthropic" else "contents"]
-    assert {type(item) for item in conversation} == {shape}
-    assert pair_lane(_chat(), "openai-chat", target, "drop") == (
-        translate_request(_chat(), source="openai-chat", target=target, policy="drop").payload,
+    conversation = lane[0]["contents" if target == "gemini" else "messages"]
+    assert {type(item) for item in conversation} == _SHAPES[target]
+    assert pair_lane(payload, source, target, "drop") == (
+        translate_request(payload, source=source, target=target, policy="drop").payload,
         lane[1],
     )
-    assert same_both_ways(_chat(), "openai-chat", target, "drop")
-    assert translate_request_bytes(
-        dumps(_chat()), source="openai-chat", target=target, policy="drop"
-    ) == dumps(translate_request(_chat(), source="openai-chat", target=target, policy="drop").payload)
+    assert same_both_ways(payload, source, target, "drop")
+    assert translate_request_bytes(dumps(payload), source=source, target=target, policy="drop") == dumps(
+        translate_request(payload, source=source, target=target, policy="drop").payload
+    )
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -127,6 +177,7 @@ def test_a_bad_body_still_raises_a_typed_error(target: str) -> None:
 def test_the_writers_name_their_wire_writers() -> None:
     assert WIRE_WRITERS["anthropic"] is anthropic_write.write_wire
     assert WIRE_WRITERS["gemini"] is gemini_write.write_wire
+    assert WIRE_WRITERS["openai-chat"] is chat_write.write_wire
     assert {k: v for k, v in WIRE_WRITERS.items() if k not in TARGETS} == {
         k: v for k, v in WRITERS.items() if k not in TARGETS
     }
@@ -150,9 +201,35 @@ HAND: dict[str, tuple[list[Any], bool]] = {
     ),
     "a call first": ([(CALL, "c1", "weather", ""), (RESULT, "c1", "a")], False),
     "results of other calls": ([(USER, "Hi"), _TWO_CALLS, (RESULTS, (("c2", "b"), ("c9", "a")))], False),
+    "user texts merged": ([(USER, "Hi"), (USER, "there"), (ASSISTANT, "Hello.", ())], True),
+    "a user text after a result, merged": (
+        [(USER, "Hi"), (CALL, "c1", "weather", ""), (RESULT, "c1", "a"), (USER, "thanks"), (USER, "bye")],
+        True,
+    ),
+    "model texts then a call, merged": (
+        [
+            (USER, "Hi"),
+            (ASSISTANT, "Hm.", ()),
+            (ASSISTANT, "Wait.", ()),
+            (CALL, "c1", "weather", ""),
+            (RESULT, "c1", "a"),
+        ],
+        True,
+    ),
+    "a model text after calls, merged": (
+        [
+            (USER, "Hi"),
+            (CALL, "c1", "weather", "{}"),
+            (RESULT, "c1", "a"),
+            (ASSISTANT, "Ok.", ()),
+            (ASSISTANT, "So.", ()),
+        ],
+        True,
+    ),
 }
 """Hand-written conversations (and whether Gemini writes them): the results' helpers, the first
-content's check (a Struct under ``write_wire``)."""
+content's check (a Struct under ``write_wire``), turns merged into a message or content of one
+block or part (a tuple under ``write_wire``)."""
 
 
 @pytest.mark.parametrize("target", TARGETS)

@@ -23,6 +23,11 @@ __all__ = [
     "AnthropicTextOut",
     "AnthropicToolResultOut",
     "AnthropicToolUseOut",
+    "ChatCallMessageOut",
+    "ChatFunctionOut",
+    "ChatMessageOut",
+    "ChatToolCallOut",
+    "ChatToolMessageOut",
     "GeminiArgsCallOut",
     "GeminiCallOut",
     "GeminiCallPartOut",
@@ -38,7 +43,7 @@ class AnthropicMessageOut(Struct, gc=False):
     """``{"role", "content"}``: a message and its blocks."""
 
     role: Any
-    content: list[Any]
+    content: Any  # a list, or a tuple (one item, or items added: the same JSON array)
 
 
 class AnthropicTextOut(Struct, gc=False):
@@ -69,7 +74,7 @@ class GeminiContentOut(Struct, gc=False):
     """``{"role", "parts"}``: a content and its parts."""
 
     role: Any
-    parts: list[Any]
+    parts: Any  # a list, or a tuple (one item, or items added: the same JSON array)
 
 
 class GeminiTextOut(Struct, gc=False):
@@ -117,3 +122,41 @@ class GeminiResponsePartOut(Struct, gc=False):
     """``{"functionResponse"}``."""
 
     functionResponse: Any  # the wire's name
+
+
+class ChatMessageOut(Struct, gc=False):
+    """``{"role", "content"}``: a Chat message of one text (system, developer, user, assistant)."""
+
+    role: Any
+    content: Any
+
+
+class ChatCallMessageOut(Struct, gc=False):
+    """``{"role": "assistant", "content", "tool_calls"}``: an assistant message with calls."""
+
+    role: Any
+    content: Any
+    tool_calls: list[Any]
+
+
+class ChatToolCallOut(Struct, gc=False):
+    """``{"id", "type": "function", "function"}``."""
+
+    id: Any
+    type: Any
+    function: Any
+
+
+class ChatFunctionOut(Struct, gc=False):
+    """``{"name", "arguments"}``."""
+
+    name: Any
+    arguments: Any
+
+
+class ChatToolMessageOut(Struct, gc=False):
+    """``{"role": "tool", "tool_call_id", "content"}``: the result of one call."""
+
+    role: Any
+    tool_call_id: Any
+    content: Any

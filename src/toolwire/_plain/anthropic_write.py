@@ -101,16 +101,17 @@ def _results(results: Any, blocks: list[Any], ids: set[Any], wire: bool) -> bool
     return True
 
 
-def _messages(plain: Plain, wire: bool) -> tuple[list[str], list[Any]] | None:
-    """The system texts and the merged turns of ``plain``, or ``None``: turns of one role in a
-    row are one message, results answer the assistant turn with calls right before them. The
-    messages and blocks are dicts, or under ``wire`` the Structs that encode as those dicts (the
-    bytes API's: :mod:`toolwire._plain._request_out`), built at the same places.
+def _messages(plain: Plain) -> tuple[list[str], list[Any]] | None:
+    """The system texts and the merged turns of ``plain`` as dicts, or ``None``: turns of one
+    role in a row are one message, results answer the assistant turn with calls right before
+    them.
 
-    One loop over the turns, a complete branch per kind (most common first); ``open_calls``
-    says the last message is an assistant one ending in a ``tool_use`` block (its turn had
-    calls), which the next results answer. The call ids are gathered in ``ids`` and checked
-    together at the end (any invalid one: ``None``, as when checked one by one)."""
+    One loop over the turns, a complete branch per kind (most common first), each writing its
+    dicts straight (the bytes API's Structs have their own loop, :func:`_wire_messages`: no
+    check of which per turn); ``open_calls`` says the last message is an assistant one ending in
+    a ``tool_use`` block (its turn had calls), which the next results answer. The call ids are
+    gathered in ``ids`` and checked together at the end (any invalid one: ``None``, as when
+    checked one by one)."""
     system: list[str] = []
     out: list[Any] = []
     append = out.append
@@ -118,6 +119,7 @@ def _messages(plain: Plain, wire: bool) -> tuple[list[str], list[Any]] | None:
     blocks: list[Any] = []  # its content
     ids: set[Any] = set()  # the call ids written (checked at the end)
     add_id = ids.add
+    valid = _VALID_NAMES
     open_calls = False
     for turn in plain.turns:
         kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
@@ -125,50 +127,57 @@ def _messages(plain: Plain, wire: bool) -> tuple[list[str], list[Any]] | None:
             text = turn[1]
             if not text:
                 return None
-            block = AnthropicTextOut("text", text) if wire else {"type": "text", "text": text}
             if role == "user":
-                blocks.append(block)
+                blocks.append({"type": "text", "text": text})
             else:
-                role, blocks = "user", [block]
-                append(AnthropicMessageOut(role, blocks) if wire else {"role": role, "content": blocks})
+                role = "user"
+                blocks = [{"type": "text", "text": text}]
+                append({"role": "user", "content": blocks})
             open_calls = False
         elif kind == RESULT:  # the one result of the assistant turn with calls right before
-            if not open_calls:
+            call_id = turn[1]
+            output = turn[2]
+            if not open_calls or not output or (call_id not in ids and not _id_ok(call_id)):
                 return None
             open_calls = False
-            call_id, output = turn[1], turn[2]
-            if not output or (call_id not in ids and not _id_ok(call_id)):
-                return None
-            if wire:
-                role, blocks = "user", [AnthropicToolResultOut("tool_result", call_id, output)]
-                append(AnthropicMessageOut(role, blocks))
-            else:
-                role, blocks = "user", [{"type": "tool_result", "tool_use_id": call_id, "content": output}]
-                append({"role": role, "content": blocks})
+            role = "user"
+            blocks = [{"type": "tool_result", "tool_use_id": call_id, "content": output}]
+            append({"role": "user", "content": blocks})
         elif kind == CALL:  # a turn of one call (no text)
-            block = _tool_use(turn[1], turn[2], turn[3], wire)
-            if block is None or role == "assistant":
+            if role == "assistant":
                 return None
-            add_id(turn[1])
-            role, blocks = "assistant", [block]
-            append(AnthropicMessageOut(role, blocks) if wire else {"role": role, "content": blocks})
+            call_id = turn[1]
+            name = turn[2]
+            arguments = turn[3]
+            if type(name) is str and name in valid and type(arguments) is str and arguments:
+                try:  # the common call inline: a name seen valid, arguments as JSON text
+                    parsed = _decode(arguments)
+                except Exception:
+                    return None
+                if type(parsed) is not dict:
+                    return None
+                block: Any = {"type": "tool_use", "id": call_id, "name": name, "input": parsed}
+            else:
+                block = _tool_use(call_id, name, arguments, False)
+                if block is None:
+                    return None
+            add_id(call_id)
+            role = "assistant"
+            blocks = [block]
+            append({"role": "assistant", "content": blocks})
             open_calls = True
         elif kind == ASSISTANT:
-            text, calls = turn[1], turn[2]
+            text = turn[1]
+            calls = turn[2]
             if role == "assistant" or text == "" or (text is None and not calls):
                 return None
-            if text is None:
-                role, blocks = "assistant", []
-            else:
-                role, blocks = (
-                    "assistant",
-                    [AnthropicTextOut("text", text) if wire else {"type": "text", "text": text}],
-                )
-            append(AnthropicMessageOut(role, blocks) if wire else {"role": role, "content": blocks})
+            role = "assistant"
+            blocks = [] if text is None else [{"type": "text", "text": text}]
+            append({"role": "assistant", "content": blocks})
             if calls:
                 open_calls = True
                 for call_id, name, arguments in calls:
-                    block = _tool_use(call_id, name, arguments, wire)
+                    block = _tool_use(call_id, name, arguments, False)
                     if block is None:
                         return None
                     add_id(call_id)
@@ -187,9 +196,107 @@ def _messages(plain: Plain, wire: bool) -> tuple[list[str], list[Any]] | None:
                 return None
             open_calls = False
             role, blocks = "user", []
-            if not _results(results, blocks, ids, wire):
+            if not _results(results, blocks, ids, False):
                 return None
-            append(AnthropicMessageOut(role, blocks) if wire else {"role": role, "content": blocks})
+            append({"role": role, "content": blocks})
+    return (system, out) if _ids_ok(ids) else None
+
+
+def _wire_messages(plain: Plain) -> tuple[list[str], list[Any]] | None:
+    """:func:`_messages` with the messages and blocks as the Structs that encode as its dicts
+    (the bytes API's: :mod:`toolwire._plain._request_out`), built at the same places; a message
+    of one block holds it in a tuple (encoded as the same array: one object less than a list,
+    and no container for the collector to keep scanning), a user text after a user message is
+    added to its tuple (a new one: ``+=``)."""
+    system: list[str] = []
+    out: list[Any] = []
+    append = out.append
+    role: str | None = None  # the role of the last message
+    message = AnthropicMessageOut(None, ())  # the last message (a placeholder until the first)
+    ids: set[Any] = set()  # the call ids written (checked at the end)
+    add_id = ids.add
+    valid = _VALID_NAMES
+    open_calls = False
+    for turn in plain.turns:
+        kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
+        if kind == USER:
+            text = turn[1]
+            if not text:
+                return None
+            if role == "user":
+                message.content += (AnthropicTextOut("text", text),)
+            else:
+                role = "user"
+                message = AnthropicMessageOut("user", (AnthropicTextOut("text", text),))
+                append(message)
+            open_calls = False
+        elif kind == RESULT:  # the one result of the assistant turn with calls right before
+            call_id = turn[1]
+            output = turn[2]
+            if not open_calls or not output or (call_id not in ids and not _id_ok(call_id)):
+                return None
+            open_calls = False
+            role = "user"
+            message = AnthropicMessageOut("user", (AnthropicToolResultOut("tool_result", call_id, output),))
+            append(message)
+        elif kind == CALL:  # a turn of one call (no text)
+            if role == "assistant":
+                return None
+            call_id = turn[1]
+            name = turn[2]
+            arguments = turn[3]
+            if type(name) is str and name in valid and type(arguments) is str and arguments:
+                try:  # the common call inline: a name seen valid, arguments as JSON text
+                    parsed = _decode(arguments)
+                except Exception:
+                    return None
+                if type(parsed) is not dict:
+                    return None
+                block: Any = AnthropicToolUseOut("tool_use", call_id, name, parsed)
+            else:
+                block = _tool_use(call_id, name, arguments, True)
+                if block is None:
+                    return None
+            add_id(call_id)
+            role = "assistant"
+            message = AnthropicMessageOut("assistant", (block,))
+            append(message)
+            open_calls = True
+        elif kind == ASSISTANT:
+            text = turn[1]
+            calls = turn[2]
+            if role == "assistant" or text == "" or (text is None and not calls):
+                return None
+            role = "assistant"
+            blocks: list[Any] = [] if text is None else [AnthropicTextOut("text", text)]
+            message = AnthropicMessageOut("assistant", blocks)
+            append(message)
+            if calls:
+                open_calls = True
+                for call_id, name, arguments in calls:
+                    block = _tool_use(call_id, name, arguments, True)
+                    if block is None:
+                        return None
+                    add_id(call_id)
+                    blocks.append(block)
+            else:
+                open_calls = False
+        elif kind == SYSTEM:
+            if not turn[2]:
+                return None  # the encoder leaves an empty text out
+            if out:
+                plain.noted = True  # a mid-conversation system message moved to the top
+            system.append(turn[2])
+        else:  # results: of the assistant turn with calls right before
+            results = turn[1]
+            if not open_calls or not results:
+                return None
+            open_calls = False
+            role, blocks = "user", []
+            if not _results(results, blocks, ids, True):
+                return None
+            message = AnthropicMessageOut(role, blocks)
+            append(message)
     return (system, out) if _ids_ok(ids) else None
 
 
@@ -285,7 +392,7 @@ def write(plain: Plain, wire: bool = False) -> dict[str, Any] | None:
     """The Anthropic request the general path writes for ``plain`` (from another format), or
     ``None`` (see the module docstring); sets ``plain.noted`` when the general path notes.
     ``wire``: the conversation as Structs that encode to the same JSON (:func:`write_wire`)."""
-    found = _messages(plain, wire)
+    found = _wire_messages(plain) if wire else _messages(plain)
     if found is None or not found[1] or not _prefill_ok(plain.turns):
         return None
     system, messages = found

@@ -20,20 +20,32 @@ writes nothing the general path would note, so it never sets ``noted``. The shap
 The payload: ``model``, ``messages``, ``tools``, ``tool_choice``, ``parallel_tool_calls``,
 ``max_completion_tokens``, ``temperature``, ``top_p``, ``stream``, ``user``, ``metadata``, each
 when set.
+:func:`write_wire` is the bytes API's: the same request with its messages as msgspec Structs
+(:mod:`toolwire._plain._request_out`) that encode to the same bytes, built by a loop written
+like the dict one (:func:`_wire_messages`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain, arguments_text
+from toolwire._json import _encoder
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain
 from toolwire._plain._names import NameCheck
+from toolwire._plain._request_out import (
+    ChatCallMessageOut,
+    ChatFunctionOut,
+    ChatMessageOut,
+    ChatToolCallOut,
+    ChatToolMessageOut,
+)
 
-__all__ = ["write"]
+__all__ = ["write", "write_wire"]
 
 name_ok = NameCheck("openai-chat")
 """Whether a tool name is one Chat takes as it is (the renaming pass leaves it)."""
 _MODES = frozenset({"auto", "none", "required"})
+_encode = _encoder.encode
 
 
 def _answers(results: Any, calls: Any) -> bool:
@@ -41,9 +53,10 @@ def _answers(results: Any, calls: Any) -> bool:
     return len(results) == len(calls) and {result[0] for result in results} == {call[0] for call in calls}
 
 
-def _calls(calls: Any, called: set[str]) -> list[dict[str, Any]] | None:
-    """The ``tool_calls`` of a turn's calls (their ids added to ``called``, the ids so far)."""
-    wire: list[dict[str, Any]] = []
+def _calls(calls: Any, called: set[str], wire: bool = False) -> list[Any] | None:
+    """The ``tool_calls`` of a turn's calls (their ids added to ``called``, the ids so far), as
+    Structs under ``wire`` (the bytes API's)."""
+    out: list[Any] = []
     valid = name_ok.valid
     for call_id, name, arguments in calls:
         if type(call_id) is not str or not call_id or call_id in called:
@@ -51,14 +64,20 @@ def _calls(calls: Any, called: set[str]) -> list[dict[str, Any]] | None:
         if type(name) is not str or (name not in valid and not name_ok(name)):
             return None
         if type(arguments) is str:
-            text: str | None = arguments or "{}"
+            text = arguments or "{}"
+        elif type(arguments) is dict:
+            try:  # an object (Anthropic, Gemini) as compact JSON text: arguments_text inline
+                text = _encode(arguments).decode()
+            except Exception:
+                return None  # too deep: the general path says so
         else:
-            text = arguments_text(arguments)
-            if text is None:
-                return None
+            return None
         called.add(call_id)
-        wire.append({"id": call_id, "type": "function", "function": {"name": name, "arguments": text}})
-    return wire
+        if wire:
+            out.append(ChatToolCallOut(call_id, "function", ChatFunctionOut(name, text)))
+        else:
+            out.append({"id": call_id, "type": "function", "function": {"name": name, "arguments": text}})
+    return out
 
 
 def _messages(turns: list[tuple[Any, ...]]) -> list[dict[str, Any]] | None:
@@ -75,14 +94,20 @@ def _messages(turns: list[tuple[Any, ...]]) -> list[dict[str, Any]] | None:
     for turn in turns:
         kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
         if pending is not None:  # a call turn: its results come next
-            if type(pending[0]) is int:  # a flat CALL turn: its call
-                pending = (pending[1:],)
             if kind == RESULT:  # the one result, flat
-                if len(pending) != 1 or turn[1] != pending[0][0] or type(turn[2]) is not str:
+                if type(pending[0]) is int:  # a flat CALL turn: its call id (no tuple made)
+                    wanted = pending[1]
+                elif len(pending) == 1:
+                    wanted = pending[0][0]
+                else:
+                    return None
+                if turn[1] != wanted or type(turn[2]) is not str:
                     return None
                 append({"role": "tool", "tool_call_id": turn[1], "content": turn[2]})
                 pending, previous = None, kind
                 continue
+            if type(pending[0]) is int:  # a flat CALL turn: its call
+                pending = (pending[1:],)
             results = turn[1]
             if kind != RESULTS:
                 return None
@@ -109,6 +134,11 @@ def _messages(turns: list[tuple[Any, ...]]) -> list[dict[str, Any]] | None:
             if previous == ASSISTANT:
                 return None  # two assistant turns in a row: the general path merges them
             new_id = type(call_id) is str and call_id and call_id not in called
+            if new_id and type(name) is str and name in valid and type(arguments) is dict:
+                try:  # an object (Anthropic, Gemini) as compact JSON text: arguments_text inline
+                    arguments = _encode(arguments).decode()
+                except Exception:
+                    return None  # too deep: the general path says so
             if new_id and type(name) is str and name in valid and type(arguments) is str:
                 called.add(call_id)
                 function = {"name": name, "arguments": arguments or "{}"}
@@ -154,6 +184,114 @@ def _messages(turns: list[tuple[Any, ...]]) -> list[dict[str, Any]] | None:
             if (role != "system" and role != "developer") or type(text) is not str or not text:
                 return None
             append({"role": role, "content": text})
+        else:  # results after no call turn
+            return None
+        previous = kind
+    return out if out and pending is None else None
+
+
+def _wire_messages(turns: list[tuple[Any, ...]]) -> list[Any] | None:
+    """:func:`_messages` with the messages as the Structs that encode as its dicts (the bytes
+    API's: :mod:`toolwire._plain._request_out`), built at the same places."""
+    out: list[Any] = []
+    append = out.append
+    called: set[str] = set()  # every call id so far
+    valid = name_ok.valid
+    pending: Any = None  # the last turn's calls
+    previous = -1  # the kind of the last turn
+    for turn in turns:
+        kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
+        if pending is not None:  # a call turn: its results come next
+            if kind == RESULT:  # the one result, flat
+                if type(pending[0]) is int:  # a flat CALL turn: its call id (no tuple made)
+                    wanted = pending[1]
+                elif len(pending) == 1:
+                    wanted = pending[0][0]
+                else:
+                    return None
+                if turn[1] != wanted or type(turn[2]) is not str:
+                    return None
+                append(ChatToolMessageOut("tool", turn[1], turn[2]))
+                pending, previous = None, kind
+                continue
+            if type(pending[0]) is int:  # a flat CALL turn: its call
+                pending = (pending[1:],)
+            results = turn[1]
+            if kind != RESULTS:
+                return None
+            if len(results) == 1 and len(pending) == 1:  # the common turn of one call, inline
+                call_id, output = results[0]
+                if call_id != pending[0][0] or type(output) is not str:
+                    return None
+                append(ChatToolMessageOut("tool", call_id, output))
+            else:
+                if not _answers(results, pending):
+                    return None
+                for call_id, output in results:
+                    if type(output) is not str:
+                        return None
+                    append(ChatToolMessageOut("tool", call_id, output))
+            pending = None
+        elif kind == USER:
+            text = turn[1]
+            if type(text) is not str or not text:
+                return None
+            append(ChatMessageOut("user", text))
+        elif kind == CALL:  # a turn of one call, flat (inline: the common turn below)
+            _, call_id, name, arguments = turn
+            if previous == ASSISTANT:
+                return None  # two assistant turns in a row: the general path merges them
+            new_id = type(call_id) is str and call_id and call_id not in called
+            if new_id and type(name) is str and name in valid and type(arguments) is dict:
+                try:  # an object (Anthropic, Gemini) as compact JSON text: arguments_text inline
+                    arguments = _encode(arguments).decode()
+                except Exception:
+                    return None  # too deep: the general path says so
+            if new_id and type(name) is str and name in valid and type(arguments) is str:
+                called.add(call_id)
+                function = ChatFunctionOut(name, arguments or "{}")
+                wire = [ChatToolCallOut(call_id, "function", function)]
+            else:
+                found = _calls((turn[1:],), called, True)
+                if found is None:
+                    return None
+                wire = found
+            append(ChatCallMessageOut("assistant", None, wire))
+            pending = turn
+        elif kind == ASSISTANT:
+            _, text, calls = turn
+            if previous == ASSISTANT or (text is not None and (type(text) is not str or not text)):
+                return None  # two assistant turns in a row: the general path merges them
+            if calls:
+                call_id, name, arguments = calls[0]
+                if (  # the common turn: one call of a name seen valid, arguments as text (inline)
+                    len(calls) == 1
+                    and type(call_id) is str
+                    and call_id
+                    and call_id not in called
+                    and type(name) is str
+                    and name in valid
+                    and type(arguments) is str
+                ):
+                    called.add(call_id)
+                    function = ChatFunctionOut(name, arguments or "{}")
+                    wire = [ChatToolCallOut(call_id, "function", function)]
+                else:  # any other turn, checked and written call by call
+                    found = _calls(calls, called, True)
+                    if found is None:
+                        return None
+                    wire = found
+                append(ChatCallMessageOut("assistant", text, wire))
+                pending = calls
+            elif text is None:
+                return None
+            else:
+                append(ChatMessageOut("assistant", text))
+        elif kind == SYSTEM:
+            _, role, text = turn
+            if (role != "system" and role != "developer") or type(text) is not str or not text:
+                return None
+            append(ChatMessageOut(role, text))
         else:  # results after no call turn
             return None
         previous = kind
@@ -243,10 +381,11 @@ def _numbers(plain: Plain, out: dict[str, Any]) -> bool:
     return True
 
 
-def write(plain: Plain) -> dict[str, Any] | None:
+def write(plain: Plain, wire: bool = False) -> dict[str, Any] | None:
     """The Chat request of ``plain`` (see the module docstring), exactly what the general path
-    writes for it, or ``None``."""
-    messages = _messages(plain.turns)
+    writes for it, or ``None``. ``wire``: the messages as Structs that encode to the same JSON
+    (:func:`write_wire`)."""
+    messages = _wire_messages(plain.turns) if wire else _messages(plain.turns)
     if messages is None:
         return None
     out: dict[str, Any] = {}
@@ -262,3 +401,9 @@ def write(plain: Plain) -> dict[str, Any] | None:
     if plain.metadata is not None:
         out["metadata"] = plain.metadata
     return out
+
+
+def write_wire(plain: Plain) -> dict[str, Any] | None:
+    """:func:`write` with the messages as Structs that encode to the same JSON (the bytes API's
+    writer: :mod:`toolwire._plain._request_out`)."""
+    return write(plain, True)

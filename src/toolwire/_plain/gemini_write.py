@@ -125,17 +125,16 @@ class _Contents:
         self.noted = True  # put in call order, and wrapped (info notes)
         return [_response(call_id, name, outputs[call_id], self.wire) for call_id, name, _ in calls]
 
-    def run(self, turns: list[tuple[Any, ...]]) -> bool:
-        """Whether every turn is written (each call turn answered by the next turn, in order);
-        consecutive contents of one role are merged, as the general path merges them.
-
-        One loop, a complete branch per turn kind (most common first); ``calls`` holds the call
-        turn awaiting its results (a flat CALL turn, or an assistant turn's calls): only results
-        may come next."""
+    def run_dicts(self, turns: list[tuple[Any, ...]]) -> bool:
+        """:meth:`run` writing dicts (the dict API's; :meth:`run` writes the bytes API's Structs),
+        each branch writing its dicts straight (no check per turn of which to build), the common
+        call inline and the notes in a local."""
         contents = self.contents
         append = contents.append
         called = self.called
-        wire = self.wire
+        add_called = called.add
+        valid = _VALID
+        noted = False  # the general path notes something (kept in self.noted at the end)
         role: str | None = None  # the role of the last content
         last: list[Any] = []  # its parts
         calls: Any = None  # the call turn awaiting its results (Any: a tuple or a list)
@@ -144,12 +143,12 @@ class _Contents:
             if kind == USER:
                 if calls is not None:
                     return False
-                part = GeminiTextOut(turn[1]) if wire else {"text": turn[1]}
                 if role == "user":
-                    last.append(part)
+                    last.append({"text": turn[1]})
                 else:
-                    role, last = "user", [part]
-                    append(GeminiContentOut(role, last) if wire else {"role": role, "parts": last})
+                    role = "user"
+                    last = [{"text": turn[1]}]
+                    append({"role": "user", "parts": last})
             elif kind == RESULT:  # the one result of the call turn right before
                 if calls is None:
                     return False
@@ -161,33 +160,47 @@ class _Contents:
                     return False
                 if turn[1] != wanted:
                     return False
-                self.noted = True  # the text result is wrapped as response.output (an info note)
-                if wire:  # after a model content: a new one
-                    role, last = "user", [_response(wanted, name, turn[2], wire)]
-                    append(GeminiContentOut(role, last))
-                else:  # (_response inline: the common turn)
-                    response = {"name": name, "id": wanted, "response": {"output": turn[2]}}
-                    role, last = "user", [{"functionResponse": response}]
-                    append({"role": role, "parts": last})
+                noted = True  # the text result is wrapped as response.output (an info note)
+                role = "user"  # after a model content: a new one
+                last = [{"functionResponse": {"name": name, "id": wanted, "response": {"output": turn[2]}}}]
+                append({"role": "user", "parts": last})
                 calls = None
             elif kind == CALL:  # a turn of one call, flat
-                part = _function_call(turn[1], turn[2], turn[3], called, wire)
-                if part is None or calls is not None:
+                if calls is not None:
                     return False
+                call_id = turn[1]
+                name = turn[2]
+                arguments = turn[3]
+                if call_id not in called and name in valid and (arguments or type(arguments) is not str):
+                    if type(arguments) is str:  # the common call inline: a name seen valid, and
+                        try:  # arguments as JSON text (else an object: Anthropic)
+                            arguments = _decode(arguments)
+                        except Exception:
+                            return False
+                        if type(arguments) is not dict:
+                            return False
+                    add_called(call_id)
+                    part: Any = {"functionCall": {"name": name, "args": arguments, "id": call_id}}
+                else:
+                    part = _function_call(call_id, name, arguments, called, False)
+                    if part is None:
+                        return False
                 if role == "model":
                     last.append(part)
                 else:
-                    role, last = "model", [part]
-                    append(GeminiContentOut(role, last) if wire else {"role": role, "parts": last})
+                    role = "model"
+                    last = [part]
+                    append({"role": "model", "parts": last})
                 calls = turn
             elif kind == ASSISTANT:
                 if calls is not None:
                     return False
-                text, calls = turn[1], turn[2] or None
-                parts: list[Any] = [] if text is None else [GeminiTextOut(text) if wire else {"text": text}]
+                text = turn[1]
+                calls = turn[2] or None
+                parts: list[Any] = [] if text is None else [{"text": text}]
                 if calls is not None:
                     for call_id, name, arguments in calls:
-                        part = _function_call(call_id, name, arguments, called, wire)
+                        part = _function_call(call_id, name, arguments, called, False)
                         if part is None:
                             return False
                         parts.append(part)
@@ -196,24 +209,146 @@ class _Contents:
                 if role == "model":
                     last.extend(parts)
                 else:
-                    role, last = "model", parts
-                    append(GeminiContentOut(role, last) if wire else {"role": role, "parts": last})
+                    role = "model"
+                    last = parts
+                    append({"role": "model", "parts": last})
             elif kind == RESULTS:
                 if calls is None:
                     return False
                 found = self.results(turn[1], (calls[1:],) if type(calls[0]) is int else calls)
                 if found is None:
                     return False
-                role, last = "user", found  # after a model content: a new one
-                append(GeminiContentOut(role, last) if wire else {"role": role, "parts": last})
+                noted = True  # wrapped (and maybe put in call order): info notes
+                role = "user"  # after a model content: a new one
+                last = found
+                append({"role": "user", "parts": last})
                 calls = None
             elif kind == SYSTEM and calls is None:
-                self.noted = self.noted or bool(contents)  # moved to systemInstruction
+                if contents:
+                    noted = True  # moved to systemInstruction
                 if self.system is None:
                     self.system = []
                 self.system.append({"text": turn[2]})
             else:
                 return False  # a system turn awaiting results, or an unknown kind
+        if noted:
+            self.noted = True
+        return calls is None
+
+    def run(self, turns: list[tuple[Any, ...]]) -> bool:
+        """Whether every turn is written (each call turn answered by the next turn, in order);
+        consecutive contents of one role are merged, as the general path merges them.
+
+        One loop, a complete branch per turn kind (most common first); ``calls`` holds the call
+        turn awaiting its results (a flat CALL turn, or an assistant turn's calls): only results
+        may come next. A content of one part holds it in a tuple (encoded as the same array: one
+        object less than a list, and no container for the collector to keep scanning); parts
+        added to a content make its tuple anew (``+=``)."""
+        contents = self.contents
+        append = contents.append
+        called = self.called
+        add_called = called.add
+        valid = _VALID
+        noted = False  # the general path notes something (kept in self.noted at the end)
+        role: str | None = None  # the role of the last content
+        current = GeminiContentOut(None, ())  # the last content (a placeholder until the first)
+        calls: Any = None  # the call turn awaiting its results (Any: a tuple or a list)
+        for turn in turns:
+            kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
+            if kind == USER:
+                if calls is not None:
+                    return False
+                if role == "user":
+                    current.parts += (GeminiTextOut(turn[1]),)
+                else:
+                    role = "user"
+                    current = GeminiContentOut("user", (GeminiTextOut(turn[1]),))
+                    append(current)
+            elif kind == RESULT:  # the one result of the call turn right before
+                if calls is None:
+                    return False
+                if type(calls[0]) is int:  # a flat CALL turn
+                    wanted, name = calls[1], calls[2]
+                elif len(calls) == 1:
+                    wanted, name = calls[0][0], calls[0][1]
+                else:
+                    return False
+                if turn[1] != wanted:
+                    return False
+                noted = True  # the text result is wrapped as response.output (an info note)
+                role = "user"  # after a model content: a new one
+                response = GeminiResponseOut(name, wanted, GeminiOutputOut(turn[2]))
+                current = GeminiContentOut("user", (GeminiResponsePartOut(response),))
+                append(current)
+                calls = None
+            elif kind == CALL:  # a turn of one call, flat
+                if calls is not None:
+                    return False
+                call_id = turn[1]
+                name = turn[2]
+                arguments = turn[3]
+                if call_id not in called and name in valid and (arguments or type(arguments) is not str):
+                    if type(arguments) is str:  # the common call inline: a name seen valid, and
+                        try:  # arguments as JSON text (else an object: Anthropic)
+                            arguments = _decode(arguments)
+                        except Exception:
+                            return False
+                        if type(arguments) is not dict:
+                            return False
+                    add_called(call_id)
+                    part: Any = GeminiCallPartOut(GeminiArgsCallOut(name, arguments, call_id))
+                else:
+                    part = _function_call(call_id, name, arguments, called, True)
+                    if part is None:
+                        return False
+                if role == "model":
+                    current.parts += (part,)
+                else:
+                    role = "model"
+                    current = GeminiContentOut("model", (part,))
+                    append(current)
+                calls = turn
+            elif kind == ASSISTANT:
+                if calls is not None:
+                    return False
+                text = turn[1]
+                calls = turn[2] or None
+                parts: list[Any] = [] if text is None else [GeminiTextOut(text)]
+                if calls is not None:
+                    for call_id, name, arguments in calls:
+                        part = _function_call(call_id, name, arguments, called, True)
+                        if part is None:
+                            return False
+                        parts.append(part)
+                if not parts:
+                    continue
+                if role == "model":
+                    current.parts += tuple(parts)  # a list's extended, a tuple made anew
+                else:
+                    role = "model"
+                    current = GeminiContentOut("model", parts)
+                    append(current)
+            elif kind == RESULTS:
+                if calls is None:
+                    return False
+                found = self.results(turn[1], (calls[1:],) if type(calls[0]) is int else calls)
+                if found is None:
+                    return False
+                noted = True  # wrapped (and maybe put in call order): info notes
+                role = "user"  # after a model content: a new one
+                current = GeminiContentOut("user", found)
+                append(current)
+                calls = None
+            elif kind == SYSTEM and calls is None:
+                if contents:
+                    noted = True  # moved to systemInstruction
+                if self.system is None:
+                    self.system = []
+                self.system.append({"text": turn[2]})
+            else:
+                return False  # a system turn awaiting results, or an unknown kind
+        if noted:
+            self.noted = True
         return calls is None
 
 
@@ -292,7 +427,8 @@ def write(plain: Plain, wire: bool = False) -> dict[str, Any] | None:
     writes for it, or ``None``; sets ``plain.noted`` when the general path notes something.
     ``wire``: the conversation as Structs that encode to the same JSON (:func:`write_wire`)."""
     built = _Contents(wire)
-    if not built.run(plain.turns) or not _first_ok(built.contents):
+    written = built.run(plain.turns) if wire else built.run_dicts(plain.turns)
+    if not written or not _first_ok(built.contents):
         return None
     model = plain.model
     if model is not None and _GEMINI_3 in model and built.called:

@@ -33,7 +33,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain, arguments_text
+from toolwire._json import _encoder
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain
 from toolwire._plain._names import NameCheck
 from toolwire.formats._ranges import RANGES, fit
 from toolwire.ir.notes import Notes
@@ -48,6 +49,7 @@ _MODES = frozenset({"auto", "none", "required"})
 _NUMBERS = (("max_tokens", "max_output_tokens"), ("temperature", "temperature"), ("top_p", "top_p"))
 """Plain field (the IR's) -> Responses field, in the encoder's order."""
 _RANGES = RANGES[FORMAT]
+_encode: Final = _encoder.encode
 _AFTER = ("stream", "user", "metadata")
 """Fields written as they are after the sampling numbers, in the encoder's order."""
 
@@ -100,10 +102,13 @@ def _call_item(call_id: Any, name: Any, arguments: Any) -> dict[str, Any] | None
     path renames or arguments it writes otherwise: one call of an assistant turn, nested or flat."""
     if name not in _VALID and not _name_ok(name):
         return None
-    if type(arguments) is not str:
-        arguments = arguments_text(arguments)
-        if arguments is None:
-            return None
+    if type(arguments) is dict:
+        try:  # an object (Anthropic) as compact JSON text: arguments_text inline
+            arguments = _encode(arguments).decode()
+        except Exception:
+            return None  # too deep: the general path says so
+    elif type(arguments) is not str:
+        return None
     return {"type": "function_call", "call_id": call_id, "name": name, "arguments": arguments}
 
 
