@@ -245,9 +245,9 @@ class StreamTranslator:
         hot = self._hot
         if hot is not None:
             lane = hot(event, self._sink)  # a plain translator's delta: its bytes, in one call
+            if type(lane) is bytes:  # the common event first
+                return lane
             if lane is not None:
-                if isinstance(lane, bytes):
-                    return lane
                 if not self._plain:
                     return self._lane_frames(lane)
                 kind, index, text = lane  # the sink declined (or none, or no text)

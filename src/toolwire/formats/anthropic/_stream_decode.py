@@ -162,21 +162,22 @@ class StreamDecoder:
         :meth:`_feed`; ``None`` for any other event (no state change: decode it with ``feed``).
         """
         block = self._block
-        if block is None or type(event) is not dict:
+        if block is None:
             return None
         fast = block.fast
         if fast is None:
             return None
         # Subscripts, not ``.get`` (cheaper); "type" first, so that no event of a well-formed
-        # stream raises (a block's stop has no "delta"), and a missing key declines.
+        # stream raises (a block's stop has no "delta"); a missing key declines, and so does an
+        # event or a delta that is not an object (its subscript raises TypeError: no type test).
         try:
             if event["type"] != "content_block_delta":
                 return None
             delta = event["delta"]
-            if type(delta) is not dict or delta["type"] != fast or event["index"] != block.wire:
+            if delta["type"] != fast or event["index"] != block.wire:
                 return None
             text = delta[block.fast_field]
-        except KeyError:
+        except (KeyError, TypeError):
             return None
         if type(text) is not str:
             return None

@@ -107,6 +107,8 @@ class _Call:
 
 _HOT_TOP = frozenset({"candidates", "modelVersion", "responseId"})
 """The top-level fields a chunk on the decoder's hot path may have (none null)."""
+_ABSENT: Any = object()
+"""What the hot path reads for a top-level field a chunk does not have."""
 
 
 def _malformed(count: int, exc: PayloadError) -> StreamErrorEvent:
@@ -161,6 +163,8 @@ class StreamDecoder:
             return None
         # Subscripts, not ``.get`` (cheaper); a missing key declines (none is missing in a chunk
         # the hot path takes: its candidate has only "content", its part only "text" and "thought").
+        model = event.get("modelVersion", _ABSENT)
+        response_id = event.get("responseId", _ABSENT)
         try:
             candidates = event["candidates"]
             if (
@@ -168,7 +172,7 @@ class StreamDecoder:
                 or len(candidates) != 1
                 # event.keys() <= _HOT_TOP ("candidates" is there): counted, no set built
                 or (
-                    len(event) != 1 + ("modelVersion" in event) + ("responseId" in event)
+                    len(event) != 1 + (model is not _ABSENT) + (response_id is not _ABSENT)
                     and not _HOT_TOP.issuperset(event)
                 )
             ):
@@ -192,13 +196,7 @@ class StreamDecoder:
             return None
         # None in event.values(), of the two values besides the list of candidates (``is``:
         # ``None in (...)`` compares by ``==``, slower)
-        if (
-            type(text) is not str
-            or not text
-            or run.extra
-            or event.get("modelVersion", "") is None
-            or event.get("responseId", "") is None
-        ):
+        if type(text) is not str or not text or run.extra or model is None or response_id is None:
             return None
         self._count += 1
         run.texted = True
