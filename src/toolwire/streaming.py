@@ -267,7 +267,7 @@ class StreamTranslator:
                 frame = self._frame
                 data = frame(delta) if frame is not None else None
                 return data if data is not None else _frames(self._target, self._encode_one(delta))
-        return _frames(self._target, self._translate(ir_events, event))
+        return _frames(self._target, self._translate_all(ir_events, event))
 
     def _lane_frames(self, lane: tuple[type, int, str]) -> bytes:
         """:meth:`feed_frames` of a hot-path delta that a sealer or a restore hook may see first."""
@@ -302,6 +302,10 @@ class StreamTranslator:
             delta: Any = ir_events[0]
             if not (self._custom and self._diverted(type(delta), delta.index)):
                 return self._encode_one(delta)
+        return self._translate_all(ir_events, event)
+
+    def _translate_all(self, ir_events: list[StreamEvent], event: ParsedEvent) -> list[WireEvent]:
+        """:meth:`_translate` of events that are not a single delta passed as it is."""
         self._note_usage(ir_events)
         if self._hook is not None:
             return self._hooked(ir_events, event)

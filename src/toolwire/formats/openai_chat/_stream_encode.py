@@ -39,7 +39,7 @@ from toolwire.formats.openai_chat._encode_messages import _note_call_state
 from toolwire.formats.openai_chat._extra import emit_wrapped
 from toolwire.formats.openai_chat._ids import synthesized_call_id
 from toolwire.formats.openai_chat.errors import encode_error
-from toolwire.formats.openai_chat.response import _finish_reason, encode_usage
+from toolwire.formats.openai_chat.response import _finish_reason, encode_usage, foreign_usage
 from toolwire.ir.content import Part, ReasoningPart, RefusalPart, TextPart, ToolCall
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import ErrorInfo, Response, Usage
@@ -125,10 +125,10 @@ class StreamEncoder(DeltaFraming):
                 frame = out.frame
                 if frame is None:
                     frame = out.frame = self._template(out)
-                head = frame[0]
+                head, tail = frame
                 if head:
                     out.sent += len(text)
-                    return head + dumps_leaf(text) + frame[1]
+                    return head + dumps_leaf(text) + tail
         return None
 
     def _feed(self, event: StreamEvent) -> list[WireEvent]:
@@ -215,7 +215,7 @@ class StreamEncoder(DeltaFraming):
         usage = event.usage or self._usage
         if usage is not None and self.include_usage:
             tail = self._envelope([])
-            tail["usage"] = encode_usage(usage, self.notes, same=self._same)
+            tail["usage"] = self._usage_field(usage)
             out.append({**tail, **top})
         elif top:
             out.append({**self._envelope([]), **top})
@@ -223,6 +223,14 @@ class StreamEncoder(DeltaFraming):
         self._hot = False
         out.append(DONE)
         return out
+
+    def _usage_field(self, usage: Usage) -> dict[str, Any]:
+        """The ``usage`` of the usage chunk: ``foreign_usage`` when ``encode_usage`` would note
+        nothing (another format's usage with both counts and no extra fields), which writes the
+        same without its checks."""
+        if self._same or usage.input_tokens is None or usage.output_tokens is None or usage.extra:
+            return encode_usage(usage, self.notes, same=self._same)
+        return foreign_usage(usage)
 
     def _end_extra(self, event: ResponseEnd, choice: dict[str, Any]) -> dict[str, Any]:
         """Same-format end extras: lifted choice fields into ``choice``, the rest returned."""
