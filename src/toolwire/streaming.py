@@ -245,9 +245,10 @@ class StreamTranslator:
         hot = self._hot
         if hot is not None:
             lane = hot(event, self._sink)  # a plain translator's delta: its bytes, in one call
-            if type(lane) is bytes:  # the common event first
+            if type(lane) is bytes:  # the common event first (cheaper than isinstance)
                 return lane
             if lane is not None:
+                assert not isinstance(lane, bytes)  # for mypy: a lane from here on
                 if not self._plain:
                     return self._lane_frames(lane)
                 kind, index, text = lane  # the sink declined (or none, or no text)

@@ -244,7 +244,7 @@ class StreamDecoder:
         self._message = {k: v for k, v in message.items() if k != "content"}
         usage = self._message.get("usage")
         self._usage = dict(as_dict(usage, "$.message.usage")) if usage is not None else {}
-        head = decode_response({**self._message, "content": []}, self._notes)
+        head = decode_response(message if not content else {**self._message, "content": []}, self._notes)
         out: list[StreamEvent] = [
             ResponseStart(
                 id=head.id, origin="anthropic", model=head.model, usage=head.usage, extra=head.extra

@@ -65,7 +65,8 @@ _TOP_KNOWN = frozenset({"candidates", "usageMetadata", "modelVersion", "response
 _CHUNK_KEYS = frozenset({"candidates", "promptFeedback", "usageMetadata"})
 _CANDIDATE_KNOWN = frozenset({"content", "finishReason"})
 _CANDIDATE = "$.candidates[0]"
-_PARTS = f"{_CANDIDATE}.content.parts"
+_CONTENT = f"{_CANDIDATE}.content"
+_PARTS = f"{_CONTENT}.parts"
 
 
 @dataclass(slots=True)
@@ -217,7 +218,7 @@ class StreamDecoder:
         try:
             if type(event) is not dict:
                 fail("$", f"expected a GenerateContentResponse object, got {event!r:.40}")
-            if "error" in event and not event.keys() & _CHUNK_KEYS:
+            if "error" in event and _CHUNK_KEYS.isdisjoint(event):
                 self._done = True
                 return [StreamErrorEvent(decode_error(event, None, self._notes))]
             self._chunk(event, out)
@@ -246,7 +247,7 @@ class StreamDecoder:
     # --- chunks -------------------------------------------------------------------------------
 
     def _chunk(self, body: dict[str, Any], out: list[StreamEvent]) -> None:
-        if not body.keys() & _CHUNK_KEYS:
+        if _CHUNK_KEYS.isdisjoint(body):
             fail("$", "not a GenerateContentResponse chunk (no candidates, promptFeedback or usageMetadata)")
         if not self._started:
             self._started = True
@@ -286,7 +287,7 @@ class StreamDecoder:
         self._candidate.update(split(candidate, _CANDIDATE_KNOWN))
         content = candidate.get("content")
         if content is not None:
-            content = as_dict(content, f"{_CANDIDATE}.content")
+            content = as_dict(content, _CONTENT)
             parts = content.get("parts")
             if parts is not None:
                 for index, raw in enumerate(as_list(parts, _PARTS)):

@@ -39,10 +39,10 @@ from toolwire.formats.openai_chat._encode_messages import _note_call_state
 from toolwire.formats.openai_chat._extra import emit_wrapped
 from toolwire.formats.openai_chat._ids import synthesized_call_id
 from toolwire.formats.openai_chat.errors import encode_error
-from toolwire.formats.openai_chat.response import _finish_reason, encode_usage, foreign_usage
+from toolwire.formats.openai_chat.response import encode_finish_reason, encode_usage, foreign_usage
 from toolwire.ir.content import Part, ReasoningPart, RefusalPart, TextPart, ToolCall
 from toolwire.ir.notes import Notes
-from toolwire.ir.response import ErrorInfo, Response, Usage
+from toolwire.ir.response import ErrorInfo, Usage
 from toolwire.ir.stream import (
     PartEnd,
     PartStart,
@@ -204,8 +204,12 @@ class StreamEncoder(DeltaFraming):
             out.extend(self._on_part_end(PartEnd(index=index)))
         if not self._role_sent:
             out.append(self._chunk({"content": ""}))
-        stop = Response(stop_reason=event.stop_reason, raw_stop_reason=event.raw_stop_reason)
-        finish = _finish_reason(stop, self._calls > 0, self._same, self.notes)
+        if self._same:  # _finish_reason, with no Response to build
+            finish = event.raw_stop_reason
+        else:
+            finish = encode_finish_reason(
+                event.stop_reason, event.raw_stop_reason, self._calls > 0, self.notes
+            )
         if event.status not in (None, "completed"):
             self.notes.add("$.status", "dropped", f"response status {event.status!r}")
         final = self._chunk({}, finish)
