@@ -104,6 +104,9 @@ class _Block:
     """The field of that delta that carries its text."""
     fast_event: Any = None
     """The IR event that delta becomes: TextDelta, ReasoningDelta (text) or ToolCallDelta."""
+    call: ToolCall | None = None
+    """A ``tool_use`` block's call as its start decoded (arguments ``""``): its final part but
+    for the arguments (``input`` is no field of the part's extra, see ``_finish_call``)."""
 
 
 _TRIM_MASK = TRIM - 1
@@ -355,8 +358,11 @@ class StreamDecoder:
             part = msgspec.structs.replace(part, arguments="")
         keep = kind not in _UNHELD or "citations" in start
         self._block = _Block(self._next_wire, start, kind, self._next_ir, keep=keep)
-        if not self.hold_calls and isinstance(part, ToolCall):
-            self._block.chunks = ArgumentsCheck()
+        if isinstance(part, ToolCall):
+            if not self.hold_calls:
+                self._block.chunks = ArgumentsCheck()
+            if kind == "tool_use":
+                self._block.call = part
         if kind in CALL_BLOCKS or not keep:
             block = self._block
             block.fast, block.fast_field, block.fast_event = _FAST[kind]
@@ -460,8 +466,10 @@ class StreamDecoder:
             parsed = parse_object(raw)
             if isinstance(parsed, str):
                 self._note_incomplete(block, parsed)
-            else:
+            elif block.call is None:
                 merged = {**block.start, "input": parsed}
+        if block.call is not None:  # decode_block(merged) but for its arguments: no second decode
+            return msgspec.structs.replace(block.call, arguments=raw)
         part = decode_block(merged, "$.content_block")
         assert isinstance(part, ToolCall)
         return msgspec.structs.replace(part, arguments=raw)
