@@ -245,9 +245,10 @@ class StreamTranslator:
         hot = self._hot
         if hot is not None:
             lane = hot(event, self._sink)  # a plain translator's delta: its bytes, in one call
+            if type(lane) is bytes:  # the common event first (cheaper than isinstance)
+                return lane
             if lane is not None:
-                if isinstance(lane, bytes):
-                    return lane
+                assert not isinstance(lane, bytes)  # for mypy: a lane from here on
                 if not self._plain:
                     return self._lane_frames(lane)
                 kind, index, text = lane  # the sink declined (or none, or no text)
@@ -267,7 +268,7 @@ class StreamTranslator:
                 frame = self._frame
                 data = frame(delta) if frame is not None else None
                 return data if data is not None else _frames(self._target, self._encode_one(delta))
-        return _frames(self._target, self._translate(ir_events, event))
+        return _frames(self._target, self._translate_all(ir_events, event))
 
     def _lane_frames(self, lane: tuple[type, int, str]) -> bytes:
         """:meth:`feed_frames` of a hot-path delta that a sealer or a restore hook may see first."""
@@ -302,6 +303,10 @@ class StreamTranslator:
             delta: Any = ir_events[0]
             if not (self._custom and self._diverted(type(delta), delta.index)):
                 return self._encode_one(delta)
+        return self._translate_all(ir_events, event)
+
+    def _translate_all(self, ir_events: list[StreamEvent], event: ParsedEvent) -> list[WireEvent]:
+        """:meth:`_translate` of events that are not a single delta passed as it is."""
         self._note_usage(ir_events)
         if self._hook is not None:
             return self._hooked(ir_events, event)

@@ -18,7 +18,15 @@ from tests.corpus import STREAM_FORMATS as FORMATS
 from tests.streaming._matrix import benchmark_stream_in
 from tests.streaming.test_hot_paths import _Uuids, assert_same
 from toolwire._json import dumps
-from toolwire.formats._stream import HOLE, INT_HOLE, encode_wire_event, frame_template
+from toolwire.formats._stream import (
+    HOLE,
+    INT_HOLE,
+    NO_HALVES,
+    encode_wire_event,
+    frame_halves,
+    frame_template,
+    value_halves,
+)
 from toolwire.streaming import StreamTranslator, encode_wire_events
 
 TARGETS = ("openai-chat", "openai-responses")
@@ -93,3 +101,16 @@ def test_frame_template_refuses_a_hole_count_it_was_not_told() -> None:
     event = {"id": HOLE, "choices": [{"delta": {"content": HOLE}}]}
     assert frame_template("openai-chat", event, 1) is None
     assert frame_template("openai-chat", event, 2) is not None
+
+
+def test_halves_cut_at_the_one_hole() -> None:
+    choices = [{"index": 0, "delta": {"content": HOLE}, "finish_reason": None}]
+    head, tail = value_halves(choices)
+    assert head + dumps('say "hi"') + tail == dumps([{**choices[0], "delta": {"content": 'say "hi"'}}])
+    around = frame_halves("openai-chat", {"id": "c", "choices": HOLE, "model": "m"})
+    chunk = {"id": "c", "choices": choices, "model": "m"}
+    assert around[0] + head + b'"x"' + tail + around[1] == encode_wire_event(
+        "openai-chat", {**chunk, "choices": [{**choices[0], "delta": {"content": "x"}}]}
+    )
+    assert value_halves({"a": HOLE, "b": HOLE}) == NO_HALVES
+    assert frame_halves("openai-chat", {"a": 1}) == NO_HALVES

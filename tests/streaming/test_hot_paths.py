@@ -277,6 +277,15 @@ HOSTILE: dict[str, tuple[str, list[WireEvent]]] = {
     "text-not-a-string": ("anthropic", _variant(_TEXT_AT, {"type": "text_delta", "text": 7})),
     "text-missing": ("anthropic", _variant(_TEXT_AT, {"type": "text_delta"})),
     "delta-not-an-object": ("anthropic", _variant(_TEXT_AT, ["text_delta"])),
+    "delta-a-string": ("anthropic", _variant(_TEXT_AT, "text_delta")),
+    "anthropic-not-an-object": (
+        "anthropic",
+        [*anthropic_stream(120)[:_TEXT_AT], 17, *anthropic_stream(120)[_TEXT_AT:]],
+    ),
+    "anthropic-event-a-list": (
+        "anthropic",
+        [*anthropic_stream(120)[:_TEXT_AT], ["content_block_delta"], *anthropic_stream(120)[_TEXT_AT:]],
+    ),
     "wrong-delta-for-block": (
         "anthropic",
         _variant(_TEXT_AT, {"type": "input_json_delta", "partial_json": "{"}),

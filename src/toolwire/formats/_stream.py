@@ -54,6 +54,7 @@ __all__ = [
     "frame_halves",
     "frame_template",
     "NO_HALVES",
+    "value_halves",
     "hot_events",
     "make_delta",
     "iter_events",
@@ -203,6 +204,18 @@ def frame_halves(fmt: Format, event: dict[str, Any]) -> tuple[bytes, bytes]:
     if frame.count(_HOLE_JSON) != 1:
         return NO_HALVES
     head, _, tail = frame.partition(_HOLE_JSON)
+    return head, tail
+
+
+def value_halves(value: Any) -> tuple[bytes, bytes]:
+    """The compact JSON of ``value`` cut at its one :data:`HOLE` value, as :func:`frame_halves`
+    cuts an event (for a part of an event whose bytes do not depend on the stream: the JSON
+    of a value does not depend on where it stands). :data:`NO_HALVES` when the hole value is
+    not there exactly once."""
+    data = _encode(value)
+    if data.count(_HOLE_JSON) != 1:
+        return NO_HALVES
+    head, _, tail = data.partition(_HOLE_JSON)
     return head, tail
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import msgspec
 import pytest
 
 from tests.corpus import Sample, params, require_corpus
@@ -303,3 +304,48 @@ def test_citations_and_unknown_events_follow_the_non_stream_decoder() -> None:
     assert resp.parts == (TextPart(text="hi", extra={"citations": [citation]}),)
     assert [n.path for n in notes] == ["$[4]"]
     assert [p.code for p in check_stream(events)] == ["unknown_event"]
+
+
+@pytest.mark.parametrize("hold_calls", [True, False])
+@pytest.mark.parametrize("streamed", ['{"city": "Paris"}', '{"city": "Par', ""])
+def test_tool_use_final_part_is_the_decoded_block(hold_calls: bool, streamed: str) -> None:
+    """A ``tool_use`` block's final part (from its start's part, not decoded again) is what
+    decoding the finished block gives, with the streamed text as arguments."""
+    start = {"type": "tool_use", "id": "toolu_1", "name": "get", "input": {}, "cache_control": {"type": "x"}}
+    wire: list[Any] = [
+        {
+            "type": "message_start",
+            "message": {
+                "id": "m",
+                "type": "message",
+                "role": "assistant",
+                "model": "c",
+                "content": [],
+                "usage": {"input_tokens": 1},
+            },
+        },
+        {"type": "content_block_start", "index": 0, "content_block": start},
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "input_json_delta", "partial_json": streamed},
+        },
+        {"type": "content_block_stop", "index": 0},
+    ]
+    decoder = StreamDecoder(Notes("drop"))
+    decoder.hold_calls = hold_calls
+    ends = [e for event in wire for e in decoder.feed(event) if isinstance(e, PartEnd)]
+    parsed = json.loads(streamed) if streamed.endswith("}") else {}
+    message = {
+        "id": "m",
+        "type": "message",
+        "role": "assistant",
+        "model": "c",
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1},
+        "content": [{**start, "input": parsed}],
+    }
+    expected = decode_response(message, Notes("drop")).parts[0]
+    assert isinstance(expected, ToolCall)
+    assert ends[0].part == msgspec.structs.replace(expected, arguments=streamed or "{}")

@@ -26,6 +26,8 @@ from tests.formats.openai_chat._stream_helpers import (
 )
 from toolwire.formats._stream import DONE, WireEvent
 from toolwire.formats.openai_chat import check_stream
+from toolwire.formats.openai_chat import response as chat_response
+from toolwire.formats.openai_chat.stream import StreamEncoder
 from toolwire.ir.accumulate import accumulate
 from toolwire.ir.content import ReasoningPart, TextPart, ToolCall
 from toolwire.ir.notes import Notes
@@ -216,3 +218,27 @@ def test_same_format_extras_ride_on_every_chunk() -> None:
     events = [start, PartStart(index=0, part=TextPart(text="x")), PartEnd(index=0), ResponseEnd()]
     wire = encode_all(events)
     assert all(e["system_fingerprint"] == "fp" for e in wire if isinstance(e, dict))
+
+
+@pytest.mark.parametrize(
+    "usage",
+    [
+        Usage(input_tokens=10, output_tokens=5),
+        Usage(input_tokens=10, output_tokens=5, total_tokens=20, cached_tokens=3, reasoning_tokens=2),
+        Usage(input_tokens=10, output_tokens=5, cache_creation_tokens=4),
+        Usage(input_tokens=10, output_tokens=5, cached_tokens=3, cache_creation_tokens=4),
+        Usage(input_tokens=None, output_tokens=5),
+        Usage(input_tokens=10, output_tokens=5, extra={"foo": 1}),
+    ],
+)
+def test_usage_chunk_of_another_format_is_encode_usage(usage: Usage) -> None:
+    """The usage chunk writes what ``encode_usage`` writes (its fast path for another format's
+    usage included), with the same notes."""
+    notes = Notes("warn")
+    enc = StreamEncoder(notes)
+    enc.feed(ResponseStart(id="r", model="m", created=1, origin="anthropic"))
+    wire = enc.feed(ResponseEnd(stop_reason="end_turn", usage=usage))
+    expected_notes = Notes("warn")
+    expected = chat_response.encode_usage(usage, expected_notes, same=False)
+    assert [e["usage"] for e in wire if isinstance(e, dict) and "usage" in e] == [expected]
+    assert [n.message for n in notes.items if "usage" in n.path] == [n.message for n in expected_notes.items]

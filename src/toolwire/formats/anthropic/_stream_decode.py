@@ -104,6 +104,9 @@ class _Block:
     """The field of that delta that carries its text."""
     fast_event: Any = None
     """The IR event that delta becomes: TextDelta, ReasoningDelta (text) or ToolCallDelta."""
+    call: ToolCall | None = None
+    """A ``tool_use`` block's call as its start decoded (arguments ``""``): its final part but
+    for the arguments (``input`` is no field of the part's extra, see ``_finish_call``)."""
 
 
 _TRIM_MASK = TRIM - 1
@@ -162,21 +165,22 @@ class StreamDecoder:
         :meth:`_feed`; ``None`` for any other event (no state change: decode it with ``feed``).
         """
         block = self._block
-        if block is None or type(event) is not dict:
+        if block is None:
             return None
         fast = block.fast
         if fast is None:
             return None
         # Subscripts, not ``.get`` (cheaper); "type" first, so that no event of a well-formed
-        # stream raises (a block's stop has no "delta"), and a missing key declines.
+        # stream raises (a block's stop has no "delta"); a missing key declines, and so does an
+        # event or a delta that is not an object (its subscript raises TypeError: no type test).
         try:
             if event["type"] != "content_block_delta":
                 return None
             delta = event["delta"]
-            if type(delta) is not dict or delta["type"] != fast or event["index"] != block.wire:
+            if delta["type"] != fast or event["index"] != block.wire:
                 return None
             text = delta[block.fast_field]
-        except KeyError:
+        except (KeyError, TypeError):
             return None
         if type(text) is not str:
             return None
@@ -243,7 +247,7 @@ class StreamDecoder:
         self._message = {k: v for k, v in message.items() if k != "content"}
         usage = self._message.get("usage")
         self._usage = dict(as_dict(usage, "$.message.usage")) if usage is not None else {}
-        head = decode_response({**self._message, "content": []}, self._notes)
+        head = decode_response(message if not content else {**self._message, "content": []}, self._notes)
         out: list[StreamEvent] = [
             ResponseStart(
                 id=head.id, origin="anthropic", model=head.model, usage=head.usage, extra=head.extra
@@ -354,8 +358,11 @@ class StreamDecoder:
             part = msgspec.structs.replace(part, arguments="")
         keep = kind not in _UNHELD or "citations" in start
         self._block = _Block(self._next_wire, start, kind, self._next_ir, keep=keep)
-        if not self.hold_calls and isinstance(part, ToolCall):
-            self._block.chunks = ArgumentsCheck()
+        if isinstance(part, ToolCall):
+            if not self.hold_calls:
+                self._block.chunks = ArgumentsCheck()
+            if kind == "tool_use":
+                self._block.call = part
         if kind in CALL_BLOCKS or not keep:
             block = self._block
             block.fast, block.fast_field, block.fast_event = _FAST[kind]
@@ -459,8 +466,10 @@ class StreamDecoder:
             parsed = parse_object(raw)
             if isinstance(parsed, str):
                 self._note_incomplete(block, parsed)
-            else:
+            elif block.call is None:
                 merged = {**block.start, "input": parsed}
+        if block.call is not None:  # decode_block(merged) but for its arguments: no second decode
+            return msgspec.structs.replace(block.call, arguments=raw)
         part = decode_block(merged, "$.content_block")
         assert isinstance(part, ToolCall)
         return msgspec.structs.replace(part, arguments=raw)

@@ -100,7 +100,7 @@ class StreamEncoder(DeltaFraming):
             frame = slot.frame
             if frame is None:
                 frame = slot.frame = _delta_frame(slot)
-            head = frame[0]
+            head, tail = frame
             if head:
                 slot.sent += len(text)
                 if kind is ToolCallDelta:
@@ -108,7 +108,7 @@ class StreamEncoder(DeltaFraming):
                     chunks.append(text)
                     if len(chunks) >= TRIM and type(chunks) is ArgumentsCheck:
                         chunks.trim()
-                return head + dumps_leaf(text) + frame[1]
+                return head + dumps_leaf(text) + tail
         elif kind is ToolCallDelta and self._start is not None and not self._done:
             queued = self._queue.get(index)
             if queued is not None and (slot is None or slot.ir != index):

@@ -120,13 +120,16 @@ class StreamDecoder:
         """The hot path: a text or ``toolUse`` delta of an open block of that kind, as (IR delta
         type, IR index, text), with the state change of :meth:`_feed`; ``None`` for any other
         event, with no state change."""
-        if type(event) is not dict or len(event) != 1:
+        # Subscripts, not ``.get`` (cheaper): a missing key declines, and so does an event or a
+        # body that is not an object (its subscript raises TypeError).
+        try:
+            if len(event) != 1:
+                return None
+            body = event["contentBlockDelta"]
+            delta = body["delta"]
+            index = body["contentBlockIndex"]
+        except (KeyError, TypeError):
             return None
-        body = event.get("contentBlockDelta")
-        if type(body) is not dict:
-            return None
-        delta = body.get("delta")
-        index = body.get("contentBlockIndex")
         block = self._blocks.get(index) if type(index) is int else None
         if block is None or type(delta) is not dict or len(delta) != 1:
             return None

@@ -43,6 +43,8 @@ from toolwire.ir.content import (
 __all__ = ["decode_part", "decode_parts"]
 
 _SIG = "thoughtSignature"
+_CALL_PART = frozenset({"functionCall", _SIG})
+"""The fields of a function-call part (the others go to its extra)."""
 _TEXT_KNOWN = frozenset({"text", "thought", _SIG})
 _CALL_KNOWN = frozenset({"name", "args", "id"})
 _RESPONSE_KNOWN = frozenset({"name", "id", "response", "parts"})
@@ -106,7 +108,7 @@ def _bare(part: dict[str, Any], snake: tuple[str, ...], path: str) -> Part:
 
 
 def _function_call(part: dict[str, Any], snake: tuple[str, ...], path: str) -> Part:
-    extra = _part_extra(part, frozenset({"functionCall", _SIG}), snake)
+    extra = _part_extra(part, _CALL_PART, snake)
     inner, ipath = _inner(part, "functionCall", _CALL_KNOWN, extra, path)
     args = inner.get("args")
     if args is None:

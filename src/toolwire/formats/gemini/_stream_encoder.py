@@ -126,10 +126,10 @@ class StreamEncoder(DeltaFraming):
                 frame = self._frame
                 if frame is None:
                     frame = self._frame = frame_halves("gemini", self._chunk([{"text": HOLE}]))
-                head = frame[0]
+                head, tail = frame
                 if head:
                     slot.sent += len(text)
-                    return head + dumps_leaf(text) + frame[1]
+                    return head + dumps_leaf(text) + tail
         elif kind is ToolCallDelta and not self._ended:
             call = self._slots.get(index)
             if call is not None:  # held until the call ends (Gemini sends whole calls): no bytes

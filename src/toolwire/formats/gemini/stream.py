@@ -65,7 +65,8 @@ _TOP_KNOWN = frozenset({"candidates", "usageMetadata", "modelVersion", "response
 _CHUNK_KEYS = frozenset({"candidates", "promptFeedback", "usageMetadata"})
 _CANDIDATE_KNOWN = frozenset({"content", "finishReason"})
 _CANDIDATE = "$.candidates[0]"
-_PARTS = f"{_CANDIDATE}.content.parts"
+_CONTENT = f"{_CANDIDATE}.content"
+_PARTS = f"{_CONTENT}.parts"
 
 
 @dataclass(slots=True)
@@ -107,6 +108,8 @@ class _Call:
 
 _HOT_TOP = frozenset({"candidates", "modelVersion", "responseId"})
 """The top-level fields a chunk on the decoder's hot path may have (none null)."""
+_ABSENT: Any = object()
+"""What the hot path reads for a top-level field a chunk does not have."""
 
 
 def _malformed(count: int, exc: PayloadError) -> StreamErrorEvent:
@@ -161,6 +164,8 @@ class StreamDecoder:
             return None
         # Subscripts, not ``.get`` (cheaper); a missing key declines (none is missing in a chunk
         # the hot path takes: its candidate has only "content", its part only "text" and "thought").
+        model = event.get("modelVersion", _ABSENT)
+        response_id = event.get("responseId", _ABSENT)
         try:
             candidates = event["candidates"]
             if (
@@ -168,7 +173,7 @@ class StreamDecoder:
                 or len(candidates) != 1
                 # event.keys() <= _HOT_TOP ("candidates" is there): counted, no set built
                 or (
-                    len(event) != 1 + ("modelVersion" in event) + ("responseId" in event)
+                    len(event) != 1 + (model is not _ABSENT) + (response_id is not _ABSENT)
                     and not _HOT_TOP.issuperset(event)
                 )
             ):
@@ -192,13 +197,7 @@ class StreamDecoder:
             return None
         # None in event.values(), of the two values besides the list of candidates (``is``:
         # ``None in (...)`` compares by ``==``, slower)
-        if (
-            type(text) is not str
-            or not text
-            or run.extra
-            or event.get("modelVersion", "") is None
-            or event.get("responseId", "") is None
-        ):
+        if type(text) is not str or not text or run.extra or model is None or response_id is None:
             return None
         self._count += 1
         run.texted = True
@@ -219,7 +218,7 @@ class StreamDecoder:
         try:
             if type(event) is not dict:
                 fail("$", f"expected a GenerateContentResponse object, got {event!r:.40}")
-            if "error" in event and not event.keys() & _CHUNK_KEYS:
+            if "error" in event and _CHUNK_KEYS.isdisjoint(event):
                 self._done = True
                 return [StreamErrorEvent(decode_error(event, None, self._notes))]
             self._chunk(event, out)
@@ -248,7 +247,7 @@ class StreamDecoder:
     # --- chunks -------------------------------------------------------------------------------
 
     def _chunk(self, body: dict[str, Any], out: list[StreamEvent]) -> None:
-        if not body.keys() & _CHUNK_KEYS:
+        if _CHUNK_KEYS.isdisjoint(body):
             fail("$", "not a GenerateContentResponse chunk (no candidates, promptFeedback or usageMetadata)")
         if not self._started:
             self._started = True
@@ -288,7 +287,7 @@ class StreamDecoder:
         self._candidate.update(split(candidate, _CANDIDATE_KNOWN))
         content = candidate.get("content")
         if content is not None:
-            content = as_dict(content, f"{_CANDIDATE}.content")
+            content = as_dict(content, _CONTENT)
             parts = content.get("parts")
             if parts is not None:
                 for index, raw in enumerate(as_list(parts, _PARTS)):

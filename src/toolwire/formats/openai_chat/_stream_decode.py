@@ -183,19 +183,18 @@ class StreamDecoder:
         index and text ("": no IR event), with exactly the state change of the general path,
         :meth:`_feed`; ``None`` for any other event (no state change: decode it with ``feed``).
         """
-        if not self._hot or type(event) is not dict:
+        if not self._hot:
             return None
-        # Subscripts, not ``.get`` (cheaper), for the keys a hot chunk has; a missing one declines.
+        # Subscripts, not ``.get`` (cheaper), for the keys a hot chunk has; a missing one declines,
+        # and so does a chunk or choice that is not an object (its subscript raises TypeError).
         try:
             choices = event["choices"]
             if type(choices) is not list or len(choices) != 1:
                 return None
             choice = choices[0]
-            if type(choice) is not dict:
-                return None
             index = choice["index"]
             delta = choice["delta"]
-        except KeyError:
+        except (KeyError, TypeError):
             return None
         if type(index) is not int or index or type(delta) is not dict or len(delta) != 1:
             return None

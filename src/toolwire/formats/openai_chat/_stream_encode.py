@@ -30,8 +30,8 @@ from toolwire.formats._stream import (
     DeltaFraming,
     WireEvent,
     delta_text,
-    encode_wire_event,
     frame_halves,
+    value_halves,
 )
 from toolwire.formats._wire import emit_extra
 from toolwire.formats.openai_chat._content import thinking_chunk
@@ -39,10 +39,10 @@ from toolwire.formats.openai_chat._encode_messages import _note_call_state
 from toolwire.formats.openai_chat._extra import emit_wrapped
 from toolwire.formats.openai_chat._ids import synthesized_call_id
 from toolwire.formats.openai_chat.errors import encode_error
-from toolwire.formats.openai_chat.response import _finish_reason, encode_usage
+from toolwire.formats.openai_chat.response import encode_finish_reason, encode_usage, foreign_usage
 from toolwire.ir.content import Part, ReasoningPart, RefusalPart, TextPart, ToolCall
 from toolwire.ir.notes import Notes
-from toolwire.ir.response import ErrorInfo, Response, Usage
+from toolwire.ir.response import ErrorInfo, Usage
 from toolwire.ir.stream import (
     PartEnd,
     PartStart,
@@ -96,7 +96,7 @@ class StreamEncoder(DeltaFraming):
         self.include_usage = include_usage
         self.reasoning_field = reasoning_field
         self._head: dict[str, Any] | None = None
-        self._prefix: bytes | None = None  # the SSE bytes of a chunk up to its delta (see _template)
+        self._around: tuple[bytes, bytes] | None = None  # a chunk's SSE bytes around its choices
         self._first_extra: dict[str, Any] = {}
         self._same = False
         self._role_sent = False
@@ -125,10 +125,10 @@ class StreamEncoder(DeltaFraming):
                 frame = out.frame
                 if frame is None:
                     frame = out.frame = self._template(out)
-                head = frame[0]
+                head, tail = frame
                 if head:
                     out.sent += len(text)
-                    return head + dumps_leaf(text) + frame[1]
+                    return head + dumps_leaf(text) + tail
         return None
 
     def _feed(self, event: StreamEvent) -> list[WireEvent]:
@@ -172,7 +172,7 @@ class StreamEncoder(DeltaFraming):
         self._same = event.origin == "openai-chat"
         for out in self._parts.values():
             out.frame = None  # a new head
-        self._prefix = None
+        self._around = None
         self._head = {
             "id": event.id or self._synthesized("id", f"chatcmpl-{uuid.uuid4().hex[:24]}"),
             "object": _OBJECT,
@@ -204,8 +204,12 @@ class StreamEncoder(DeltaFraming):
             out.extend(self._on_part_end(PartEnd(index=index)))
         if not self._role_sent:
             out.append(self._chunk({"content": ""}))
-        stop = Response(stop_reason=event.stop_reason, raw_stop_reason=event.raw_stop_reason)
-        finish = _finish_reason(stop, self._calls > 0, self._same, self.notes)
+        if self._same:  # _finish_reason, with no Response to build
+            finish = event.raw_stop_reason
+        else:
+            finish = encode_finish_reason(
+                event.stop_reason, event.raw_stop_reason, self._calls > 0, self.notes
+            )
         if event.status not in (None, "completed"):
             self.notes.add("$.status", "dropped", f"response status {event.status!r}")
         final = self._chunk({}, finish)
@@ -215,7 +219,7 @@ class StreamEncoder(DeltaFraming):
         usage = event.usage or self._usage
         if usage is not None and self.include_usage:
             tail = self._envelope([])
-            tail["usage"] = encode_usage(usage, self.notes, same=self._same)
+            tail["usage"] = self._usage_field(usage)
             out.append({**tail, **top})
         elif top:
             out.append({**self._envelope([]), **top})
@@ -223,6 +227,14 @@ class StreamEncoder(DeltaFraming):
         self._hot = False
         out.append(DONE)
         return out
+
+    def _usage_field(self, usage: Usage) -> dict[str, Any]:
+        """The ``usage`` of the usage chunk: ``foreign_usage`` when ``encode_usage`` would note
+        nothing (another format's usage with both counts and no extra fields), which writes the
+        same without its checks."""
+        if self._same or usage.input_tokens is None or usage.output_tokens is None or usage.extra:
+            return encode_usage(usage, self.notes, same=self._same)
+        return foreign_usage(usage)
 
     def _end_extra(self, event: ResponseEnd, choice: dict[str, Any]) -> dict[str, Any]:
         """Same-format end extras: lifted choice fields into ``choice``, the rest returned."""
@@ -328,31 +340,26 @@ class StreamEncoder(DeltaFraming):
 
     def _hot_chunk(self, out: _Out, text: str) -> dict[str, Any] | None:
         """The chunk of a hot-path delta of ``out`` (None: its kind takes the general path)."""
-        kind = out.kind
-        if kind == "content" or kind == "refusal":
-            delta: dict[str, Any] = {kind: text}
-        elif kind == "call" and not out.custom:
-            delta = {"tool_calls": [{"index": out.wire, "function": {"arguments": text}}]}
-        else:
+        choices = _hot_choices(out, text)
+        if choices is None:
             return None
         chunk = self._head.copy()  # type: ignore[union-attr]
-        chunk["choices"] = [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": None}]
+        chunk["choices"] = choices
         return chunk
 
     def _template(self, out: _Out) -> tuple[bytes, bytes]:
-        """``out``'s delta chunk as SSE bytes around its text (``NO_HALVES``: :meth:`frame`
-        declines): the stream's chunk prefix (its head, written once) and the part's delta,
-        constant bytes."""
-        halves = _delta_halves(out)
-        if halves is None:
+        """``out``'s delta chunk (:meth:`_hot_chunk`) as SSE bytes around its text
+        (``NO_HALVES``: :meth:`frame` declines): the stream's chunk around its ``choices``
+        (``frame_halves``, once per head) around the part's ``choices`` (``value_halves``, the
+        same bytes in every stream: once per process)."""
+        halves = _choice_halves(out)
+        around = self._around
+        if around is None:
+            assert self._head is not None  # a delta after the first chunk (``_hot``)
+            around = self._around = frame_halves("openai-chat", {**self._head, "choices": HOLE})
+        if not halves[0] or not around[0]:
             return NO_HALVES
-        prefix = self._prefix
-        if prefix is None:
-            prefix = self._prefix = _head_prefix(self._head)
-        if prefix:
-            return prefix + halves[0], halves[1]
-        chunk = self._hot_chunk(out, HOLE)
-        return frame_halves("openai-chat", chunk) if chunk is not None else NO_HALVES
+        return around[0] + halves[0], halves[1] + around[1]
 
     def _text(self, out: _Out, text: str) -> list[WireEvent]:
         """A delta carrying ``text`` for the part ``out`` ([] when the part is dropped)."""
@@ -425,42 +432,35 @@ class StreamEncoder(DeltaFraming):
             self.notes.add(path, kind, message)
 
 
-_CHOICE_OPEN = b',"choices":[{"index":0,"delta":'
-_CHOICE_CLOSE = b'},"logprobs":null,"finish_reason":null}]}\n\n'
-_HALVES: dict[tuple[str, int], tuple[bytes, bytes]] = {
-    ("content", 0): (b'{"content":', _CHOICE_CLOSE),
-    ("refusal", 0): (b'{"refusal":', _CHOICE_CLOSE),
-}
-"""A hot-path delta chunk's bytes after the stream's prefix, around the text, by part kind and
-wire index (0 for text): the same bytes in every stream."""
-_MAX_HALVES = 256
-
-
-def _delta_halves(out: _Out) -> tuple[bytes, bytes] | None:
-    """The constant bytes around the text of ``out``'s delta chunk after the stream's prefix
-    (the ``delta`` :meth:`StreamEncoder._hot_chunk` builds, then the choice's null fields);
-    ``None``: its kind has no hot path."""
+def _hot_choices(out: _Out, text: str) -> list[dict[str, Any]] | None:
+    """The ``choices`` of a hot-path delta chunk of ``out`` (None: its kind takes the general path)."""
     kind = out.kind
     if kind == "content" or kind == "refusal":
-        return _HALVES[kind, 0]
-    if kind != "call" or out.custom:
+        delta: dict[str, Any] = {kind: text}
+    elif kind == "call" and not out.custom:
+        delta = {"tool_calls": [{"index": out.wire, "function": {"arguments": text}}]}
+    else:
         return None
-    halves = _HALVES.get(("call", out.wire))
+    return [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": None}]
+
+
+_CHOICES: dict[tuple[str, int], tuple[bytes, bytes]] = {}
+"""A hot-path delta chunk's ``choices`` around its text, by part kind and wire index (0 for
+text; the kinds without a hot path: ``NO_HALVES``): the same bytes in every stream."""
+_MAX_CHOICES = 256
+"""Halves kept at most (wire indices beyond the first calls are cut per part)."""
+
+
+def _choice_halves(out: _Out) -> tuple[bytes, bytes]:
+    """:func:`_hot_choices` of ``out`` cut where its text goes (``value_halves``), once per process."""
+    key = (out.kind if not out.custom else "custom", out.wire)
+    halves = _CHOICES.get(key)
     if halves is None:
-        head = b'{"tool_calls":[{"index":%d,"function":{"arguments":' % out.wire
-        halves = (head, b"}}]" + _CHOICE_CLOSE)
-        if len(_HALVES) < _MAX_HALVES:
-            _HALVES["call", out.wire] = halves
+        choices = _hot_choices(out, HOLE)
+        halves = value_halves(choices) if choices is not None else NO_HALVES
+        if len(_CHOICES) < _MAX_CHOICES:
+            _CHOICES[key] = halves
     return halves
-
-
-def _head_prefix(head: dict[str, Any] | None) -> bytes:
-    """A chunk's SSE bytes before its delta (``b""``: a head with a ``choices`` field, whose
-    place in the chunk is the head's: the chunk is cut whole, ``frame_halves``)."""
-    if head is None or "choices" in head:
-        return b""
-    frame = encode_wire_event("openai-chat", head)  # b"data: {...}\n\n"
-    return frame[:-3] + _CHOICE_OPEN
 
 
 def _initial_text(part: Part) -> str:

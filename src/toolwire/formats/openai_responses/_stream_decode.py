@@ -146,13 +146,13 @@ class StreamDecoder:
         index and text (never ""), with exactly the state change of the general path,
         :meth:`_feed`; ``None`` for any other event (no state change: decode it with ``feed``).
         """
-        if type(event) is not dict or self._finished:
+        if self._finished:
             return None
         # Subscripts, not ``.get`` (cheaper): every event has a "type", and a delta event its
-        # "delta", "output_index" (and "content_index"); a missing key declines.
+        # "delta", "output_index" (and "content_index"); a missing key declines, and so do an
+        # event that is not an object and an unhashable type (their TypeError).
         try:
-            kind = event["type"]
-            hot = _HOT.get(kind) if type(kind) is str else None
+            hot = _HOT.get(event["type"])
             if hot is None:
                 return None
             delta = event["delta"]
@@ -163,7 +163,7 @@ class StreamDecoder:
             if item is None:
                 return None
             slot = event["content_index"] if hot is TextDelta else -1
-        except KeyError:
+        except (KeyError, TypeError):
             return None
         index = item.parts.get(slot) if type(slot) is int else None
         if index is not None and (hot is ToolCallDelta or item.kind == "message"):
