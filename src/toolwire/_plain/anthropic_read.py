@@ -331,7 +331,15 @@ def _tool_fields(p: dict[str, Any], plain: Plain) -> bool:
     tools = plain.tools = _tools(p["tools"])
     if tools is None:
         return False
-    return "tool_choice" not in p or _choice(p["tool_choice"], tools, plain)
+    if "tool_choice" not in p:
+        return True
+    value = p["tool_choice"]
+    if type(value) is dict and len(value) == 1:  # {"type": mode}, the common choice, read here (no call)
+        kind = value.get("type")
+        if type(kind) is str and kind in _MODES:
+            plain.choice = _MODES[kind]
+            return True
+    return _choice(value, tools, plain)
 
 
 def _rest(p: dict[str, Any], plain: Plain) -> bool:
