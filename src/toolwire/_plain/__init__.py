@@ -2,7 +2,9 @@
 
 See :mod:`toolwire._plain._form` for what a plain request is and how a lane is checked. A lane
 is a reader of the source format and a writer of the target format; :func:`plain_lane` runs the
-pair's, and the general path runs for every request a lane does not take.
+pair's, and the general path runs for every request a lane does not take. The Responses -> Chat
+pair (the Agents SDK converter's) first tries its one pass (:mod:`toolwire._plain.responses_chat`),
+which writes what its reader and writer write with nothing between.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from toolwire._plain import (
     chat_write,
     gemini_read,
     gemini_write,
+    responses_chat,
     responses_read,
     responses_write,
 )
@@ -69,6 +72,10 @@ def plain_lane(
         return None
     if source == target or policy not in _POLICIES:  # a same-format request keeps its own forms
         return None  # (hints): the general path
+    if target == "openai-chat" and source == "openai-responses":  # the pair in one pass, when it can
+        chat = responses_chat.translate(payload)
+        if chat is not None:
+            return chat, False
     reader = READERS.get(source)
     writer = (WIRE_WRITERS if wire else WRITERS).get(target)
     if reader is None or writer is None:
