@@ -3,8 +3,9 @@
 See :mod:`toolwire._plain._form` for what a plain request is and how a lane is checked. A lane
 is a reader of the source format and a writer of the target format; :func:`plain_lane` runs the
 pair's, and the general path runs for every request a lane does not take. The Responses -> Chat
-pair (the Agents SDK converter's) first tries its one pass (:mod:`toolwire._plain.responses_chat`),
-which writes what its reader and writer write with nothing between.
+and Anthropic -> Chat pairs first try their one pass (:data:`TO_CHAT`:
+:mod:`~toolwire._plain.responses_chat`, :mod:`~toolwire._plain.anthropic_chat`), which writes
+what the pair's reader and writer write, with nothing between.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, get_args
 
 from toolwire._plain import (
+    anthropic_chat,
     anthropic_read,
     anthropic_write,
     chat_read,
@@ -26,7 +28,7 @@ from toolwire._plain import (
 from toolwire._plain._form import Plain
 from toolwire.ir.notes import Policy
 
-__all__ = ["READERS", "WIRE_WRITERS", "WRITERS", "plain_lane"]
+__all__ = ["READERS", "TO_CHAT", "WIRE_WRITERS", "WRITERS", "plain_lane"]
 
 Reader = Callable[[Any, "str | None"], "Plain | None"]
 Writer = Callable[[Plain], "dict[str, Any] | None"]
@@ -56,6 +58,13 @@ WIRE_WRITERS: dict[str, Writer] = {
 encode as its writer's dicts (:mod:`toolwire._plain._request_out`; the other targets' dicts)."""
 
 
+TO_CHAT: dict[str, Callable[[Any], dict[str, Any] | None]] = {
+    "openai-responses": responses_chat.translate,
+    "anthropic": anthropic_chat.translate,
+}
+"""The pairs into Chat written in one pass (the source read and its Chat written in one loop):
+the Chat payload, or ``None`` when the pair's reader and writer must decide."""
+
 _POLICIES = frozenset(get_args(Policy))  # what Notes accepts; the general path refuses others
 
 
@@ -72,10 +81,12 @@ def plain_lane(
         return None
     if source == target or policy not in _POLICIES:  # a same-format request keeps its own forms
         return None  # (hints): the general path
-    if target == "openai-chat" and source == "openai-responses":  # the pair in one pass, when it can
-        chat = responses_chat.translate(payload)
-        if chat is not None:
-            return chat, False
+    if target == "openai-chat":  # a pair in one pass, when it can
+        one_pass = TO_CHAT.get(source)
+        if one_pass is not None:
+            chat = one_pass(payload)
+            if chat is not None:
+                return chat, False
     reader = READERS.get(source)
     writer = (WIRE_WRITERS if wire else WRITERS).get(target)
     if reader is None or writer is None:
