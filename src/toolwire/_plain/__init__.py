@@ -2,9 +2,9 @@
 
 See :mod:`toolwire._plain._form` for what a plain request is and how a lane is checked. A lane
 is a reader of the source format and a writer of the target format; :func:`plain_lane` runs the
-pair's, and the general path runs for every request a lane does not take. The Responses -> Chat
-and Anthropic -> Chat pairs first try their one pass (:data:`TO_CHAT`:
-:mod:`~toolwire._plain.responses_chat`, :mod:`~toolwire._plain.anthropic_chat`), which writes
+pair's, and the general path runs for every request a lane does not take. The Responses -> Chat,
+Anthropic -> Chat and Anthropic -> Responses pairs first try their one pass (:data:`TO_CHAT`,
+:mod:`~toolwire._plain.responses_chat`, :mod:`~toolwire._plain.anthropic_pass`), which writes
 what the pair's reader and writer write, with nothing between.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any, get_args
 
 from toolwire._plain import (
-    anthropic_chat,
+    anthropic_pass,
     anthropic_read,
     anthropic_write,
     chat_read,
@@ -60,7 +60,7 @@ encode as its writer's dicts (:mod:`toolwire._plain._request_out`; the other tar
 
 TO_CHAT: dict[str, Callable[[Any], dict[str, Any] | None]] = {
     "openai-responses": responses_chat.translate,
-    "anthropic": anthropic_chat.translate,
+    "anthropic": anthropic_pass.to_chat,
 }
 """The pairs into Chat written in one pass (the source read and its Chat written in one loop):
 the Chat payload, or ``None`` when the pair's reader and writer must decide."""
@@ -87,6 +87,10 @@ def plain_lane(
             chat = one_pass(payload)
             if chat is not None:
                 return chat, False
+    elif target == "openai-responses" and source == "anthropic":  # in one pass, when it can
+        found = anthropic_pass.to_responses(payload)
+        if found is not None:
+            return None if found[1] and policy != "drop" else found
     reader = READERS.get(source)
     writer = (WIRE_WRITERS if wire else WRITERS).get(target)
     if reader is None or writer is None:

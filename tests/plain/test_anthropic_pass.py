@@ -1,6 +1,7 @@
-"""The Anthropic -> Chat pair in one pass (``toolwire._plain.anthropic_chat``, issue 18).
+"""The Anthropic -> Chat and -> Responses pairs in one pass (``toolwire._plain.anthropic_pass``).
 
-It must write exactly what the pair's lane (the Anthropic reader, then the Chat writer) writes,
+Each must write exactly what the pair's lane (the Anthropic reader, then the target's writer)
+writes, and note what it notes,
 and leave to that lane every request it is not sure of: the requests it takes go the same both
 ways (public API and general path) and equal the lane's payload; one-spot changes of them pin
 each guard (it leaves them, and they still go the same both ways).
@@ -21,15 +22,25 @@ from tests.plain.harness import drop_at as _drop
 from tests.plain.harness import set_at as _set
 from toolwire import translate_request, translate_request_bytes
 from toolwire._json import dumps, loads
-from toolwire._plain import READERS, anthropic_read, chat_write
-from toolwire._plain.anthropic_chat import translate
+from toolwire._plain import READERS, WRITERS, anthropic_read
+from toolwire._plain.anthropic_pass import to_chat, to_responses
 
-SOURCE, TARGET = "anthropic", "openai-chat"
+SOURCE = "anthropic"
+TARGETS = ("openai-chat", "openai-responses")
 
 
-def _lane(payload: dict[str, Any]) -> dict[str, Any] | None:
+def translate(payload: dict[str, Any], target: str) -> tuple[dict[str, Any], bool] | None:
+    """The one pass into ``target``: its payload and whether the lane notes something."""
+    if target == "openai-chat":
+        chat = to_chat(payload)
+        return None if chat is None else (chat, False)
+    return to_responses(payload)
+
+
+def _lane(payload: dict[str, Any], target: str) -> tuple[dict[str, Any], bool] | None:
     plain = anthropic_read.read(payload, None)
-    return None if plain is None else chat_write.write(plain)
+    out = None if plain is None else WRITERS[target](plain)
+    return None if out is None or plain is None else (out, plain.noted)
 
 
 def _use(call_id: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -72,37 +83,48 @@ def request() -> dict[str, Any]:
     }
 
 
-def _takes(payload: dict[str, Any]) -> None:
-    got = translate(copy.deepcopy(payload))
+def _takes(payload: dict[str, Any], target: str) -> None:
+    got = translate(copy.deepcopy(payload), target)
     assert got is not None
-    assert got == _lane(payload)
-    assert dumps(got) == dumps(_lane(payload))
-    assert harness.same_both_ways(payload, SOURCE, TARGET)
+    expected = _lane(payload, target)
+    assert expected is not None
+    assert got == expected
+    assert dumps(got[0]) == dumps(expected[0])
+    for policy in ("warn", "drop"):
+        assert harness.same_both_ways(payload, SOURCE, target, policy) == (policy == "drop" or not got[1])
 
 
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("size", [None, (2, 1), (10, 5), (100, 5)])
-def test_the_benchmark_requests_are_taken(size: tuple[int, int] | None) -> None:
+def test_the_benchmark_requests_are_taken(size: tuple[int, int] | None, target: str) -> None:
     chat = chat_request() if size is None else sized_chat_request(*size)
-    _takes(loads(_in_each_format(chat)[SOURCE]))
+    _takes(loads(_in_each_format(chat)[SOURCE]), target)
 
 
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("choice", ["auto", "any", "none"])
-def test_every_shape_it_takes(choice: str) -> None:
+def test_every_shape_it_takes(choice: str, target: str) -> None:
     payload = request()
     payload["tool_choice"] = {"type": choice}
-    _takes(payload)
+    _takes(payload, target)
+    payload["tools"][1]["strict"] = False  # every tool strict: nothing noted
+    _takes(payload, target)
+    assert translate(payload, target) == (_lane(payload, target)[0], False)  # type: ignore[index]
     for key in ("tools", "tool_choice", "system", "max_tokens", "temperature", "top_p", "stream"):
         del payload[key]
-    _takes(payload)
+    _takes(payload, target)
 
 
-def test_the_pair_takes_the_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("target", TARGETS)
+def test_the_pair_takes_the_one_pass(monkeypatch: pytest.MonkeyPatch, target: str) -> None:
     """With the pair's reader off, its requests of the one pass's shape still translate."""
-    expected = _lane(request())
+    expected = _lane(request(), target)
+    assert expected is not None
     monkeypatch.setitem(READERS, SOURCE, lambda payload, model: None)
-    assert translate_request(request(), source=SOURCE, target=TARGET).payload == expected
+    got = translate_request(request(), source=SOURCE, target=target, policy="drop")  # type: ignore[arg-type]
+    assert got.payload == expected[0]
     body = dumps(request())
-    assert translate_request_bytes(body, source=SOURCE, target=TARGET) == dumps(expected)
+    assert translate_request_bytes(body, source=SOURCE, target=target, policy="drop") == dumps(expected[0])  # type: ignore[arg-type]
 
 
 _M = ("messages",)
@@ -150,11 +172,11 @@ GUARDS: dict[str, Callable[[dict[str, Any]], None]] = {
     ],
     "empty call name": _set((*_TEXT_CALL, 1, "name"), ""),
     "call name not text": _set((*_TEXT_CALL, 1, "name"), 1),
-    "a name Chat renames": _set((*_TEXT_CALL, 1, "name"), "a b"),
+    "a name the target renames": _set((*_TEXT_CALL, 1, "name"), "a b"),
     "input not an object": _set((*_TEXT_CALL, 1, "input"), [1]),
     "a lone call of another type": _set((*_M, 6, "content", 0, "type"), "server_tool_use"),
     "a lone call of three keys": _drop((*_M, 6, "content", 0, "input")),
-    "a lone call name Chat renames": _set((*_M, 6, "content", 0, "name"), "a b"),
+    "a lone call name the target renames": _set((*_M, 6, "content", 0, "name"), "a b"),
     "a call unanswered": lambda p: [p["messages"].pop(), p["messages"].pop()],
     "a text after a call": _set((*_M, 2), {"role": "user", "content": "x"}),
     "a text block after a call": _set((*_M, 2, "content", 0), {"type": "text", "text": "x"}),
@@ -176,7 +198,7 @@ GUARDS: dict[str, Callable[[dict[str, Any]], None]] = {
     "a tool strict not a boolean": _set(("tools", 0, "strict"), 1),
     "a tool schema not an object": _set(("tools", 0, "input_schema"), []),
     "empty tool name": _set(("tools", 0, "name"), ""),
-    "a tool name Chat renames": _set(("tools", 0, "name"), "a b"),
+    "a tool name the target renames": _set(("tools", 0, "name"), "a b"),
     "two tools of one name": _set(("tools", 1, "name"), "weather"),
     "a named choice": _set(("tool_choice",), {"type": "tool", "name": "time"}),
     "a choice of parallel use": _set(("tool_choice",), {"type": "auto", "disable_parallel_tool_use": True}),
@@ -192,9 +214,11 @@ GUARDS: dict[str, Callable[[dict[str, Any]], None]] = {
 }
 
 
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("change", GUARDS.values(), ids=GUARDS.keys())
-def test_each_guard(change: Callable[[dict[str, Any]], None]) -> None:
+def test_each_guard(change: Callable[[dict[str, Any]], None], target: str) -> None:
     payload = request()
     change(payload)
-    assert translate(copy.deepcopy(payload)) is None
-    harness.same_both_ways(payload, SOURCE, TARGET)
+    assert translate(copy.deepcopy(payload), target) is None
+    for policy in ("warn", "drop"):
+        harness.same_both_ways(payload, SOURCE, target, policy)
