@@ -60,7 +60,12 @@ def test_a_model_text_and_one_call_reads_as_its_ir() -> None:
         ((1, "parts", 1, "thoughtSignature"), "sig"),
         ((1, "parts", 1, "functionCall", "id"), ""),
         ((1, "parts", 1, "functionCall", "args"), [1]),
+        ((1, "parts", 1, "functionCall", "id"), 7),
+        ((1, "parts", 1, "functionCall", "name"), ""),
+        ((1, "parts", 1, "functionCall"), {"name": "weather", "args": {}, "callId": "c1"}),
+        ((1, "parts", 1, "functionCall"), {"name": "weather", "args": {}}),
         ((1, "parts", 1), {"text": "More."}),
+        ((1, "parts", 1), {"functionCall": {"name": "weather", "args": {}, "id": "c1"}, "x": 1}),
         ((2, "parts", 0, "functionResponse", "id"), "c9"),
     ],
 )

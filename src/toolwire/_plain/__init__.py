@@ -2,7 +2,10 @@
 
 See :mod:`toolwire._plain._form` for what a plain request is and how a lane is checked. A lane
 is a reader of the source format and a writer of the target format; :func:`plain_lane` runs the
-pair's, and the general path runs for every request a lane does not take.
+pair's, and the general path runs for every request a lane does not take. The Responses -> Chat,
+Anthropic -> Chat and Anthropic -> Responses pairs first try their one pass (:data:`TO_CHAT`,
+:mod:`~toolwire._plain.responses_chat`, :mod:`~toolwire._plain.anthropic_pass`), which writes
+what the pair's reader and writer write, with nothing between.
 """
 
 from __future__ import annotations
@@ -11,19 +14,21 @@ from collections.abc import Callable
 from typing import Any, get_args
 
 from toolwire._plain import (
+    anthropic_pass,
     anthropic_read,
     anthropic_write,
     chat_read,
     chat_write,
     gemini_read,
     gemini_write,
+    responses_chat,
     responses_read,
     responses_write,
 )
 from toolwire._plain._form import Plain
 from toolwire.ir.notes import Policy
 
-__all__ = ["READERS", "WIRE_WRITERS", "WRITERS", "plain_lane"]
+__all__ = ["READERS", "TO_CHAT", "WIRE_WRITERS", "WRITERS", "plain_lane"]
 
 Reader = Callable[[Any, "str | None"], "Plain | None"]
 Writer = Callable[[Plain], "dict[str, Any] | None"]
@@ -54,6 +59,13 @@ WIRE_WRITERS: dict[str, Writer] = {
 encode as its writer's dicts (:mod:`toolwire._plain._request_out`; the other targets' dicts)."""
 
 
+TO_CHAT: dict[str, Callable[[Any], dict[str, Any] | None]] = {
+    "openai-responses": responses_chat.translate,
+    "anthropic": anthropic_pass.to_chat,
+}
+"""The pairs into Chat written in one pass (the source read and its Chat written in one loop):
+the Chat payload, or ``None`` when the pair's reader and writer must decide."""
+
 _POLICIES = frozenset(get_args(Policy))  # what Notes accepts; the general path refuses others
 
 
@@ -70,6 +82,16 @@ def plain_lane(
         return None
     if source == target or policy not in _POLICIES:  # a same-format request keeps its own forms
         return None  # (hints): the general path
+    if target == "openai-chat":  # a pair in one pass, when it can
+        one_pass = TO_CHAT.get(source)
+        if one_pass is not None:
+            chat = one_pass(payload)
+            if chat is not None:
+                return chat, False
+    elif target == "openai-responses" and source == "anthropic":  # in one pass, when it can
+        found = anthropic_pass.to_responses(payload)
+        if found is not None:
+            return None if found[1] and policy != "drop" else found
     reader = READERS.get(source)
     writer = (WIRE_WRITERS if wire else WRITERS).get(target)
     if reader is None or writer is None:

@@ -75,9 +75,9 @@ class _Reader:
 
     __slots__ = ("called", "out", "pending", "role")
 
-    def __init__(self, out: list[tuple[Any, ...]]) -> None:
+    def __init__(self, out: list[tuple[Any, ...]], called: set[str]) -> None:
         self.out = out
-        self.called: set[str] = set()  # every call id so far
+        self.called = called  # every call id so far
         self.pending: Any = None  # the calls of the last message, to answer next: a list, or a CALL turn
         self.role: Any = None  # the role of the last message
 
@@ -157,84 +157,108 @@ class _Reader:
         self.called.add(call_id)
         return (call_id, name, arguments)
 
-    def run(self, messages: list[Any]) -> bool:
-        """Whether every message is of the lane's shape (then ``out`` holds the turns); see
-        :meth:`read_all`, which raises ``KeyError`` for a block missing a field its size requires."""
-        try:
-            return self.read_all(messages)
-        except KeyError:
-            return False
 
-    def read_all(self, messages: list[Any]) -> bool:
-        """:meth:`run`, the hot loop of the lane: a message of one block, a text, a call or the one
-        result of a turn of one call, is read inline (what the methods above make of it), the
-        last role and the calls to answer kept in locals (the methods' attributes are set from
-        them before one runs); any other message by the methods. A message or a block is read by
-        subscript once its size says which fields it has (one missing: another key in its place,
-        not plain: ``KeyError``; a block without ``type`` is never plain)."""
-        append = self.out.append
-        called = self.called
-        last: Any = None  # the role of the last message
-        pending: Any = None  # the calls of the last message, to answer next: a list, or a CALL turn
-        for message in messages:
-            if type(message) is not dict or len(message) != 2:
+def _read_messages(messages: list[Any], turns: list[tuple[Any, ...]]) -> bool:
+    """Whether every message is of the lane's shape (then ``turns`` holds them); raises
+    ``KeyError`` for a block missing a field its size requires (not plain). The hot loop of the
+    lane: a message of one block, a text, a call or the one result of a turn of one call, and an
+    assistant message of a text and one call, is read inline (what :class:`_Reader`'s methods make
+    of it), the last role and the calls to answer kept in locals (the reader's attributes are set
+    from them before a method runs; the reader made for the first); any other message by the
+    methods. A message or a block is read by subscript once its size says which fields it has
+    (one missing: another key in its place, not plain; a block without ``type`` is never plain)."""
+    append = turns.append
+    called: set[str] = set()  # every call id so far
+    reader: _Reader | None = None  # the methods' reader, made when first needed
+    last: Any = None  # the role of the last message
+    pending: Any = None  # the calls of the last message, to answer next: a list, or a CALL turn
+    for message in messages:
+        if type(message) is not dict or len(message) != 2:
+            return False
+        role, content = message["role"], message["content"]
+        if type(content) is list and len(content) == 1 and type(block := content[0]) is dict:
+            size, kind = len(block), block["type"]
+            if size == 2 and kind == "text" and pending is None:  # a text: user or assistant
+                text = block["text"]
+                if type(text) is not str or not text:
+                    return False
+                if role == "user":
+                    append((USER, text))
+                elif role == "assistant" and last != "assistant":
+                    append((ASSISTANT, text, []))
+                else:
+                    return False
+                last = role
+                continue
+            if size == 4 and kind == "tool_use" and role == "assistant" and pending is None:
+                if last == "assistant":
+                    return False
+                call_id, name, arguments = block["id"], block["name"], block["input"]
+                if type(call_id) is not str or not call_id or "--" in call_id or call_id in called:
+                    return False
+                if type(name) is not str or not name or type(arguments) is not dict:
+                    return False
+                called.add(call_id)
+                pending = (CALL, call_id, name, arguments)
+                append(pending)
+                last = role
+                continue
+            if (
+                size == 3
+                and kind == "tool_result"
+                and role == "user"
+                and (type(pending) is tuple or (pending is not None and len(pending) == 1))
+            ):  # the one result of a turn of one call
+                call_id, output = block["tool_use_id"], block["content"]
+                if type(output) is not str:
+                    output = _one_text(output)
+                wanted = pending[1] if type(pending) is tuple else pending[0][0]
+                if type(call_id) is not str or call_id != wanted or not output:
+                    return False
+                pending = None
+                append((RESULT, call_id, output))
+                last = role
+                continue
+        if (
+            type(content) is list
+            and len(content) == 2
+            and role == "assistant"
+            and pending is None
+            and type(block := content[0]) is dict
+            and len(block) == 2
+            and block.get("type") == "text"
+        ):  # a text and one call (assistant() refuses what this does)
+            if last == "assistant":
                 return False
-            role, content = message["role"], message["content"]
-            if type(content) is list and len(content) == 1 and type(block := content[0]) is dict:
-                size, kind = len(block), block["type"]
-                if size == 2 and kind == "text" and pending is None:  # a text: user or assistant
-                    text = block["text"]
-                    if type(text) is not str or not text:
-                        return False
-                    if role == "user":
-                        append((USER, text))
-                    elif role == "assistant" and last != "assistant":
-                        append((ASSISTANT, text, []))
-                    else:
-                        return False
-                    last = role
-                    continue
-                if size == 4 and kind == "tool_use" and role == "assistant" and pending is None:
-                    if last == "assistant":
-                        return False
-                    call_id, name, arguments = block["id"], block["name"], block["input"]
-                    if type(call_id) is not str or not call_id or "--" in call_id or call_id in called:
-                        return False
-                    if type(name) is not str or not name or type(arguments) is not dict:
-                        return False
-                    called.add(call_id)
-                    pending = (CALL, call_id, name, arguments)
-                    append(pending)
-                    last = role
-                    continue
-                if (
-                    size == 3
-                    and kind == "tool_result"
-                    and role == "user"
-                    and (type(pending) is tuple or (pending is not None and len(pending) == 1))
-                ):  # the one result of a turn of one call
-                    call_id, output = block["tool_use_id"], block["content"]
-                    if type(output) is not str:
-                        output = _one_text(output)
-                    wanted = pending[1] if type(pending) is tuple else pending[0][0]
-                    if type(call_id) is not str or call_id != wanted or not output:
-                        return False
-                    pending = None
-                    append((RESULT, call_id, output))
-                    last = role
-                    continue
-            self.pending, self.role = pending, last
-            if role == "user":
-                done = self.user(content)
-            elif role == "assistant" and pending is None:
-                done = self.assistant(content)
-            else:
+            text, use = block.get("text"), content[1]
+            if type(text) is not str or not text or type(use) is not dict or len(use) != 4:
                 return False
-            if not done:
+            if use.get("type") != "tool_use":
                 return False
-            pending = self.pending
+            call_id, name, arguments = use["id"], use["name"], use["input"]
+            if type(call_id) is not str or not call_id or "--" in call_id or call_id in called:
+                return False
+            if type(name) is not str or not name or type(arguments) is not dict:
+                return False
+            called.add(call_id)
+            pending = [(call_id, name, arguments)]
+            append((ASSISTANT, text, pending))
             last = role
-        return pending is None
+            continue
+        if reader is None:
+            reader = _Reader(turns, called)
+        reader.pending, reader.role = pending, last
+        if role == "user":
+            done = reader.user(content)
+        elif role == "assistant" and pending is None:
+            done = reader.assistant(content)
+        else:
+            return False
+        if not done:
+            return False
+        pending = reader.pending
+        last = role
+    return pending is None
 
 
 def _tools(wire: Any) -> list[Tool] | None:
@@ -307,7 +331,15 @@ def _tool_fields(p: dict[str, Any], plain: Plain) -> bool:
     tools = plain.tools = _tools(p["tools"])
     if tools is None:
         return False
-    return "tool_choice" not in p or _choice(p["tool_choice"], tools, plain)
+    if "tool_choice" not in p:
+        return True
+    value = p["tool_choice"]
+    if type(value) is dict and len(value) == 1:  # {"type": mode}, the common choice, read here (no call)
+        kind = value.get("type")
+        if type(kind) is str and kind in _MODES:
+            plain.choice = _MODES[kind]
+            return True
+    return _choice(value, tools, plain)
 
 
 def _rest(p: dict[str, Any], plain: Plain) -> bool:
@@ -346,7 +378,10 @@ def read(p: Any, model: str | None) -> Plain | None:
         if system is None:
             return None
         turns.append((SYSTEM, "system", system))
-    if not _Reader(turns).run(messages):
+    try:
+        if not _read_messages(messages, turns):
+            return None
+    except KeyError:
         return None
     plain = Plain(name, turns)
     if _tool_fields(p, plain) and read_numbers(p, plain, "max_tokens", 16, 1) and _rest(p, plain):

@@ -93,9 +93,9 @@ class _History:
 
     __slots__ = ("called", "pending", "turns")
 
-    def __init__(self, turns: list[tuple[Any, ...]]) -> None:
+    def __init__(self, turns: list[tuple[Any, ...]], called: set[str]) -> None:
         self.turns = turns
-        self.called: set[str] = set()  # every call id so far
+        self.called = called  # every call id so far
         self.pending: dict[str, str] | None = None  # the open call turn: call id -> name
 
     def model(self, parts: list[Any]) -> bool:
@@ -122,23 +122,6 @@ class _History:
             self.turns.append((CALL, *calls[0]))
         else:
             self.turns.append((ASSISTANT, text, tuple(calls)))
-        return True
-
-    def text_and_call(self, parts: list[Any]) -> bool:
-        """A model content of a text and one call read as :meth:`model` reads it (``False``: not
-        that content, left to :meth:`model`, which takes or refuses it)."""
-        first, second = parts
-        if type(first) is not dict or len(first) != 1 or type(second) is not dict or len(second) != 1:
-            return False
-        text = first.get("text")
-        if type(text) is not str or not text:
-            return False
-        pending: dict[str, str] = {}
-        call = self.call(second.get("functionCall"), pending)
-        if call is None:
-            return False
-        self.pending = pending
-        self.turns.append((ASSISTANT, text, (call,)))
         return True
 
     def call(self, inner: Any, pending: dict[str, str]) -> tuple[str, str, Any] | None:
@@ -190,99 +173,117 @@ class _History:
         text = _response_text(response)
         return None if text is None else (call_id, text)
 
-    def run(self, contents: list[Any]) -> bool:
-        """Whether every content is of the lane's shape (then ``turns`` holds them); see
-        :meth:`read_all`, which raises ``KeyError`` for a part missing a field its size requires."""
-        try:
-            return self.read_all(contents)
-        except KeyError:
-            return False
 
-    def read_all(self, contents: list[Any]) -> bool:
-        """:meth:`run`, the hot loop of the lane: a content of one part, a text, a call or the one
-        result of a turn of one call, is read inline (what the methods above make of it, with
-        the open turn of one call a local ``(call id, name)``, no dict); any other by the methods.
-        A content or a part whose size says which fields it has is read by subscript (one
-        missing: another key in its place, not plain: ``KeyError``)."""
-        append = self.turns.append
-        called = self.called
-        pending: Any = None  # the open call turn: (call id, name) of one call, or the methods' dict
-        for content in contents:
-            if type(content) is not dict or len(content) != 2:
+def _read_contents(contents: list[Any], turns: list[tuple[Any, ...]]) -> bool:
+    """Whether every content is of the lane's shape (then ``turns`` holds them); raises
+    ``KeyError`` for a part missing a field its size requires (not plain). The hot loop of the
+    lane: a content of one part, a text, a call or the one result of a turn of one call, and a
+    model content of a text and one call, is read inline (what :class:`_History`'s methods make
+    of it, with the open turn of one call a local ``(call id, name)``, no dict); any other by
+    the methods (their reader made for the first). A content or a part whose size says which
+    fields it has is read by subscript (one missing: another key in its place, not plain)."""
+    append = turns.append
+    called: set[str] = set()  # every call id so far
+    history: _History | None = None  # the methods' reader, made when first needed
+    pending: Any = None  # the open call turn: (call id, name) of one call, or the methods' dict
+    for content in contents:
+        if type(content) is not dict or len(content) != 2:
+            return False
+        role, parts = content["role"], content["parts"]
+        if type(parts) is not list or not parts:
+            return False
+        first = parts[0]
+        one = len(parts) == 1 and type(first) is dict and len(first) == 1
+        if role == "model":
+            if pending is not None:
                 return False
-            role, parts = content["role"], content["parts"]
-            if type(parts) is not list or not parts:
-                return False
-            first = parts[0]
-            one = len(parts) == 1 and type(first) is dict and len(first) == 1
-            if role == "model":
-                if pending is not None:
-                    return False
-                if not one:  # a text and calls, or calls: by the methods (self.pending is None)
-                    if not (len(parts) == 2 and self.text_and_call(parts)) and not self.model(parts):
-                        return False
-                    pending = self.pending
-                    if pending is not None and len(pending) == 1:  # read inline: a local
-                        ((call_id, name),) = pending.items()
+            if not one:
+                if len(parts) == 2 and type(first) is dict and len(first) == 1 and "text" in first:
+                    second = parts[1]  # a text and one call, inline (model() refuses what this does)
+                    if type(second) is dict and len(second) == 1:
+                        text, inner = first["text"], second.get("functionCall")
+                        if type(text) is not str or not text or type(inner) is not dict or len(inner) != 3:
+                            return False
+                        name, args, call_id = inner["name"], inner["args"], inner["id"]
+                        if type(name) is not str or not name or type(args) is not dict:
+                            return False
+                        if type(call_id) is not str or not call_id or call_id in called:
+                            return False
+                        try:  # _json inline, as for the one call below
+                            arguments = _encode(args).decode()
+                        except Exception:
+                            return False
+                        called.add(call_id)
                         pending = (call_id, name)
-                        self.pending = None
-                    continue
-                if "text" in first:  # a model text
-                    text = first["text"]
-                    if type(text) is not str or not text:
-                        return False
-                    append((ASSISTANT, text, ()))
-                    continue
-                inner = first.get("functionCall")  # a model call (call() inline)
-                if type(inner) is not dict or len(inner) != 3:
+                        append((ASSISTANT, text, ((call_id, name, arguments),)))
+                        continue
+                if history is None:
+                    history = _History(turns, called)
+                if not history.model(parts):  # calls, or a text and calls (history.pending is None)
                     return False
-                name, args, call_id = inner["name"], inner["args"], inner["id"]
-                if type(name) is not str or not name or type(args) is not dict:
-                    return False
-                if type(call_id) is not str or not call_id or call_id in called:
-                    return False
-                try:  # _json inline: the compact JSON text of args, None when it cannot be written
-                    arguments = _encode(args).decode()
-                except Exception:
-                    return False
-                called.add(call_id)
-                pending = (call_id, name)
-                append((CALL, call_id, name, arguments))
+                pending = history.pending
+                if pending is not None and len(pending) == 1:  # read inline: a local
+                    ((call_id, name),) = pending.items()
+                    pending = (call_id, name)
+                    history.pending = None
                 continue
-            if role != "user":
-                return False
-            if pending is None:  # a user text, else not plain
-                if not one or "text" not in first:
-                    return False
+            if "text" in first:  # a model text
                 text = first["text"]
                 if type(text) is not str or not text:
                     return False
-                append((USER, text))
-            elif type(pending) is tuple:  # the one result of a turn of one call (result() inline)
-                inner = first.get("functionResponse") if one else None
-                if type(inner) is not dict:
-                    return False
-                call_id, name = pending
-                size = len(inner)  # three keys, or two without the name
-                if (size == 3 and inner["name"] != name) or size < 2 or size > 3 or inner["id"] != call_id:
-                    return False
-                response = inner["response"]
-                if type(response) is dict and len(response) == 1 and "output" in response:
-                    text = response["output"]  # the common response: {"output": text}
-                    if type(text) is not str or not text:
-                        text = _response_text(response)
-                else:
+                append((ASSISTANT, text, ()))
+                continue
+            inner = first.get("functionCall")  # a model call (call() inline)
+            if type(inner) is not dict or len(inner) != 3:
+                return False
+            name, args, call_id = inner["name"], inner["args"], inner["id"]
+            if type(name) is not str or not name or type(args) is not dict:
+                return False
+            if type(call_id) is not str or not call_id or call_id in called:
+                return False
+            try:  # _json inline: the compact JSON text of args, None when it cannot be written
+                arguments = _encode(args).decode()
+            except Exception:
+                return False
+            called.add(call_id)
+            pending = (call_id, name)
+            append((CALL, call_id, name, arguments))
+            continue
+        if role != "user":
+            return False
+        if pending is None:  # a user text, else not plain
+            if not one or "text" not in first:
+                return False
+            text = first["text"]
+            if type(text) is not str or not text:
+                return False
+            append((USER, text))
+        elif type(pending) is tuple:  # the one result of a turn of one call (result() inline)
+            inner = first.get("functionResponse") if one else None
+            if type(inner) is not dict:
+                return False
+            call_id, name = pending
+            size = len(inner)  # three keys, or two without the name
+            if (size == 3 and inner["name"] != name) or size < 2 or size > 3 or inner["id"] != call_id:
+                return False
+            response = inner["response"]
+            if type(response) is dict and len(response) == 1 and "output" in response:
+                text = response["output"]  # the common response: {"output": text}
+                if type(text) is not str or not text:
                     text = _response_text(response)
-                if text is None:
-                    return False
-                append((RESULT, call_id, text))
-                pending = None
-            else:  # the results of a turn of more calls
-                self.pending = pending
-                if not self.results(parts):
-                    return False
-                pending = None
-        return pending is None
+            else:
+                text = _response_text(response)
+            if text is None:
+                return False
+            append((RESULT, call_id, text))
+            pending = None
+        else:  # the results of a turn of more calls (its dict: history was made for it)
+            assert history is not None
+            history.pending = pending
+            if not history.results(parts):
+                return False
+            pending = None
+    return pending is None
 
 
 def _declaration(decl: Any) -> Tool | None:
@@ -409,7 +410,10 @@ def read(payload: Any, model: str | None) -> Plain | None:
         if system is None:
             return None
         turns.append((SYSTEM, "system", system))
-    if not _History(turns).run(contents):
+    try:
+        if not _read_contents(contents, turns):
+            return None
+    except KeyError:
         return None
     plain = Plain(model, turns)
     if not _tool_fields(payload, plain):
