@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from toolwire._plain._form import Call, arguments_text
+from toolwire._plain._form import Call
 from toolwire._plain._response_form import PlainResponse, typed_usage
 from toolwire._plain._response_out import (
     InputDetailsOut,
@@ -45,7 +45,8 @@ from toolwire._plain._response_out import (
 )
 from toolwire._plain._response_wire import ResponsesMessage
 from toolwire.errors import ToolwireError
-from toolwire.formats.openai_responses._ids import id_seed, seeded_id
+from toolwire._json import dumps_leaf as encode_json
+from toolwire.formats.openai_responses._ids import ID_HASH, ID_INDEX, ID_INDEXES, id_seed, seeded_id
 from toolwire.formats.openai_responses._stop import decode_stop, status_of
 from toolwire.formats.openai_responses._usage import _NAMES, decode_usage, foreign_usage
 from toolwire.formats.openai_responses.response import echo_defaults
@@ -208,9 +209,24 @@ def read_typed(r: Any) -> PlainResponse | None:
     return plain
 
 
+def _text_of(arguments: Any) -> str | None:
+    """:func:`~toolwire._plain._form.arguments_text` with the encoder called straight (a text
+    as it is, an object as its compact JSON, ``None`` for anything else or what can't be
+    written)."""
+    if type(arguments) is str:
+        return arguments
+    if type(arguments) is not dict:
+        return None
+    try:
+        return encode_json(arguments).decode()
+    except Exception:
+        return None
+
+
 def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | None:
     """The output items: the text's message, then the calls, ids derived as the encoder does
-    (``derived_id(prefix, plain.id, counter)``, the seed encoded once: ``seeded_id``)."""
+    (``derived_id(prefix, plain.id, counter)``: the seed encoded once, each id's digest
+    straight, ``seeded_id`` past the indexes of ``ID_INDEX``)."""
     head = id_seed(plain.id)
     counter = 0
     if plain.text is None:
@@ -220,7 +236,7 @@ def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | N
         part = {"type": "output_text", "text": plain.text, "annotations": [], "logprobs": []}
         items = [
             {
-                "id": seeded_id("msg", head, 1),
+                "id": "msg_" + ID_HASH(head + b"1").hexdigest()[:48],
                 "type": "message",
                 "status": status,
                 "role": "assistant",
@@ -228,7 +244,7 @@ def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | N
             }
         ]
     for call_id, name, arguments in plain.calls:
-        text = arguments if type(arguments) is str else arguments_text(arguments)
+        text = _text_of(arguments)
         if text is None:
             return None
         counter += 1
@@ -238,7 +254,9 @@ def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | N
                 "call_id": call_id,
                 "name": name,
                 "arguments": text,
-                "id": seeded_id("fc", head, counter),
+                "id": "fc_" + ID_HASH(head + ID_INDEX[counter]).hexdigest()[:48]
+                if counter < ID_INDEXES
+                else seeded_id("fc", head, counter),
                 "status": status,
             }
         )
@@ -253,13 +271,18 @@ def _wire_items(plain: PlainResponse, status: str) -> list[Any] | None:
     if plain.text is not None:
         counter = 1
         part = OutputText("output_text", plain.text, [], [])
-        items.append(OutputMessage(seeded_id("msg", head, 1), "message", status, "assistant", [part]))
+        message_id = "msg_" + ID_HASH(head + b"1").hexdigest()[:48]
+        items.append(OutputMessage(message_id, "message", status, "assistant", [part]))
     for call_id, name, arguments in plain.calls:
-        text = arguments if type(arguments) is str else arguments_text(arguments)
+        text = _text_of(arguments)
         if text is None:
             return None
         counter += 1
-        items.append(OutputCall("function_call", call_id, name, text, seeded_id("fc", head, counter), status))
+        if counter < ID_INDEXES:
+            call_item_id = "fc_" + ID_HASH(head + ID_INDEX[counter]).hexdigest()[:48]
+        else:
+            call_item_id = seeded_id("fc", head, counter)
+        items.append(OutputCall("function_call", call_id, name, text, call_item_id, status))
     return items
 
 
