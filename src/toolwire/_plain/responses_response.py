@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from toolwire._plain._form import Call
-from toolwire._plain._response_form import PlainResponse, typed_usage
+from toolwire._plain._response_form import PlainResponse, arguments_json, typed_usage
 from toolwire._plain._response_out import (
     InputDetailsOut,
     OutputCall,
@@ -45,7 +45,6 @@ from toolwire._plain._response_out import (
 )
 from toolwire._plain._response_wire import ResponsesMessage
 from toolwire.errors import ToolwireError
-from toolwire._json import dumps_leaf as encode_json
 from toolwire.formats.openai_responses._ids import ID_HASH, ID_INDEX, ID_INDEXES, id_seed, seeded_id
 from toolwire.formats.openai_responses._stop import decode_stop, status_of
 from toolwire.formats.openai_responses._usage import _NAMES, decode_usage, foreign_usage
@@ -209,20 +208,6 @@ def read_typed(r: Any) -> PlainResponse | None:
     return plain
 
 
-def _text_of(arguments: Any) -> str | None:
-    """:func:`~toolwire._plain._form.arguments_text` with the encoder called straight (a text
-    as it is, an object as its compact JSON, ``None`` for anything else or what can't be
-    written)."""
-    if type(arguments) is str:
-        return arguments
-    if type(arguments) is not dict:
-        return None
-    try:
-        return encode_json(arguments).decode()
-    except Exception:
-        return None
-
-
 def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | None:
     """The output items: the text's message, then the calls, ids derived as the encoder does
     (``derived_id(prefix, plain.id, counter)``: the seed encoded once, each id's digest
@@ -244,7 +229,7 @@ def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | N
             }
         ]
     for call_id, name, arguments in plain.calls:
-        text = _text_of(arguments)
+        text = arguments_json(arguments)
         if text is None:
             return None
         counter += 1
@@ -274,7 +259,7 @@ def _wire_items(plain: PlainResponse, status: str) -> list[Any] | None:
         message_id = "msg_" + ID_HASH(head + b"1").hexdigest()[:48]
         items.append(OutputMessage(message_id, "message", status, "assistant", [part]))
     for call_id, name, arguments in plain.calls:
-        text = _text_of(arguments)
+        text = arguments_json(arguments)
         if text is None:
             return None
         counter += 1

@@ -10,7 +10,7 @@ import hashlib
 import importlib
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from toolwire.ir.notes import Notes
 
@@ -50,7 +50,7 @@ ID_HASH = _SHA256
 """The hash of the derived ids (SHA-256), for a writer that spells :func:`seeded_id` out: the id
 of index ``i < ID_INDEXES`` is ``prefix + "_" + ID_HASH(head + ID_INDEX[i]).hexdigest()[:48]``."""
 
-ID_INDEXES = 64
+ID_INDEXES: Final = 64
 ID_INDEX = [b"%d" % n for n in range(ID_INDEXES)]
 """``b"%d" % n`` of the first indexes (the suffix :func:`seeded_id` hashes), made once."""
 
