@@ -29,7 +29,7 @@ keys and types, it checks the values left, and makes the same :class:`PlainRespo
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from toolwire._plain._form import Call
 from toolwire._plain._response_form import PlainResponse, arguments_json, typed_usage
@@ -101,9 +101,10 @@ def _output(output: Any, plain: PlainResponse) -> bool:
             return False
         kind = item.get("type")
         if kind == "message" and index == 0:
-            plain.text = _text(item)
-            if plain.text is None:
+            text = _text(item)
+            if text is None:
                 return False
+            plain.text = text
         elif kind == "function_call":
             call = _call(item, seen)
             if call is None:
@@ -125,12 +126,12 @@ def read_response(p: Any) -> PlainResponse | None:
     if type(status) is not str:
         return None
     stop: StopReason | None = "end_turn"  # completed, as decode_stop reads it (no calls read yet)
-    raw: str | None = status
+    raw: Any = status  # a string for a string status (Any: no cast() call at run time)
     if status != "completed":  # the common status
         stop, raw = decode_stop(status, p.get("incomplete_details"), ())
     if stop is None:  # not finished
         return None
-    plain = PlainResponse(response_id, model, stop, cast(str, raw))  # a string for a string status
+    plain = PlainResponse(response_id, model, stop, raw)
     if not _output(p.get("output"), plain):
         return None
     if stop == "end_turn" and plain.calls:
