@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire._json import dumps, loads
-from toolwire._plain._response_lane import typed_response_lane
+from toolwire._plain._response_lane import typed_response_bytes
 from toolwire.errors import PayloadError
 from toolwire.ir.base import FormatName
 from toolwire.ir.notes import Note, Policy
@@ -92,9 +92,9 @@ def translate_response_bytes(
         PayloadError: the body is not JSON, not a JSON object, or not a valid ``source`` response.
     """
     if notes is None:
-        out = typed_response_lane(body, source, target, policy)  # no dict made: the source's schema
-        if out is not None:
-            return dumps(out)
+        wire = typed_response_bytes(body, source, target, policy)  # no dict made: the source's schema
+        if wire is not None:
+            return wire
     payload = _object(body, "response")
     if notes is None:
         out = response_pair_lane(payload, source, target, policy)  # a plain response of a pair with a lane

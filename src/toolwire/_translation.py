@@ -73,12 +73,13 @@ class _Once(_Later):
         self.value: Translation | None = None
 
     def get(self) -> Translation:
-        if self.value is None:
-            build = self.build
-            assert build is not None
+        build = self.build
+        if build is not None:  # not built yet (``value`` unset: see lane_translation)
             self.value = build[0](*build[1:])
             self.build = None
-        return self.value
+        value = self.value
+        assert value is not None
+        return value
 
     def resolve(self, result: Translation, name: str) -> Any:
         return getattr(self.get(), name)
@@ -118,6 +119,7 @@ _new = object.__new__  # a lane's Translation: its three slots set straight, not
 _set_payload: Any = _PAYLOAD_SLOT.__set__
 _set_ir: Any = _IR_SLOT.__set__
 _set_notes: Any = _NOTES_SLOT.__set__
+_set_build: Any = _Once.__dict__["build"].__set__
 
 
 def translation(out: dict[str, Any], notes: Notes, source: dict[str, Any], ir: Any) -> Translation:
@@ -136,7 +138,8 @@ def lane_translation(out: dict[str, Any], build: tuple[Any, ...], noted: bool) -
     ``noted`` (else none), are those of the general path's translation ``build[0](*build[1:])``,
     made when one of them is first read."""
     result: Translation = _new(Translation)
-    once = _Once(build)
+    once: _Once = _new(_Once)  # its build set straight: no __init__ call (``value`` set by get)
+    _set_build(once, build)
     _set_payload(result, out)
     _set_ir(result, once)
     _set_notes(result, once if noted else ())

@@ -25,7 +25,7 @@ from toolwire._notepaths import in_user_coordinates
 from toolwire._opaque_state import StreamState, keep_state, keeps_state, recall_state
 from toolwire._pairing import fill_result_ids, order_results, restore_history_ids
 from toolwire._plain import plain_lane
-from toolwire._plain._response_lane import response_lane
+from toolwire._plain._response_lane import RESPONSE_LANES, response_lane
 from toolwire._renaming import rename_request, rename_tools
 from toolwire._restore import Restorer
 from toolwire._shims import ToolShims
@@ -185,10 +185,13 @@ def translate_response(
 ) -> Translation:
     """Translate a response payload from ``source`` format to ``target`` format
     (``source_dialect``: the Chat provider that answered, see :func:`translate_request`)."""
-    if source_dialect is None:
-        out = response_pair_lane(payload, source, target, policy)
-        if out is not None:  # a plain response of a pair with a lane, under drop
-            return lane_translation(out, (_general_response, payload, source, target, policy, None), True)
+    if source_dialect is None and type(source) is str and type(target) is str and policy == "drop":
+        lane = RESPONSE_LANES.get((source, target))  # response_pair_lane inline: two calls less
+        if lane is not None:
+            plain = lane[0](payload)
+            out = None if plain is None else lane[1](plain)
+            if out is not None:  # a plain response of a pair with a lane, under drop
+                return lane_translation(out, (_general_response, payload, source, target, policy, None), True)
     return _general_response(payload, source, target, policy, source_dialect)
 
 

@@ -136,3 +136,20 @@ def test_every_usage_of_counts_takes_the_shortcut(codec: str) -> None:
         assert (counts_only(spell(usage), names) is not None) == taken, usage
     for usage in OTHERS.values():
         assert counts_only(spell(usage), names) is None, usage
+
+
+NULLS: dict[str, dict[str, Any]] = {
+    "an unknown field of null": {"input_tokens": 1, "queue_tokens": None},
+    "null details": {"input_tokens": 1, "input_tokens_details": None},
+    "null output details": {"output_tokens": 1, "output_tokens_details": None},
+    "a null total": {"input_tokens": 1, "output_tokens": 2, "total_tokens": None},
+}
+
+
+@pytest.mark.parametrize("codec", CODECS)
+@pytest.mark.parametrize("name", NULLS)
+def test_fields_of_null_are_left_to_the_general_code(name: str, codec: str) -> None:
+    """The shortcut counts the fields it reads: one of ``null`` (known or not) is not counted,
+    so the usage is not of counts only (the general code keeps the nulls it remembers)."""
+    module, spell = CODECS[codec]
+    assert counts_only(spell(NULLS[name]), module._NAMES) is None

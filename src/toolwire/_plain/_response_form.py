@@ -15,10 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec.json import Encoder
+
 from toolwire._plain._form import Call
 from toolwire.ir.response import StopReason, Usage
 
-__all__ = ["PlainResponse", "typed_usage"]
+__all__ = ["PlainResponse", "arguments_json", "typed_usage"]
 
 
 _FIELDS = ("calls", "created", "id", "model", "raw_stop", "stop", "text", "usage")
@@ -106,3 +108,20 @@ def typed_usage(
         reasoning_tokens=reasoning,
         extra=extra,
     )
+
+
+_encode = Encoder().encode
+
+
+def arguments_json(arguments: Any) -> str | None:
+    """:func:`~toolwire._plain._form.arguments_text` with the encoder called straight (a text as
+    it is, an object as its compact JSON, ``None`` for anything else or an object that can't
+    be written): the response writers' (a few hundred ns a call less)."""
+    if type(arguments) is str:
+        return arguments
+    if type(arguments) is not dict:
+        return None
+    try:
+        return _encode(arguments).decode()
+    except Exception:
+        return None

@@ -18,8 +18,9 @@ from collections.abc import Callable
 from typing import Any
 
 from msgspec import DecodeError
-from msgspec.json import Decoder
+from msgspec.json import Decoder, Encoder
 
+from toolwire._json import dumps
 from toolwire._plain import (
     anthropic_response,
     chat_response,
@@ -43,6 +44,7 @@ __all__ = [
     "TYPED_READERS",
     "WIRE_WRITERS",
     "response_lane",
+    "typed_response_bytes",
     "typed_response_lane",
 ]
 
@@ -140,3 +142,32 @@ def typed_response_lane(body: Any, source: Any, target: Any, policy: Any) -> Any
         return None
     plain = lane[1](value)
     return None if plain is None else lane[2](plain)
+
+
+_encode = Encoder().encode
+"""``dumps``' encoder (msgspec's defaults) without its wrapper."""
+
+
+def typed_response_bytes(body: Any, source: Any, target: Any, policy: Any) -> bytes | None:
+    """:func:`typed_response_lane` encoded (``translate_response_bytes``' lane: one call, the
+    encoder straight; what it refuses, ``dumps`` says why), or ``None``."""
+    if policy != "drop" or type(source) is not str or type(target) is not str:
+        return None  # other arguments: the dict's way, which says what is wrong first
+    lane = TYPED_LANES.get((source, target))
+    if lane is None:
+        return None
+    decoder, reader, writer = lane
+    try:
+        value = decoder.decode(body)
+    except (DecodeError, RecursionError, UnicodeError, TypeError):  # ValidationError: a DecodeError
+        return None
+    plain = reader(value)
+    if plain is None:
+        return None
+    out = writer(plain)
+    if out is None:
+        return None
+    try:
+        return _encode(out)  # the encoder itself, no wrapper call
+    except Exception:
+        return dumps(out)  # its typed error

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire._plain._form import Call, arguments_text
-from toolwire._plain._response_form import PlainResponse, typed_usage
+from toolwire._plain._form import Call
+from toolwire._plain._response_form import PlainResponse, arguments_json, typed_usage
 from toolwire._plain._response_out import (
     ChatCallOut,
     ChatChoiceOut,
@@ -204,7 +204,7 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
     if plain.calls:
         calls = []
         for call_id, name, arguments in plain.calls:
-            text = arguments_text(arguments)
+            text = arguments_json(arguments)
             if text is None:
                 return None
             calls.append({"id": call_id, "type": "function", "function": {"name": name, "arguments": text}})
@@ -229,7 +229,7 @@ def write_wire(plain: PlainResponse) -> Any:
     if plain.calls:
         calls = []
         for call_id, name, arguments in plain.calls:
-            text = arguments_text(arguments)
+            text = arguments_json(arguments)
             if text is None:
                 return None
             calls.append(ChatCallOut(call_id, "function", ChatFunctionOut(name, text)))

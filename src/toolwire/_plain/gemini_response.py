@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire._plain._form import Call, arguments_text
-from toolwire._plain._response_form import PlainResponse
+from toolwire._plain._form import Call
+from toolwire._plain._response_form import PlainResponse, arguments_json
 from toolwire._plain._response_out import (
     GeminiBareCallOut,
     GeminiCallOut,
@@ -61,7 +61,7 @@ def _call(part: dict[str, Any], seen: set[str]) -> Call | None:
         return None
     if type(name) is not str or not name or type(args) is not dict:
         return None
-    arguments = arguments_text(args)  # the decoder's own text of the object (its compact())
+    arguments = arguments_json(args)  # the decoder's own text of the object (its compact())
     if arguments is None:
         return None
     seen.add(call_id)
@@ -117,7 +117,7 @@ def _typed_parts(parts: Any, plain: PlainResponse, objects: bool) -> bool:
         call_id, name = inner.id, inner.name
         if text is not None or not call_id or call_id in seen or not name:
             return False
-        arguments: Any = arguments_text(inner.args)  # the decoder's own text of the object
+        arguments: Any = arguments_json(inner.args)  # the decoder's own text of the object
         if arguments is None:
             return False
         if objects and "null" not in arguments:
@@ -207,7 +207,7 @@ def _args(arguments: Any) -> tuple[bool, Any]:
     """``(ok, args)``: the ``args`` object of a call's arguments as the encoder parses them
     (``None``: none written, for empty text), ``ok`` false when they are not JSON text of an
     object."""
-    text = arguments_text(arguments)  # an object source's: the text its decoder makes
+    text = arguments_json(arguments)  # an object source's: the text its decoder makes
     if text is None:
         return False, None
     if not text:

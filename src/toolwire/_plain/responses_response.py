@@ -29,10 +29,10 @@ keys and types, it checks the values left, and makes the same :class:`PlainRespo
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
-from toolwire._plain._form import Call, arguments_text
-from toolwire._plain._response_form import PlainResponse, typed_usage
+from toolwire._plain._form import Call
+from toolwire._plain._response_form import PlainResponse, arguments_json, typed_usage
 from toolwire._plain._response_out import (
     InputDetailsOut,
     OutputCall,
@@ -45,10 +45,9 @@ from toolwire._plain._response_out import (
 )
 from toolwire._plain._response_wire import ResponsesMessage
 from toolwire.errors import ToolwireError
-from toolwire.formats.openai_responses._ids import id_seed, seeded_id
+from toolwire.formats.openai_responses._ids import ID_HASH, ID_INDEX, ID_INDEXES, id_seed, seeded_id
 from toolwire.formats.openai_responses._stop import decode_stop, status_of
 from toolwire.formats.openai_responses._usage import _NAMES, decode_usage, foreign_usage
-from toolwire.formats.openai_responses.response import echo_defaults
 from toolwire.ir.response import StopReason, Usage
 
 __all__ = ["read_response", "write_response", "write_wire"]
@@ -102,9 +101,10 @@ def _output(output: Any, plain: PlainResponse) -> bool:
             return False
         kind = item.get("type")
         if kind == "message" and index == 0:
-            plain.text = _text(item)
-            if plain.text is None:
+            text = _text(item)
+            if text is None:
                 return False
+            plain.text = text
         elif kind == "function_call":
             call = _call(item, seen)
             if call is None:
@@ -126,12 +126,12 @@ def read_response(p: Any) -> PlainResponse | None:
     if type(status) is not str:
         return None
     stop: StopReason | None = "end_turn"  # completed, as decode_stop reads it (no calls read yet)
-    raw: str | None = status
+    raw: Any = status  # a string for a string status (Any: no cast() call at run time)
     if status != "completed":  # the common status
         stop, raw = decode_stop(status, p.get("incomplete_details"), ())
     if stop is None:  # not finished
         return None
-    plain = PlainResponse(response_id, model, stop, cast(str, raw))  # a string for a string status
+    plain = PlainResponse(response_id, model, stop, raw)
     if not _output(p.get("output"), plain):
         return None
     if stop == "end_turn" and plain.calls:
@@ -210,35 +210,42 @@ def read_typed(r: Any) -> PlainResponse | None:
 
 def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | None:
     """The output items: the text's message, then the calls, ids derived as the encoder does
-    (``derived_id(prefix, plain.id, counter)``, the seed encoded once: ``seeded_id``)."""
-    head = id_seed(plain.id)
-    counter = 0
-    if plain.text is None:
+    (``derived_id(prefix, plain.id, counter)``: the seed's UTF-8 inline, ``id_seed``'s for a
+    seed of lone surrogates; each id's digest straight, ``seeded_id`` past the indexes of
+    ``ID_INDEX``)."""
+    response_id = plain.id
+    try:
+        head = (response_id + "\x00").encode()
+    except UnicodeEncodeError:
+        head = id_seed(response_id)
+    text = plain.text
+    if text is None:
         items: list[dict[str, Any]] = []
+        counter = 0
     else:
-        counter = 1
-        part = {"type": "output_text", "text": plain.text, "annotations": [], "logprobs": []}
+        part = {"type": "output_text", "text": text, "annotations": [], "logprobs": []}
+        message_id = "msg_" + ID_HASH(head + b"1").hexdigest()[:48]
         items = [
-            {
-                "id": seeded_id("msg", head, 1),
-                "type": "message",
-                "status": status,
-                "role": "assistant",
-                "content": [part],
-            }
+            {"id": message_id, "type": "message", "status": status, "role": "assistant", "content": [part]}
         ]
+        counter = 1
     for call_id, name, arguments in plain.calls:
-        text = arguments if type(arguments) is str else arguments_text(arguments)
-        if text is None:
-            return None
+        if type(arguments) is not str:
+            arguments = arguments_json(arguments)
+            if arguments is None:
+                return None
         counter += 1
+        if counter < ID_INDEXES:
+            item_id = "fc_" + ID_HASH(head + ID_INDEX[counter]).hexdigest()[:48]
+        else:
+            item_id = seeded_id("fc", head, counter)
         items.append(
             {
                 "type": "function_call",
                 "call_id": call_id,
                 "name": name,
-                "arguments": text,
-                "id": seeded_id("fc", head, counter),
+                "arguments": arguments,
+                "id": item_id,
                 "status": status,
             }
         )
@@ -246,20 +253,36 @@ def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | N
 
 
 def _wire_items(plain: PlainResponse, status: str) -> list[Any] | None:
-    """:func:`_output_items` as Structs (:mod:`toolwire._plain._response_out`)."""
-    head = id_seed(plain.id)
-    counter = 0
-    items: list[Any] = []
-    if plain.text is not None:
+    """:func:`_output_items` as Structs (:mod:`toolwire._plain._response_out`), the seed's
+    UTF-8 inline (``id_seed``'s for a seed of lone surrogates)."""
+    response_id = plain.id
+    try:
+        head = (response_id + "\x00").encode()
+    except UnicodeEncodeError:
+        head = id_seed(response_id)
+    text = plain.text
+    if text is None:
+        items: list[Any] = []
+        counter = 0
+    else:
+        message_id = "msg_" + ID_HASH(head + b"1").hexdigest()[:48]
+        items = [
+            OutputMessage(
+                message_id, "message", status, "assistant", [OutputText("output_text", text, [], [])]
+            )
+        ]
         counter = 1
-        part = OutputText("output_text", plain.text, [], [])
-        items.append(OutputMessage(seeded_id("msg", head, 1), "message", status, "assistant", [part]))
     for call_id, name, arguments in plain.calls:
-        text = arguments if type(arguments) is str else arguments_text(arguments)
-        if text is None:
-            return None
+        if type(arguments) is not str:
+            arguments = arguments_json(arguments)
+            if arguments is None:
+                return None
         counter += 1
-        items.append(OutputCall("function_call", call_id, name, text, seeded_id("fc", head, counter), status))
+        if counter < ID_INDEXES:
+            item_id = "fc_" + ID_HASH(head + ID_INDEX[counter]).hexdigest()[:48]
+        else:
+            item_id = seeded_id("fc", head, counter)
+        items.append(OutputCall("function_call", call_id, name, arguments, item_id, status))
     return items
 
 
@@ -279,12 +302,18 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
     """The Responses ``response`` the general path writes for ``plain`` (see the module
     docstring), or ``None``. The lane runs under ``drop``: the general path makes the notes, and
     the status and usage are written without them (``status_of``, ``foreign_usage``); the request
-    echo fields last, as ``echo_defaults`` gives them."""
-    state = _status(plain.stop)
-    if state is None:
-        return None
-    status, details = state
-    output = _output_items(plain, "incomplete" if status == "incomplete" else "completed")
+    echo fields last, as ``echo_defaults`` gives them (spelled out: one dict built, not two;
+    ``tests/plain/test_response_lane_responses_writer.py`` holds them to it)."""
+    stop = plain.stop
+    if stop == "tool_calls" or stop == "end_turn":
+        status, details, item_status = "completed", None, "completed"
+    else:
+        state = _status(stop)
+        if state is None:
+            return None
+        status, details = state
+        item_status = "incomplete" if status == "incomplete" else "completed"
+    output = _output_items(plain, item_status)
     if output is None:
         return None
     created = plain.created
@@ -299,7 +328,13 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
         "model": plain.model,
         "output": output,
         "usage": None if usage is None else foreign_usage(usage),
-        **echo_defaults(),
+        "instructions": None,
+        "tools": [],
+        "tool_choice": "auto",
+        "parallel_tool_calls": True,
+        "metadata": {},
+        "temperature": None,
+        "top_p": None,
     }
     if usage is None:
         del out["usage"]  # no usage: none written (the keys after it keep their order)
@@ -308,15 +343,22 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
 
 def write_wire(plain: PlainResponse) -> Any:
     """:func:`write_response` as Structs that encode to the same JSON (the bytes API's writer,
-    :mod:`toolwire._plain._response_out`), or ``None``."""
-    state = _status(plain.stop)
-    if state is None:
-        return None
-    status, details = state
-    output = _wire_items(plain, "incomplete" if status == "incomplete" else "completed")
+    :mod:`toolwire._plain._response_out`), or ``None``; the common stops' status inline."""
+    stop = plain.stop
+    if stop == "tool_calls" or stop == "end_turn":
+        status, details, item_status = "completed", None, "completed"
+    else:
+        state = _status(stop)
+        if state is None:
+            return None
+        status, details = state
+        item_status = "incomplete" if status == "incomplete" else "completed"
+    output = _wire_items(plain, item_status)
     if output is None:
         return None
-    created = 0 if plain.created is None else plain.created
+    created = plain.created
+    if created is None:
+        created = 0
     usage = plain.usage
     if usage is None:
         return ResponseOutBare(plain.id, "response", created, status, details, None, plain.model, output)
@@ -326,21 +368,16 @@ def write_wire(plain: PlainResponse) -> Any:
 
 def _wire_usage(usage: Usage) -> Any:
     """``foreign_usage(usage)`` as Structs (the details of a cache write only: a dict, its keys
-    in that order)."""
-    inp = usage.input_tokens
-    if inp is None:
-        inp = 0
-    out = usage.output_tokens
-    if out is None:
-        out = 0
+    in that order). A count is an integer or ``None``: ``or 0`` is ``0`` for ``None``."""
+    inp = usage.input_tokens or 0
+    out = usage.output_tokens or 0
     cached, write = usage.cached_tokens, usage.cache_creation_tokens
     if cached is not None:
-        inner: Any = InputDetailsOut(cached, 0 if write is None else write)
+        inner: Any = InputDetailsOut(cached, write or 0)
     elif write is not None:
         inner = {"cache_write_tokens": write, "cached_tokens": 0}
     else:
         inner = InputDetailsOut(0, 0)
-    reasoning = usage.reasoning_tokens
     total = usage.total_tokens
-    details = OutputDetailsOut(0 if reasoning is None else reasoning)
+    details = OutputDetailsOut(usage.reasoning_tokens or 0)
     return UsageOut(inp, out, inner, details, inp + out if total is None else total)

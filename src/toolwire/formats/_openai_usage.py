@@ -36,40 +36,46 @@ class UsageNames:
 def counts_only(usage: dict[str, Any], names: UsageNames) -> Usage | None:
     """The IR of a usage of integer counts and non-empty details of integer counts only (the
     common shape), as the format's general decoder makes it (each details object leaves an empty
-    hint in ``extra``), without its checks; ``None`` for any other usage."""
-    counts = names.counts
-    inner: dict[str, Any] | None = None
-    outer: dict[str, Any] | None = None
-    for key, value in usage.items():
-        if type(value) is int:
-            if key not in counts:
-                return None
-            continue
-        if type(value) is not dict or not value:
-            return None  # a details object: a non-empty dict (checked before the typed locals
-            # take it: compiled, they refuse any other type)
-        if key == names.input_details:
-            known, inner = _INPUT_DETAILS, value
-        elif key == names.output_details:
-            known, outer = _OUTPUT_DETAILS, value
-        else:
+    hint in ``extra``), without its checks; ``None`` for any other usage. Each known field is
+    looked up once and checked; the usage holds no other when their number is its size (a field
+    of ``null``, or of another name, is not counted)."""
+    inner: Any = usage.get(names.input_details)
+    outer: Any = usage.get(names.output_details)
+    inp: Any = usage.get(names.input)
+    out: Any = usage.get(names.output)
+    total: Any = usage.get("total_tokens")
+    size = 0
+    extra: dict[str, Any] = {}
+    cached = write = reasoning = None
+    if inner is not None:
+        if type(inner) is not dict or not inner or not inner.keys() <= _INPUT_DETAILS:
             return None
-        if not value.keys() <= known:
-            return None  # of known names, integer counts
-        for count in value.values():
+        for count in inner.values():
             if type(count) is not int:
                 return None
-    extra: dict[str, Any] = {}
-    if inner is not None:
+        cached, write = inner.get("cached_tokens"), inner.get("cache_write_tokens")
         extra[names.input_hint] = {}
+        size = 1
     if outer is not None:
+        if type(outer) is not dict or not outer or not outer.keys() <= _OUTPUT_DETAILS:
+            return None
+        reasoning = outer.get("reasoning_tokens")
+        if type(reasoning) is not int:
+            return None  # its one name: a count
         extra[names.output_hint] = {}
-    return Usage(
-        input_tokens=usage.get(names.input),
-        output_tokens=usage.get(names.output),
-        total_tokens=usage.get("total_tokens"),
-        cached_tokens=None if inner is None else inner.get("cached_tokens"),
-        cache_creation_tokens=None if inner is None else inner.get("cache_write_tokens"),
-        reasoning_tokens=None if outer is None else outer.get("reasoning_tokens"),
-        extra=extra,
-    )
+        size += 1
+    if inp is not None:
+        if type(inp) is not int:
+            return None
+        size += 1
+    if out is not None:
+        if type(out) is not int:
+            return None
+        size += 1
+    if total is not None:
+        if type(total) is not int:
+            return None
+        size += 1
+    if size != len(usage):
+        return None
+    return Usage(inp, out, total, cached, write, reasoning, extra)

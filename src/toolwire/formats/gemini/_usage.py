@@ -40,32 +40,35 @@ def _sum(a: int | None, b: int | None) -> int | None:
 _COUNTS = _KNOWN - {"toolUsePromptTokenCount"}
 
 
-def _all_ints(usage: dict[str, Any]) -> bool:
-    """Whether every value of ``usage`` is an integer."""
-    for value in usage.values():  # noqa: SIM110 -- a loop: faster than all() of a generator
-        if type(value) is not int:
-            return False
-    return True
-
-
 def _counts_only(usage: dict[str, Any]) -> Usage:
     """:func:`decode_usage` of a usage of integer counts only, no tool-use prompt count (the
-    common shape), without the checks of the general code, which makes the same IR of it."""
+    common shape), without the checks of the general code, which makes the same IR of it (the
+    output count ``_sum``'s of two integers, spelled out)."""
     candidates, thoughts = usage.get("candidatesTokenCount"), usage.get("thoughtsTokenCount")
+    if thoughts is None:
+        output, extra = candidates, {}
+    elif candidates is None:
+        output, extra = thoughts, {"~candidates": False}
+    else:
+        output, extra = candidates + thoughts, {}
     return Usage(
         input_tokens=usage.get("promptTokenCount"),
-        output_tokens=_sum(candidates, thoughts),
+        output_tokens=output,
         total_tokens=usage.get("totalTokenCount"),
         cached_tokens=usage.get("cachedContentTokenCount"),
         reasoning_tokens=thoughts,
-        extra={"~candidates": False} if thoughts is not None and candidates is None else {},
+        extra=extra,
     )
 
 
 def decode_usage(raw: Any, path: str = "$.usageMetadata") -> Usage:
     """Decode ``usageMetadata``."""
-    if type(raw) is dict and raw.keys() <= _COUNTS and _all_ints(raw):
-        return _counts_only(raw)
+    if type(raw) is dict and raw.keys() <= _COUNTS:
+        for value in raw.values():  # a loop: faster than all() of a generator
+            if type(value) is not int:
+                break
+        else:
+            return _counts_only(raw)
     usage = as_dict(raw, path)
     prompt = opt_int(usage, "promptTokenCount", path)
     candidates = opt_int(usage, "candidatesTokenCount", path)
