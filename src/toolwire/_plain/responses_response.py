@@ -45,7 +45,7 @@ from toolwire._plain._response_out import (
 )
 from toolwire._plain._response_wire import ResponsesMessage
 from toolwire.errors import ToolwireError
-from toolwire.formats.openai_responses._ids import ID_HASH, ID_INDEX, ID_INDEXES, id_seed, seeded_id
+from toolwire.formats.openai_responses._ids import id_seed, seeded_id
 from toolwire.formats.openai_responses._stop import decode_stop, status_of
 from toolwire.formats.openai_responses._usage import _NAMES, decode_usage, foreign_usage
 from toolwire.ir.response import StopReason, Usage
@@ -210,21 +210,15 @@ def read_typed(r: Any) -> PlainResponse | None:
 
 def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | None:
     """The output items: the text's message, then the calls, ids derived as the encoder does
-    (``derived_id(prefix, plain.id, counter)``: the seed's UTF-8 inline, ``id_seed``'s for a
-    seed of lone surrogates; each id's digest straight, ``seeded_id`` past the indexes of
-    ``ID_INDEX``)."""
-    response_id = plain.id
-    try:
-        head = (response_id + "\x00").encode()
-    except UnicodeEncodeError:
-        head = id_seed(response_id)
+    (``derived_id(prefix, plain.id, counter)``, the seed encoded once: ``seeded_id``)."""
+    head = id_seed(plain.id)
     text = plain.text
     if text is None:
         items: list[dict[str, Any]] = []
         counter = 0
     else:
         part = {"type": "output_text", "text": text, "annotations": [], "logprobs": []}
-        message_id = "msg_" + ID_HASH(head + b"1").hexdigest()[:48]
+        message_id = seeded_id("msg", head, 1)
         items = [
             {"id": message_id, "type": "message", "status": status, "role": "assistant", "content": [part]}
         ]
@@ -235,10 +229,7 @@ def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | N
             if arguments is None:
                 return None
         counter += 1
-        if counter < ID_INDEXES:
-            item_id = "fc_" + ID_HASH(head + ID_INDEX[counter]).hexdigest()[:48]
-        else:
-            item_id = seeded_id("fc", head, counter)
+        item_id = seeded_id("fc", head, counter)
         items.append(
             {
                 "type": "function_call",
@@ -253,19 +244,14 @@ def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | N
 
 
 def _wire_items(plain: PlainResponse, status: str) -> list[Any] | None:
-    """:func:`_output_items` as Structs (:mod:`toolwire._plain._response_out`), the seed's
-    UTF-8 inline (``id_seed``'s for a seed of lone surrogates)."""
-    response_id = plain.id
-    try:
-        head = (response_id + "\x00").encode()
-    except UnicodeEncodeError:
-        head = id_seed(response_id)
+    """:func:`_output_items` as Structs (:mod:`toolwire._plain._response_out`)."""
+    head = id_seed(plain.id)
     text = plain.text
     if text is None:
         items: list[Any] = []
         counter = 0
     else:
-        message_id = "msg_" + ID_HASH(head + b"1").hexdigest()[:48]
+        message_id = seeded_id("msg", head, 1)
         items = [
             OutputMessage(
                 message_id, "message", status, "assistant", [OutputText("output_text", text, [], [])]
@@ -278,10 +264,7 @@ def _wire_items(plain: PlainResponse, status: str) -> list[Any] | None:
             if arguments is None:
                 return None
         counter += 1
-        if counter < ID_INDEXES:
-            item_id = "fc_" + ID_HASH(head + ID_INDEX[counter]).hexdigest()[:48]
-        else:
-            item_id = seeded_id("fc", head, counter)
+        item_id = seeded_id("fc", head, counter)
         items.append(OutputCall("function_call", call_id, name, arguments, item_id, status))
     return items
 

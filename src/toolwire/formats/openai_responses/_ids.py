@@ -10,11 +10,11 @@ import hashlib
 import importlib
 from collections import deque
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any
 
 from toolwire.ir.notes import Notes
 
-__all__ = ["ID_HASH", "ID_INDEX", "ID_INDEXES", "CallIds", "derived_id", "id_seed", "seeded_id"]
+__all__ = ["CallIds", "derived_id", "id_seed", "seeded_id"]
 
 
 def _sha256() -> Callable[[bytes], Any]:
@@ -46,18 +46,13 @@ def id_seed(seed: str) -> bytes:
         return f"{seed}\x00".encode("utf-8", "surrogatepass")
 
 
-ID_HASH = _SHA256
-"""The hash of the derived ids (SHA-256), for a writer that spells :func:`seeded_id` out: the id
-of index ``i < ID_INDEXES`` is ``prefix + "_" + ID_HASH(head + ID_INDEX[i]).hexdigest()[:48]``."""
-
-ID_INDEXES: Final = 64
-ID_INDEX = [b"%d" % n for n in range(ID_INDEXES)]
+_INDEX = [b"%d" % n for n in range(64)]
 """``b"%d" % n`` of the first indexes (the suffix :func:`seeded_id` hashes), made once."""
 
 
 def seeded_id(prefix: str, head: bytes, index: int) -> str:
     """:func:`derived_id` of the seed whose :func:`id_seed` is ``head``."""
-    suffix = ID_INDEX[index] if 0 <= index < ID_INDEXES else b"%d" % index
+    suffix = _INDEX[index] if 0 <= index < 64 else b"%d" % index
     digest: str = _SHA256(head + suffix).hexdigest()
     return prefix + "_" + digest[:48]
 
