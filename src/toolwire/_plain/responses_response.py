@@ -269,16 +269,19 @@ def _wire_items(plain: PlainResponse, status: str) -> list[Any] | None:
     return items
 
 
-_COMPLETED: tuple[str, Any] = ("completed", None)
+_COMPLETED: tuple[str, Any, str] = ("completed", None, "completed")
 
 
-def _status(stop: StopReason) -> tuple[str, Any] | None:
-    """The status and incomplete details of ``stop`` (``status_of``: the lane runs under
-    ``drop``, the general path makes the notes), ``None`` for one the target reports ``failed``."""
+def _status(stop: StopReason) -> tuple[str, Any, str] | None:
+    """The status, incomplete details and items' status of ``stop`` (``status_of``: the lane
+    runs under ``drop``, the general path makes the notes), ``None`` for one the target reports
+    ``failed``."""
     if stop == "tool_calls" or stop == "end_turn":  # the common stops: completed
         return _COMPLETED
     status, details = status_of(stop)
-    return None if status == "failed" else (status, details)
+    if status == "failed":
+        return None
+    return status, details, "incomplete" if status == "incomplete" else "completed"
 
 
 def write_response(plain: PlainResponse) -> dict[str, Any] | None:
@@ -287,15 +290,10 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
     the status and usage are written without them (``status_of``, ``foreign_usage``); the request
     echo fields last, as ``echo_defaults`` gives them (spelled out: one dict built, not two;
     ``tests/plain/test_response_lane_responses_writer.py`` holds them to it)."""
-    stop = plain.stop
-    if stop == "tool_calls" or stop == "end_turn":
-        status, details, item_status = "completed", None, "completed"
-    else:
-        state = _status(stop)
-        if state is None:
-            return None
-        status, details = state
-        item_status = "incomplete" if status == "incomplete" else "completed"
+    state = _status(plain.stop)
+    if state is None:
+        return None
+    status, details, item_status = state
     output = _output_items(plain, item_status)
     if output is None:
         return None
@@ -327,15 +325,10 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
 def write_wire(plain: PlainResponse) -> Any:
     """:func:`write_response` as Structs that encode to the same JSON (the bytes API's writer,
     :mod:`toolwire._plain._response_out`), or ``None``; the common stops' status inline."""
-    stop = plain.stop
-    if stop == "tool_calls" or stop == "end_turn":
-        status, details, item_status = "completed", None, "completed"
-    else:
-        state = _status(stop)
-        if state is None:
-            return None
-        status, details = state
-        item_status = "incomplete" if status == "incomplete" else "completed"
+    state = _status(plain.stop)
+    if state is None:
+        return None
+    status, details, item_status = state
     output = _wire_items(plain, item_status)
     if output is None:
         return None
