@@ -45,7 +45,6 @@ __all__ = ["read"]
 
 _encode = _encoder.encode
 _TOP = frozenset({"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"})
-_CALL_KEYS = frozenset({"name", "args", "id"})
 _RESPONSE_KEYS = frozenset({"name", "id", "response"})
 _DECL_KEYS = frozenset({"name", "description", "parametersJsonSchema", "parameters"})
 _MODES = {"AUTO": "auto", "NONE": "none", "ANY": "required"}
@@ -88,6 +87,25 @@ def _response_text(response: Any) -> str | None:
     return text or None
 
 
+def _call(inner: Any, called: set[str]) -> tuple[str, str, str] | None:
+    """The call of a ``functionCall`` of exactly ``name``, ``args`` and ``id`` (a name, an
+    object, an id not in ``called``): its id, name and the compact JSON text of its args, the id
+    added to ``called``; ``None`` for another, ``KeyError`` for one missing a field (not plain)."""
+    if type(inner) is not dict or len(inner) != 3:
+        return None
+    name, args, call_id = inner["name"], inner["args"], inner["id"]
+    if type(name) is not str or not name or type(args) is not dict:
+        return None
+    if type(call_id) is not str or not call_id or call_id in called:
+        return None
+    try:  # _json inline: None when the text cannot be written (too deep: the general path says so)
+        arguments = _encode(args).decode()
+    except Exception:
+        return None
+    called.add(call_id)
+    return (call_id, name, arguments)
+
+
 class _History:
     """The turns of a ``contents`` list, read content by content (see the module docstring)."""
 
@@ -125,20 +143,10 @@ class _History:
         return True
 
     def call(self, inner: Any, pending: dict[str, str]) -> tuple[str, str, Any] | None:
-        if type(inner) is not dict or len(inner) != 3 or not _CALL_KEYS.issuperset(inner):
-            return None
-        name, args, call_id = inner["name"], inner["args"], inner["id"]
-        if type(name) is not str or not name or type(args) is not dict:
-            return None
-        if type(call_id) is not str or not call_id or call_id in self.called:
-            return None
-        try:  # _json inline: the compact JSON text of args, None when it cannot be written
-            arguments = _encode(args).decode()
-        except Exception:
-            return None
-        self.called.add(call_id)
-        pending[call_id] = name
-        return (call_id, name, arguments)
+        call = _call(inner, self.called)
+        if call is not None:
+            pending[call[0]] = call[1]
+        return call
 
     def results(self, parts: list[Any]) -> bool:
         pending = self.pending
@@ -201,21 +209,14 @@ def _read_contents(contents: list[Any], turns: list[tuple[Any, ...]]) -> bool:
                 if len(parts) == 2 and type(first) is dict and len(first) == 1 and "text" in first:
                     second = parts[1]  # a text and one call, inline (model() refuses what this does)
                     if type(second) is dict and len(second) == 1:
-                        text, inner = first["text"], second.get("functionCall")
-                        if type(text) is not str or not text or type(inner) is not dict or len(inner) != 3:
+                        text = first["text"]
+                        if type(text) is not str or not text:
                             return False
-                        name, args, call_id = inner["name"], inner["args"], inner["id"]
-                        if type(name) is not str or not name or type(args) is not dict:
+                        call = _call(second.get("functionCall"), called)
+                        if call is None:
                             return False
-                        if type(call_id) is not str or not call_id or call_id in called:
-                            return False
-                        try:  # _json inline, as for the one call below
-                            arguments = _encode(args).decode()
-                        except Exception:
-                            return False
-                        called.add(call_id)
-                        pending = (call_id, name)
-                        append((ASSISTANT, text, ((call_id, name, arguments),)))
+                        pending = (call[0], call[1])
+                        append((ASSISTANT, text, (call,)))
                         continue
                 if history is None:
                     history = _History(turns, called)
@@ -233,19 +234,10 @@ def _read_contents(contents: list[Any], turns: list[tuple[Any, ...]]) -> bool:
                     return False
                 append((ASSISTANT, text, ()))
                 continue
-            inner = first.get("functionCall")  # a model call (call() inline)
-            if type(inner) is not dict or len(inner) != 3:
+            call = _call(first.get("functionCall"), called)  # a model call
+            if call is None:
                 return False
-            name, args, call_id = inner["name"], inner["args"], inner["id"]
-            if type(name) is not str or not name or type(args) is not dict:
-                return False
-            if type(call_id) is not str or not call_id or call_id in called:
-                return False
-            try:  # _json inline: the compact JSON text of args, None when it cannot be written
-                arguments = _encode(args).decode()
-            except Exception:
-                return False
-            called.add(call_id)
+            call_id, name, arguments = call
             pending = (call_id, name)
             append((CALL, call_id, name, arguments))
             continue
