@@ -30,6 +30,7 @@ from typing import Any, Final
 
 from toolwire._plain._form import arguments_text
 from toolwire._plain._names import NameCheck
+from toolwire._plain.anthropic_read import use_of
 
 __all__ = ["to_chat", "to_responses"]
 
@@ -50,17 +51,15 @@ def _call(block: Any, called: set[str], names: NameCheck) -> tuple[str, str, str
     keys without one of its fields."""
     if type(block) is not dict or len(block) != 4 or block["type"] != "tool_use":
         return None
-    call_id, name, arguments = block["id"], block["name"], block["input"]
-    if type(call_id) is not str or not call_id or "--" in call_id or call_id in called:
+    call = use_of(block, called)  # the reader's check (None: the pass declines, `called` unused)
+    if call is None:
         return None
-    if type(name) is not str or not name or type(arguments) is not dict:
-        return None
+    call_id, name, arguments = call
     if name not in names.valid and not names(name):
         return None
     text = arguments_text(arguments)
     if text is None:
         return None
-    called.add(call_id)
     return call_id, name, text
 
 

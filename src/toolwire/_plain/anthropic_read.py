@@ -38,7 +38,7 @@ from toolwire._plain._form import (
     read_numbers,
 )
 
-__all__ = ["read"]
+__all__ = ["read", "use_of"]
 
 _TOP = frozenset(
     {
@@ -68,6 +68,20 @@ def _one_text(content: Any) -> str | None:
     if type(content) is list and len(content) == 1:
         return _text(content[0])
     return None
+
+
+def use_of(block: dict[str, Any], called: set[str]) -> Call | None:
+    """The call of a ``tool_use`` block of four keys (an id not in ``called`` and without
+    ``--``, a name, an object input), its id added to ``called``; ``None`` for another;
+    ``KeyError`` for one missing a field (not plain). The one check of a call for the reader's
+    hot loop, its methods and the one-pass lane."""
+    call_id, name, arguments = block["id"], block["name"], block["input"]
+    if type(call_id) is not str or not call_id or "--" in call_id or call_id in called:
+        return None
+    if type(name) is not str or not name or type(arguments) is not dict:
+        return None
+    called.add(call_id)
+    return (call_id, name, arguments)
 
 
 class _Reader:
@@ -149,13 +163,7 @@ class _Reader:
     def call(self, block: Any) -> Call | None:
         if type(block) is not dict or len(block) != 4 or block.get("type") != "tool_use":
             return None
-        call_id, name, arguments = block.get("id"), block.get("name"), block.get("input")
-        if type(call_id) is not str or not call_id or "--" in call_id or call_id in self.called:
-            return None
-        if type(name) is not str or not name or type(arguments) is not dict:
-            return None
-        self.called.add(call_id)
-        return (call_id, name, arguments)
+        return use_of(block, self.called)
 
 
 def _read_messages(messages: list[Any], turns: list[tuple[Any, ...]]) -> bool:
@@ -193,12 +201,10 @@ def _read_messages(messages: list[Any], turns: list[tuple[Any, ...]]) -> bool:
             if size == 4 and kind == "tool_use" and role == "assistant" and pending is None:
                 if last == "assistant":
                     return False
-                call_id, name, arguments = block["id"], block["name"], block["input"]
-                if type(call_id) is not str or not call_id or "--" in call_id or call_id in called:
+                call = use_of(block, called)
+                if call is None:
                     return False
-                if type(name) is not str or not name or type(arguments) is not dict:
-                    return False
-                called.add(call_id)
+                call_id, name, arguments = call
                 pending = (CALL, call_id, name, arguments)
                 append(pending)
                 last = role
@@ -235,13 +241,10 @@ def _read_messages(messages: list[Any], turns: list[tuple[Any, ...]]) -> bool:
                 return False
             if use.get("type") != "tool_use":
                 return False
-            call_id, name, arguments = use["id"], use["name"], use["input"]
-            if type(call_id) is not str or not call_id or "--" in call_id or call_id in called:
+            call = use_of(use, called)
+            if call is None:
                 return False
-            if type(name) is not str or not name or type(arguments) is not dict:
-                return False
-            called.add(call_id)
-            pending = [(call_id, name, arguments)]
+            pending = [call]
             append((ASSISTANT, text, pending))
             last = role
             continue
