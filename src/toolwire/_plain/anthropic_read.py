@@ -204,8 +204,7 @@ def _read_messages(messages: list[Any], turns: list[tuple[Any, ...]]) -> bool:
                 call = use_of(block, called)
                 if call is None:
                     return False
-                call_id, name, arguments = call
-                pending = (CALL, call_id, name, arguments)
+                pending = (CALL, *call)  # not unpacked: compiled, a str-typed call_id local
                 append(pending)
                 last = role
                 continue
