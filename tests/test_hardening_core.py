@@ -57,6 +57,30 @@ def test_lone_surrogates_are_payload_errors_with_a_path() -> None:
     assert at.value.path == "$.x"
 
 
+@pytest.mark.parametrize("value", [1j, object()])
+def test_a_value_json_cannot_hold_is_a_payload_error_with_a_path(value: Any) -> None:
+    """Before: TypeError from the JSON encoder (an in-memory payload: tool inputs are re-serialized)."""
+    payload = {
+        "model": "m",
+        "max_tokens": 5,
+        "messages": [
+            {"role": "user", "content": "x"},
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "t", "name": "f", "input": {"k": value}}],
+            },
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": "ok"}]},
+        ],
+    }
+    for target in ("openai-chat", "openai-responses", "gemini"):
+        with pytest.raises(PayloadError, match="cannot be serialized") as info:
+            translate_request(payload, source="anthropic", target=target)
+        assert info.value.path == "$.messages[1].content[0].input"
+    with pytest.raises(PayloadError, match="cannot be serialized") as at:
+        dumps({"a": value}, path="$.x")
+    assert at.value.path == "$.x"
+
+
 def test_check_stream_reports_odd_field_types_as_problems() -> None:
     """Before: TypeError (an unhashable stop_reason, a list as tool call type)."""
     anthropic = [

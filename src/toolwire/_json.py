@@ -43,7 +43,8 @@ def dumps(value: Any, *, path: str = "$") -> bytes:
 
     A value nested too deeply to serialize (only possible for in-memory input, never
     for parsed JSON) raises :class:`LimitError` at ``path``; text with lone surrogates
-    (not valid Unicode, so not encodable as UTF-8) raises :class:`PayloadError` there.
+    (not valid Unicode, so not encodable as UTF-8) or a value of a type JSON has no form for
+    raises :class:`PayloadError` there.
     """
     try:
         return _encoder.encode(value)
@@ -51,6 +52,8 @@ def dumps(value: Any, *, path: str = "$") -> bytes:
         raise LimitError("value nested too deeply to serialize", path=path) from None
     except UnicodeEncodeError as exc:
         raise PayloadError(f"value cannot be serialized: {_unicode(exc)}", path=path) from None
+    except TypeError as exc:  # a value JSON has no form for (in-memory input only): a complex number
+        raise PayloadError(f"value cannot be serialized: {exc}", path=path) from None
 
 
 dumps_leaf = _encoder.encode

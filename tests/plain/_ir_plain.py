@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain, arguments_text
 from toolwire.formats._lanes import lossless, unnoted_call
 from toolwire.ir.content import Message, TextPart, ToolResult
 from toolwire.ir.request import Request
 from toolwire.ir.tools import Tool
 
-__all__ = ["plain_of_ir"]
+__all__ = ["plain_of_ir", "spelled_as_ir"]
 
 _UNSET = ("top_k", "stop", "response_format", "reasoning")
 
@@ -133,3 +133,21 @@ def plain_of_ir(req: Request) -> Plain | None:
     plain.user = req.user
     plain.metadata = req.metadata
     return plain
+
+
+def _ir_turn(turn: tuple[Any, ...]) -> tuple[Any, ...]:
+    if turn[0] == ASSISTANT:
+        return (ASSISTANT, turn[1], tuple((i, n, arguments_text(a)) for i, n, a in turn[2]))
+    if turn[0] == CALL:
+        return (CALL, turn[1], turn[2], arguments_text(turn[3]))
+    return (RESULTS, tuple(turn[1])) if turn[0] == RESULTS else turn
+
+
+def spelled_as_ir(plain: Plain) -> Plain:
+    """``plain`` in :func:`plain_of_ir`'s spelling: calls and results as tuples, arguments as the
+    JSON text of an object source's argument objects (Anthropic, Gemini readers pass those)."""
+    out = Plain(plain.model, [_ir_turn(turn) for turn in plain.turns])
+    for name in Plain.__slots__:
+        if name not in ("model", "turns"):
+            setattr(out, name, getattr(plain, name))
+    return out

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.plain._ir_plain import plain_of_ir
+from tests.plain._ir_plain import plain_of_ir, spelled_as_ir
 from tests.plain.harness import (
     bench_requests,
     corpus,
@@ -32,7 +32,7 @@ from tests.plain.harness import set_at as _set
 from tests.translate.test_properties import _encode, requests
 from tests.translate.test_valid_or_refused_mutated import mutated
 from toolwire._json import dumps
-from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain, arguments_text
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER
 from toolwire._plain.anthropic_read import read
 from toolwire._plain.anthropic_write import write
 from toolwire.errors import ToolwireError
@@ -55,37 +55,6 @@ READ_FIELDS = (
 
 
 # ---------------------------------------------------------------- the checks
-
-
-_FIELDS = (
-    "choice",
-    "max_tokens",
-    "metadata",
-    "noted",
-    "parallel",
-    "stream",
-    "temperature",
-    "tools",
-    "top_p",
-    "user",
-)
-"""The fields of a :class:`Plain` but its model and turns."""
-
-
-def _as_ir(turn: tuple[Any, ...]) -> tuple[Any, ...]:
-    if turn[0] == ASSISTANT:
-        return (ASSISTANT, turn[1], tuple((i, n, arguments_text(a)) for i, n, a in turn[2]))
-    if turn[0] == CALL:
-        return (CALL, turn[1], turn[2], arguments_text(turn[3]))
-    return (RESULTS, tuple(turn[1])) if turn[0] == RESULTS else turn
-
-
-def _tuples(plain: Plain) -> Plain:
-    """``plain`` in ``plain_of_ir``'s spelling: calls and results as tuples, arguments as text."""
-    out = Plain(plain.model, [_as_ir(turn) for turn in plain.turns])
-    for name in _FIELDS:
-        setattr(out, name, getattr(plain, name))
-    return out
 
 
 def _split(ir: Request) -> Request:
@@ -113,7 +82,7 @@ def reader_agrees(payload: Any, model: str | None = None) -> bool:
     notes = Notes("warn")
     ir = decode_request(payload, notes, model=model)
     assert not notes.items
-    assert _tuples(plain) == plain_of_ir(_split(ir))
+    assert spelled_as_ir(plain) == plain_of_ir(_split(ir))
     assert not plain.noted
     # the history is whole: no target's history checks refuse it (Responses checks the least)
     _general_request(payload, ANTHROPIC, "openai-responses", "drop", model, None, None)  # type: ignore[arg-type]

@@ -30,7 +30,7 @@ def test_the_one_result_of_a_one_call_turn_reads_as_its_ir(response: Any, text: 
     got = read(payload, None)
     assert got is not None
     assert got.turns[-1] == (RESULT, "c3", text)  # flat, as the turn of one call before it
-    assert got.turns[-2] == (CALL, "c3", "weather", '{"city":"Oslo"}')
+    assert got.turns[-2] == (CALL, "c3", "weather", {"city": "Oslo"})
 
 
 def _text_and_one_call(payload: dict[str, Any]) -> None:
@@ -46,7 +46,7 @@ def test_a_model_text_and_one_call_reads_as_its_ir() -> None:
     got = read(payload, None)
     assert got is not None
     assert got.turns[2:4] == [
-        (ASSISTANT, "Looking.", (("c1", "weather", '{"city":"Oslo"}'),)),
+        (ASSISTANT, "Looking.", (("c1", "weather", {"city": "Oslo"}),)),
         (RESULT, "c1", "sunny"),
     ]
 
@@ -173,5 +173,5 @@ def test_a_turn_of_more_parts_after_a_text_and_one_call_is_read() -> None:
     assert reads_as_the_ir(payload)
     got = read(payload, None)
     assert got is not None
-    calls = (("c4", "time", "{}"), ("c5", "time", "{}"))
+    calls = (("c4", "time", {}), ("c5", "time", {}))
     assert got.turns[4:6] == [(ASSISTANT, "Sunny.", calls), (RESULTS, (("c4", "noon"), ("c5", "one")))]

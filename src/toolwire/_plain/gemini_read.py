@@ -12,7 +12,7 @@ other (the general path then decodes it, and raises its errors):
 
   - ``user`` with one ``{"text"}`` part (non-empty): a user turn;
   - ``model`` with an optional ``{"text"}`` part (non-empty) first, then ``{"functionCall":
-    {"name", "args", "id"}}`` parts (a non-empty name, an object ``args`` that serializes, a
+    {"name", "args", "id"}}`` parts (a non-empty name, an object ``args``, a
     non-empty string ``id`` used once);
   - ``user`` with only ``{"functionResponse": {"name"?, "id", "response"}}`` parts, right after
     a model content with calls, answering each of its calls once (``id``, and ``name`` when
@@ -28,7 +28,9 @@ other (the general path then decodes it, and raises its errors):
 * ``generationConfig``: an object of ``maxOutputTokens`` (an integer), ``temperature`` and
   ``topP`` (numbers), taken as given (the writer fits them to its target).
 
-Arguments go into the :data:`Call` as the compact JSON text the general path decodes them to.
+Arguments go into the :data:`Call` as the ``args`` object itself (as Anthropic's reader passes
+an ``input``): a writer into a text target writes its compact JSON text, the text the general
+path decodes them to, and declines one too deep to write.
 Nothing of this shape is noted by the Gemini decoder: ``noted`` stays ``False``.
 """
 
@@ -36,14 +38,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire._json import _encoder
 from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain, Tool
 from toolwire.formats.gemini._decode_fast import _json
 from toolwire.formats.gemini.tools import _from_gemini
 
 __all__ = ["read"]
 
-_encode = _encoder.encode
 _TOP = frozenset({"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"})
 _RESPONSE_KEYS = frozenset({"name", "id", "response"})
 _DECL_KEYS = frozenset({"name", "description", "parametersJsonSchema", "parameters"})
@@ -87,9 +87,10 @@ def _response_text(response: Any) -> str | None:
     return text or None
 
 
-def _call(inner: Any, called: set[str]) -> tuple[str, str, str] | None:
+def _call(inner: Any, called: set[str]) -> tuple[str, str, Any] | None:
     """The call of a ``functionCall`` of exactly ``name``, ``args`` and ``id`` (a name, an
-    object, an id not in ``called``): its id, name and the compact JSON text of its args, the id
+    object, an id not in ``called``): its id, name and args (the object itself: a writer to an
+    object target takes it as it is, one to a text target writes its compact JSON text), the id
     added to ``called``; ``None`` for another, ``KeyError`` for one missing a field (not plain)."""
     if type(inner) is not dict or len(inner) != 3:
         return None
@@ -98,12 +99,8 @@ def _call(inner: Any, called: set[str]) -> tuple[str, str, str] | None:
         return None
     if type(call_id) is not str or not call_id or call_id in called:
         return None
-    try:  # _json inline: None when the text cannot be written (too deep: the general path says so)
-        arguments = _encode(args).decode()
-    except Exception:
-        return None
     called.add(call_id)
-    return (call_id, name, arguments)
+    return (call_id, name, args)
 
 
 class _History:
