@@ -31,20 +31,23 @@ def test_a_deeply_nested_gemini_array_element_is_a_limit_error(chunk: int | None
     assert info.value.path == "$[0]"
 
 
-def test_lone_surrogates_are_payload_errors_with_a_path() -> None:
-    """Before: UnicodeEncodeError from the JSON encoder (tool inputs are re-serialized)."""
-    payload = {
+def _called_with(arguments: dict[str, Any]) -> dict[str, Any]:
+    """An Anthropic request whose one ``tool_use`` (``$.messages[1].content[0]``) has ``arguments``."""
+    use = {"type": "tool_use", "id": "t", "name": "f", "input": arguments}
+    return {
         "model": "m",
         "max_tokens": 5,
         "messages": [
             {"role": "user", "content": "x"},
-            {
-                "role": "assistant",
-                "content": [{"type": "tool_use", "id": "t", "name": "f", "input": {"k": SURROGATE}}],
-            },
+            {"role": "assistant", "content": [use]},
             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": "ok"}]},
         ],
     }
+
+
+def test_lone_surrogates_are_payload_errors_with_a_path() -> None:
+    """Before: UnicodeEncodeError from the JSON encoder (tool inputs are re-serialized)."""
+    payload = _called_with({"k": SURROGATE})
     for target in ("openai-chat", "openai-responses", "gemini"):
         with pytest.raises(PayloadError) as info:
             translate_request(payload, source="anthropic", target=target)
@@ -60,18 +63,7 @@ def test_lone_surrogates_are_payload_errors_with_a_path() -> None:
 @pytest.mark.parametrize("value", [1j, object()])
 def test_a_value_json_cannot_hold_is_a_payload_error_with_a_path(value: Any) -> None:
     """Before: TypeError from the JSON encoder (an in-memory payload: tool inputs are re-serialized)."""
-    payload = {
-        "model": "m",
-        "max_tokens": 5,
-        "messages": [
-            {"role": "user", "content": "x"},
-            {
-                "role": "assistant",
-                "content": [{"type": "tool_use", "id": "t", "name": "f", "input": {"k": value}}],
-            },
-            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": "ok"}]},
-        ],
-    }
+    payload = _called_with({"k": value})
     for target in ("openai-chat", "openai-responses", "gemini"):
         with pytest.raises(PayloadError, match="cannot be serialized") as info:
             translate_request(payload, source="anthropic", target=target)
