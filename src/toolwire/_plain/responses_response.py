@@ -218,7 +218,7 @@ def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | N
         counter = 0
     else:
         part = {"type": "output_text", "text": text, "annotations": [], "logprobs": []}
-        message_id = seeded_id("msg", head, 1)
+        message_id = seeded_id("msg_", head, 1)
         items = [
             {"id": message_id, "type": "message", "status": status, "role": "assistant", "content": [part]}
         ]
@@ -229,7 +229,7 @@ def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | N
             if arguments is None:
                 return None
         counter += 1
-        item_id = seeded_id("fc", head, counter)
+        item_id = seeded_id("fc_", head, counter)
         items.append(
             {
                 "type": "function_call",
@@ -251,7 +251,7 @@ def _wire_items(plain: PlainResponse, status: str) -> list[Any] | None:
         items: list[Any] = []
         counter = 0
     else:
-        message_id = seeded_id("msg", head, 1)
+        message_id = seeded_id("msg_", head, 1)
         items = [
             OutputMessage(
                 message_id, "message", status, "assistant", [OutputText("output_text", text, [], [])]
@@ -264,7 +264,7 @@ def _wire_items(plain: PlainResponse, status: str) -> list[Any] | None:
             if arguments is None:
                 return None
         counter += 1
-        item_id = seeded_id("fc", head, counter)
+        item_id = seeded_id("fc_", head, counter)
         items.append(OutputCall("function_call", call_id, name, arguments, item_id, status))
     return items
 
