@@ -63,7 +63,7 @@ def test_gemini_common_shape(present: tuple[str, ...]) -> None:
     usage; what it answers is ``_counts_only``'s (the decoder's shortcut of counts)."""
     usage = {key: 7 * index + 3 for index, key in enumerate(present)}
     common = gemini._common(usage)
-    assert (common is not None) == (_COMMON <= usage.keys() and "toolUsePromptTokenCount" not in usage)
+    assert (common is not None) == (usage.keys() >= _COMMON and "toolUsePromptTokenCount" not in usage)
     if common is not None:
         counts = gemini._counts_only(usage)
         assert common == counts
