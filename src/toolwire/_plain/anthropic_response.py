@@ -38,8 +38,7 @@ from toolwire.ir.response import Usage
 __all__ = ["read_response", "write_response", "write_wire"]
 
 _KEYS = frozenset({"id", "type", "role", "model", "content", "stop_reason", "stop_sequence", "usage"})
-_TEXT = frozenset({"type", "text"})
-_TOOL_USE = frozenset({"type", "id", "name", "input"})
+_SIZE = len(_KEYS)
 
 
 def _content(blocks: Any, plain: PlainResponse) -> bool:
@@ -51,15 +50,19 @@ def _content(blocks: Any, plain: PlainResponse) -> bool:
     for index, block in enumerate(blocks):
         if type(block) is not dict:
             return False
-        if index == 0 and block.get("type") == "text":
+        kind = block.get("type")
+        if index == 0 and kind == "text":
             text = block.get("text")
-            if block.keys() != _TEXT or type(text) is not str or not text:
+            if len(block) != 2 or type(text) is not str or not text:  # "type" and "text" only
                 return False
             plain.text = text
             continue
-        if block.keys() != _TOOL_USE or block["type"] != "tool_use":
+        if kind != "tool_use" or len(block) != 4:
             return False
-        call_id, name, arguments = block["id"], block["name"], block["input"]
+        try:  # "type" and these three only: as many as the fields
+            call_id, name, arguments = block["id"], block["name"], block["input"]
+        except KeyError:
+            return False
         if type(call_id) is not str or not call_id or call_id in seen or type(arguments) is not dict:
             return False
         if type(name) is not str or not name:
@@ -107,19 +110,25 @@ def read_typed(m: Any) -> PlainResponse | None:
 def read_response(p: Any) -> PlainResponse | None:
     """The :class:`PlainResponse` of a response ``p`` of the module docstring's shape, else
     ``None``."""
-    if type(p) is not dict or p.keys() != _KEYS or p["type"] != "message" or p["role"] != "assistant":
+    if type(p) is not dict or len(p) != _SIZE:
         return None
-    response_id, model, stop = p["id"], p["model"], p["stop_reason"]
+    try:  # each of _KEYS, which are as many as the fields: the fields are _KEYS
+        kind, role, response_id, model = p["type"], p["role"], p["id"], p["model"]
+        stop, sequence, usage, content = p["stop_reason"], p["stop_sequence"], p["usage"], p["content"]
+    except KeyError:
+        return None
+    if kind != "message" or role != "assistant":
+        return None
     if type(response_id) is not str or not response_id or type(model) is not str or not model:
         return None
     reason = STOP_REASONS.get(stop) if type(stop) is str else None
-    if reason is None or p["stop_sequence"] is not None or type(p["usage"]) is not dict:
+    if reason is None or sequence is not None or type(usage) is not dict:
         return None
     plain = PlainResponse(response_id, model, reason, stop)
-    if not _content(p["content"], plain):
+    if not _content(content, plain):
         return None
     try:
-        plain.usage = decode_usage(p["usage"])
+        plain.usage = decode_usage(usage)
     except ToolwireError:
         return None
     return plain

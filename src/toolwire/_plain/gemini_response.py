@@ -44,19 +44,18 @@ from toolwire.ir.response import Usage
 
 __all__ = ["read_response", "write_response", "write_wire"]
 
-_CONTENT = frozenset({"role", "parts"})
-_TEXT = frozenset({"text"})
-_CALL = frozenset({"functionCall"})
-_INNER = frozenset({"name", "args", "id"})
 _ARGS_AT = "$.candidates[0].content.parts"
 
 
 def _call(part: dict[str, Any], seen: set[str]) -> Call | None:
     """The function call of a ``functionCall`` part, when plain."""
     inner = part["functionCall"]
-    if type(inner) is not dict or inner.keys() != _INNER:
+    if type(inner) is not dict or len(inner) != 3:
         return None
-    call_id, name, args = inner["id"], inner["name"], inner["args"]
+    try:  # these three, as many as the fields: the fields are these
+        call_id, name, args = inner["id"], inner["name"], inner["args"]
+    except KeyError:
+        return None
     if type(call_id) is not str or not call_id or call_id in seen:
         return None
     if type(name) is not str or not name or type(args) is not dict:
@@ -76,13 +75,14 @@ def _parts(parts: Any, plain: PlainResponse) -> bool:
     for index, part in enumerate(parts):
         if type(part) is not dict:
             return False
-        keys = part.keys()
-        if keys == _TEXT and index == 0:
+        if len(part) != 1:  # one field: "text" (the first part only) or "functionCall"
+            return False
+        if index == 0 and "text" in part:
             text = part["text"]
             if type(text) is not str or not text:
                 return False
             plain.text = text
-        elif keys == _CALL:
+        elif "functionCall" in part:
             call = _call(part, seen)
             if call is None:
                 return False
@@ -183,13 +183,17 @@ def read_response(p: Any) -> PlainResponse | None:
         return None
     candidate = candidates[0]
     finish, content = candidate.get("finishReason"), candidate.get("content")
-    if type(finish) is not str or type(content) is not dict or content.keys() != _CONTENT:
+    if type(finish) is not str or type(content) is not dict or len(content) != 2:
         return None
-    if content["role"] != "model":
+    try:  # "role" and "parts", as many as the fields: the fields are these
+        role, parts = content["role"], content["parts"]
+    except KeyError:
+        return None
+    if role != "model":
         return None
     stop = FINISH_REASONS.get(finish, "other")
     plain = PlainResponse(response_id, model, stop, finish)
-    if not _parts(content["parts"], plain):
+    if not _parts(parts, plain):
         return None
     if stop == "end_turn" and plain.calls:
         plain.stop = "tool_calls"

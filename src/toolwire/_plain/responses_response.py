@@ -60,26 +60,30 @@ _EMPTY: list[Any] = []
 
 def _text(item: dict[str, Any]) -> str | None:
     """The text of an assistant ``message`` item of one plain ``output_text`` part."""
-    if not item.keys() <= _MESSAGE or item.get("role") != "assistant":
+    if item.get("role") != "assistant" or type(item.get("id", "")) is not str:
         return None
-    if type(item.get("id", "")) is not str or type(item.get("status", "")) is not str:
+    if type(item.get("status", "")) is not str:
         return None
     content = item.get("content")
     if type(content) is not list or len(content) != 1 or type(content[0]) is not dict:
         return None
+    if len(item) != 3 + ("id" in item) + ("status" in item):  # another field than _MESSAGE's
+        return None  # (type, role and content are there, id and status counted)
     part = content[0]
-    if not part.keys() <= _PART or part.get("type") != "output_text":
+    if part.get("type") != "output_text":
         return None
     if part.get("annotations", _EMPTY) != _EMPTY or part.get("logprobs", _EMPTY) != _EMPTY:
         return None
     text = part.get("text")
-    return text if type(text) is str and text else None
+    if type(text) is not str or not text:
+        return None
+    if len(part) != 2 + ("annotations" in part) + ("logprobs" in part):  # another than _PART's
+        return None
+    return text
 
 
 def _call(item: dict[str, Any], seen: set[str]) -> Call | None:
     """The call of a plain ``function_call`` item whose id is not in ``seen``."""
-    if not item.keys() <= _CALL:
-        return None
     if type(item.get("id", "")) is not str or type(item.get("status", "")) is not str:
         return None
     call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
@@ -87,6 +91,8 @@ def _call(item: dict[str, Any], seen: set[str]) -> Call | None:
         return None
     if type(name) is not str or not name or type(arguments) is not str or not arguments:
         return None
+    if len(item) != 4 + ("id" in item) + ("status" in item):  # another field than _CALL's (type
+        return None  # and the three read are there, id and status counted)
     seen.add(call_id)
     return call_id, name, arguments
 
