@@ -172,6 +172,16 @@ FALLS_BACK: dict[str, Callable[[dict[str, Any]], None]] = {
     "an empty call id": lambda p: _MESSAGE(p)["tool_calls"][0].update(id=""),
     "a custom call": lambda p: _MESSAGE(p)["tool_calls"][0].update(type="custom"),
     "an unknown call field": lambda p: _MESSAGE(p)["tool_calls"][0].update(index=0),
+    "another field for the call type": lambda p: _MESSAGE(p)["tool_calls"][0].update(
+        index=_MESSAGE(p)["tool_calls"][0].pop("type")
+    ),
+    "an unknown function field": lambda p: _MESSAGE(p)["tool_calls"][0]["function"].update(strict=True),
+    "another field for the arguments": lambda p: _MESSAGE(p)["tool_calls"][0]["function"].update(
+        args=_MESSAGE(p)["tool_calls"][0]["function"].pop("arguments")
+    ),
+    "another field for the refusal": lambda p: _MESSAGE(p).update(audio=_MESSAGE(p).pop("refusal")),
+    "another field for logprobs": lambda p: _CHOICE(p).update(extra=_CHOICE(p).pop("logprobs")),
+    "another field for the usage": lambda p: p.update(service_tier=p.pop("usage")),
     "an empty name": lambda p: _MESSAGE(p)["tool_calls"][0]["function"].update(name=""),
     "empty arguments": lambda p: _MESSAGE(p)["tool_calls"][0]["function"].update(arguments=""),
     "object arguments": lambda p: _MESSAGE(p)["tool_calls"][0]["function"].update(arguments={"a": 1}),
