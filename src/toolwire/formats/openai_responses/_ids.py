@@ -57,7 +57,8 @@ def seeded_id(prefix: str, head: bytes, index: int) -> str:
     ``update``, not joined to ``head`` first."""
     hashed = _SHA256(head)
     hashed.update(_INDEX[index] if 0 <= index < 64 else b"%d" % index)
-    return prefix + hashed.digest()[:24].hex()
+    digest: bytes = hashed.digest()
+    return prefix + digest[:24].hex()
 
 
 class CallIds:
