@@ -22,7 +22,7 @@ from tests.corpus import samples
 from tests.plain.harness import outcome, same_bytes
 from toolwire import translate_response, translate_response_bytes
 from toolwire._json import dumps
-from toolwire._plain._response_form import PlainResponse
+from toolwire._plain._response_form import PlainResponse, distinct
 from toolwire._plain._response_lane import RESPONSE_READERS, RESPONSE_WRITERS, response_lane
 from toolwire.translate import Translation, _general_response
 
@@ -224,3 +224,10 @@ def test_the_plain_response_to_responses() -> None:
     assert out.payload["usage"]["output_tokens_details"] == {"reasoning_tokens": 1}
     assert out.payload["created_at"] == 1700000000
     assert any(note.kind == "synthesized" for note in out.notes)
+
+
+def test_distinct_call_ids() -> None:
+    """The readers' one check of their calls' ids, after the loop (two calls or more)."""
+    assert distinct([("a", "f", "{}"), ("b", "f", "{}")])
+    assert not distinct([("a", "f", "{}"), ("b", "g", "{}"), ("a", "g", "{}")])
+    assert distinct([("a", "f", "{}")]) and distinct([])

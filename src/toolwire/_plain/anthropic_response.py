@@ -26,7 +26,7 @@ from typing import Any
 
 from toolwire._callids import sanitize_call_id
 from toolwire._plain._form import Call
-from toolwire._plain._response_form import PlainResponse
+from toolwire._plain._response_form import PlainResponse, distinct
 from toolwire._plain._response_out import AnthropicOut, AnthropicTextOut, AnthropicToolUseOut
 from toolwire._plain._response_wire import AnthropicText
 from toolwire.errors import ToolwireError
@@ -46,7 +46,6 @@ def _content(blocks: Any, plain: PlainResponse) -> bool:
     if type(blocks) is not list or not blocks:
         return False
     calls: list[Call] = []
-    seen: set[str] = set()
     for index, block in enumerate(blocks):
         if type(block) is not dict:
             return False
@@ -63,12 +62,13 @@ def _content(blocks: Any, plain: PlainResponse) -> bool:
             call_id, name, arguments = block["id"], block["name"], block["input"]
         except KeyError:
             return False
-        if type(call_id) is not str or not call_id or call_id in seen or type(arguments) is not dict:
+        if type(call_id) is not str or not call_id or type(arguments) is not dict:
             return False
         if type(name) is not str or not name:
             return False
-        seen.add(call_id)
         calls.append((call_id, name, arguments))
+    if len(calls) > 1 and not distinct(calls):
+        return False
     plain.calls = calls
     return True
 
@@ -83,7 +83,6 @@ def read_typed(m: Any) -> PlainResponse | None:
         return None
     plain = PlainResponse(m.id, m.model, reason, m.stop_reason)
     calls: list[Call] = []
-    seen: set[str] = set()
     for index, block in enumerate(m.content):
         if type(block) is AnthropicText:
             if index or not block.text:
@@ -91,10 +90,11 @@ def read_typed(m: Any) -> PlainResponse | None:
             plain.text = block.text
             continue
         call_id, name = block.id, block.name
-        if not call_id or call_id in seen or not name:
+        if not call_id or not name:
             return None
-        seen.add(call_id)
         calls.append((call_id, name, block.input))
+    if len(calls) > 1 and not distinct(calls):
+        return None
     plain.calls = calls
     u = m.usage
     uncached, read, write = u.input_tokens, u.cache_read_input_tokens, u.cache_creation_input_tokens

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire._plain._form import Call
-from toolwire._plain._response_form import PlainResponse, arguments_json, typed_usage
+from toolwire._plain._response_form import PlainResponse, arguments_json, distinct, typed_usage
 from toolwire._plain._response_out import (
     ChatCallOut,
     ChatChoiceOut,
@@ -47,7 +47,6 @@ def _calls(wire: Any) -> list[Call] | None:
     if type(wire) is not list or not wire:
         return None
     out: list[Call] = []
-    seen: set[str] = set()
     for call in wire:
         if type(call) is not dict or len(call) != 3:
             return None
@@ -55,7 +54,7 @@ def _calls(wire: Any) -> list[Call] | None:
             kind, call_id, function = call["type"], call["id"], call["function"]
         except KeyError:
             return None
-        if kind != "function" or type(call_id) is not str or not call_id or call_id in seen:
+        if kind != "function" or type(call_id) is not str or not call_id:
             return None
         if type(function) is not dict or len(function) != 2:
             return None
@@ -65,9 +64,8 @@ def _calls(wire: Any) -> list[Call] | None:
             return None
         if type(name) is not str or not name or type(arguments) is not str or not arguments:
             return None
-        seen.add(call_id)
         out.append((call_id, name, arguments))
-    return out
+    return out if len(out) < 2 or distinct(out) else None
 
 
 def _turn(message: Any, plain: PlainResponse) -> bool:
@@ -115,15 +113,13 @@ def _typed_calls(wire: Any) -> list[Call] | None:
     if not wire:
         return None
     out: list[Call] = []
-    seen: set[str] = set()
     for call in wire:
         call_id, function = call.id, call.function
         name, arguments = function.name, function.arguments
-        if not call_id or call_id in seen or not name or not arguments:
+        if not call_id or not name or not arguments:
             return None
-        seen.add(call_id)
         out.append((call_id, name, arguments))
-    return out
+    return out if len(out) < 2 or distinct(out) else None
 
 
 def read_typed(r: Any) -> PlainResponse | None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire._plain._form import Call
-from toolwire._plain._response_form import PlainResponse, arguments_json
+from toolwire._plain._response_form import PlainResponse, arguments_json, distinct
 from toolwire._plain._response_out import (
     GeminiBareCallOut,
     GeminiCallOut,
@@ -47,7 +47,7 @@ __all__ = ["read_response", "write_response", "write_wire"]
 _ARGS_AT = "$.candidates[0].content.parts"
 
 
-def _call(part: dict[str, Any], seen: set[str]) -> Call | None:
+def _call(part: dict[str, Any]) -> Call | None:
     """The function call of a ``functionCall`` part, when plain."""
     inner = part["functionCall"]
     if type(inner) is not dict or len(inner) != 3:
@@ -56,14 +56,13 @@ def _call(part: dict[str, Any], seen: set[str]) -> Call | None:
         call_id, name, args = inner["id"], inner["name"], inner["args"]
     except KeyError:
         return None
-    if type(call_id) is not str or not call_id or call_id in seen:
+    if type(call_id) is not str or not call_id:
         return None
     if type(name) is not str or not name or type(args) is not dict:
         return None
     arguments = arguments_json(args)  # the decoder's own text of the object (its compact())
     if arguments is None:
         return None
-    seen.add(call_id)
     return call_id, name, arguments
 
 
@@ -71,7 +70,6 @@ def _parts(parts: Any, plain: PlainResponse) -> bool:
     """The text and calls of ``parts`` read into ``plain``, when plain."""
     if type(parts) is not list or not parts:
         return False
-    seen: set[str] = set()
     for index, part in enumerate(parts):
         if type(part) is not dict:
             return False
@@ -83,13 +81,13 @@ def _parts(parts: Any, plain: PlainResponse) -> bool:
                 return False
             plain.text = text
         elif "functionCall" in part:
-            call = _call(part, seen)
+            call = _call(part)
             if call is None:
                 return False
             plain.calls.append(call)
         else:
             return False
-    return True
+    return len(plain.calls) < 2 or distinct(plain.calls)
 
 
 def _usage(wire: Any, plain: PlainResponse) -> bool:
@@ -106,7 +104,6 @@ def _typed_parts(parts: Any, plain: PlainResponse, objects: bool) -> bool:
     (``objects``: see :func:`read_typed_objects`)."""
     if not parts:
         return False
-    seen: set[str] = set()
     for index, part in enumerate(parts):
         text, inner = part.text, part.functionCall
         if inner is None:
@@ -115,16 +112,15 @@ def _typed_parts(parts: Any, plain: PlainResponse, objects: bool) -> bool:
             plain.text = text
             continue
         call_id, name = inner.id, inner.name
-        if text is not None or not call_id or call_id in seen or not name:
+        if text is not None or not call_id or not name:
             return False
         arguments: Any = arguments_json(inner.args)  # the decoder's own text of the object
         if arguments is None:
             return False
         if objects and "null" not in arguments:
             arguments = inner.args  # what the text parses to (see read_typed_objects)
-        seen.add(call_id)
         plain.calls.append((call_id, name, arguments))
-    return True
+    return len(plain.calls) < 2 or distinct(plain.calls)
 
 
 def read_typed(r: Any, objects: bool = False) -> PlainResponse | None:

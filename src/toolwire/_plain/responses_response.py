@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire._plain._form import Call
-from toolwire._plain._response_form import PlainResponse, arguments_json, typed_usage
+from toolwire._plain._response_form import PlainResponse, arguments_json, distinct, typed_usage
 from toolwire._plain._response_out import (
     InputDetailsOut,
     OutputCall,
@@ -82,18 +82,17 @@ def _text(item: dict[str, Any]) -> str | None:
     return text
 
 
-def _call(item: dict[str, Any], seen: set[str]) -> Call | None:
-    """The call of a plain ``function_call`` item whose id is not in ``seen``."""
+def _call(item: dict[str, Any]) -> Call | None:
+    """The call of a plain ``function_call`` item (its id not checked against the others')."""
     if type(item.get("id", "")) is not str or type(item.get("status", "")) is not str:
         return None
     call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
-    if type(call_id) is not str or not call_id or call_id in seen:
+    if type(call_id) is not str or not call_id:
         return None
     if type(name) is not str or not name or type(arguments) is not str or not arguments:
         return None
     if len(item) != 4 + ("id" in item) + ("status" in item):  # another field than _CALL's (type
         return None  # and the three read are there, id and status counted)
-    seen.add(call_id)
     return call_id, name, arguments
 
 
@@ -101,7 +100,6 @@ def _output(output: Any, plain: PlainResponse) -> bool:
     """The text and calls of ``output`` read into ``plain``, when plain."""
     if type(output) is not list or not output:
         return False
-    seen: set[str] = set()
     for index, item in enumerate(output):
         if type(item) is not dict:
             return False
@@ -112,13 +110,13 @@ def _output(output: Any, plain: PlainResponse) -> bool:
                 return False
             plain.text = text
         elif kind == "function_call":
-            call = _call(item, seen)
+            call = _call(item)
             if call is None:
                 return False
             plain.calls.append(call)
         else:
             return False
-    return True
+    return len(plain.calls) < 2 or distinct(plain.calls)
 
 
 def read_response(p: Any) -> PlainResponse | None:
@@ -158,7 +156,6 @@ def _typed_output(output: Any, plain: PlainResponse) -> bool:
     """:func:`_output` of the output of a response its schema decoded."""
     if not output:
         return False
-    seen: set[str] = set()
     for index, item in enumerate(output):
         if type(item) is ResponsesMessage:
             if index or len(item.content) != 1:
@@ -169,11 +166,10 @@ def _typed_output(output: Any, plain: PlainResponse) -> bool:
             plain.text = part.text
             continue
         call_id, name, arguments = item.call_id, item.name, item.arguments
-        if not call_id or call_id in seen or not name or not arguments:
+        if not call_id or not name or not arguments:
             return False
-        seen.add(call_id)
         plain.calls.append((call_id, name, arguments))
-    return True
+    return len(plain.calls) < 2 or distinct(plain.calls)
 
 
 def read_typed(r: Any) -> PlainResponse | None:
