@@ -141,16 +141,17 @@ def read_typed(r: Any, objects: bool = False) -> PlainResponse | None:
     u = r.usageMetadata
     if u is not None:
         candidates, thoughts = u.candidatesTokenCount, u.thoughtsTokenCount
-        plain.usage = Usage(
-            input_tokens=u.promptTokenCount,
-            output_tokens=None
-            if candidates is None and thoughts is None
-            else (candidates or 0) + (thoughts or 0),
-            total_tokens=u.totalTokenCount,
-            cached_tokens=u.cachedContentTokenCount,
-            reasoning_tokens=thoughts,
-            extra={"~candidates": False} if thoughts is not None and candidates is None else {},
-        )
+        if thoughts is None:  # the common usage: Usage's fields in order, extra its default {}
+            plain.usage = Usage(u.promptTokenCount, candidates, u.totalTokenCount, u.cachedContentTokenCount)
+        else:
+            plain.usage = Usage(
+                input_tokens=u.promptTokenCount,
+                output_tokens=(candidates or 0) + thoughts,
+                total_tokens=u.totalTokenCount,
+                cached_tokens=u.cachedContentTokenCount,
+                reasoning_tokens=thoughts,
+                extra={"~candidates": False} if candidates is None else {},
+            )
     if r.createTime is not None:
         plain.created = _created(r.createTime)
     return plain
