@@ -63,6 +63,9 @@ TAKEN: dict[str, Callable[[dict[str, Any]], Any]] = {
 
 FALLS_BACK: dict[str, Callable[[dict[str, Any]], Any]] = {
     "an unknown field": lambda p: p.update(container=None),
+    "another field for stop_sequence": lambda p: p.update(container=p.pop("stop_sequence")),
+    "another field for the text": lambda p: _block(0)(p).update(citations=_block(0)(p).pop("text")),
+    "another field for the input": lambda p: _block(1)(p).update(caller=_block(1)(p).pop("input")),
     "no stop_sequence": lambda p: p.pop("stop_sequence"),
     "a matched stop sequence": lambda p: p.update(stop_sequence="END"),
     "another type": lambda p: p.update(type="error"),

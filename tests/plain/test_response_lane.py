@@ -22,7 +22,7 @@ from tests.corpus import samples
 from tests.plain.harness import outcome, same_bytes
 from toolwire import translate_response, translate_response_bytes
 from toolwire._json import dumps
-from toolwire._plain._response_form import PlainResponse
+from toolwire._plain._response_form import PlainResponse, distinct
 from toolwire._plain._response_lane import RESPONSE_READERS, RESPONSE_WRITERS, response_lane
 from toolwire.translate import Translation, _general_response
 
@@ -172,6 +172,16 @@ FALLS_BACK: dict[str, Callable[[dict[str, Any]], None]] = {
     "an empty call id": lambda p: _MESSAGE(p)["tool_calls"][0].update(id=""),
     "a custom call": lambda p: _MESSAGE(p)["tool_calls"][0].update(type="custom"),
     "an unknown call field": lambda p: _MESSAGE(p)["tool_calls"][0].update(index=0),
+    "another field for the call type": lambda p: _MESSAGE(p)["tool_calls"][0].update(
+        index=_MESSAGE(p)["tool_calls"][0].pop("type")
+    ),
+    "an unknown function field": lambda p: _MESSAGE(p)["tool_calls"][0]["function"].update(strict=True),
+    "another field for the arguments": lambda p: _MESSAGE(p)["tool_calls"][0]["function"].update(
+        args=_MESSAGE(p)["tool_calls"][0]["function"].pop("arguments")
+    ),
+    "another field for the refusal": lambda p: _MESSAGE(p).update(audio=_MESSAGE(p).pop("refusal")),
+    "another field for logprobs": lambda p: _CHOICE(p).update(extra=_CHOICE(p).pop("logprobs")),
+    "another field for the usage": lambda p: p.update(service_tier=p.pop("usage")),
     "an empty name": lambda p: _MESSAGE(p)["tool_calls"][0]["function"].update(name=""),
     "empty arguments": lambda p: _MESSAGE(p)["tool_calls"][0]["function"].update(arguments=""),
     "object arguments": lambda p: _MESSAGE(p)["tool_calls"][0]["function"].update(arguments={"a": 1}),
@@ -214,3 +224,10 @@ def test_the_plain_response_to_responses() -> None:
     assert out.payload["usage"]["output_tokens_details"] == {"reasoning_tokens": 1}
     assert out.payload["created_at"] == 1700000000
     assert any(note.kind == "synthesized" for note in out.notes)
+
+
+def test_distinct_call_ids() -> None:
+    """The readers' one check of their calls' ids, after the loop (two calls or more)."""
+    assert distinct([("a", "f", "{}"), ("b", "f", "{}")])
+    assert not distinct([("a", "f", "{}"), ("b", "g", "{}"), ("a", "g", "{}")])
+    assert distinct([("a", "f", "{}")]) and distinct([])

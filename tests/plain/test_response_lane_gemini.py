@@ -126,6 +126,10 @@ FALLS_BACK: dict[str, Callable[[dict[str, Any]], None]] = {
     "an empty name": lambda p: _inner(p).update(name=""),
     "a numeric name": lambda p: _inner(p).update(name=1),
     "an unknown call field": lambda p: _inner(p).update(willContinue=True),
+    "another field for the call id": lambda p: _inner(p).update(willContinue=_inner(p).pop("id")),
+    "another field for the role": lambda p: _candidate(p)["content"].update(
+        x=_candidate(p)["content"].pop("role")
+    ),
     "usage as a list": lambda p: p.update(usageMetadata=[]),
     "null usage": lambda p: p.update(usageMetadata=None),
     "a usage count as a string": lambda p: p["usageMetadata"].update(promptTokenCount="10"),

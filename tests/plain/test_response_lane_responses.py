@@ -145,6 +145,11 @@ FALLS_BACK: dict[str, Callable[[dict[str, Any]], None]] = {
     "an untyped message": lambda p: _output(p, 0).pop("type"),
     "a user message": lambda p: _output(p, 0).update(role="user"),
     "an unknown message field": lambda p: _output(p, 0).update(phase="final"),
+    "another field for the message status": lambda p: _output(p, 0).update(phase=_output(p, 0).pop("status")),
+    "another field for the part's logprobs": lambda p: _part(p).update(extra=_part(p).pop("logprobs")),
+    "another field for the call status": lambda p: _output(p, 1).update(
+        namespace=_output(p, 1).pop("status")
+    ),
     "a numeric message id": lambda p: _output(p, 0).update(id=1),
     "a numeric message status": lambda p: _output(p, 0).update(status=1),
     "no content part": lambda p: _output(p, 0).update(content=[]),

@@ -80,7 +80,7 @@ def test_derived_ids_are_sha256_of_the_seed_and_the_index() -> None:
         raw = f"{seed}\x00{index}".encode("utf-8", "surrogatepass")
         want = "fc_" + hashlib.sha256(raw).hexdigest()[:48]
         assert _ids.derived_id("fc", seed, index) == want
-        assert _ids.seeded_id("fc", _ids.id_seed(seed), index) == want
+        assert _ids.seeded_id("fc_", _ids.id_seed(seed), index) == want
         assert _ids._SHA256(raw).hexdigest() == hashlib.sha256(raw).hexdigest()
 
 

@@ -20,7 +20,7 @@ from msgspec.json import Encoder
 from toolwire._plain._form import Call
 from toolwire.ir.response import StopReason, Usage
 
-__all__ = ["PlainResponse", "arguments_json", "typed_usage"]
+__all__ = ["PlainResponse", "arguments_json", "distinct", "typed_usage"]
 
 
 _FIELDS = ("calls", "created", "id", "model", "raw_stop", "stop", "text", "usage")
@@ -108,6 +108,12 @@ def typed_usage(
         reasoning_tokens=reasoning,
         extra=extra,
     )
+
+
+def distinct(calls: list[Call]) -> bool:
+    """Whether the ``calls``' ids are distinct: the readers ask once they have read two or more
+    (one call, the common case, needs no set of the ids seen)."""
+    return len({call[0] for call in calls}) == len(calls)
 
 
 _encode = Encoder().encode

@@ -26,7 +26,7 @@ from typing import Any
 
 from toolwire._callids import sanitize_call_id
 from toolwire._plain._form import Call
-from toolwire._plain._response_form import PlainResponse
+from toolwire._plain._response_form import PlainResponse, distinct
 from toolwire._plain._response_out import AnthropicOut, AnthropicTextOut, AnthropicToolUseOut
 from toolwire._plain._response_wire import AnthropicText
 from toolwire.errors import ToolwireError
@@ -38,8 +38,7 @@ from toolwire.ir.response import Usage
 __all__ = ["read_response", "write_response", "write_wire"]
 
 _KEYS = frozenset({"id", "type", "role", "model", "content", "stop_reason", "stop_sequence", "usage"})
-_TEXT = frozenset({"type", "text"})
-_TOOL_USE = frozenset({"type", "id", "name", "input"})
+_SIZE = len(_KEYS)
 
 
 def _content(blocks: Any, plain: PlainResponse) -> bool:
@@ -47,25 +46,29 @@ def _content(blocks: Any, plain: PlainResponse) -> bool:
     if type(blocks) is not list or not blocks:
         return False
     calls: list[Call] = []
-    seen: set[str] = set()
     for index, block in enumerate(blocks):
         if type(block) is not dict:
             return False
-        if index == 0 and block.get("type") == "text":
+        kind = block.get("type")
+        if index == 0 and kind == "text":
             text = block.get("text")
-            if block.keys() != _TEXT or type(text) is not str or not text:
+            if len(block) != 2 or type(text) is not str or not text:  # "type" and "text" only
                 return False
             plain.text = text
             continue
-        if block.keys() != _TOOL_USE or block["type"] != "tool_use":
+        if kind != "tool_use" or len(block) != 4:
             return False
-        call_id, name, arguments = block["id"], block["name"], block["input"]
-        if type(call_id) is not str or not call_id or call_id in seen or type(arguments) is not dict:
+        try:  # "type" and these three only: as many as the fields
+            call_id, name, arguments = block["id"], block["name"], block["input"]
+        except KeyError:
+            return False
+        if type(call_id) is not str or not call_id or type(arguments) is not dict:
             return False
         if type(name) is not str or not name:
             return False
-        seen.add(call_id)
         calls.append((call_id, name, arguments))
+    if len(calls) > 1 and not distinct(calls):
+        return False
     plain.calls = calls
     return True
 
@@ -80,7 +83,6 @@ def read_typed(m: Any) -> PlainResponse | None:
         return None
     plain = PlainResponse(m.id, m.model, reason, m.stop_reason)
     calls: list[Call] = []
-    seen: set[str] = set()
     for index, block in enumerate(m.content):
         if type(block) is AnthropicText:
             if index or not block.text:
@@ -88,10 +90,11 @@ def read_typed(m: Any) -> PlainResponse | None:
             plain.text = block.text
             continue
         call_id, name = block.id, block.name
-        if not call_id or call_id in seen or not name:
+        if not call_id or not name:
             return None
-        seen.add(call_id)
         calls.append((call_id, name, block.input))
+    if len(calls) > 1 and not distinct(calls):
+        return None
     plain.calls = calls
     u = m.usage
     uncached, read, write = u.input_tokens, u.cache_read_input_tokens, u.cache_creation_input_tokens
@@ -107,19 +110,25 @@ def read_typed(m: Any) -> PlainResponse | None:
 def read_response(p: Any) -> PlainResponse | None:
     """The :class:`PlainResponse` of a response ``p`` of the module docstring's shape, else
     ``None``."""
-    if type(p) is not dict or p.keys() != _KEYS or p["type"] != "message" or p["role"] != "assistant":
+    if type(p) is not dict or len(p) != _SIZE:
         return None
-    response_id, model, stop = p["id"], p["model"], p["stop_reason"]
+    try:  # each of _KEYS, which are as many as the fields: the fields are _KEYS
+        kind, role, response_id, model = p["type"], p["role"], p["id"], p["model"]
+        stop, sequence, usage, content = p["stop_reason"], p["stop_sequence"], p["usage"], p["content"]
+    except KeyError:
+        return None
+    if kind != "message" or role != "assistant":
+        return None
     if type(response_id) is not str or not response_id or type(model) is not str or not model:
         return None
     reason = STOP_REASONS.get(stop) if type(stop) is str else None
-    if reason is None or p["stop_sequence"] is not None or type(p["usage"]) is not dict:
+    if reason is None or sequence is not None or type(usage) is not dict:
         return None
     plain = PlainResponse(response_id, model, reason, stop)
-    if not _content(p["content"], plain):
+    if not _content(content, plain):
         return None
     try:
-        plain.usage = decode_usage(p["usage"])
+        plain.usage = decode_usage(usage)
     except ToolwireError:
         return None
     return plain

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire._plain._form import Call
-from toolwire._plain._response_form import PlainResponse, arguments_json, typed_usage
+from toolwire._plain._response_form import PlainResponse, arguments_json, distinct, typed_usage
 from toolwire._plain._response_out import (
     ChatCallOut,
     ChatChoiceOut,
@@ -41,41 +41,41 @@ from toolwire.ir.response import Usage
 
 __all__ = ["read_response", "write_response", "write_wire"]
 
-_TOP = frozenset({"id", "object", "created", "model", "choices", "usage"})
-_CHOICE = frozenset({"index", "message", "finish_reason", "logprobs"})
-_MESSAGE = frozenset({"role", "content", "tool_calls", "refusal"})
-_CALL = frozenset({"id", "type", "function"})
-_FUNCTION = frozenset({"name", "arguments"})
-
 
 def _calls(wire: Any) -> list[Call] | None:
     """The function calls of ``tool_calls``, when each is plain and their ids distinct."""
     if type(wire) is not list or not wire:
         return None
     out: list[Call] = []
-    seen: set[str] = set()
     for call in wire:
-        if type(call) is not dict or call.keys() != _CALL or call["type"] != "function":
+        if type(call) is not dict or len(call) != 3:
             return None
-        call_id, function = call["id"], call["function"]
-        if type(call_id) is not str or not call_id or call_id in seen:
+        try:  # "id", "type" and "function", as many as the fields: the fields are these
+            kind, call_id, function = call["type"], call["id"], call["function"]
+        except KeyError:
             return None
-        if type(function) is not dict or function.keys() != _FUNCTION:
+        if kind != "function" or type(call_id) is not str or not call_id:
             return None
-        name, arguments = function["name"], function["arguments"]
+        if type(function) is not dict or len(function) != 2:
+            return None
+        try:  # "name" and "arguments" only
+            name, arguments = function["name"], function["arguments"]
+        except KeyError:
+            return None
         if type(name) is not str or not name or type(arguments) is not str or not arguments:
             return None
-        seen.add(call_id)
         out.append((call_id, name, arguments))
-    return out
+    return out if len(out) < 2 or distinct(out) else None
 
 
 def _turn(message: Any, plain: PlainResponse) -> bool:
     """The assistant turn of ``message`` read into ``plain``, when plain."""
-    if type(message) is not dict or not message.keys() <= _MESSAGE or message.get("role") != "assistant":
+    if type(message) is not dict or message.get("role") != "assistant" or "content" not in message:
         return False
-    if message.get("refusal", None) is not None or "content" not in message:
+    if message.get("refusal", None) is not None:
         return False
+    if len(message) != 2 + ("tool_calls" in message) + ("refusal" in message):
+        return False  # another field: role and content are there, tool_calls and refusal counted
     text = message["content"]
     if "tool_calls" in message:
         calls = _calls(message["tool_calls"])
@@ -113,15 +113,13 @@ def _typed_calls(wire: Any) -> list[Call] | None:
     if not wire:
         return None
     out: list[Call] = []
-    seen: set[str] = set()
     for call in wire:
         call_id, function = call.id, call.function
         name, arguments = function.name, function.arguments
-        if not call_id or call_id in seen or not name or not arguments:
+        if not call_id or not name or not arguments:
             return None
-        seen.add(call_id)
         out.append((call_id, name, arguments))
-    return out
+    return out if len(out) < 2 or distinct(out) else None
 
 
 def read_typed(r: Any) -> PlainResponse | None:
@@ -169,18 +167,22 @@ def read_typed(r: Any) -> PlainResponse | None:
 def read_response(p: Any) -> PlainResponse | None:
     """The :class:`PlainResponse` of a response ``p`` of the module docstring's shape, else
     ``None``."""
-    if type(p) is not dict or not p.keys() <= _TOP or p.get("object") != "chat.completion":
+    if type(p) is not dict or p.get("object") != "chat.completion":
         return None
     choices, response_id, model, created = p.get("choices"), p.get("id"), p.get("model"), p.get("created")
     if type(response_id) is not str or not response_id or type(model) is not str or not model:
         return None
     if type(created) is not int or type(choices) is not list or len(choices) != 1:
         return None
+    if len(p) != 5 + ("usage" in p):  # another field: the five read are there, usage counted
+        return None
     choice = choices[0]
-    if type(choice) is not dict or not choice.keys() <= _CHOICE or choice.get("index") != 0:
+    if type(choice) is not dict or choice.get("index") != 0:
         return None
     finish = choice.get("finish_reason")
     if type(finish) is not str or choice.get("logprobs", None) is not None:
+        return None
+    if len(choice) != 3 + ("logprobs" in choice):  # another field (logprobs counted, message read next)
         return None
     stop = FINISH_REASONS.get(finish)
     if stop is None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire._plain._form import Call
-from toolwire._plain._response_form import PlainResponse, arguments_json
+from toolwire._plain._response_form import PlainResponse, arguments_json, distinct
 from toolwire._plain._response_out import (
     GeminiBareCallOut,
     GeminiCallOut,
@@ -44,27 +44,25 @@ from toolwire.ir.response import Usage
 
 __all__ = ["read_response", "write_response", "write_wire"]
 
-_CONTENT = frozenset({"role", "parts"})
-_TEXT = frozenset({"text"})
-_CALL = frozenset({"functionCall"})
-_INNER = frozenset({"name", "args", "id"})
 _ARGS_AT = "$.candidates[0].content.parts"
 
 
-def _call(part: dict[str, Any], seen: set[str]) -> Call | None:
+def _call(part: dict[str, Any]) -> Call | None:
     """The function call of a ``functionCall`` part, when plain."""
     inner = part["functionCall"]
-    if type(inner) is not dict or inner.keys() != _INNER:
+    if type(inner) is not dict or len(inner) != 3:
         return None
-    call_id, name, args = inner["id"], inner["name"], inner["args"]
-    if type(call_id) is not str or not call_id or call_id in seen:
+    try:  # these three, as many as the fields: the fields are these
+        call_id, name, args = inner["id"], inner["name"], inner["args"]
+    except KeyError:
+        return None
+    if type(call_id) is not str or not call_id:
         return None
     if type(name) is not str or not name or type(args) is not dict:
         return None
     arguments = arguments_json(args)  # the decoder's own text of the object (its compact())
     if arguments is None:
         return None
-    seen.add(call_id)
     return call_id, name, arguments
 
 
@@ -72,24 +70,24 @@ def _parts(parts: Any, plain: PlainResponse) -> bool:
     """The text and calls of ``parts`` read into ``plain``, when plain."""
     if type(parts) is not list or not parts:
         return False
-    seen: set[str] = set()
     for index, part in enumerate(parts):
         if type(part) is not dict:
             return False
-        keys = part.keys()
-        if keys == _TEXT and index == 0:
+        if len(part) != 1:  # one field: "text" (the first part only) or "functionCall"
+            return False
+        if index == 0 and "text" in part:
             text = part["text"]
             if type(text) is not str or not text:
                 return False
             plain.text = text
-        elif keys == _CALL:
-            call = _call(part, seen)
+        elif "functionCall" in part:
+            call = _call(part)
             if call is None:
                 return False
             plain.calls.append(call)
         else:
             return False
-    return True
+    return len(plain.calls) < 2 or distinct(plain.calls)
 
 
 def _usage(wire: Any, plain: PlainResponse) -> bool:
@@ -106,7 +104,6 @@ def _typed_parts(parts: Any, plain: PlainResponse, objects: bool) -> bool:
     (``objects``: see :func:`read_typed_objects`)."""
     if not parts:
         return False
-    seen: set[str] = set()
     for index, part in enumerate(parts):
         text, inner = part.text, part.functionCall
         if inner is None:
@@ -115,16 +112,15 @@ def _typed_parts(parts: Any, plain: PlainResponse, objects: bool) -> bool:
             plain.text = text
             continue
         call_id, name = inner.id, inner.name
-        if text is not None or not call_id or call_id in seen or not name:
+        if text is not None or not call_id or not name:
             return False
         arguments: Any = arguments_json(inner.args)  # the decoder's own text of the object
         if arguments is None:
             return False
         if objects and "null" not in arguments:
             arguments = inner.args  # what the text parses to (see read_typed_objects)
-        seen.add(call_id)
         plain.calls.append((call_id, name, arguments))
-    return True
+    return len(plain.calls) < 2 or distinct(plain.calls)
 
 
 def read_typed(r: Any, objects: bool = False) -> PlainResponse | None:
@@ -145,16 +141,17 @@ def read_typed(r: Any, objects: bool = False) -> PlainResponse | None:
     u = r.usageMetadata
     if u is not None:
         candidates, thoughts = u.candidatesTokenCount, u.thoughtsTokenCount
-        plain.usage = Usage(
-            input_tokens=u.promptTokenCount,
-            output_tokens=None
-            if candidates is None and thoughts is None
-            else (candidates or 0) + (thoughts or 0),
-            total_tokens=u.totalTokenCount,
-            cached_tokens=u.cachedContentTokenCount,
-            reasoning_tokens=thoughts,
-            extra={"~candidates": False} if thoughts is not None and candidates is None else {},
-        )
+        if thoughts is None:  # the common usage: Usage's fields in order, extra its default {}
+            plain.usage = Usage(u.promptTokenCount, candidates, u.totalTokenCount, u.cachedContentTokenCount)
+        else:
+            plain.usage = Usage(
+                input_tokens=u.promptTokenCount,
+                output_tokens=(candidates or 0) + thoughts,
+                total_tokens=u.totalTokenCount,
+                cached_tokens=u.cachedContentTokenCount,
+                reasoning_tokens=thoughts,
+                extra={"~candidates": False} if candidates is None else {},
+            )
     if r.createTime is not None:
         plain.created = _created(r.createTime)
     return plain
@@ -183,13 +180,17 @@ def read_response(p: Any) -> PlainResponse | None:
         return None
     candidate = candidates[0]
     finish, content = candidate.get("finishReason"), candidate.get("content")
-    if type(finish) is not str or type(content) is not dict or content.keys() != _CONTENT:
+    if type(finish) is not str or type(content) is not dict or len(content) != 2:
         return None
-    if content["role"] != "model":
+    try:  # "role" and "parts", as many as the fields: the fields are these
+        role, parts = content["role"], content["parts"]
+    except KeyError:
+        return None
+    if role != "model":
         return None
     stop = FINISH_REASONS.get(finish, "other")
     plain = PlainResponse(response_id, model, stop, finish)
-    if not _parts(content["parts"], plain):
+    if not _parts(parts, plain):
         return None
     if stop == "end_turn" and plain.calls:
         plain.stop = "tool_calls"

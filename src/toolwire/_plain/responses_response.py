@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire._plain._form import Call
-from toolwire._plain._response_form import PlainResponse, arguments_json, typed_usage
+from toolwire._plain._response_form import PlainResponse, arguments_json, distinct, typed_usage
 from toolwire._plain._response_out import (
     InputDetailsOut,
     OutputCall,
@@ -60,34 +60,39 @@ _EMPTY: list[Any] = []
 
 def _text(item: dict[str, Any]) -> str | None:
     """The text of an assistant ``message`` item of one plain ``output_text`` part."""
-    if not item.keys() <= _MESSAGE or item.get("role") != "assistant":
+    if item.get("role") != "assistant" or type(item.get("id", "")) is not str:
         return None
-    if type(item.get("id", "")) is not str or type(item.get("status", "")) is not str:
+    if type(item.get("status", "")) is not str:
         return None
     content = item.get("content")
     if type(content) is not list or len(content) != 1 or type(content[0]) is not dict:
         return None
+    if len(item) != 3 + ("id" in item) + ("status" in item):  # another field than _MESSAGE's
+        return None  # (type, role and content are there, id and status counted)
     part = content[0]
-    if not part.keys() <= _PART or part.get("type") != "output_text":
+    if part.get("type") != "output_text":
         return None
     if part.get("annotations", _EMPTY) != _EMPTY or part.get("logprobs", _EMPTY) != _EMPTY:
         return None
     text = part.get("text")
-    return text if type(text) is str and text else None
-
-
-def _call(item: dict[str, Any], seen: set[str]) -> Call | None:
-    """The call of a plain ``function_call`` item whose id is not in ``seen``."""
-    if not item.keys() <= _CALL:
+    if type(text) is not str or not text:
         return None
+    if len(part) != 2 + ("annotations" in part) + ("logprobs" in part):  # another than _PART's
+        return None
+    return text
+
+
+def _call(item: dict[str, Any]) -> Call | None:
+    """The call of a plain ``function_call`` item (its id not checked against the others')."""
     if type(item.get("id", "")) is not str or type(item.get("status", "")) is not str:
         return None
     call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
-    if type(call_id) is not str or not call_id or call_id in seen:
+    if type(call_id) is not str or not call_id:
         return None
     if type(name) is not str or not name or type(arguments) is not str or not arguments:
         return None
-    seen.add(call_id)
+    if len(item) != 4 + ("id" in item) + ("status" in item):  # another field than _CALL's (type
+        return None  # and the three read are there, id and status counted)
     return call_id, name, arguments
 
 
@@ -95,7 +100,6 @@ def _output(output: Any, plain: PlainResponse) -> bool:
     """The text and calls of ``output`` read into ``plain``, when plain."""
     if type(output) is not list or not output:
         return False
-    seen: set[str] = set()
     for index, item in enumerate(output):
         if type(item) is not dict:
             return False
@@ -106,13 +110,13 @@ def _output(output: Any, plain: PlainResponse) -> bool:
                 return False
             plain.text = text
         elif kind == "function_call":
-            call = _call(item, seen)
+            call = _call(item)
             if call is None:
                 return False
             plain.calls.append(call)
         else:
             return False
-    return True
+    return len(plain.calls) < 2 or distinct(plain.calls)
 
 
 def read_response(p: Any) -> PlainResponse | None:
@@ -152,7 +156,6 @@ def _typed_output(output: Any, plain: PlainResponse) -> bool:
     """:func:`_output` of the output of a response its schema decoded."""
     if not output:
         return False
-    seen: set[str] = set()
     for index, item in enumerate(output):
         if type(item) is ResponsesMessage:
             if index or len(item.content) != 1:
@@ -163,11 +166,10 @@ def _typed_output(output: Any, plain: PlainResponse) -> bool:
             plain.text = part.text
             continue
         call_id, name, arguments = item.call_id, item.name, item.arguments
-        if not call_id or call_id in seen or not name or not arguments:
+        if not call_id or not name or not arguments:
             return False
-        seen.add(call_id)
         plain.calls.append((call_id, name, arguments))
-    return True
+    return len(plain.calls) < 2 or distinct(plain.calls)
 
 
 def read_typed(r: Any) -> PlainResponse | None:
@@ -218,7 +220,7 @@ def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | N
         counter = 0
     else:
         part = {"type": "output_text", "text": text, "annotations": [], "logprobs": []}
-        message_id = seeded_id("msg", head, 1)
+        message_id = seeded_id("msg_", head, 1)
         items = [
             {"id": message_id, "type": "message", "status": status, "role": "assistant", "content": [part]}
         ]
@@ -229,7 +231,7 @@ def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | N
             if arguments is None:
                 return None
         counter += 1
-        item_id = seeded_id("fc", head, counter)
+        item_id = seeded_id("fc_", head, counter)
         items.append(
             {
                 "type": "function_call",
@@ -251,7 +253,7 @@ def _wire_items(plain: PlainResponse, status: str) -> list[Any] | None:
         items: list[Any] = []
         counter = 0
     else:
-        message_id = seeded_id("msg", head, 1)
+        message_id = seeded_id("msg_", head, 1)
         items = [
             OutputMessage(
                 message_id, "message", status, "assistant", [OutputText("output_text", text, [], [])]
@@ -264,7 +266,7 @@ def _wire_items(plain: PlainResponse, status: str) -> list[Any] | None:
             if arguments is None:
                 return None
         counter += 1
-        item_id = seeded_id("fc", head, counter)
+        item_id = seeded_id("fc_", head, counter)
         items.append(OutputCall("function_call", call_id, name, arguments, item_id, status))
     return items
 

@@ -13,9 +13,6 @@ from toolwire.ir.response import Usage
 
 __all__ = ["UsageNames", "counts_only"]
 
-_INPUT_DETAILS = frozenset({"cached_tokens", "cache_write_tokens"})
-_OUTPUT_DETAILS = frozenset({"reasoning_tokens"})
-
 
 class UsageNames:
     """One format's key names of a usage: its counts and its two details objects (and the
@@ -37,44 +34,35 @@ def counts_only(usage: dict[str, Any], names: UsageNames) -> Usage | None:
     """The IR of a usage of integer counts and non-empty details of integer counts only (the
     common shape), as the format's general decoder makes it (each details object leaves an empty
     hint in ``extra``), without its checks; ``None`` for any other usage. Each known field is
-    looked up once and checked; the usage holds no other when their number is its size (a field
-    of ``null``, or of another name, is not counted)."""
+    looked up once; an object holds no other field, and none of another type, when the number
+    of its known fields of the right type is its size (a field of ``null``, of another type or
+    of another name is not counted: ``type(x) is int`` is ``True`` or ``False``, summed)."""
     inner: Any = usage.get(names.input_details)
     outer: Any = usage.get(names.output_details)
     inp: Any = usage.get(names.input)
     out: Any = usage.get(names.output)
     total: Any = usage.get("total_tokens")
-    size = 0
+    size = (type(inp) is int) + (type(out) is int) + (type(total) is int)
     extra: dict[str, Any] = {}
-    cached = write = reasoning = None
+    cached: Any = None
+    write: Any = None
+    reasoning: Any = None
     if inner is not None:
-        if type(inner) is not dict or not inner or not inner.keys() <= _INPUT_DETAILS:
+        if type(inner) is not dict:
             return None
-        for count in inner.values():
-            if type(count) is not int:
-                return None
         cached, write = inner.get("cached_tokens"), inner.get("cache_write_tokens")
+        counted = (type(cached) is int) + (type(write) is int)
+        if not counted or counted != len(inner):
+            return None
         extra[names.input_hint] = {}
-        size = 1
+        size += 1
     if outer is not None:
-        if type(outer) is not dict or not outer or not outer.keys() <= _OUTPUT_DETAILS:
+        if type(outer) is not dict or len(outer) != 1:
             return None
         reasoning = outer.get("reasoning_tokens")
         if type(reasoning) is not int:
             return None  # its one name: a count
         extra[names.output_hint] = {}
-        size += 1
-    if inp is not None:
-        if type(inp) is not int:
-            return None
-        size += 1
-    if out is not None:
-        if type(out) is not int:
-            return None
-        size += 1
-    if total is not None:
-        if type(total) is not int:
-            return None
         size += 1
     if size != len(usage):
         return None

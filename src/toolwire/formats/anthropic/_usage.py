@@ -50,6 +50,16 @@ def _reasoning(usage: dict[str, Any], extra: Extra) -> int | None:
 
 def decode_usage(raw: Any, path: str = "$.usage") -> Usage:
     """Decode a ``usage`` object."""
+    if type(raw) is dict:
+        uncached, output, read, write = raw.get(_INPUT), raw.get(_OUTPUT), raw.get(_READ), raw.get(_WRITE)
+        if (
+            type(uncached) is int
+            and type(output) is int
+            and type(read) is int
+            and type(write) is int
+            and len(raw) == 4
+        ):  # the four counts only (the common shape): the IR the loop below makes of them
+            return Usage(uncached + read + write, output, None, read, write)
     if type(raw) is dict and raw.keys() <= _COUNT_KEYS:
         for value in raw.values():  # a loop: faster than all() of a generator
             if type(value) is not int:

@@ -61,8 +61,30 @@ def _counts_only(usage: dict[str, Any]) -> Usage:
     )
 
 
+def _common(usage: dict[str, Any]) -> Usage | None:
+    """:func:`_counts_only` of the common shape, or ``None``: the prompt, candidates and total
+    counts, a cached and a thoughts count when given, integers, and no other field (the fields
+    of an integer counted: their number is the usage's size)."""
+    prompt: Any = usage.get("promptTokenCount")
+    candidates: Any = usage.get("candidatesTokenCount")
+    total: Any = usage.get("totalTokenCount")
+    if type(prompt) is not int or type(candidates) is not int or type(total) is not int:
+        return None
+    cached: Any = usage.get("cachedContentTokenCount")
+    thoughts: Any = usage.get("thoughtsTokenCount")
+    if 3 + (type(cached) is int) + (type(thoughts) is int) != len(usage):
+        return None
+    if thoughts is None:
+        return Usage(prompt, candidates, total, cached)
+    return Usage(prompt, candidates + thoughts, total, cached, None, thoughts)
+
+
 def decode_usage(raw: Any, path: str = "$.usageMetadata") -> Usage:
     """Decode ``usageMetadata``."""
+    if type(raw) is dict:
+        fast = _common(raw)
+        if fast is not None:
+            return fast
     if type(raw) is dict and raw.keys() <= _COUNTS:
         for value in raw.values():  # a loop: faster than all() of a generator
             if type(value) is not int:
