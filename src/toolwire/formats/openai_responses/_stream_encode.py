@@ -26,10 +26,11 @@ from typing import Any, cast
 import msgspec
 
 from toolwire._json import dumps_leaf
-from toolwire.formats._stream import HOLE, INT_HOLE, WireEvent, delta_text, frame_template
+from toolwire.formats._stream import WireEvent, delta_text
 from toolwire.formats.openai_responses._encode_items import Built, Ctx
 from toolwire.formats.openai_responses._extra import FORMAT
 from toolwire.formats.openai_responses._ids import derived_id
+from toolwire.formats.openai_responses._stream_final import final_snapshot
 from toolwire.formats.openai_responses._stream_items import ItemEvents
 from toolwire.formats.openai_responses._stream_parts import (
     CONTENT,
@@ -39,6 +40,7 @@ from toolwire.formats.openai_responses._stream_parts import (
     add_reasoning,
     advance,
     delta_event,
+    delta_frame,
     in_progress,
     pack,
     sent_delta,
@@ -113,8 +115,7 @@ class StreamEncoder(ItemEvents):
         if live is not None and kind is live.fast and live.index == index:
             frame = live.frame
             if frame is None:
-                event = delta_event(live, HOLE, INT_HOLE)
-                frame = live.frame = frame_template("openai-responses", event, 2) or b""
+                frame = live.frame = delta_frame(live)
             if frame:  # what _advance records, inline
                 live.chunks.append(text)
                 live.sent.append(text)
@@ -208,7 +209,9 @@ class StreamEncoder(ItemEvents):
 
     def _end(self) -> list[dict[str, Any]]:
         out = self._flush()
-        final = self._keep_ids(self._snapshot(self._acc.response()))
+        resp = self._acc.response()
+        built = final_snapshot(resp, self.notes, self._built)  # the general snapshot's, directly
+        final = self._keep_ids(built if built is not None else self._snapshot(resp))
         self._ended = True
         kind = _TERMINAL.get(final.get("status", ""), "response.completed")
         out.append(self._event(kind, response=final))
