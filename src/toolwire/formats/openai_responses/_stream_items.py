@@ -14,6 +14,7 @@ from toolwire.errors import PayloadError
 from toolwire.formats._stream import DeltaFraming
 from toolwire.formats.openai_responses._content import encode_part
 from toolwire.formats.openai_responses._encode_items import Built, Ctx, encode_assistant
+from toolwire.formats.openai_responses._ids import seeded_id
 from toolwire.formats.openai_responses._stream_parts import (
     CONTENT,
     MEDIA,
@@ -57,6 +58,8 @@ class ItemEvents(DeltaFraming):
         self._finished: list[Part] = []
         self._built = Built(self._ctx, self._finished)
         self._kept_ids: dict[int, str] = {}
+        self._id_seed: tuple[str | None, bytes] = (None, b"")
+        """The stream context's seed and its :func:`id_seed` (see :meth:`_peek_id`)."""
 
     # ------------------------------------------------------------------ wire events and ids
 
@@ -157,6 +160,13 @@ class ItemEvents(DeltaFraming):
     def _peek_id(self, prefix: str) -> str:
         """The id the stream's next item with ``prefix`` gets, its id counter left as it was."""
         ctx = self._ctx
+        memo = ctx.memo
+        if memo is not None and ctx.seed is self._id_seed[0]:  # what item_id derives, its seed hashed once
+            key = (prefix, ctx.counter + 1)
+            known = memo.get(key)
+            if known is None:
+                known = memo[key] = seeded_id(prefix, self._id_seed[1], key[1])
+            return known
         counter, synthesized = ctx.counter, ctx.synthesized_ids
         try:
             return ctx.item_id(prefix)
