@@ -446,11 +446,23 @@ class StreamEncoder(ItemEvents):
             return []
         out = self._sync(live, final)
         wire = self._wire_part(final, live.index, empty=False) or {}
-        fields = {**self._ids(live), "content_index": live.content_index}
+        ids = {
+            "item_id": live.item_id,
+            "output_index": live.output_index,
+            "content_index": live.content_index,
+        }
+        seq = self._seq  # the events _event gives, built inline
         if isinstance(final, TextPart):
             logprobs = wire.get("logprobs", [])
-            out.append(self._event("response.output_text.done", **fields, text=final.text, logprobs=logprobs))
+            done = {"type": "response.output_text.done", **ids, "text": final.text, "logprobs": logprobs}
+            done["sequence_number"] = seq
+            out.append(done)
+            seq += 1
         elif isinstance(final, RefusalPart):
-            out.append(self._event("response.refusal.done", **fields, refusal=final.text))
-        out.append(self._event("response.content_part.done", **fields, part=wire))
+            out.append(
+                {"type": "response.refusal.done", **ids, "refusal": final.text, "sequence_number": seq}
+            )
+            seq += 1
+        out.append({"type": "response.content_part.done", **ids, "part": wire, "sequence_number": seq})
+        self._seq = seq + 1
         return out

@@ -144,7 +144,14 @@ class ItemEvents(DeltaFraming):
             item = {**item, "id": announced}
             self._kept_ids[output_index] = announced
             self.notes.info(f"$.output[{output_index}].id", "renamed", f"item id kept as {announced!r}")
-        return self._event("response.output_item.done", output_index=output_index, item=item)
+        seq = self._seq
+        self._seq = seq + 1  # what _event gives, built inline
+        return {
+            "type": "response.output_item.done",
+            "output_index": output_index,
+            "item": item,
+            "sequence_number": seq,
+        }
 
     def _keep_ids(self, response: dict[str, Any]) -> dict[str, Any]:
         """The final response with the item ids the stream announced (see :meth:`_item_done`)."""
@@ -257,10 +264,12 @@ class ItemEvents(DeltaFraming):
     def _item_done_events(self, live: Live, final: Part) -> list[dict[str, Any]]:
         ids = self._ids(live)
         if isinstance(final, ToolCall) and final.kind == "function":
-            args = final.arguments
-            return [
-                self._event("response.function_call_arguments.done", **ids, name=final.name, arguments=args)
-            ]
+            seq = self._seq
+            self._seq = seq + 1  # what _event gives, built inline
+            done = {"type": "response.function_call_arguments.done", **ids, "name": final.name}
+            done["arguments"] = final.arguments
+            done["sequence_number"] = seq
+            return [done]
         if isinstance(final, ToolCall) and final.kind == "custom":
             return [self._event("response.custom_tool_call_input.done", **ids, input=final.arguments)]
         if not isinstance(final, ReasoningPart):
