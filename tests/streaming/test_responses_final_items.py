@@ -13,7 +13,7 @@ import pytest
 from tests.compiled import pure_only
 from tests.streaming._matrix import all_stream_samples, benchmark_stream_in, wire_of
 from toolwire.formats._stream import WireEvent
-from toolwire.formats.openai_responses import _encode_items
+from toolwire.formats.openai_responses import _encode_items, _stream_items
 from toolwire.formats.openai_responses._encode_items import Built
 from toolwire.formats.openai_responses._stream_encode import StreamEncoder
 from toolwire.ir.content import ReasoningPart, TextPart, ToolCall
@@ -234,7 +234,13 @@ def test_each_item_id_is_derived_once_per_stream(monkeypatch: pytest.MonkeyPatch
         derived.append((prefix, seed, index))
         return general(prefix, seed, index)
 
+    def counting_seeded(prefix: str, head: bytes, index: int) -> str:  # the stream's peek (_peek_id)
+        derived.append((prefix, head[:-1].decode(), index))
+        return seeded(prefix, head, index)
+
+    seeded = _stream_items.seeded_id
     monkeypatch.setattr(_encode_items, "derived_id", counting)
+    monkeypatch.setattr(_stream_items, "seeded_id", counting_seeded)
     events, _ = _CASES["text and calls"]
     first, _ = _encode(events)
     assert derived == [("msg", "resp_1", 1), ("fc", "resp_1", 2), ("fc", "resp_1", 3)]

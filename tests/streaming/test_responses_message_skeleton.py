@@ -122,6 +122,7 @@ def test_created_snapshot_equals_the_general_one(
     monkeypatch.setattr(
         StreamEncoder, "_snapshot", lambda s, r, st=None: calls.append(st) or general(s, r, st)
     )
+    monkeypatch.setattr(_stream_encode, "final_snapshot", lambda *args: None)  # its own test file
     fast = _run([start, ResponseEnd(stop_reason="end_turn")], policy="warn")
     assert calls == ([None] if plain else ["in_progress", None])
     monkeypatch.setattr(_stream_encode, "plain_start", lambda start: False)

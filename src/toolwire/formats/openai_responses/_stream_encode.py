@@ -26,10 +26,11 @@ from typing import Any, cast
 import msgspec
 
 from toolwire._json import dumps_leaf
-from toolwire.formats._stream import HOLE, INT_HOLE, WireEvent, delta_text, frame_template
+from toolwire.formats._stream import WireEvent, delta_text
 from toolwire.formats.openai_responses._encode_items import Built, Ctx
 from toolwire.formats.openai_responses._extra import FORMAT
-from toolwire.formats.openai_responses._ids import derived_id
+from toolwire.formats.openai_responses._ids import derived_id, id_seed
+from toolwire.formats.openai_responses._stream_final import final_snapshot
 from toolwire.formats.openai_responses._stream_items import ItemEvents
 from toolwire.formats.openai_responses._stream_parts import (
     CONTENT,
@@ -39,6 +40,7 @@ from toolwire.formats.openai_responses._stream_parts import (
     add_reasoning,
     advance,
     delta_event,
+    delta_frame,
     in_progress,
     pack,
     sent_delta,
@@ -113,8 +115,7 @@ class StreamEncoder(ItemEvents):
         if live is not None and kind is live.fast and live.index == index:
             frame = live.frame
             if frame is None:
-                event = delta_event(live, HOLE, INT_HOLE)
-                frame = live.frame = frame_template("openai-responses", event, 2) or b""
+                frame = live.frame = delta_frame(live)
             if frame:  # what _advance records, inline
                 live.chunks.append(text)
                 live.sent.append(text)
@@ -184,16 +185,21 @@ class StreamEncoder(ItemEvents):
         self._same = start.origin == FORMAT
         self._ctx = Ctx(notes=self._scratch, same=self._same, output=True, seed=str(start.id), memo={})
         self._built = Built(self._ctx, self._finished)
+        self._id_seed = (self._ctx.seed, id_seed(self._ctx.seed))
+        snapshot = created_snapshot(start) if plain_start(start) else self._start_snapshot(start)
+        return [
+            self._event("response.created", response=snapshot),
+            self._event("response.in_progress", response=snapshot),
+        ]
+
+    def _start_snapshot(self, start: ResponseStart) -> dict[str, Any]:
+        """The in-progress snapshot of a start that is not :func:`plain_start`, encoded."""
         resp = Response(
             id=start.id, model=start.model, created=start.created, origin=start.origin, extra=start.extra
         )
         if self._same:
             resp = msgspec.structs.replace(resp, status="in_progress")
-        snapshot = created_snapshot(start) if plain_start(start) else self._snapshot(resp, "in_progress")
-        return [
-            self._event("response.created", response=snapshot),
-            self._event("response.in_progress", response=snapshot),
-        ]
+        return self._snapshot(resp, "in_progress")
 
     def _flush(self) -> list[dict[str, Any]]:
         """End the streaming part and every buffered one, then close the open message."""
@@ -208,7 +214,9 @@ class StreamEncoder(ItemEvents):
 
     def _end(self) -> list[dict[str, Any]]:
         out = self._flush()
-        final = self._keep_ids(self._snapshot(self._acc.response()))
+        resp = self._acc.response()
+        built = final_snapshot(resp, self.notes, self._built)  # the general snapshot's, directly
+        final = self._keep_ids(built if built is not None else self._snapshot(resp))
         self._ended = True
         kind = _TERMINAL.get(final.get("status", ""), "response.completed")
         out.append(self._event(kind, response=final))
@@ -275,7 +283,7 @@ class StreamEncoder(ItemEvents):
         if isinstance(event, PartEnd):
             final = event.part if event.part is not None else live.now()
             if live.fast is not None:  # hot-path deltas skipped the accumulator: give it the part
-                self._acc.feed(PartEnd(index=live.index, part=final))
+                self._acc.feed(event if event.part is not None else PartEnd(index=live.index, part=final))
             out = self._end_content(live, final) if live.content else self._end_item(live, final)
             self._live = None
             self._replay_waiting(out)
@@ -385,12 +393,18 @@ class StreamEncoder(ItemEvents):
         msg.count += 1
         if isinstance(part, TextPart):
             live.fast, live.fast_type = TextDelta, "response.output_text.delta"
-        out.append(
-            self._event(
-                "response.content_part.added", **self._ids(live), content_index=live.content_index, part=wire
-            )
-        )
-        out.extend(self._sync(live, part))
+        event = {
+            "type": "response.content_part.added",
+            "item_id": live.item_id,
+            "output_index": live.output_index,
+            "content_index": live.content_index,
+            "part": wire,
+            "sequence_number": self._seq,
+        }
+        self._seq += 1
+        out.append(event)  # what _event gives, built inline
+        if isinstance(part, (TextPart, RefusalPart)) and part.text:  # else _sync sends nothing
+            out.extend(self._sync(live, part))
         return out
 
     def _open_message(self, index: int, skeleton: Part) -> list[dict[str, Any]]:
@@ -432,11 +446,23 @@ class StreamEncoder(ItemEvents):
             return []
         out = self._sync(live, final)
         wire = self._wire_part(final, live.index, empty=False) or {}
-        fields = {**self._ids(live), "content_index": live.content_index}
+        ids = {
+            "item_id": live.item_id,
+            "output_index": live.output_index,
+            "content_index": live.content_index,
+        }
+        seq = self._seq  # the events _event gives, built inline
         if isinstance(final, TextPart):
             logprobs = wire.get("logprobs", [])
-            out.append(self._event("response.output_text.done", **fields, text=final.text, logprobs=logprobs))
+            done = {"type": "response.output_text.done", **ids, "text": final.text, "logprobs": logprobs}
+            done["sequence_number"] = seq
+            out.append(done)
+            seq += 1
         elif isinstance(final, RefusalPart):
-            out.append(self._event("response.refusal.done", **fields, refusal=final.text))
-        out.append(self._event("response.content_part.done", **fields, part=wire))
+            out.append(
+                {"type": "response.refusal.done", **ids, "refusal": final.text, "sequence_number": seq}
+            )
+            seq += 1
+        out.append({"type": "response.content_part.done", **ids, "part": wire, "sequence_number": seq})
+        self._seq = seq + 1
         return out

@@ -14,6 +14,7 @@ from toolwire.errors import PayloadError
 from toolwire.formats._stream import DeltaFraming
 from toolwire.formats.openai_responses._content import encode_part
 from toolwire.formats.openai_responses._encode_items import Built, Ctx, encode_assistant
+from toolwire.formats.openai_responses._ids import seeded_id
 from toolwire.formats.openai_responses._stream_parts import (
     CONTENT,
     MEDIA,
@@ -57,6 +58,8 @@ class ItemEvents(DeltaFraming):
         self._finished: list[Part] = []
         self._built = Built(self._ctx, self._finished)
         self._kept_ids: dict[int, str] = {}
+        self._id_seed: tuple[str | None, bytes] = (None, b"")
+        """The stream context's seed and its :func:`id_seed` (see :meth:`_peek_id`)."""
 
     # ------------------------------------------------------------------ wire events and ids
 
@@ -141,7 +144,14 @@ class ItemEvents(DeltaFraming):
             item = {**item, "id": announced}
             self._kept_ids[output_index] = announced
             self.notes.info(f"$.output[{output_index}].id", "renamed", f"item id kept as {announced!r}")
-        return self._event("response.output_item.done", output_index=output_index, item=item)
+        seq = self._seq
+        self._seq = seq + 1  # what _event gives, built inline
+        return {
+            "type": "response.output_item.done",
+            "output_index": output_index,
+            "item": item,
+            "sequence_number": seq,
+        }
 
     def _keep_ids(self, response: dict[str, Any]) -> dict[str, Any]:
         """The final response with the item ids the stream announced (see :meth:`_item_done`)."""
@@ -157,6 +167,13 @@ class ItemEvents(DeltaFraming):
     def _peek_id(self, prefix: str) -> str:
         """The id the stream's next item with ``prefix`` gets, its id counter left as it was."""
         ctx = self._ctx
+        memo = ctx.memo
+        if memo is not None and ctx.seed is self._id_seed[0]:  # what item_id derives, its seed hashed once
+            key = (prefix, ctx.counter + 1)
+            known = memo.get(key)
+            if known is None:
+                known = memo[key] = seeded_id(prefix, self._id_seed[1], key[1])
+            return known
         counter, synthesized = ctx.counter, ctx.synthesized_ids
         try:
             return ctx.item_id(prefix)
@@ -247,10 +264,12 @@ class ItemEvents(DeltaFraming):
     def _item_done_events(self, live: Live, final: Part) -> list[dict[str, Any]]:
         ids = self._ids(live)
         if isinstance(final, ToolCall) and final.kind == "function":
-            args = final.arguments
-            return [
-                self._event("response.function_call_arguments.done", **ids, name=final.name, arguments=args)
-            ]
+            seq = self._seq
+            self._seq = seq + 1  # what _event gives, built inline
+            done = {"type": "response.function_call_arguments.done", **ids, "name": final.name}
+            done["arguments"] = final.arguments
+            done["sequence_number"] = seq
+            return [done]
         if isinstance(final, ToolCall) and final.kind == "custom":
             return [self._event("response.custom_tool_call_input.done", **ids, input=final.arguments)]
         if not isinstance(final, ReasoningPart):

@@ -8,6 +8,8 @@ from typing import Any
 
 import msgspec
 
+from toolwire._json import dumps, dumps_leaf
+from toolwire.formats._stream import HOLE, INT_HOLE, encode_wire_event, frame_template
 from toolwire.ir.content import (
     AudioPart,
     FilePart,
@@ -29,6 +31,7 @@ __all__ = [
     "add_reasoning",
     "advance",
     "delta_event",
+    "delta_frame",
     "sent_delta",
     "in_progress",
     "pack",
@@ -201,3 +204,53 @@ def delta_event(live: Live, text: str, seq: int) -> dict[str, Any]:
         "delta": text,
         "sequence_number": seq,
     }
+
+
+_TEXT = "\x00toolwire:delta\x00"
+"""The delta's place in a :func:`delta_frame` skeleton (kept as ``%b`` for the per-delta fill)."""
+_SEQ = -7_340_031_999_999_999_913
+"""The sequence number's place in a skeleton (kept as ``%d``)."""
+_SKELETONS: dict[tuple[str, bool], bytes] = {}
+"""Per wire delta type and item kind (content part or not), the SSE bytes of a hot-path delta
+with ``%b`` / ``%d`` for the item id's JSON and the indexes, ``%%b`` / ``%%d`` for the delta's
+JSON and the sequence number: the same bytes in every stream, made once per process."""
+
+
+def _skeleton(live: Live) -> bytes:
+    """The skeleton of ``live``'s deltas (see ``_SKELETONS``); ``b""`` when it cannot be cut."""
+    key = (live.fast_type, live.content)
+    skeleton = _SKELETONS.get(key)
+    if skeleton is None:
+        probe = Live(live.index, live.part, item_id=HOLE, output_index=INT_HOLE, content_index=INT_HOLE)
+        probe.content, probe.fast_type = live.content, live.fast_type
+        frame = encode_wire_event("openai-responses", delta_event(probe, _TEXT, _SEQ))
+        ints = 2 if live.content else 1
+        hole, number, text, seq = _HOLE_JSON, _INT_JSON, dumps(_TEXT), dumps(_SEQ)
+        cut = b"%" not in frame and frame.count(hole) == 1 and frame.count(number) == ints
+        if cut and frame.count(text) == 1 and frame.count(seq) == 1:
+            frame = frame.replace(text, b"%%b").replace(seq, b"%%d")
+            skeleton = frame.replace(hole, b"%b").replace(number, b"%d")
+        else:
+            skeleton = b""
+        _SKELETONS[key] = skeleton
+    return skeleton
+
+
+def delta_frame(live: Live) -> bytes:
+    """The ``frame_template`` of ``live``'s hot-path deltas (``%b`` the delta's JSON, ``%d`` the
+    sequence number), from its per-process skeleton filled with the item's id and indexes:
+    the same bytes (``b""``: none, the general path)."""
+    skeleton = _skeleton(live)
+    try:
+        item = dumps_leaf(live.item_id).replace(b"%", b"%%")
+    except (RecursionError, UnicodeEncodeError):  # frame_template raises toolwire's own error
+        skeleton = b""
+    if not skeleton:
+        return frame_template("openai-responses", delta_event(live, HOLE, INT_HOLE), 2) or b""
+    if live.content:
+        return skeleton % (item, live.output_index, live.content_index)
+    return skeleton % (item, live.output_index)
+
+
+_HOLE_JSON = dumps(HOLE)
+_INT_JSON = dumps(INT_HOLE)

@@ -1,0 +1,160 @@
+"""The Responses stream encoder's direct builds: the final response object of another format's plain
+response (``final_snapshot``) equals ``encode_response`` with the stream's items (events, key order
+and notes), declining (with no note) whatever it does not build; a hot-path delta's SSE template
+(``delta_frame``) equals ``frame_template`` of its event, for any item id, index and text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.compiled import pure_only
+from toolwire._json import dumps_leaf
+from toolwire.errors import ConversionError
+from toolwire.formats._stream import HOLE, INT_HOLE, encode_wire_event, frame_template
+from toolwire.formats.openai_responses import _stream_encode
+from toolwire.formats.openai_responses._stream_encode import StreamEncoder
+from toolwire.formats.openai_responses._stream_parts import Live, delta_event, delta_frame
+from toolwire.ir.content import Part, RefusalPart, TextPart, ToolCall
+from toolwire.ir.notes import Notes
+from toolwire.ir.response import ErrorInfo, StopReason, Usage
+from toolwire.ir.stream import (
+    PartEnd,
+    PartStart,
+    ResponseEnd,
+    ResponseStart,
+    StreamErrorEvent,
+    StreamEvent,
+    TextDelta,
+    ToolCallDelta,
+    UsageUpdate,
+)
+
+_CALL = ToolCall(name="get_weather", id="toolu_1")
+_USAGE = Usage(input_tokens=5, output_tokens=7)
+
+
+def _stream(
+    *,
+    start: ResponseStart | None = None,
+    parts: tuple[Part, ...] = (TextPart(text=""), _CALL),
+    stop: StopReason | None = "tool_calls",
+    usage: Usage | None = _USAGE,
+    end_extra: dict[str, Any] | None = None,
+) -> list[StreamEvent]:
+    events: list[StreamEvent] = [start or ResponseStart(id="msg_1", model="m", created=1, origin="anthropic")]
+    for index, part in enumerate(parts):
+        events.append(PartStart(index=index, part=part))
+        if isinstance(part, ToolCall):
+            final = ToolCall(name=part.name, id=part.id, arguments='{"a": 1}')
+            events += [ToolCallDelta(index=index, arguments=text) for text in ('{"a": ', "1}")]
+            events.append(PartEnd(index=index, part=final))
+        else:
+            events += [TextDelta(index=index, text='hé "x"\n'), TextDelta(index=index, text="")]
+            events.append(PartEnd(index=index))
+    if usage is not None:
+        events.append(UsageUpdate(usage=usage))
+    events.append(ResponseEnd(stop_reason=stop, raw_stop_reason="raw", extra=end_extra or {}))
+    return events
+
+
+def _run(events: list[StreamEvent], policy: str) -> tuple[list[Any], list[Any]]:
+    notes = Notes(policy)  # type: ignore[arg-type]
+    encoder = StreamEncoder(notes)
+    out: list[Any] = []
+    try:
+        for event in events:
+            out += encoder.feed(event)
+        out += encoder.close()
+    except ConversionError as exc:
+        out.append(("raised", exc.path, str(exc)))
+    return out, list(notes)
+
+
+_CASES = {
+    "text-and-call": _stream(),
+    "text-only": _stream(parts=(TextPart(text=""),), stop="end_turn"),
+    "no-parts": _stream(parts=(), stop="end_turn"),
+    "no-usage": _stream(usage=None),
+    "some-details": _stream(usage=Usage(input_tokens=1, output_tokens=2, cached_tokens=3)),
+    "write-only": _stream(usage=Usage(input_tokens=1, output_tokens=2, cache_creation_tokens=4)),
+    "all-details": _stream(
+        usage=Usage(input_tokens=1, output_tokens=2, total_tokens=9, cached_tokens=3, reasoning_tokens=1)
+    ),
+    "no-model-no-created": _stream(start=ResponseStart(id="msg_1", origin="gemini")),
+    "no-id": _stream(start=ResponseStart(model="m", created=5, origin="openai-chat")),
+    "inexact-stop": _stream(stop="stop_sequence"),
+    "two-messages": _stream(parts=(TextPart(text=""), _CALL, RefusalPart(text=""), TextPart(text="a"))),
+    # declined: the general path builds these
+    "incomplete": _stream(stop="max_tokens"),
+    "failed": _stream(stop="error"),
+    "no-stop": _stream(stop=None),
+    "usage-without-output": _stream(usage=Usage(input_tokens=1)),
+    "usage-extra": _stream(usage=Usage(input_tokens=1, output_tokens=2, extra={"x": 1})),
+    "end-extra": _stream(end_extra={"x-field": 1}),
+    "signature": _stream(parts=(TextPart(text="", thought_signature="sig"),)),
+    "same-format": _stream(start=ResponseStart(id="resp_1", model="m", created=1, origin="openai-responses")),
+    "call-without-id": _stream(parts=(ToolCall(name="f"),)),
+}
+_DECLINED = {
+    *("incomplete", "failed", "no-stop", "usage-without-output", "usage-extra", "end-extra", "same-format"),
+    *("signature", "call-without-id"),  # items encoded with notes: ``Built`` is not clean
+    "two-messages",  # a refusal has no hot path: its part is the accumulator's, not the item's
+}
+
+
+@pure_only
+@pytest.mark.parametrize("policy", ["warn", "strict"])
+@pytest.mark.parametrize("case", sorted(_CASES))
+def test_final_snapshot_equals_the_general_one(
+    monkeypatch: pytest.MonkeyPatch, case: str, policy: str
+) -> None:
+    events = _CASES[case]
+    built: list[Any] = []
+    direct = _stream_encode.final_snapshot
+    monkeypatch.setattr(_stream_encode, "final_snapshot", lambda *a: built.append(direct(*a)) or built[-1])
+    fast = _run(events, policy)
+    monkeypatch.setattr(_stream_encode, "final_snapshot", lambda *a: None)
+    slow = _run(events, policy)
+    assert fast == slow
+    final = [e for e in fast[0] if isinstance(e, dict) and "response" in e]
+    if built:
+        assert [list(e["response"]) for e in final] == [list(e["response"]) for e in slow[0] if e in final]
+    if policy == "warn":  # which builds it
+        assert (built[0] is None) == (case in _DECLINED)
+
+
+@pure_only
+def test_final_snapshot_declines_after_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failed stream's ``response.failed`` never takes the direct build."""
+    events = [*_stream()[:-1], StreamErrorEvent(error=ErrorInfo(message="boom", code="x"))]
+    fast = _run(events, "warn")
+    monkeypatch.setattr(_stream_encode, "final_snapshot", lambda *a: None)
+    assert fast == _run(events, "warn")
+
+
+_IDS = ["msg_1", "fc_%d%s%%", 'ids "quoted" é ✓', HOLE, f"a{HOLE}b", "", "x" * 300]
+_TEXTS = ["a", "%s %d %%", '"\\\n\t', "é ✓ 😀", HOLE, "\x00\x1f", "x" * 1000]
+
+
+@pytest.mark.parametrize("item_id", _IDS)
+@pytest.mark.parametrize("kind", ["text", "function", "custom"])
+def test_delta_frame_equals_the_general_frame(item_id: str, kind: str) -> None:
+    """Filled with any text and sequence number, ``delta_frame`` gives the delta event's SSE bytes
+    (``frame_template`` where it can cut the event: the same template)."""
+    content = kind == "text"
+    part: Part = TextPart(text="") if content else ToolCall(name="f", id="c", kind=kind)  # type: ignore[arg-type]
+    live = Live(3, part, item_id=item_id, output_index=12, content_index=4 if content else 0, content=content)
+    live.fast_type = {
+        "text": "response.output_text.delta",
+        "function": "response.function_call_arguments.delta",
+        "custom": "response.custom_tool_call_input.delta",
+    }[kind]
+    frame = delta_frame(live)
+    general = frame_template("openai-responses", delta_event(live, HOLE, INT_HOLE), 2)
+    if general is not None:
+        assert frame == general
+    for seq, text in enumerate(_TEXTS, start=7):
+        event = delta_event(live, text, seq)
+        assert frame % (dumps_leaf(text), seq) == encode_wire_event("openai-responses", event)
