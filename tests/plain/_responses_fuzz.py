@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from tests.plain import harness
@@ -264,26 +265,29 @@ def check(p: Any) -> tuple[int, list[str]]:
     return taken, differences
 
 
-def _outcomes(p: Any, target: str) -> list[Any]:
-    """Every public API's outcome for ``p``: payload bytes and notes, or the error's type,
-    message and path."""
+def _outcome(call: Callable[[], Any]) -> Any:
+    """``call()``, or the type, message and path of the toolwire error (or ValueError) it raised."""
+    try:
+        return call()
+    except (ToolwireError, ValueError) as exc:
+        return (type(exc).__name__, str(exc), getattr(exc, "path", None))
+
+
+def _outcomes(p: Any, target: Any) -> list[Any]:
+    """Every public API's outcome for ``p``, each policy: the dict API's payload bytes and
+    notes, the bytes API's body (and notes, when asked for), or the error's type, message and
+    path."""
     out: list[Any] = []
-
-    def run(call: Callable[[], Any]) -> Any:
-        try:
-            return call()
-        except (ToolwireError, ValueError) as exc:
-            return (type(exc).__name__, str(exc), getattr(exc, "path", None))
-
     raw = dumps(p)
     for policy in ("drop", "warn"):
-        result = run(lambda: translate_request(copy.deepcopy(p), source=SOURCE, target=target, policy=policy))  # type: ignore[arg-type] # noqa: B023
+        dict_api = partial(translate_request, copy.deepcopy(p), source=SOURCE, target=target, policy=policy)
+        result = _outcome(dict_api)
         out.append(result if type(result) is tuple else (dumps(result.payload), list(result.notes)))
         for notes in (None, []):
-            got = run(
-                lambda: translate_request_bytes(raw, source=SOURCE, target=target, policy=policy, notes=notes)
-            )  # type: ignore[arg-type] # noqa: B023
-            out.append((got, notes))
+            bytes_api = partial(
+                translate_request_bytes, raw, source=SOURCE, target=target, policy=policy, notes=notes
+            )
+            out.append((_outcome(bytes_api), notes))
     return out
 
 
