@@ -208,7 +208,9 @@ def _mutate_once(rng: random.Random, p: Any) -> None:
         elif action < 0.7:
             node[key] = copy.deepcopy(rng.choice(ODD + TEXTS + IDS + NAMES + ARGUMENTS))
         else:
-            node[rng.choice(("id", "status", "type", "extra", "cache_control"))] = rng.choice(ODD)
+            node[rng.choice(("id", "status", "type", "extra", "cache_control"))] = copy.deepcopy(
+                rng.choice(ODD)
+            )
     elif action < 0.3:
         del node[key]
     elif action < 0.5:
