@@ -1,11 +1,11 @@
 """The Anthropic and Gemini writers' calls: one helper per writer for a call of any turn, and the
 Anthropic writer's call ids checked all at once (issue 18).
 
-Each writer writes a call with one helper (``anthropic_write._tool_use``,
-``gemini_write._function_call``), whether the call is a flat CALL turn or one of an assistant
+Each writer writes a call with one helper (``anthropic_write.tool_use``,
+``gemini_write.function_call``), whether the call is a flat CALL turn or one of an assistant
 turn's calls: a call written in either turn is the same block or part. The Anthropic writer
 gathers the call ids of a conversation and checks them in one match at the end
-(``anthropic_write._ids_ok``): an id the general path escapes anywhere in a long conversation,
+(``anthropic_write.ids_ok``): an id the general path escapes anywhere in a long conversation,
 an empty one, one not a string, still leaves the request to the general path (``None``, never
 an exception); each one-spot change below pins a guard.
 """
@@ -19,9 +19,9 @@ import pytest
 
 from tests.plain.harness import same_both_ways
 from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain
-from toolwire._plain.anthropic_write import _ids_ok, _tool_use
+from toolwire._plain.anthropic_write import ids_ok, tool_use
 from toolwire._plain.anthropic_write import write as write_anthropic
-from toolwire._plain.gemini_write import _function_call
+from toolwire._plain.gemini_write import function_call
 from toolwire._plain.gemini_write import write as write_gemini
 
 Turns = list[tuple[Any, ...]]
@@ -130,11 +130,11 @@ def test_each_anthropic_call_guard(change: Callable[[Turns], None]) -> None:
     ],
 )
 def test_the_call_ids_are_checked_at_once(ids: set[Any], ok: bool) -> None:
-    assert _ids_ok(ids) is ok
+    assert ids_ok(ids) is ok
 
 
 def test_the_id_rule_is_one_character_class_repeated() -> None:
-    """``_ids_ok`` matches the ids joined: that equals matching each one only while the rule
+    """``ids_ok`` matches the ids joined: that equals matching each one only while the rule
     sanitize_call_id keeps an id by is one character class repeated (a rule with a length bound,
     an anchor or a sequence could pass a join of ids it escapes one by one)."""
     import re
@@ -143,7 +143,7 @@ def test_the_id_rule_is_one_character_class_repeated() -> None:
 
     assert re.fullmatch(r"\[[^\]]+\]\+", _VALID.pattern)
     long_ids = {f"toolu_{n:02d}" + "x" * 90 for n in range(5)}  # 480 characters joined
-    assert _ids_ok(long_ids) is True
+    assert ids_ok(long_ids) is True
 
 
 def test_a_call_is_one_block_in_either_turn() -> None:
@@ -156,14 +156,14 @@ def test_a_call_is_one_block_in_either_turn() -> None:
     block = {"type": "tool_use", "id": "c1", "name": "weather", "input": {"a": 1}}
     assert flat["messages"][1]["content"] == [block]
     assert nested["messages"][1]["content"] == [{"type": "text", "text": "So."}, block]
-    assert _tool_use("c1", "weather", "", False) == {
+    assert tool_use("c1", "weather", "", False) == {
         "type": "tool_use",
         "id": "c1",
         "name": "weather",
         "input": {},
     }
-    assert _tool_use("c1", "weather", {"a": 1}, False) == block
-    assert _tool_use("c1", 3, "{}", False) is None
+    assert tool_use("c1", "weather", {"a": 1}, False) == block
+    assert tool_use("c1", 3, "{}", False) is None
 
 
 GEMINI_GUARDS: dict[str, Callable[[Turns], None]] = {
@@ -204,10 +204,10 @@ def test_a_one_call_assistant_turn_takes_a_flat_result_in_gemini() -> None:
             "parts": [{"functionResponse": {"name": "weather", "id": "c1", "response": {"output": "x"}}}],
         },
     ]
-    assert _function_call("c1", "weather", "", set(), False) == {
+    assert function_call("c1", "weather", "", set(), False) == {
         "functionCall": {"name": "weather", "id": "c1"}
     }
-    assert _function_call("c1", "weather", "", {"c1"}, False) is None
+    assert function_call("c1", "weather", "", {"c1"}, False) is None
 
 
 REQUEST = {

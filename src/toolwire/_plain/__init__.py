@@ -3,9 +3,9 @@
 See :mod:`toolwire._plain._form` for what a plain request is and how a lane is checked. A lane
 is a reader of the source format and a writer of the target format; :func:`plain_lane` runs the
 pair's, and the general path runs for every request a lane does not take. The Responses -> Chat,
-Anthropic -> Chat and Anthropic -> Responses pairs first try their one pass (:data:`TO_CHAT`,
-:mod:`~toolwire._plain.responses_chat`, :mod:`~toolwire._plain.anthropic_pass`), which writes
-what the pair's reader and writer write, with nothing between.
+Anthropic -> Chat, Anthropic -> Responses, Responses -> Anthropic and Responses -> Gemini pairs
+first try their one pass (:data:`TO_CHAT`, :data:`NOTING_PASSES`), which writes what the pair's
+reader and writer write, with nothing between.
 """
 
 from __future__ import annotations
@@ -21,14 +21,16 @@ from toolwire._plain import (
     chat_write,
     gemini_read,
     gemini_write,
+    responses_anthropic,
     responses_chat,
+    responses_gemini,
     responses_read,
     responses_write,
 )
 from toolwire._plain._form import Plain
 from toolwire.ir.notes import Policy
 
-__all__ = ["READERS", "TO_CHAT", "WIRE_WRITERS", "WRITERS", "plain_lane"]
+__all__ = ["NOTING_PASSES", "READERS", "TO_CHAT", "WIRE_WRITERS", "WRITERS", "plain_lane"]
 
 Reader = Callable[[Any, "str | None"], "Plain | None"]
 Writer = Callable[[Plain], "dict[str, Any] | None"]
@@ -66,6 +68,21 @@ TO_CHAT: dict[str, Callable[[Any], dict[str, Any] | None]] = {
 """The pairs into Chat written in one pass (the source read and its Chat written in one loop):
 the Chat payload, or ``None`` when the pair's reader and writer must decide."""
 
+
+def _anthropic_to_responses(payload: Any, wire: bool) -> tuple[dict[str, Any], bool] | None:
+    return anthropic_pass.to_responses(payload)  # the Responses writer has no Structs
+
+
+NOTING_PASSES: dict[tuple[str, str], Callable[[Any, bool], tuple[dict[str, Any], bool] | None]] = {
+    ("anthropic", "openai-responses"): _anthropic_to_responses,
+    ("openai-responses", "anthropic"): responses_anthropic.translate,
+    ("openai-responses", "gemini"): responses_gemini.translate,
+}
+"""The other pairs written in one pass (``(source, target)``; the source read and its target
+written in one loop): the target payload (its conversation as Structs for the bytes API:
+``wire``) and whether the pair's lane notes something for it, or ``None`` when the pair's reader
+and writer must decide."""
+
 _POLICIES = frozenset(get_args(Policy))  # what Notes accepts; the general path refuses others
 
 
@@ -88,8 +105,9 @@ def plain_lane(
             chat = one_pass(payload)
             if chat is not None:
                 return chat, False
-    elif target == "openai-responses" and source == "anthropic":  # in one pass, when it can
-        found = anthropic_pass.to_responses(payload)
+    else:  # a pair in one pass, when it can
+        noting = NOTING_PASSES.get((source, target))
+        found = None if noting is None else noting(payload, wire)
         if found is not None:
             return None if found[1] and policy != "drop" else found
     reader = READERS.get(source)

@@ -13,8 +13,8 @@ without tools or naming no tool, a prefill ending in whitespace, no turn left bu
 
 :func:`write_wire` is the bytes API's: the same request with its messages and blocks as msgspec
 Structs (:mod:`toolwire._plain._request_out`) that encode to the same bytes, built by the same
-loop. A call is written by one helper whatever its turn (:func:`_tool_use`), and the call ids
-are checked together at the end (:func:`_ids_ok`).
+loop. A call is written by one helper whatever its turn (:func:`tool_use`), and the call ids
+are checked together at the end (:func:`ids_ok`).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from toolwire._plain._request_out import (
 from toolwire.formats._ranges import RANGES
 from toolwire.formats.anthropic._generation import DEFAULT_MAX_TOKENS
 
-__all__ = ["write", "write_wire"]
+__all__ = ["finish", "ids_ok", "tool_use", "write", "write_wire"]
 
 _CHOICES: dict[str, str] = {"auto": "auto", "required": "any", "none": "none"}
 """:class:`Plain` choice mode -> Anthropic ``tool_choice.type``."""
@@ -47,10 +47,10 @@ _VALID_NAMES: Final = _name_ok.valid
 """The names found valid so far (the check's own set, filled as it finds them)."""
 
 
-def _tool_use(call_id: Any, name: Any, arguments: Any, wire: bool) -> Any:
+def tool_use(call_id: Any, name: Any, arguments: Any, wire: bool) -> Any:
     """The ``tool_use`` block of one call (a Struct when ``wire``), or ``None`` for a name the
     general path renames or arguments that are no JSON object (text parsed as the decoders parse
-    it, ``{}`` for ``""``). The call id is not checked here: :func:`_ids_ok` checks them all."""
+    it, ``{}`` for ``""``). The call id is not checked here: :func:`ids_ok` checks them all."""
     if type(name) is not str or (name not in _VALID_NAMES and not _name_ok(name)):
         return None
     if type(arguments) is str:
@@ -73,7 +73,7 @@ def _id_ok(call_id: Any) -> bool:
     return type(call_id) is str and _valid_id(call_id) is not None
 
 
-def _ids_ok(ids: set[Any]) -> bool:
+def ids_ok(ids: set[Any]) -> bool:
     """Whether every call id of ``ids`` is one ``sanitize_call_id`` sends as it is: one match over
     them all (a match per id cost about as much as writing its turn; for two ids, about the same
     as joining them), an empty one found in the set (joined, it would vanish)."""
@@ -89,7 +89,7 @@ def _ids_ok(ids: set[Any]) -> bool:
 def _results(results: Any, blocks: list[Any], ids: set[Any], wire: bool) -> bool:
     """The ``tool_result`` blocks of ``results`` added to ``blocks`` (Structs when ``wire``);
     ``False`` for a call id the
-    general path escapes (one of ``ids`` is checked by :func:`_ids_ok`) or an empty output (no
+    general path escapes (one of ``ids`` is checked by :func:`ids_ok`) or an empty output (no
     content from Chat, an empty text from Anthropic)."""
     for call_id, output in results:
         if not output or (call_id not in ids and not _id_ok(call_id)):
@@ -158,7 +158,7 @@ def _messages(plain: Plain) -> tuple[list[str], list[Any]] | None:
                     return None
                 block: Any = {"type": "tool_use", "id": call_id, "name": name, "input": parsed}
             else:
-                block = _tool_use(call_id, name, arguments, False)
+                block = tool_use(call_id, name, arguments, False)
                 if block is None:
                     return None
             add_id(call_id)
@@ -177,7 +177,7 @@ def _messages(plain: Plain) -> tuple[list[str], list[Any]] | None:
             if calls:
                 open_calls = True
                 for call_id, name, arguments in calls:
-                    block = _tool_use(call_id, name, arguments, False)
+                    block = tool_use(call_id, name, arguments, False)
                     if block is None:
                         return None
                     add_id(call_id)
@@ -199,7 +199,7 @@ def _messages(plain: Plain) -> tuple[list[str], list[Any]] | None:
             if not _results(results, blocks, ids, False):
                 return None
             append({"role": role, "content": blocks})
-    return (system, out) if _ids_ok(ids) else None
+    return (system, out) if ids_ok(ids) else None
 
 
 def _wire_messages(plain: Plain) -> tuple[list[str], list[Any]] | None:
@@ -254,7 +254,7 @@ def _wire_messages(plain: Plain) -> tuple[list[str], list[Any]] | None:
                     return None
                 block: Any = AnthropicToolUseOut("tool_use", call_id, name, parsed)
             else:
-                block = _tool_use(call_id, name, arguments, True)
+                block = tool_use(call_id, name, arguments, True)
                 if block is None:
                     return None
             add_id(call_id)
@@ -274,7 +274,7 @@ def _wire_messages(plain: Plain) -> tuple[list[str], list[Any]] | None:
             if calls:
                 open_calls = True
                 for call_id, name, arguments in calls:
-                    block = _tool_use(call_id, name, arguments, True)
+                    block = tool_use(call_id, name, arguments, True)
                     if block is None:
                         return None
                     add_id(call_id)
@@ -297,7 +297,7 @@ def _wire_messages(plain: Plain) -> tuple[list[str], list[Any]] | None:
                 return None
             message = AnthropicMessageOut(role, blocks)
             append(message)
-    return (system, out) if _ids_ok(ids) else None
+    return (system, out) if ids_ok(ids) else None
 
 
 def _prefill_ok(turns: list[tuple[Any, ...]]) -> bool:
@@ -395,7 +395,14 @@ def write(plain: Plain, wire: bool = False) -> dict[str, Any] | None:
     found = _wire_messages(plain) if wire else _messages(plain)
     if found is None or not found[1] or not _prefill_ok(plain.turns):
         return None
-    system, messages = found
+    return finish(plain, found[0], found[1])
+
+
+def finish(plain: Plain, system: list[str], messages: list[Any]) -> dict[str, Any] | None:
+    """The request of ``plain``'s fields around its written ``system`` texts and ``messages``
+    (not empty, the prefill checked), or ``None`` (see the module docstring); sets
+    ``plain.noted`` when the general path notes. :func:`write`'s, and the one passes' into
+    Anthropic (:mod:`~toolwire._plain.responses_anthropic`)."""
     out: dict[str, Any] = {}
     if plain.model is not None:
         out["model"] = plain.model

@@ -25,7 +25,7 @@ a choice naming no tool, and a Gemini 3 model with calls (the placeholder signat
 
 :func:`write_wire` is the bytes API's: the same body with its contents and parts as msgspec
 Structs (:mod:`toolwire._plain._request_out`) that encode to the same bytes, built by the same
-loop. A call is written by one helper whatever its turn (:func:`_function_call`).
+loop. A call is written by one helper whatever its turn (:func:`function_call`).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from toolwire._plain._request_out import (
 from toolwire.formats._ranges import RANGES
 from toolwire.opaque import _GEMINI_3
 
-__all__ = ["write", "write_wire"]
+__all__ = ["finish", "first_ok", "function_call", "response", "write", "write_wire"]
 
 _name_ok: Final = NameCheck("gemini")
 _VALID: Final = _name_ok.valid
@@ -59,7 +59,7 @@ _RANGES = RANGES["gemini"]
 _decode: Final = _decoder.decode
 
 
-def _function_call(call_id: Any, name: Any, arguments: Any, called: set[str], wire: bool) -> Any:
+def function_call(call_id: Any, name: Any, arguments: Any, called: set[str], wire: bool) -> Any:
     """The ``functionCall`` part of one call (a Struct when ``wire``; its id added to ``called``),
     or ``None``: a call id used before, a name Gemini's rules rename, text arguments that are no
     JSON object. ``args`` is the object (text parsed as the general path parses it; ``""``: no
@@ -85,7 +85,7 @@ def _function_call(call_id: Any, name: Any, arguments: Any, called: set[str], wi
     return {"functionCall": {"name": name, "args": arguments, "id": call_id}}
 
 
-def _response(call_id: Any, name: Any, output: Any, wire: bool) -> Any:
+def response(call_id: Any, name: Any, output: Any, wire: bool) -> Any:
     """The ``functionResponse`` part of one text result (wrapped as ``response.output``)."""
     if wire:
         return GeminiResponsePartOut(GeminiResponseOut(name, call_id, GeminiOutputOut(output)))
@@ -114,7 +114,7 @@ class _Contents:
         for (call_id, output), (wanted, name, _) in zip(results, calls, strict=True):
             if call_id != wanted:
                 return self._reordered(results, calls)
-            parts.append(_response(call_id, name, output, self.wire))
+            parts.append(response(call_id, name, output, self.wire))
         self.noted = True  # each text result is wrapped as response.output (an info note)
         return parts
 
@@ -123,7 +123,7 @@ class _Contents:
         if len(outputs) != len(calls) or any(call[0] not in outputs for call in calls):
             return None
         self.noted = True  # put in call order, and wrapped (info notes)
-        return [_response(call_id, name, outputs[call_id], self.wire) for call_id, name, _ in calls]
+        return [response(call_id, name, outputs[call_id], self.wire) for call_id, name, _ in calls]
 
     def run_dicts(self, turns: list[tuple[Any, ...]]) -> bool:
         """:meth:`run` writing dicts (the dict API's; :meth:`run` writes the bytes API's Structs),
@@ -182,7 +182,7 @@ class _Contents:
                     add_called(call_id)
                     part: Any = {"functionCall": {"name": name, "args": arguments, "id": call_id}}
                 else:
-                    part = _function_call(call_id, name, arguments, called, False)
+                    part = function_call(call_id, name, arguments, called, False)
                     if part is None:
                         return False
                 if role == "model":
@@ -200,7 +200,7 @@ class _Contents:
                 parts: list[Any] = [] if text is None else [{"text": text}]
                 if calls is not None:
                     for call_id, name, arguments in calls:
-                        part = _function_call(call_id, name, arguments, called, False)
+                        part = function_call(call_id, name, arguments, called, False)
                         if part is None:
                             return False
                         parts.append(part)
@@ -277,8 +277,8 @@ class _Contents:
                     return False
                 noted = True  # the text result is wrapped as response.output (an info note)
                 role = "user"  # after a model content: a new one
-                response = GeminiResponseOut(name, wanted, GeminiOutputOut(turn[2]))
-                current = GeminiContentOut("user", (GeminiResponsePartOut(response),))
+                answer = GeminiResponseOut(name, wanted, GeminiOutputOut(turn[2]))
+                current = GeminiContentOut("user", (GeminiResponsePartOut(answer),))
                 append(current)
                 calls = None
             elif kind == CALL:  # a turn of one call, flat
@@ -298,7 +298,7 @@ class _Contents:
                     add_called(call_id)
                     part: Any = GeminiCallPartOut(GeminiArgsCallOut(name, arguments, call_id))
                 else:
-                    part = _function_call(call_id, name, arguments, called, True)
+                    part = function_call(call_id, name, arguments, called, True)
                     if part is None:
                         return False
                 if role == "model":
@@ -316,7 +316,7 @@ class _Contents:
                 parts: list[Any] = [] if text is None else [GeminiTextOut(text)]
                 if calls is not None:
                     for call_id, name, arguments in calls:
-                        part = _function_call(call_id, name, arguments, called, True)
+                        part = function_call(call_id, name, arguments, called, True)
                         if part is None:
                             return False
                         parts.append(part)
@@ -352,7 +352,7 @@ class _Contents:
         return calls is None
 
 
-def _first_ok(contents: list[Any]) -> bool:
+def first_ok(contents: list[Any]) -> bool:
     """Some content, the first not a call turn (the general path refuses both)."""
     if not contents:
         return False
@@ -428,17 +428,28 @@ def write(plain: Plain, wire: bool = False) -> dict[str, Any] | None:
     ``wire``: the conversation as Structs that encode to the same JSON (:func:`write_wire`)."""
     built = _Contents(wire)
     written = built.run(plain.turns) if wire else built.run_dicts(plain.turns)
-    if not written or not _first_ok(built.contents):
+    if not written or not first_ok(built.contents):
         return None
+    return finish(plain, built.contents, built.system, bool(built.called), built.noted)
+
+
+def finish(
+    plain: Plain, contents: list[Any], system: list[dict[str, str]] | None, calls: bool, noted: bool
+) -> dict[str, Any] | None:
+    """The body of ``plain``'s fields around its written ``contents`` (the first checked) and
+    ``system`` parts (``calls``: the contents have calls; ``noted``: writing them noted
+    something), or ``None`` (see the module docstring); sets ``plain.noted`` when the general
+    path notes. :func:`write`'s, and the one passes' into Gemini
+    (:mod:`~toolwire._plain.responses_gemini`)."""
     model = plain.model
-    if model is not None and _GEMINI_3 in model and built.called:
+    if model is not None and _GEMINI_3 in model and calls:
         return None  # the general path puts Google's placeholder signature on the calls
-    out: dict[str, Any] = {"contents": built.contents}
-    if built.system is not None:
-        out["systemInstruction"] = {"parts": built.system}
+    out: dict[str, Any] = {"contents": contents}
+    if system is not None:
+        out["systemInstruction"] = {"parts": system}
     if not _tool_fields(plain, out) or not _generation(plain, out):
         return None
-    if built.noted or plain.user is not None or plain.metadata:
+    if noted or plain.user is not None or plain.metadata:
         plain.noted = True
     return out
 

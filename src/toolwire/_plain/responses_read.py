@@ -35,7 +35,7 @@ from toolwire._plain._form import (
     read_numbers,
 )
 
-__all__ = ["read"]
+__all__ = ["fields", "read"]
 
 _TOP = frozenset(
     {
@@ -267,18 +267,29 @@ def _after(p: dict[str, Any], plain: Plain) -> bool:
     return True
 
 
-def read(p: Any, model: str | None) -> Plain | None:
-    """The :class:`Plain` of a Responses request ``p`` of the module docstring's shape, else
-    ``None`` (``model``: the caller's model name, unused: a Responses request names its own)."""
+def fields(p: Any) -> Plain | None:
+    """The :class:`Plain` of a Responses request ``p`` of the module docstring's shape but its
+    conversation (``instructions`` and ``input`` not read: no turns), else ``None``: what the
+    one passes (:mod:`~toolwire._plain.responses_anthropic`, ...) take of the reader."""
     if type(p) is not dict or not _TOP.issuperset(p):
         return None
     name = p.get("model")
     if type(name) is not str or not name or ("include" in p and p["include"] != []):
         return None
-    turns = _turns(p)
-    if turns is None:
-        return None
-    plain = Plain(name, turns)
+    plain = Plain(name, [])
     if _tool_fields(p, plain) and read_numbers(p, plain, "max_output_tokens", 1, 2) and _after(p, plain):
         return plain
     return None
+
+
+def read(p: Any, model: str | None) -> Plain | None:
+    """The :class:`Plain` of a Responses request ``p`` of the module docstring's shape, else
+    ``None`` (``model``: the caller's model name, unused: a Responses request names its own)."""
+    plain = fields(p)
+    if plain is None:
+        return None
+    turns = _turns(p)
+    if turns is None:
+        return None
+    plain.turns = turns
+    return plain
