@@ -200,14 +200,14 @@ class StreamDecoder:
             choice = choices[0]
             index = choice["index"]
             delta = choice["delta"]
+            if len(choice) == 4:  # the common choice: exactly index, delta and both null (no set built)
+                if choice["finish_reason"] is not None or choice["logprobs"] is not None:
+                    return None
+            elif not _hot_choice(choice):
+                return None
         except (KeyError, TypeError):
             return None
         if type(index) is not int or index or type(delta) is not dict or len(delta) != 1:
-            return None
-        if len(choice) == 4:  # the common choice: exactly index, delta and both null (no set built)
-            if choice.get("finish_reason", 0) is not None or choice.get("logprobs", 0) is not None:
-                return None
-        elif not _hot_choice(choice):
             return None
         plain = len(event) == 5 and "id" in event and "object" in event and "created" in event
         if not (plain and "model" in event) and (  # the five fields of a plain chunk: no set built
