@@ -218,6 +218,9 @@ class StreamTranslator:
         """No sealer and no restore hook: a hot-path delta goes straight to the encoder's bytes."""
         self._sink: DeltaSink | None = getattr(self._encoder, "frame_delta", None) if self._plain else None
         """What the decoder's hot path hands a delta to, in the same call (``HotDecoder.hot_frame``)."""
+        lend = getattr(self._encoder, "lend", None) if self._sink is not None else None
+        if lend is not None and hasattr(self._decoder, "lend"):
+            self._decoder.lend = lend  # the sink's own bytes, written by the decoder (see ``Lend``)
         custom = restore is not None and restore.shims is not None and restore.shims.restores_custom
         if self._target in _DELTA_BUILT and not custom and hasattr(self._decoder, "hold_calls"):
             self._decoder.hold_calls = False  # the target builds calls from the deltas: memory flat

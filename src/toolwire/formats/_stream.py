@@ -41,6 +41,7 @@ __all__ = [
     "DONE",
     "DeltaFraming",
     "DeltaSink",
+    "Lend",
     "HotLane",
     "FramingEncoder",
     "HOLE",
@@ -52,8 +53,11 @@ __all__ = [
     "delta_text",
     "encode_wire_event",
     "frame_halves",
+    "halves_line",
     "frame_template",
     "NO_HALVES",
+    "NO_LEND",
+    "borrow",
     "value_halves",
     "hot_events",
     "make_delta",
@@ -207,6 +211,16 @@ def frame_halves(fmt: Format, event: dict[str, Any]) -> tuple[bytes, bytes]:
     return head, tail
 
 
+def halves_line(halves: tuple[bytes, bytes]) -> bytes:
+    """``halves`` (:func:`frame_halves`) as one ``%`` template: ``line % json_of_text`` is
+    ``head + json_of_text + tail`` (one operation instead of two concatenations); ``b""`` for
+    :data:`NO_HALVES`."""
+    head, tail = halves
+    if not head:
+        return b""
+    return head.replace(b"%", b"%%") + b"%b" + tail.replace(b"%", b"%%")
+
+
 def value_halves(value: Any) -> tuple[bytes, bytes]:
     """The compact JSON of ``value`` cut at its one :data:`HOLE` value, as :func:`frame_halves`
     cuts an event (for a part of an event whose bytes do not depend on the stream: the JSON
@@ -238,6 +252,35 @@ class DeltaFraming:
 
 DeltaSink = Callable[[type, int, str], bytes | None]
 """An encoder's ``frame_delta``: a delta's SSE bytes, ``None`` when it takes the general path."""
+
+Lend = Callable[[type, int], Any]
+"""An encoder's ``lend(kind, index)``: the encoder's own object for the open part ``index`` whose
+deltas of IR type ``kind`` it writes from fixed bytes (``None``: it does not), lent to a
+decoder's hot path so that such a delta needs no call into the encoder. The object has
+``line``, the delta's SSE bytes as a template (:func:`halves_line`), and ``sent``, the
+characters the encoder sent for the part: the decoder writes ``line % dumps_leaf(text)`` and
+adds ``len(text)`` to ``sent``, exactly what the encoder's ``frame_delta`` does, while ``line``
+is not ``b""``. The encoder empties ``line`` on its next event of any other kind (its general
+path, ``close``), after which the decoder goes back to the sink and may borrow again."""
+
+
+class _NoLend:
+    """What a decoder keeps for a part whose encoder lends nothing (:func:`borrow`)."""
+
+    line = b""
+
+
+NO_LEND: Any = _NoLend()
+"""A lent part that is never written to (``line`` empty): the decoder calls the sink."""
+
+
+def borrow(lend: Lend | None, kind: type, index: int) -> Any:
+    """What a decoder's hot path keeps for the open part ``index`` after its sink wrote a delta of
+    IR type ``kind``: the encoder's part as ``lend`` lends it (see ``Lend``), else :data:`NO_LEND`
+    (asked once per part, not again)."""
+    lent = lend(kind, index) if lend is not None else None
+    return NO_LEND if lent is None else lent
+
 
 HotLane = tuple[type, int, str] | bytes | None
 """What :meth:`HotDecoder.hot_frame` gives: a delta (IR delta type, IR index, text), the bytes its

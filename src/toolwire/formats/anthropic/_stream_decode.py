@@ -32,8 +32,9 @@ from typing import Any
 import msgspec
 
 from toolwire._args_check import TRIM, ArgumentsCheck
+from toolwire._json import dumps_leaf
 from toolwire.errors import PayloadError
-from toolwire.formats._stream import DeltaSink, HotLane, ParsedEvent, hot_events
+from toolwire.formats._stream import NO_LEND, DeltaSink, HotLane, Lend, ParsedEvent, borrow, hot_events
 from toolwire.formats._wire import as_dict, fail, req_dict, req_list, req_str
 from toolwire.formats.anthropic._decode_blocks import decode_block
 from toolwire.formats.anthropic._usage import decode_usage
@@ -104,6 +105,8 @@ class _Block:
     """The field of that delta that carries its text."""
     fast_event: Any = None
     """The IR event that delta becomes: TextDelta, ReasoningDelta (text) or ToolCallDelta."""
+    lent: Any = None
+    """The encoder's part this block's deltas are written to (``borrow``; None: not asked yet)."""
     call: ToolCall | None = None
     """A ``tool_use`` block's call as its start decoded (arguments ``""``): its final part but
     for the arguments (``input`` is no field of the part's extra, see ``_finish_call``)."""
@@ -138,6 +141,9 @@ class StreamDecoder:
         self._next_ir = 0
         self._block: _Block | None = None
         self._opaque: list[list[Any]] = []
+        self.lend: Lend | None = None
+        """The target encoder's ``lend``, set by a translator whose hot-path sink is that
+        encoder's ``frame_delta`` (see ``Lend``)."""
         self.hold_calls = True
         """``False``: a tool call's arguments are held only up to ``HELD`` characters (and checked
         in bounded memory beyond), and a longer call ends with ``PartEnd(part=None)``: for a
@@ -194,8 +200,16 @@ class StreamDecoder:
             else:
                 block.dropped = True
             if sink is not None:
+                lent = block.lent
+                if lent is not None:  # the encoder's part, written here (see ``Lend``)
+                    line = lent.line
+                    if line:
+                        lent.sent += len(text)
+                        return line % dumps_leaf(text)  # type: ignore[no-any-return]
                 data = sink(kind, block.ir, text)  # type: ignore[arg-type]
                 if data is not None:
+                    if lent is not NO_LEND:
+                        block.lent = borrow(self.lend, kind, block.ir)  # type: ignore[arg-type]
                     return data
         return kind, block.ir, text  # type: ignore[return-value]
 

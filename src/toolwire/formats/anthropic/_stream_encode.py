@@ -23,7 +23,7 @@ from typing import Any
 
 from toolwire._args_check import TRIM, ArgumentsCheck, object_problem
 from toolwire._json import dumps_leaf, dumps_str
-from toolwire.formats._stream import HOLE, DeltaFraming, WireEvent, delta_text, frame_halves
+from toolwire.formats._stream import HOLE, DeltaFraming, WireEvent, delta_text, frame_halves, halves_line
 from toolwire.formats._wire import child, emit_extra
 from toolwire.formats.anthropic._encode_blocks import Ctx
 from toolwire.formats.anthropic._stream_slots import Delta, Slot, delta_event, plan
@@ -69,6 +69,7 @@ class StreamEncoder(DeltaFraming):
         self._done = False
         self._wire = 0
         self._current: Slot | None = None
+        self._lent: Slot | None = None  # the slot lent to a decoder's hot path (``lend``)
         self._queue: dict[int, Slot] = {}
         self._order: list[int] = []  # a heap of the queue's indices: the next part to send in O(log n)
         self._skipped: set[int] = set()
@@ -100,15 +101,14 @@ class StreamEncoder(DeltaFraming):
             frame = slot.frame
             if frame is None:
                 frame = slot.frame = _delta_frame(slot)
-            head, tail = frame
-            if head:
+            if frame:
                 slot.sent += len(text)
                 if kind is ToolCallDelta:
                     chunks = slot.chunks
                     chunks.append(text)
                     if len(chunks) >= TRIM and type(chunks) is ArgumentsCheck:
                         chunks.trim()
-                return head + dumps_leaf(text) + tail
+                return frame % dumps_leaf(text)
         elif kind is ToolCallDelta and self._start is not None and not self._done:
             queued = self._queue.get(index)
             if queued is not None and (slot is None or slot.ir != index):
@@ -117,8 +117,28 @@ class StreamEncoder(DeltaFraming):
                 return b""
         return None
 
+    def lend(self, kind: type, index: int) -> Slot | None:
+        """The open block's slot for a decoder's hot path to write its text deltas itself (see
+        ``Lend``; argument deltas, which :meth:`frame_delta` also checks, are not lent): what
+        :meth:`frame_delta` writes from fixed bytes, until this encoder's next other event."""
+        slot = self._current
+        if slot is None or kind is not slot.fast or index != slot.ir or kind is ToolCallDelta:
+            return None
+        frame = slot.frame
+        if frame is None:
+            frame = slot.frame = _delta_frame(slot)
+        if not frame:
+            return None
+        slot.line = frame
+        self._lent = slot
+        return slot
+
     def _feed(self, event: StreamEvent) -> list[WireEvent]:
         """The general path of :meth:`feed`: any event."""
+        lent = self._lent
+        if lent is not None:  # take back the slot ``lend`` lent (the event may change it)
+            lent.line = b""
+            self._lent = None
         if self._done:
             self._notes.info("$", "skipped", f"{type(event).__name__} after the end of the stream ignored")
             return []
@@ -131,6 +151,9 @@ class StreamEncoder(DeltaFraming):
 
     def close(self) -> list[WireEvent]:
         """End of input: an ``error`` event when the stream had no end (nothing otherwise)."""
+        if self._lent is not None:
+            self._lent.line = b""
+            self._lent = None
         if self._done:
             return []
         self._notes.add("$", "synthesized", "stream ended without a terminal event: error event sent")
@@ -468,19 +491,19 @@ _TAILS: dict[str, _Tail] = {
 }
 
 
-_FRAMES: dict[tuple[type | None, int | None], tuple[bytes, bytes]] = {}
+_FRAMES: dict[tuple[type | None, int | None], bytes] = {}
 """A block's delta SSE template by (its hot-path delta, its wire index): the same bytes in every
 stream, so each is built once per process (a stream's first delta of each block paid ~3 µs)."""
 _MAX_FRAMES = 256
 """Templates kept at most (wire indices beyond the first blocks are built per block)."""
 
 
-def _delta_frame(slot: Slot) -> tuple[bytes, bytes]:
-    """The SSE bytes of the open block's hot-path delta, cut where its text goes (``frame_halves``)."""
+def _delta_frame(slot: Slot) -> bytes:
+    """The SSE bytes of the open block's hot-path delta, a template for its text (``halves_line``)."""
     key = (slot.fast, slot.wire)
     frame = _FRAMES.get(key)
     if frame is None:
-        frame = frame_halves("anthropic", _hot_delta(slot, HOLE))
+        frame = halves_line(frame_halves("anthropic", _hot_delta(slot, HOLE)))
         if len(_FRAMES) < _MAX_FRAMES:
             _FRAMES[key] = frame
     return frame

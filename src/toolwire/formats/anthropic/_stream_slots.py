@@ -50,9 +50,11 @@ class Slot:
     signature: list[str] = field(default_factory=list)
     fast: type | None = None
     """Once the block started: the IR delta the encoder's hot path sends as is (text, arguments)."""
-    frame: tuple[bytes, bytes] | None = None
-    """That delta's SSE bytes around its text (``frame_halves``; empty: none), see
+    frame: bytes | None = None
+    """That delta's SSE bytes, a template for its text (``halves_line``; empty: none), see
     ``StreamEncoder.frame_delta``."""
+    line: bytes = b""
+    """``frame`` while lent to a decoder's hot path (``StreamEncoder.lend``), else ``b""``."""
 
 
 def delta_event(slot: Slot, delta: dict[str, Any]) -> dict[str, Any]:

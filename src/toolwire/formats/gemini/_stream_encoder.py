@@ -34,7 +34,7 @@ from typing import Any
 import msgspec
 
 from toolwire._json import dumps_leaf
-from toolwire.formats._stream import HOLE, DeltaFraming, WireEvent, frame_halves
+from toolwire.formats._stream import HOLE, DeltaFraming, WireEvent, frame_halves, halves_line
 from toolwire.formats.gemini._encode_parts import _ENCODERS, Ctx
 from toolwire.formats.gemini._keys import emit
 from toolwire.formats.gemini._usage import encode_usage
@@ -74,6 +74,7 @@ class _Slot:
     waiting: list[dict[str, Any]] = field(default_factory=list)  # held until this slot is first
     done: bool = False
     plain: bool = False  # a text part with no signature still to send: text deltas take the hot path
+    line: bytes = b""  # its text chunk's SSE bytes while lent to a decoder (``lend``), else b""
 
 
 def _path(index: int) -> str:
@@ -92,7 +93,8 @@ class StreamEncoder(DeltaFraming):
         self._notes = notes if notes is not None else Notes()
         self._ctx = Ctx(False, self._notes)
         self._meta: dict[str, Any] = {}
-        self._frame: tuple[bytes, bytes] | None = None  # a hot-path text chunk's SSE bytes around its text
+        self._frame: bytes | None = None  # a hot-path text chunk's SSE bytes, a template for its text
+        self._lent: _Slot | None = None  # the slot lent to a decoder's hot path (``lend``)
         self._slots: dict[int, _Slot] = {}
         self._order: deque[int] = deque()
         self._closed: set[int] = set()  # indexes of parts already sent
@@ -125,11 +127,10 @@ class StreamEncoder(DeltaFraming):
             if slot.plain:
                 frame = self._frame
                 if frame is None:
-                    frame = self._frame = frame_halves("gemini", self._chunk([{"text": HOLE}]))
-                head, tail = frame
-                if head:
+                    frame = self._frame = self._template()
+                if frame:
                     slot.sent += len(text)
-                    return head + dumps_leaf(text) + tail
+                    return frame % dumps_leaf(text)
         elif kind is ToolCallDelta and not self._ended:
             call = self._slots.get(index)
             if call is not None:  # held until the call ends (Gemini sends whole calls): no bytes
@@ -137,8 +138,33 @@ class StreamEncoder(DeltaFraming):
                 return b""
         return None
 
+    def lend(self, kind: type, index: int) -> _Slot | None:
+        """The plain text part ``index`` for a decoder's hot path to write its deltas itself (see
+        ``Lend``): what :meth:`frame_delta` writes from fixed bytes, until this encoder's next
+        other event."""
+        order = self._order
+        if kind is not TextDelta or not order or order[0] != index or self._ended:
+            return None
+        slot = self._slots[index]
+        frame = self._frame
+        if frame is None:
+            frame = self._frame = self._template()
+        if not slot.plain or not frame:
+            return None
+        slot.line = frame
+        self._lent = slot
+        return slot
+
+    def _template(self) -> bytes:
+        """A hot-path text chunk's SSE bytes, a template for its text (``halves_line``)."""
+        return halves_line(frame_halves("gemini", self._chunk([{"text": HOLE}])))
+
     def _feed(self, event: StreamEvent) -> list[WireEvent]:
         """The general path of :meth:`feed`: any event."""
+        lent = self._lent
+        if lent is not None:  # take back the slot ``lend`` lent (the event may change it)
+            lent.line = b""
+            self._lent = None
         if self._ended:
             return []
         handler = _HANDLERS.get(type(event))

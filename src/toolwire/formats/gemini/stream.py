@@ -32,8 +32,9 @@ from typing import Any
 
 import msgspec
 
+from toolwire._json import dumps_leaf
 from toolwire.errors import PayloadError
-from toolwire.formats._stream import DeltaSink, HotLane, ParsedEvent, hot_events
+from toolwire.formats._stream import NO_LEND, DeltaSink, HotLane, Lend, ParsedEvent, borrow, hot_events
 from toolwire.formats._wire import as_dict, as_list, child, fail, opt_dict, opt_str, req_str
 from toolwire.formats.gemini._decode_parts import decode_part
 from toolwire.formats.gemini._keys import camel, rebase, split
@@ -78,6 +79,7 @@ class _Run:
     extra: dict[str, Any]
     signature: str | None = None
     texted: bool = False  # some text went out as deltas
+    lent: Any = None  # the encoder's part its deltas are written to (``borrow``; None: not asked)
 
     def skeleton(self) -> Part:
         if self.thought:
@@ -133,6 +135,9 @@ class StreamDecoder:
         self._done = False  # closed, or failed with an error event
         self._run: _Run | None = None
         self._call: _Call | None = None
+        self.lend: Lend | None = None
+        """The target encoder's ``lend``, set by a translator whose hot-path sink is that
+        encoder's ``frame_delta`` (see ``Lend``)."""
         self._next = 0
         self._has_calls = False
         self._finish: str | None = None
@@ -203,8 +208,16 @@ class StreamDecoder:
         run.texted = True
         kind = ReasoningDelta if thought else TextDelta
         if sink is not None:
+            lent = run.lent
+            if lent is not None:  # the encoder's part, written here (see ``Lend``)
+                line = lent.line
+                if line:
+                    lent.sent += len(text)
+                    return line % dumps_leaf(text)  # type: ignore[no-any-return]
             data = sink(kind, run.index, text)
             if data is not None:
+                if lent is not NO_LEND:
+                    run.lent = borrow(self.lend, kind, run.index)
                 return data
         return kind, run.index, text
 

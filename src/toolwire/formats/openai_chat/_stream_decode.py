@@ -29,8 +29,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolwire._json import dumps_leaf
 from toolwire.errors import ToolwireError
-from toolwire.formats._stream import DONE, DeltaSink, HotLane, ParsedEvent, hot_events
+from toolwire.formats._stream import DONE, NO_LEND, DeltaSink, HotLane, Lend, ParsedEvent, borrow, hot_events
 from toolwire.formats._wire import (
     as_dict,
     child,
@@ -118,6 +119,7 @@ class _Call:
     index: int | None = None  # IR index once started
     legacy: bool = False
     pending: list[str] = field(default_factory=list)
+    lent: Any = None  # the encoder's part its argument deltas are written to (``borrow``)
 
 
 def _hot_choice(choice: dict[str, Any]) -> bool:
@@ -159,6 +161,10 @@ class StreamDecoder:
         self._usage: Usage | None = None
         self._next_index = 0
         self._flow: tuple[str, int] | None = None
+        self._flow_lent: Any = None  # the encoder's part the flow's text is written to (``borrow``)
+        self.lend: Lend | None = None
+        """The target encoder's ``lend``, set by a translator whose hot-path sink is that
+        encoder's ``frame_delta`` (see ``Lend``)."""
         self._calls: dict[int, _Call] = {}
         self._open_calls: list[_Call] = []
         self._last_wire: int | None = None
@@ -194,14 +200,14 @@ class StreamDecoder:
             choice = choices[0]
             index = choice["index"]
             delta = choice["delta"]
+            if len(choice) == 4:  # the common choice: exactly index, delta and both null (no set built)
+                if choice["finish_reason"] is not None or choice["logprobs"] is not None:
+                    return None
+            elif not _hot_choice(choice):
+                return None
         except (KeyError, TypeError):
             return None
         if type(index) is not int or index or type(delta) is not dict or len(delta) != 1:
-            return None
-        if len(choice) == 4:  # the common choice: exactly index, delta and both null (no set built)
-            if choice.get("finish_reason", 0) is not None or choice.get("logprobs", 0) is not None:
-                return None
-        elif not _hot_choice(choice):
             return None
         plain = len(event) == 5 and "id" in event and "object" in event and "created" in event
         if not (plain and "model" in event) and (  # the five fields of a plain chunk: no set built
@@ -217,22 +223,38 @@ class StreamDecoder:
                 return None
             self._seen += 1
             if sink is not None:
+                lent = self._flow_lent
+                if lent is not None:  # the encoder's part, written here (see ``Lend``)
+                    line = lent.line
+                    if line:
+                        lent.sent += len(text)
+                        return line % dumps_leaf(text)  # type: ignore[no-any-return]
                 data = sink(TextDelta, flow[1], text)
                 if data is not None:
+                    if lent is not NO_LEND:
+                        self._flow_lent = borrow(self.lend, TextDelta, flow[1])
                     return data
             return TextDelta, flow[1], text
-        lane = self._hot_call(delta)
-        if lane is None:
+        found = self._hot_call(delta)
+        if found is None:
             return None
         self._seen += 1
-        kind, index, arguments = lane
+        call, index, arguments = found
         if sink is not None and arguments:
-            data = sink(kind, index, arguments)
+            lent = call.lent
+            if lent is not None:
+                line = lent.line
+                if line:
+                    lent.sent += len(arguments)
+                    return line % dumps_leaf(arguments)  # type: ignore[no-any-return]
+            data = sink(ToolCallDelta, index, arguments)
             if data is not None:
+                if lent is not NO_LEND:
+                    call.lent = borrow(self.lend, ToolCallDelta, index)
                 return data
-        return lane
+        return ToolCallDelta, index, arguments
 
-    def _hot_call(self, delta: dict[str, Any]) -> tuple[type, int, str] | None:
+    def _hot_call(self, delta: dict[str, Any]) -> tuple[_Call, int, str] | None:
         """:meth:`hot` of a delta that is not text: one argument fragment of a started call."""
         calls = delta.get("tool_calls")
         if type(calls) is not list or len(calls) != 1:
@@ -249,7 +271,7 @@ class StreamDecoder:
         if type(arguments) is not str or call.kind != "function":
             return None
         self._last_wire = wire
-        return ToolCallDelta, call.index, arguments
+        return call, call.index, arguments
 
     def _feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """The general path of :meth:`feed`: any event, checked field by field."""
@@ -430,6 +452,7 @@ class StreamDecoder:
         if flow is None or flow[0] != kind:
             self._end_flow()
             flow = self._flow = (kind, self._new_index())
+            self._flow_lent = None
             self.notes.origins[("parts", flow[1])] = (self._seen - 1,)  # the chunk that started it
             part = _skeleton(kind)
             if self._dialect is not None and isinstance(part, ReasoningPart):
@@ -441,6 +464,7 @@ class StreamDecoder:
         if self._flow is not None:
             self._out.append(PartEnd(index=self._flow[1]))
             self._flow = None
+            self._flow_lent = None
 
     def _close_parts(self) -> None:
         self._end_flow()

@@ -31,6 +31,7 @@ from toolwire.formats._stream import (
     WireEvent,
     delta_text,
     frame_halves,
+    halves_line,
     value_halves,
 )
 from toolwire.formats._wire import emit_extra
@@ -74,7 +75,8 @@ class _Out:
     custom: bool = False
     sent: int = 0  # characters sent
     summary: int | None = None  # reasoning: last summary index sent
-    frame: tuple[bytes, bytes] | None = None  # its delta chunk's SSE bytes around the text (see frame)
+    frame: bytes | None = None  # its delta chunk's SSE bytes, a template for its text (see frame)
+    line: bytes = b""  # ``frame`` while lent to a decoder (see ``lend``), else b""
 
 
 class StreamEncoder(DeltaFraming):
@@ -102,6 +104,7 @@ class StreamEncoder(DeltaFraming):
         self._role_sent = False
         self._hot = False  # the first chunk was sent and the stream has not ended: see _delta
         self._parts: dict[int, _Out] = {}
+        self._lent: list[_Out] = []  # parts lent to a decoder's hot path (``lend``)
         self._calls = 0
         self._usage: Usage | None = None
         self._done = False
@@ -125,14 +128,35 @@ class StreamEncoder(DeltaFraming):
                 frame = out.frame
                 if frame is None:
                     frame = out.frame = self._template(out)
-                head, tail = frame
-                if head:
+                if frame:
                     out.sent += len(text)
-                    return head + dumps_leaf(text) + tail
+                    return frame % dumps_leaf(text)
         return None
+
+    def lend(self, kind: type, index: int) -> _Out | None:
+        """The part ``index`` for a decoder's hot path to write its deltas itself (see ``Lend``):
+        what :meth:`frame_delta` writes from fixed bytes, until this encoder's next other event."""
+        out = self._parts.get(index) if self._hot and kind in _DELTAS else None
+        if out is None:
+            return None
+        frame = out.frame
+        if frame is None:
+            frame = out.frame = self._template(out)
+        if frame and not out.line:
+            out.line = frame
+            self._lent.append(out)
+        return out if frame else None
+
+    def _unlend(self) -> None:
+        """Take back the parts :meth:`lend` lent (before any event that may change them)."""
+        for out in self._lent:
+            out.line = b""
+        self._lent = []
 
     def _feed(self, event: StreamEvent) -> list[WireEvent]:
         """The general path of :meth:`feed` (which gives the same for deltas, faster)."""
+        if self._lent:
+            self._unlend()
         if self._done:
             self._note_once("after-end", "$", "skipped", f"{type(event).__name__} after the end ignored")
             return []
@@ -142,6 +166,8 @@ class StreamEncoder(DeltaFraming):
 
     def close(self) -> list[WireEvent]:
         """End of input: a stream that never ended gets an ``incomplete_stream`` error event."""
+        if self._lent:
+            self._unlend()
         if self._done or self._head is None:
             return []
         message = "the source stream ended before it finished"
@@ -347,19 +373,19 @@ class StreamEncoder(DeltaFraming):
         chunk["choices"] = choices
         return chunk
 
-    def _template(self, out: _Out) -> tuple[bytes, bytes]:
-        """``out``'s delta chunk (:meth:`_hot_chunk`) as SSE bytes around its text
-        (``NO_HALVES``: :meth:`frame` declines): the stream's chunk around its ``choices``
-        (``frame_halves``, once per head) around the part's ``choices`` (``value_halves``, the
-        same bytes in every stream: once per process)."""
+    def _template(self, out: _Out) -> bytes:
+        """``out``'s delta chunk (:meth:`_hot_chunk`) as SSE bytes, a template for its text
+        (``halves_line``; ``b""``: :meth:`frame` declines): the stream's chunk around its
+        ``choices`` (``frame_halves``, once per head) around the part's ``choices``
+        (``value_halves``, the same bytes in every stream: once per process)."""
         halves = _choice_halves(out)
         around = self._around
         if around is None:
             assert self._head is not None  # a delta after the first chunk (``_hot``)
             around = self._around = frame_halves("openai-chat", {**self._head, "choices": HOLE})
         if not halves[0] or not around[0]:
-            return NO_HALVES
-        return around[0] + halves[0], halves[1] + around[1]
+            return b""
+        return halves_line((around[0] + halves[0], halves[1] + around[1]))
 
     def _text(self, out: _Out, text: str) -> list[WireEvent]:
         """A delta carrying ``text`` for the part ``out`` ([] when the part is dropped)."""

@@ -43,8 +43,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolwire._json import dumps_leaf
 from toolwire.errors import PayloadError
-from toolwire.formats._stream import DeltaSink, HotLane, ParsedEvent, hot_events
+from toolwire.formats._stream import NO_LEND, DeltaSink, HotLane, Lend, ParsedEvent, borrow, hot_events
 from toolwire.formats._wire import as_dict, opt_dict, opt_str, req_dict, req_str
 from toolwire.formats.openai_responses._content import decode_content
 from toolwire.formats.openai_responses._decode_items import decode_item
@@ -121,6 +122,12 @@ class StreamDecoder:
         self._started = False
         self._finished = False
         self._items: dict[int, _Item] = {}
+        self.lend: Lend | None = None
+        """The target encoder's ``lend``, set by a translator whose hot-path sink is that
+        encoder's ``frame_delta`` (see ``Lend``)."""
+        self._lent: Any = None  # the encoder's part of IR index _lent_at (``borrow``)
+        self._lent_at = -1
+        self._lent_kind: type | None = None
         self._next = 0
         self._shapes: dict[int, tuple[type, str | None]] = {}  # canonical index -> _shape of its start
         self._has_calls = False
@@ -169,8 +176,17 @@ class StreamDecoder:
         if index is not None and (hot is ToolCallDelta or item.kind == "message"):
             self._count += 1
             if sink is not None:
+                lent = self._lent if self._lent_at == index and self._lent_kind is hot else None
+                if lent is not None:  # the encoder's part, written here (see ``Lend``)
+                    line = lent.line
+                    if line:
+                        lent.sent += len(delta)
+                        return line % dumps_leaf(delta)  # type: ignore[no-any-return]
                 data = sink(hot, index, delta)
                 if data is not None:
+                    if lent is not NO_LEND:
+                        self._lent = borrow(self.lend, hot, index)
+                        self._lent_at, self._lent_kind = index, hot
                     return data
             return hot, index, delta
         return None
