@@ -9,6 +9,7 @@ import pytest
 
 from tests.streaming._matrix import benchmark_stream_in
 from toolwire._json import dumps_str
+from toolwire.errors import PayloadError
 from toolwire.formats._stream import NAMED_EVENTS, WireEvent, encode_wire_event, sse_event_name
 from toolwire.formats.anthropic._stream_encode import StreamEncoder
 from toolwire.formats.anthropic._stream_slots import Slot
@@ -55,11 +56,11 @@ def _outcome(make: Any) -> bytes | type[Exception]:
 @pytest.mark.parametrize("event", _ODD_EVENTS, ids=repr)
 def test_encode_wire_event_names_events_as_sse_event_name_does(fmt: Any, event: dict[str, Any]) -> None:
     """The inlined event naming equals :func:`sse_event_name` with :func:`encode_sse`, whatever
-    the ``type`` holds (a ``str`` subclass: the same failure, JSON cannot hold it)."""
+    the ``type`` holds (a ``str`` subclass: the same toolwire error, JSON cannot hold it)."""
     expected = _outcome(lambda: encode_sse(sse_event_name(fmt, event), dumps_str(event)))
     assert _outcome(lambda: encode_wire_event(fmt, event)) == expected
     assert _outcome(lambda: encode_wire_event(fmt, event)) == expected  # from the cached prefix too
-    assert expected is TypeError or isinstance(expected, bytes)
+    assert expected is PayloadError or isinstance(expected, bytes)
 
 
 def test_no_events_frame_as_no_bytes() -> None:

@@ -140,7 +140,7 @@ def encode_wire_event(fmt: Format, event: WireEvent) -> bytes:
             _PREFIXES[name or ""] = prefix
     try:  # dumps, inline (no name holds the JSON: a big event is not held a third time)
         return prefix + _encode(event) + b"\n\n"
-    except (RecursionError, UnicodeEncodeError):
+    except (RecursionError, UnicodeEncodeError, TypeError):
         return prefix + dumps(event) + b"\n\n"  # raises toolwire's own error, as dumps does
 
 
@@ -159,7 +159,7 @@ def join_wire_events(fmt: Format, events: list[WireEvent]) -> bytes:
                 try:
                     out.append(prefix + _encode(event) + b"\n\n")
                     continue
-                except (RecursionError, UnicodeEncodeError):
+                except (RecursionError, UnicodeEncodeError, TypeError):
                     pass  # encode_wire_event raises toolwire's own error
         out.append(encode_wire_event(fmt, event))
     return b"".join(out)

@@ -172,7 +172,7 @@ class ItemEvents(DeltaFraming):
             key = (prefix, ctx.counter + 1)
             known = memo.get(key)
             if known is None:
-                known = memo[key] = seeded_id(prefix, self._id_seed[1], key[1])
+                known = memo[key] = seeded_id(prefix + "_", self._id_seed[1], key[1])
             return known
         counter, synthesized = ctx.counter, ctx.synthesized_ids
         try:

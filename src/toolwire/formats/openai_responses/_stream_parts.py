@@ -243,7 +243,7 @@ def delta_frame(live: Live) -> bytes:
     skeleton = _skeleton(live)
     try:
         item = dumps_leaf(live.item_id).replace(b"%", b"%%")
-    except (RecursionError, UnicodeEncodeError):  # frame_template raises toolwire's own error
+    except (RecursionError, UnicodeEncodeError, TypeError):  # frame_template raises toolwire's own error
         skeleton = b""
     if not skeleton:
         return frame_template("openai-responses", delta_event(live, HOLE, INT_HOLE), 2) or b""
