@@ -135,6 +135,21 @@ def plain_of_ir(req: Request) -> Plain | None:
     return plain
 
 
+_FIELDS = (
+    "choice",
+    "max_tokens",
+    "metadata",
+    "noted",
+    "parallel",
+    "stream",
+    "temperature",
+    "tools",
+    "top_p",
+    "user",
+)
+"""The fields of a :class:`Plain` but its model and turns (named: a compiled class has no ``__slots__``)."""
+
+
 def _ir_turn(turn: tuple[Any, ...]) -> tuple[Any, ...]:
     if turn[0] == ASSISTANT:
         return (ASSISTANT, turn[1], tuple((i, n, arguments_text(a)) for i, n, a in turn[2]))
@@ -147,7 +162,6 @@ def spelled_as_ir(plain: Plain) -> Plain:
     """``plain`` in :func:`plain_of_ir`'s spelling: calls and results as tuples, arguments as the
     JSON text of an object source's argument objects (Anthropic, Gemini readers pass those)."""
     out = Plain(plain.model, [_ir_turn(turn) for turn in plain.turns])
-    for name in Plain.__slots__:
-        if name not in ("model", "turns"):
-            setattr(out, name, getattr(plain, name))
+    for name in _FIELDS:
+        setattr(out, name, getattr(plain, name))
     return out

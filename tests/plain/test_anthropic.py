@@ -19,7 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.plain._ir_plain import plain_of_ir, spelled_as_ir
+from tests.compiled import pure_only
+from tests.plain._ir_plain import _FIELDS, plain_of_ir, spelled_as_ir
 from tests.plain.harness import (
     bench_requests,
     corpus,
@@ -32,7 +33,7 @@ from tests.plain.harness import set_at as _set
 from tests.translate.test_properties import _encode, requests
 from tests.translate.test_valid_or_refused_mutated import mutated
 from toolwire._json import dumps
-from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain
 from toolwire._plain.anthropic_read import read
 from toolwire._plain.anthropic_write import write
 from toolwire.errors import ToolwireError
@@ -245,6 +246,11 @@ def anthropic() -> dict[str, Any]:
         ],
         "tool_choice": {"type": "tool", "name": "weather", "disable_parallel_tool_use": True},
     }
+
+
+@pure_only  # a compiled class has no __slots__
+def test_the_ir_spelling_copies_every_field_of_a_plain() -> None:
+    assert set(_FIELDS) == set(Plain.__slots__) - {"model", "turns"}
 
 
 def test_the_plain_anthropic_request_is_read() -> None:
