@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from toolwire._json import _decoder
+from toolwire._opaque_fallbacks import GEMINI_3
 from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain
 from toolwire._plain._names import NameCheck
 from toolwire._plain._request_out import (
@@ -46,7 +47,6 @@ from toolwire._plain._request_out import (
     GeminiTextOut,
 )
 from toolwire.formats._ranges import RANGES
-from toolwire.opaque import _GEMINI_3
 
 __all__ = ["finish", "first_ok", "function_call", "response", "write", "write_wire"]
 
@@ -442,7 +442,7 @@ def finish(
     path notes. :func:`write`'s, and the one passes' into Gemini
     (:mod:`~toolwire._plain.responses_gemini`)."""
     model = plain.model
-    if model is not None and _GEMINI_3 in model and calls:
+    if model is not None and GEMINI_3 in model and calls:
         return None  # the general path puts Google's placeholder signature on the calls
     out: dict[str, Any] = {"contents": contents}
     if system is not None:
