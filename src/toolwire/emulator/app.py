@@ -41,7 +41,6 @@ estimate of the usage a generation of the same request reports
 from __future__ import annotations
 
 import asyncio
-import itertools
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -52,15 +51,16 @@ from starlette.middleware import Middleware
 from starlette.requests import Request as HTTPRequest
 from starlette.responses import Response as HTTPResponse
 from starlette.responses import StreamingResponse
-from starlette.routing import Route
 
-from toolwire._json import dumps, loads
+from toolwire._json import dumps
+from toolwire.emulator._http import JSON_MEDIA, SSE_HEADERS
+from toolwire.emulator._http import json_response as _json
 from toolwire.emulator.auth import api_key
 from toolwire.emulator.background import Background
 from toolwire.emulator.config import EmulatorConfig
 from toolwire.emulator.faults import FAULT_HEADER, Faults, parse_faults
 from toolwire.emulator.profiles import profile_auth_error, profile_key, vertex_decorate
-from toolwire.emulator.routes_profiles import profile_routes
+from toolwire.emulator.routes import RequestIds, routes
 from toolwire.emulator.service import Emulator, Failure, Success
 from toolwire.emulator.streaming import (
     MALFORMED,
@@ -71,9 +71,8 @@ from toolwire.emulator.streaming import (
 from toolwire.emulator.wording import auth_error, error_body, fault_error, not_found
 from toolwire.errors import PayloadError, ToolwireError
 from toolwire.formats._stream import BINARY_FORMATS, WireEvent
-from toolwire.formats.bedrock_converse._keys import error_type_for_status
 from toolwire.formats.bedrock_converse._stream_frames import CONTENT_TYPE as EVENT_STREAM
-from toolwire.hop._models import COUNT_BODIES, list_models
+from toolwire.hop._models import COUNT_BODIES
 from toolwire.ir import Format
 from toolwire.store import (
     MemoryStore,
@@ -87,13 +86,6 @@ from toolwire.store import (
 from toolwire.store.background import STORE_REQUIRED, is_background, stream_query
 
 __all__ = ["COUNT_BODIES", "create_app"]
-
-_JSON = "application/json"
-_SSE_HEADERS = {"cache-control": "no-cache", "x-accel-buffering": "no"}
-
-
-def _json(status: int, body: Any, headers: dict[str, str] | None = None) -> HTTPResponse:
-    return HTTPResponse(dumps(body), status_code=status, media_type=_JSON, headers=headers)
 
 
 class _CutResponse(HTTPResponse):
@@ -202,9 +194,9 @@ class _Handler:
         if not streaming:
             payload = decorate(outcome.payload) if decorate is not None else outcome.payload
             if faults.disconnect:
-                return _CutResponse(dumps(payload), media_type=_JSON)
+                return _CutResponse(dumps(payload), media_type=JSON_MEDIA)
             if faults.malformed:
-                return HTTPResponse(MALFORMED, media_type=_JSON)
+                return HTTPResponse(MALFORMED, media_type=JSON_MEDIA)
             return _json(200, payload)
         return self._stream(fmt, outcome, faults, sse=sse, decorate=decorate)
 
@@ -233,7 +225,7 @@ class _Handler:
         if chunks is None:
             return _json(200, queued)
         follower = self.background.follow(store, outcome.record.id, None)
-        return StreamingResponse(follower, media_type="text/event-stream", headers=_SSE_HEADERS)
+        return StreamingResponse(follower, media_type="text/event-stream", headers=SSE_HEADERS)
 
     async def cancel(self, req: HTTPRequest) -> HTTPResponse:
         """``POST /v1/responses/{id}/cancel``: a background response cancelled."""
@@ -350,7 +342,7 @@ class _Handler:
         if refused is not None:
             return _json(*error_body("openai-responses", 400, refused, param="stream"))
         follower = self.background.follow(store, record.id, after)
-        return StreamingResponse(follower, media_type="text/event-stream", headers=_SSE_HEADERS)
+        return StreamingResponse(follower, media_type="text/event-stream", headers=SSE_HEADERS)
 
     def _stream(
         self, fmt: Format, outcome: Success, faults: Faults, *, sse: bool, decorate: Decorate | None = None
@@ -372,8 +364,8 @@ class _Handler:
 
         if fmt in BINARY_FORMATS:
             return StreamingResponse(body(), media_type=EVENT_STREAM)
-        media = "text/event-stream" if sse else _JSON
-        return StreamingResponse(body(), media_type=media, headers=_SSE_HEADERS if sse else None)
+        media = "text/event-stream" if sse else JSON_MEDIA
+        return StreamingResponse(body(), media_type=media, headers=SSE_HEADERS if sse else None)
 
 
 Decorate = Callable[[WireEvent], WireEvent]
@@ -385,113 +377,6 @@ def _decorator(fmt: Format, profile: str | None, outcome: Success) -> Decorate |
         return None
     created = float(outcome.response.created or time.time())
     return lambda event: vertex_decorate(event, created)
-
-
-def _routes(handler: _Handler, config: EmulatorConfig) -> list[Route]:
-    async def chat(req: HTTPRequest) -> HTTPResponse:
-        return await handler.model_call("openai-chat", req)
-
-    async def responses(req: HTTPRequest) -> HTTPResponse:
-        return await handler.model_call("openai-responses", req)
-
-    async def messages(req: HTTPRequest) -> HTTPResponse:
-        return await handler.model_call("anthropic", req)
-
-    async def count_tokens(req: HTTPRequest) -> HTTPResponse:
-        return await handler.count("anthropic", req)
-
-    async def input_tokens(req: HTTPRequest) -> HTTPResponse:
-        return await handler.count("openai-responses", req)
-
-    async def gemini(req: HTTPRequest) -> HTTPResponse:
-        model, _, method = req.path_params["target"].partition(":")
-        if method == "countTokens":
-            return await handler.count("gemini", req, model=model)
-        if method not in ("generateContent", "streamGenerateContent"):
-            status, body = error_body("gemini", 404, f"Method not found: {method or '(none)'}.")
-            return _json(status, body)
-        stream = method == "streamGenerateContent"
-        sse = req.query_params.get("alt") == "sse"
-        return await handler.model_call("gemini", req, model=model, stream=stream, sse=sse)
-
-    async def bedrock(req: HTTPRequest) -> HTTPResponse:
-        model, _, operation = req.path_params["target"].rpartition("/")
-        if operation not in ("converse", "converse-stream") or not model:
-            response = _json(*error_body("bedrock-converse", 404, f"Unknown operation: {operation}"))
-        else:
-            stream = operation == "converse-stream"
-            response = await handler.model_call("bedrock-converse", req, model=model, stream=stream)
-        return _with_error_type(response)
-
-    async def models(req: HTTPRequest) -> HTTPResponse:
-        flavour = "gemini" if req.url.path.startswith("/v1beta") else "openai"
-        if flavour == "openai" and ("anthropic-version" in req.headers or "x-api-key" in req.headers):
-            flavour = "anthropic"
-        fmt: Format = "openai-chat" if flavour == "openai" else flavour  # type: ignore[assignment]
-        _, early = await handler.gate(fmt, req)
-        return early if early is not None else _json(200, list_models(config.models, flavour))
-
-    return [
-        Route("/v1/chat/completions", chat, methods=["POST"]),
-        Route("/v1/responses", responses, methods=["POST"]),
-        Route("/v1/responses/input_tokens", input_tokens, methods=["POST"]),
-        Route("/v1/responses/compact", handler.compact, methods=["POST"]),
-        Route("/v1/responses/{response_id}", handler.stored, methods=["GET", "DELETE"]),
-        Route("/v1/responses/{response_id}/input_items", handler.stored, methods=["GET"]),
-        Route("/v1/conversations", handler.conversations, methods=["POST"]),
-        Route("/v1/conversations/{ident}", handler.conversations, methods=["GET", "POST", "DELETE"]),
-        Route("/v1/conversations/{ident}/items", handler.conversations, methods=["GET", "POST"]),
-        Route("/v1/conversations/{ident}/items/{item}", handler.conversations, methods=["GET", "DELETE"]),
-        Route("/v1/responses/{response_id}/cancel", handler.cancel, methods=["POST"]),
-        Route("/v1/messages", messages, methods=["POST"]),
-        Route("/v1/messages/count_tokens", count_tokens, methods=["POST"]),
-        Route("/v1/models", models, methods=["GET"]),
-        Route("/v1beta/models", models, methods=["GET"]),
-        Route("/v1beta/models/{target:path}", gemini, methods=["POST"]),
-        Route("/v1/models/{target:path}", gemini, methods=["POST"]),
-        Route("/model/{target:path}", bedrock, methods=["POST"]),
-        *profile_routes(handler),
-    ]
-
-
-def _with_error_type(response: HTTPResponse) -> HTTPResponse:
-    """A Bedrock error answer with its type in ``x-amzn-ErrorType`` (from the body's ``__type``,
-    else from its status), where AWS puts it."""
-    if response.status_code < 400:
-        return response
-    try:
-        body = loads(bytes(response.body))
-    except ToolwireError:
-        body = None
-    kind = body.get("__type") if isinstance(body, dict) else None
-    if type(kind) is not str:
-        kind = error_type_for_status(response.status_code)
-    response.headers["x-amzn-errortype"] = kind
-    return response
-
-
-class _RequestIds:
-    """ASGI middleware: the request-id header each provider sends (``x-request-id`` for OpenAI,
-    ``request-id`` for Anthropic), numbered in arrival order."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-        self.count = itertools.count(1)
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        path = scope.get("path", "") if scope["type"] == "http" else ""
-        name = b"request-id" if path.startswith("/v1/messages") else b"x-request-id"
-        if not path.startswith("/v1/"):
-            await self.app(scope, receive, send)
-            return
-        value = f"req_{next(self.count):024x}".encode()
-
-        async def tagged(message: Any) -> None:
-            if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), (name, value)]}
-            await send(message)
-
-        await self.app(scope, receive, tagged)
 
 
 def create_app(config: EmulatorConfig | None = None) -> Starlette:
@@ -507,4 +392,4 @@ def create_app(config: EmulatorConfig | None = None) -> Starlette:
         finally:
             await handler.close()
 
-    return Starlette(routes=_routes(handler, cfg), middleware=[Middleware(_RequestIds)], lifespan=lifespan)
+    return Starlette(routes=routes(handler, cfg), middleware=[Middleware(RequestIds)], lifespan=lifespan)

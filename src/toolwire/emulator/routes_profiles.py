@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from starlette.requests import Request as HTTPRequest
 from starlette.responses import Response as HTTPResponse
 from starlette.routing import Route
 
-from toolwire._json import dumps
+from toolwire.emulator._http import json_response as _json
 from toolwire.emulator.profiles import anthropic_body
 from toolwire.emulator.wording import error_body
 
@@ -18,11 +18,6 @@ if TYPE_CHECKING:
 __all__ = ["profile_routes"]
 
 _VERTEX = "/v1/projects/{project}/locations/{location}/publishers"
-_JSON = "application/json"
-
-
-def _json(status: int, body: Any) -> HTTPResponse:
-    return HTTPResponse(dumps(body), status_code=status, media_type=_JSON)
 
 
 def _target(req: HTTPRequest) -> tuple[str, str]:
