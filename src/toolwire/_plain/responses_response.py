@@ -29,7 +29,7 @@ keys and types, it checks the values left, and makes the same :class:`PlainRespo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from toolwire._plain._form import Call
 from toolwire._plain._response_form import PlainResponse, arguments_json, distinct, typed_usage
@@ -55,7 +55,16 @@ __all__ = ["read_response", "write_response", "write_wire"]
 _MESSAGE = frozenset({"id", "type", "status", "role", "content"})
 _PART = frozenset({"type", "text", "annotations", "logprobs"})
 _CALL = frozenset({"id", "type", "status", "call_id", "name", "arguments"})
-_EMPTY: list[Any] = []
+_EMPTY: Final[list[Any]] = []
+
+_OUT_MESSAGE: Final = OutputMessage  # the written Structs as statics: compiled, a global is a
+_OUT_TEXT: Final = OutputText  # look-up in the module's dict each time it is read, a Final not
+_OUT_CALL: Final = OutputCall
+_OUT_RESPONSE: Final = ResponseOut
+_OUT_BARE: Final = ResponseOutBare
+_OUT_INPUT: Final = InputDetailsOut
+_OUT_OUTPUT: Final = OutputDetailsOut
+_OUT_USAGE: Final = UsageOut
 
 
 def _text(item: dict[str, Any]) -> str | None:
@@ -255,9 +264,7 @@ def _wire_items(plain: PlainResponse, status: str) -> list[Any] | None:
     else:
         message_id = seeded_id("msg_", head, 1)
         items = [
-            OutputMessage(
-                message_id, "message", status, "assistant", [OutputText("output_text", text, [], [])]
-            )
+            _OUT_MESSAGE(message_id, "message", status, "assistant", [_OUT_TEXT("output_text", text, [], [])])
         ]
         counter = 1
     for call_id, name, arguments in plain.calls:
@@ -267,11 +274,11 @@ def _wire_items(plain: PlainResponse, status: str) -> list[Any] | None:
                 return None
         counter += 1
         item_id = seeded_id("fc_", head, counter)
-        items.append(OutputCall("function_call", call_id, name, arguments, item_id, status))
+        items.append(_OUT_CALL("function_call", call_id, name, arguments, item_id, status))
     return items
 
 
-_COMPLETED: tuple[str, Any, str] = ("completed", None, "completed")
+_COMPLETED: Final[tuple[str, Any, str]] = ("completed", None, "completed")
 
 
 def _status(stop: StopReason) -> tuple[str, Any, str] | None:
@@ -339,9 +346,9 @@ def write_wire(plain: PlainResponse) -> Any:
         created = 0
     usage = plain.usage
     if usage is None:
-        return ResponseOutBare(plain.id, "response", created, status, details, None, plain.model, output)
+        return _OUT_BARE(plain.id, "response", created, status, details, None, plain.model, output)
     usage_out = _wire_usage(usage)
-    return ResponseOut(plain.id, "response", created, status, details, None, plain.model, output, usage_out)
+    return _OUT_RESPONSE(plain.id, "response", created, status, details, None, plain.model, output, usage_out)
 
 
 def _wire_usage(usage: Usage) -> Any:
@@ -351,11 +358,11 @@ def _wire_usage(usage: Usage) -> Any:
     out = usage.output_tokens or 0
     cached, write = usage.cached_tokens, usage.cache_creation_tokens
     if cached is not None:
-        inner: Any = InputDetailsOut(cached, write or 0)
+        inner: Any = _OUT_INPUT(cached, write or 0)
     elif write is not None:
         inner = {"cache_write_tokens": write, "cached_tokens": 0}
     else:
-        inner = InputDetailsOut(0, 0)
+        inner = _OUT_INPUT(0, 0)
     total = usage.total_tokens
-    details = OutputDetailsOut(usage.reasoning_tokens or 0)
-    return UsageOut(inp, out, inner, details, inp + out if total is None else total)
+    details = _OUT_OUTPUT(usage.reasoning_tokens or 0)
+    return _OUT_USAGE(inp, out, inner, details, inp + out if total is None else total)
