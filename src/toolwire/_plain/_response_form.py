@@ -23,6 +23,8 @@ from toolwire.ir.response import StopReason, Usage
 __all__ = ["PlainResponse", "arguments_json", "distinct", "typed_usage"]
 
 
+_USAGE: Final = Usage  # compiled, a static: not a look-up in the module's globals each call
+
 _FIELDS = ("calls", "created", "id", "model", "raw_stop", "stop", "text", "usage")
 """The fields of :class:`PlainResponse` (its ``__slots__``, which a compiled class does not have)."""
 
@@ -99,7 +101,7 @@ def typed_usage(
         if reasoning is None:
             return None
         extra[names.output_hint] = {}
-    return Usage(
+    return _USAGE(
         input_tokens=input_tokens,
         output_tokens=output_tokens,
         total_tokens=total,

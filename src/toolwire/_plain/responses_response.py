@@ -57,14 +57,18 @@ _PART = frozenset({"type", "text", "annotations", "logprobs"})
 _CALL = frozenset({"id", "type", "status", "call_id", "name", "arguments"})
 _EMPTY: Final[list[Any]] = []
 
-_OUT_MESSAGE: Final = OutputMessage  # the written Structs as statics: compiled, a global is a
-_OUT_TEXT: Final = OutputText  # look-up in the module's dict each time it is read, a Final not
+# The imported names the hot paths read, as Finals: compiled, a static each, not a look-up in
+# the module's globals each time one is read.
+_OUT_MESSAGE: Final = OutputMessage
+_OUT_TEXT: Final = OutputText
 _OUT_CALL: Final = OutputCall
 _OUT_RESPONSE: Final = ResponseOut
 _OUT_BARE: Final = ResponseOutBare
 _OUT_INPUT: Final = InputDetailsOut
 _OUT_OUTPUT: Final = OutputDetailsOut
 _OUT_USAGE: Final = UsageOut
+_MESSAGE_IN: Final = ResponsesMessage
+_USAGE_NAMES: Final = _NAMES
 
 
 def _text(item: dict[str, Any]) -> str | None:
@@ -166,7 +170,7 @@ def _typed_output(output: Any, plain: PlainResponse) -> bool:
     if not output:
         return False
     for index, item in enumerate(output):
-        if type(item) is ResponsesMessage:
+        if type(item) is _MESSAGE_IN:
             if index or len(item.content) != 1:
                 return False
             part = item.content[0]
@@ -212,7 +216,7 @@ def read_typed(r: Any) -> PlainResponse | None:
             u.total_tokens,
             u.input_tokens_details,
             u.output_tokens_details,
-            _NAMES,
+            _USAGE_NAMES,
         )
         if plain.usage is None:
             return None
