@@ -1,18 +1,20 @@
-"""The :class:`Translation` a one-shot conversion returns, its notes mapped when first read.
+"""The :class:`Translation` a one-shot conversion returns, its lazy fields made when first read.
 
 Under the ``drop`` policy a conversion's notes wait, as they were made, in their collector
-(:mod:`toolwire.ir.notes`); :func:`translation` puts that collector in the result's ``notes``
-slot, and the ``notes`` property maps them (and checks their ``target`` against the output)
-on the first read, then keeps the tuple and lets the collector, the source and its IR go. A
-pair lane's result (:func:`lane_translation`) takes its ``ir`` (and notes, when the general path
-makes some) from the general path's translation of the same request, made on first read.
+(:mod:`toolwire.ir.notes`): :func:`translation` leaves the result's ``notes`` slot unset and
+keeps the collector in its private ``_later`` slot; the first read of ``notes`` finds the slot
+unset (``__getattr__``) and maps them (checking their ``target`` against the output), keeps the
+tuple in the slot and lets the collector and the source go. A pair lane's result
+(:func:`lane_translation`) leaves ``ir`` unset too (and ``notes`` when the general path makes
+some): ``_later`` holds how to make the general path's translation of the same payload, made
+on the first read of either. A field once set is a plain slot read, no call.
 """
 
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolwire._notepaths import in_user_coordinates
 from toolwire.ir.notes import Note, Notes
@@ -20,8 +22,15 @@ from toolwire.ir.notes import Note, Notes
 __all__ = ["Translation", "lane_translation", "translation"]
 
 
+class _Pending:
+    """The private slot of :class:`Translation` (a base's: not a dataclass field): what makes its
+    unset fields on their first read (a :class:`_Unread`, or a lane's build tuple)."""
+
+    __slots__ = ("_later",)
+
+
 @dataclass(frozen=True, slots=True)
-class Translation:
+class Translation(_Pending):
     """The result of a conversion: the payload and the notes of what was not carried exactly.
 
     Under the ``drop`` policy, :func:`~toolwire.translate.translate_request` and
@@ -35,99 +44,87 @@ class Translation:
     notes: tuple[Note, ...] = ()
     ir: Any = None
 
+    if not TYPE_CHECKING:  # (for type checkers, a typo'd attribute stays an error)
 
-class _Later:
-    """What a :class:`Translation` field's slot holds until the field is first read: the
-    property :func:`_deferred` puts on the field calls :meth:`resolve` once and keeps its value."""
-
-    __slots__ = ()
-
-    def resolve(self, result: Translation, name: str) -> Any:
-        """The value of field ``name`` of ``result``."""
-        raise NotImplementedError
+        def __getattr__(self, name: str) -> Any:
+            """A field whose slot is unset: made now (only reached when a slot read fails)."""
+            if name == "notes" or name == "ir":
+                return _resolve(self, name)
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
 
-class _Unread(_Later):
-    """``notes`` not mapped yet: the collector (``drop``) and the payload they are about."""
+class _Unread:
+    """``notes`` not mapped yet: the collector (``drop``), the payload they are about and the
+    output they were made for."""
 
-    __slots__ = ("notes", "source")
+    __slots__ = ("notes", "out", "source")
 
-    def __init__(self, notes: Notes, source: dict[str, Any]) -> None:
+    def __init__(self, notes: Notes, source: dict[str, Any], out: dict[str, Any]) -> None:
         self.notes = notes
         self.source = source
+        self.out = out
 
-    def resolve(self, result: Translation, name: str) -> tuple[Note, ...]:
-        return tuple(in_user_coordinates(self.notes.items, self.source, result.payload))
-
-
-class _Once(_Later):
-    """The translation the general path returns for a pair lane's request, made once, when one
-    of the lane translation's deferred fields is first read: ``build[0](*build[1:])``. The lane
-    translation's ``ir`` slot holds it, and its ``notes`` slot too when the general path notes
-    something: each resolves to that field of the general path's translation."""
-
-    __slots__ = ("build", "value")
-
-    def __init__(self, build: tuple[Any, ...]) -> None:
-        self.build: tuple[Any, ...] | None = build
-        self.value: Translation | None = None
-
-    def get(self) -> Translation:
-        build = self.build
-        if build is not None:  # not built yet (``value`` unset: see lane_translation)
-            self.value = build[0](*build[1:])
-            self.build = None
-        value = self.value
-        assert value is not None
-        return value
-
-    def resolve(self, result: Translation, name: str) -> Any:
-        return getattr(self.get(), name)
+    def mapped(self) -> tuple[Note, ...]:
+        return tuple(in_user_coordinates(self.notes.items, self.source, self.out))
 
 
 _READING = threading.RLock()  # two threads reading one translation's field compute it once; reentrant: a
 # pair lane's field reads a field of the general path's translation
 
-
-def _deferred(name: str) -> Any:
-    """Make field ``name`` of :class:`Translation` a property over its slot that resolves a
-    :class:`_Later` on the first read, then keeps the value (and lets what it held go); returns
-    the slot. Frozen still: the dataclass's ``__setattr__`` refuses assignment before the
-    property is reached, and ``__init__``, copies and pickling set the slot through it."""
-    slot: Any = Translation.__dict__[name]
-
-    def read(self: Translation) -> Any:
-        value = slot.__get__(self, Translation)
-        if isinstance(value, _Later):
-            with _READING:
-                value = slot.__get__(self, Translation)
-                if isinstance(value, _Later):
-                    value = value.resolve(self, name)
-                    slot.__set__(self, value)
-        return value
-
-    setattr(Translation, name, property(read, slot.__set__, doc=f"``{name}`` (computed on first read)."))
-    return slot
+_MISSING: Any = object()
+_SLOTS: dict[str, Any] = {name: Translation.__dict__[name] for name in ("payload", "notes", "ir")}
+_LATER: Any = _Pending.__dict__["_later"]
+_new = object.__new__  # a lane's Translation: its slots set straight, not through the frozen
+# dataclass's __init__ (object.__setattr__ per field), by the slots' bound setters (a look-up less
+# each: a lane's whole call is a few µs)
+_set_payload: Any = _SLOTS["payload"].__set__
+_set_notes: Any = _SLOTS["notes"].__set__
+_set_later: Any = _LATER.__set__
 
 
-_NOTES_SLOT: Any = _deferred("notes")
-_IR_SLOT: Any = _deferred("ir")
-_PAYLOAD_SLOT: Any = Translation.__dict__["payload"]
-_new = object.__new__  # a lane's Translation: its three slots set straight, not through the
-# frozen dataclass's __init__ (object.__setattr__ per field, two of them properties), by the slots'
-# bound setters (a look-up less each: a lane's whole call is a few µs)
-_set_payload: Any = _PAYLOAD_SLOT.__set__
-_set_ir: Any = _IR_SLOT.__set__
-_set_notes: Any = _NOTES_SLOT.__set__
-_set_build: Any = _Once.__dict__["build"].__set__
+def _slot(result: Translation, descriptor: Any) -> Any:
+    """What ``result``'s slot holds, ``_MISSING`` when it is unset."""
+    try:
+        return descriptor.__get__(result, Translation)
+    except AttributeError:
+        return _MISSING
+
+
+def _resolve(result: Translation, name: str) -> Any:
+    """Field ``name`` of ``result``, made from its ``_later`` (once, under the lock) and kept."""
+    with _READING:
+        value = _slot(result, _SLOTS[name])
+        if value is not _MISSING:  # another thread made it
+            return value
+        later = _slot(result, _LATER)
+        if later is _MISSING:  # not a field made later (a bare instance: object.__new__)
+            raise AttributeError(f"'Translation' object has no attribute {name!r}")
+        if type(later) is _Unread:
+            _set_notes(result, later.mapped())
+            _LATER.__delete__(result)
+        else:  # a lane's: the general path's translation, its fields taken as they stand
+            made = later[0](*later[1:])
+            _SLOTS["ir"].__set__(result, made.ir)
+            if _slot(result, _SLOTS["notes"]) is _MISSING:
+                notes = _slot(made, _SLOTS["notes"])
+                if notes is _MISSING:  # not mapped yet: mapped when read, as the general path's
+                    _set_later(result, _slot(made, _LATER))
+                else:
+                    _set_notes(result, notes)
+                    _LATER.__delete__(result)
+            else:
+                _LATER.__delete__(result)
+        return getattr(result, name)
 
 
 def translation(out: dict[str, Any], notes: Notes, source: dict[str, Any], ir: Any) -> Translation:
     """The :class:`Translation` of ``source`` into ``out``; notes still unmapped (``drop``) are
     mapped when first read."""
     if notes.unmapped:
-        result = Translation(out, (), ir)
-        _NOTES_SLOT.__set__(result, _Unread(notes, source))
+        result: Translation = _new(Translation)
+        _set_payload(result, out)
+        _SLOTS["ir"].__set__(result, ir)
+        _set_later(result, _Unread(notes, source, out))
         return result
     items = notes.items
     return Translation(out, tuple(in_user_coordinates(items, source, out)) if items else (), ir)
@@ -138,9 +135,8 @@ def lane_translation(out: dict[str, Any], build: tuple[Any, ...], noted: bool) -
     ``noted`` (else none), are those of the general path's translation ``build[0](*build[1:])``,
     made when one of them is first read."""
     result: Translation = _new(Translation)
-    once: _Once = _new(_Once)  # its build set straight: no __init__ call (``value`` set by get)
-    _set_build(once, build)
     _set_payload(result, out)
-    _set_ir(result, once)
-    _set_notes(result, once if noted else ())
+    _set_later(result, build)
+    if not noted:
+        _set_notes(result, ())
     return result

@@ -71,8 +71,12 @@ _SYSTEM_AND_BLOCK = {
 
 
 def _unread(result: Translation) -> bool:
-    """Whether ``result``'s notes wait for their first read (the slot, read without mapping)."""
-    return type(translation_module._NOTES_SLOT.__get__(result, Translation)) is translation_module._Unread
+    """Whether ``result``'s notes wait for their first read (the slots, read without mapping)."""
+    unset = (
+        translation_module._slot(result, translation_module._SLOTS["notes"]) is translation_module._MISSING
+    )
+    later = translation_module._slot(result, translation_module._LATER)
+    return unset and type(later) is translation_module._Unread
 
 
 # ---------------------------------------------------------------- the same notes as the eager mapping
@@ -247,8 +251,11 @@ def test_a_translation_without_notes_keeps_nothing_for_later() -> None:
     assert _unread(made_up)  # a made-up max_tokens, at the output's $.max_tokens
     assert [(n.path, n.target) for n in made_up.notes] == [("$", "$.max_tokens")]
     by_lane = translate_request(payload, source="openai-chat", target="anthropic", policy="drop")
-    slot = translation_module._NOTES_SLOT.__get__(by_lane, Translation)
-    assert type(slot) is translation_module._Once  # the pair lane's: the general path runs on first read
+    later = translation_module._slot(by_lane, translation_module._LATER)
+    assert later[0] is _general_request  # the pair lane's: the general path runs on first read
+    assert (
+        translation_module._slot(by_lane, translation_module._SLOTS["notes"]) is translation_module._MISSING
+    )
     assert by_lane.notes == made_up.notes
 
 
@@ -338,3 +345,21 @@ def test_exchange_notes_are_right_after_every_turn() -> None:
     assert all(type(n) is Note for n in late.notes)
     assert [len(s) for s in late_seen] == [3, len(late_seen[1]), len(late_seen[1]) + 3]
     assert [n.path for n in late_seen[2][-3:]] == ["$.tools[0]", "$.tools[1]", "$.logit_bias"]
+
+
+def test_a_lane_translation_read_for_its_ir_leaves_its_notes_unmapped() -> None:
+    """A pair lane's ``ir`` read first: the general path runs once, its notes still wait (the
+    general path's collector, mapped on their own first read), then read as the general path's."""
+    payload = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}]}
+    by_lane = translate_request(payload, source="openai-chat", target="anthropic", policy="drop")
+    general = _general_request(payload, "openai-chat", "anthropic", "drop", None, None, None)
+    assert by_lane.ir == general.ir
+    assert _unread(by_lane)
+    assert by_lane.notes == general.notes
+    assert not _unread(by_lane)
+    assert translation_module._slot(by_lane, translation_module._LATER) is translation_module._MISSING
+    quiet = translate_request(payload, source="openai-chat", target="openai-responses", policy="drop")
+    assert quiet.notes == ()  # a lane that notes nothing: no general path for its notes
+    assert translation_module._slot(quiet, translation_module._LATER)[0] is _general_request
+    with pytest.raises(AttributeError, match="nope"):
+        quiet.nope  # type: ignore[attr-defined]  # noqa: B018

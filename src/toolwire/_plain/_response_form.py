@@ -13,7 +13,7 @@ path's, made when first read.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from msgspec.json import Encoder
 
@@ -22,6 +22,8 @@ from toolwire.ir.response import StopReason, Usage
 
 __all__ = ["PlainResponse", "arguments_json", "distinct", "typed_usage"]
 
+
+_USAGE: Final = Usage  # compiled, a static: not a look-up in the module's globals each call
 
 _FIELDS = ("calls", "created", "id", "model", "raw_stop", "stop", "text", "usage")
 """The fields of :class:`PlainResponse` (its ``__slots__``, which a compiled class does not have)."""
@@ -99,7 +101,7 @@ def typed_usage(
         if reasoning is None:
             return None
         extra[names.output_hint] = {}
-    return Usage(
+    return _USAGE(
         input_tokens=input_tokens,
         output_tokens=output_tokens,
         total_tokens=total,
@@ -116,7 +118,7 @@ def distinct(calls: list[Call]) -> bool:
     return len({call[0] for call in calls}) == len(calls)
 
 
-_encode = Encoder().encode
+_encode: Final = Encoder().encode  # compiled, a static: no look-up in the module's globals
 
 
 def arguments_json(arguments: Any) -> str | None:

@@ -15,7 +15,7 @@ them. A body the schema refuses (an error in the JSON too) goes the dict's way, 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from msgspec import DecodeError
 from msgspec.json import Decoder, Encoder
@@ -68,7 +68,7 @@ RESPONSE_WRITERS: dict[str, Writer] = {
 """Each format's response writer: a :class:`PlainResponse` as its response, or ``None``."""
 
 
-RESPONSE_LANES: dict[tuple[str, str], tuple[Reader, Writer]] = {
+RESPONSE_LANES: Final[dict[tuple[str, str], tuple[Reader, Writer]]] = {
     (source, target): (reader, writer)
     for source, reader in RESPONSE_READERS.items()
     for target, writer in RESPONSE_WRITERS.items()
@@ -112,7 +112,7 @@ OBJECT_READERS: dict[tuple[str, str], Reader] = {
 """The pairs whose typed reader keeps the source's arguments objects for a target of objects
 (not their text, which the writer would parse back to them)."""
 
-TYPED_LANES: dict[tuple[str, str], tuple[Any, Reader, Callable[[PlainResponse], Any]]] = {
+TYPED_LANES: Final[dict[tuple[str, str], tuple[Any, Reader, Callable[[PlainResponse], Any]]]] = {
     (source, target): (
         TYPED_READERS[source][0],
         OBJECT_READERS.get((source, target), TYPED_READERS[source][1]),
@@ -144,8 +144,9 @@ def typed_response_lane(body: Any, source: Any, target: Any, policy: Any) -> Any
     return None if plain is None else lane[2](plain)
 
 
-_encode = Encoder().encode
-"""``dumps``' encoder (msgspec's defaults) without its wrapper."""
+_encode: Final = Encoder().encode
+"""``dumps``' encoder (msgspec's defaults) without its wrapper (Final, as the lanes' tables: compiled,
+a static, not a look-up in the module's globals each call)."""
 
 
 def typed_response_bytes(body: Any, source: Any, target: Any, policy: Any) -> bytes | None:

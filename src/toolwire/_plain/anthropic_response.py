@@ -22,7 +22,7 @@ keys and types, it checks the values left, and makes the same :class:`PlainRespo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from toolwire._callids import sanitize_call_id
 from toolwire._plain._form import Call
@@ -34,6 +34,15 @@ from toolwire.formats.anthropic._usage import decode_usage, foreign_usage
 from toolwire.formats.anthropic._util import parse_object
 from toolwire.formats.anthropic.response import STOP_REASONS, stop_of
 from toolwire.ir.response import Usage
+
+# The imported names the hot paths read, as Finals: compiled, a static each, not a look-up in
+# the module's globals each time one is read.
+_STOP_REASONS: Final = STOP_REASONS
+_TEXT_IN: Final = AnthropicText
+_USAGE: Final = Usage
+_OUT_TEXT: Final = AnthropicTextOut
+_OUT_TOOL_USE: Final = AnthropicToolUseOut
+_OUT_MESSAGE: Final = AnthropicOut
 
 __all__ = ["read_response", "write_response", "write_wire"]
 
@@ -78,13 +87,13 @@ def read_typed(m: Any) -> PlainResponse | None:
     checks left are of values, the reader's own; the usage is ``decode_usage``'s of counts.
     ``m`` untyped: a count its schema types ``int`` may be ``None`` (compiled, a typed local
     would refuse it)."""
-    reason = STOP_REASONS.get(m.stop_reason)
+    reason = _STOP_REASONS.get(m.stop_reason)
     if reason is None or not m.id or not m.model or not m.content:
         return None
     plain = PlainResponse(m.id, m.model, reason, m.stop_reason)
     calls: list[Call] = []
     for index, block in enumerate(m.content):
-        if type(block) is AnthropicText:
+        if type(block) is _TEXT_IN:
             if index or not block.text:
                 return None
             plain.text = block.text
@@ -98,7 +107,7 @@ def read_typed(m: Any) -> PlainResponse | None:
     plain.calls = calls
     u = m.usage
     uncached, read, write = u.input_tokens, u.cache_read_input_tokens, u.cache_creation_input_tokens
-    plain.usage = Usage(
+    plain.usage = _USAGE(
         input_tokens=None if uncached is None else uncached + (read or 0) + (write or 0),
         output_tokens=u.output_tokens,
         cached_tokens=read,
@@ -121,7 +130,7 @@ def read_response(p: Any) -> PlainResponse | None:
         return None
     if type(response_id) is not str or not response_id or type(model) is not str or not model:
         return None
-    reason = STOP_REASONS.get(stop) if type(stop) is str else None
+    reason = _STOP_REASONS.get(stop) if type(stop) is str else None
     if reason is None or sequence is not None or type(usage) is not dict:
         return None
     plain = PlainResponse(response_id, model, reason, stop)
@@ -174,12 +183,12 @@ def write_wire(plain: PlainResponse) -> Any:
     :mod:`toolwire._plain._response_out`), or ``None``."""
     content: list[Any] = []
     if plain.text is not None:
-        content.append(AnthropicTextOut("text", plain.text))
+        content.append(_OUT_TEXT("text", plain.text))
     for call in plain.calls:
         arguments = _input(call)
         if arguments is None:
             return None
-        content.append(AnthropicToolUseOut("tool_use", call[0], call[1], arguments))
+        content.append(_OUT_TOOL_USE("tool_use", call[0], call[1], arguments))
     stop = stop_of(plain.stop, bool(plain.calls))
     usage = foreign_usage(plain.usage)
-    return AnthropicOut(plain.id, "message", "assistant", plain.model, content, stop, None, usage)
+    return _OUT_MESSAGE(plain.id, "message", "assistant", plain.model, content, stop, None, usage)

@@ -15,7 +15,7 @@ keys and types, it checks the values left, and makes the same :class:`PlainRespo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from toolwire._plain._form import Call
 from toolwire._plain._response_form import PlainResponse, arguments_json, distinct, typed_usage
@@ -38,6 +38,19 @@ from toolwire.formats.openai_chat.response import (
     foreign_usage,
 )
 from toolwire.ir.response import Usage
+
+# The imported names the hot paths read, as Finals: compiled, a static each, not a look-up in
+# the module's globals each time one is read.
+_FINISH_REASONS: Final = FINISH_REASONS
+_USAGE_NAMES: Final = _NAMES
+_USAGE: Final = Usage
+_OUT_CALL: Final = ChatCallOut
+_OUT_CHOICE: Final = ChatChoiceOut
+_OUT_FUNCTION: Final = ChatFunctionOut
+_OUT_MESSAGE: Final = ChatMessageOut
+_OUT_RESPONSE: Final = ChatOut
+_OUT_BARE: Final = ChatOutBare
+_OUT_TEXT: Final = ChatTextOut
 
 __all__ = ["read_response", "write_response", "write_wire"]
 
@@ -95,7 +108,7 @@ def _usage(wire: Any) -> Usage | None:
     decoder's own shortcut first: integer counts, which keep hints only)."""
     if type(wire) is not dict:
         return None
-    fast = counts_only(wire, _NAMES)
+    fast = counts_only(wire, _USAGE_NAMES)
     if fast is not None:
         return fast
     try:
@@ -132,7 +145,7 @@ def read_typed(r: Any) -> PlainResponse | None:
         return None
     choice = r.choices[0]
     finish = choice.finish_reason
-    stop = FINISH_REASONS.get(finish)
+    stop = _FINISH_REASONS.get(finish)
     if stop is None:
         return None
     plain = PlainResponse(r.id, r.model, stop, finish)
@@ -157,7 +170,7 @@ def read_typed(r: Any) -> PlainResponse | None:
             u.total_tokens,
             u.prompt_tokens_details,
             u.completion_tokens_details,
-            _NAMES,
+            _USAGE_NAMES,
         )
         if plain.usage is None:
             return None
@@ -184,7 +197,7 @@ def read_response(p: Any) -> PlainResponse | None:
         return None
     if len(choice) != 3 + ("logprobs" in choice):  # another field (logprobs counted, message read next)
         return None
-    stop = FINISH_REASONS.get(finish)
+    stop = _FINISH_REASONS.get(finish)
     if stop is None:
         return None
     plain = PlainResponse(response_id, model, stop, finish)
@@ -234,12 +247,14 @@ def write_wire(plain: PlainResponse) -> Any:
             text = arguments_json(arguments)
             if text is None:
                 return None
-            calls.append(ChatCallOut(call_id, "function", ChatFunctionOut(name, text)))
-        message: Any = ChatMessageOut("assistant", plain.text, calls)
+            calls.append(_OUT_CALL(call_id, "function", _OUT_FUNCTION(name, text)))
+        message: Any = _OUT_MESSAGE("assistant", plain.text, calls)
     else:
-        message = ChatTextOut("assistant", plain.text)
-    choices = [ChatChoiceOut(0, message, finish_of(plain.stop, bool(plain.calls)))]
+        message = _OUT_TEXT("assistant", plain.text)
+    choices = [_OUT_CHOICE(0, message, finish_of(plain.stop, bool(plain.calls)))]
     created = 0 if plain.created is None else plain.created
     if plain.usage is None:
-        return ChatOutBare(plain.id, "chat.completion", created, plain.model, choices)
-    return ChatOut(plain.id, "chat.completion", created, plain.model, choices, foreign_usage(plain.usage))
+        return _OUT_BARE(plain.id, "chat.completion", created, plain.model, choices)
+    return _OUT_RESPONSE(
+        plain.id, "chat.completion", created, plain.model, choices, foreign_usage(plain.usage)
+    )

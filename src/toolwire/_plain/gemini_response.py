@@ -22,7 +22,7 @@ keys and types, it checks the values left, and makes the same :class:`PlainRespo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from toolwire._plain._form import Call
 from toolwire._plain._response_form import PlainResponse, arguments_json, distinct
@@ -41,6 +41,20 @@ from toolwire.formats.gemini._keys import args_object
 from toolwire.formats.gemini._usage import decode_usage, foreign_usage
 from toolwire.formats.gemini.response import _WIRE_REASONS, FINISH_REASONS, _created
 from toolwire.ir.response import Usage
+
+# The imported names the hot paths read, as Finals: compiled, a static each, not a look-up in
+# the module's globals each time one is read.
+_FINISH_REASONS: Final = FINISH_REASONS
+_TO_WIRE: Final = _WIRE_REASONS
+_USAGE: Final = Usage
+_OUT_BARE_CALL: Final = GeminiBareCallOut
+_OUT_CALL: Final = GeminiCallOut
+_OUT_CANDIDATE: Final = GeminiCandidateOut
+_OUT_CONTENT: Final = GeminiContentOut
+_OUT_RESPONSE: Final = GeminiOut
+_OUT_BARE: Final = GeminiOutBare
+_OUT_PART: Final = GeminiPartOut
+_OUT_TEXT: Final = GeminiTextOut
 
 __all__ = ["read_response", "write_response", "write_wire"]
 
@@ -132,7 +146,7 @@ def read_typed(r: Any, objects: bool = False) -> PlainResponse | None:
         return None
     candidate = r.candidates[0]
     finish = candidate.finishReason
-    stop = FINISH_REASONS.get(finish, "other")
+    stop = _FINISH_REASONS.get(finish, "other")
     plain = PlainResponse(r.responseId, r.modelVersion, stop, finish)
     if not _typed_parts(candidate.content.parts, plain, objects):
         return None
@@ -142,9 +156,9 @@ def read_typed(r: Any, objects: bool = False) -> PlainResponse | None:
     if u is not None:
         candidates, thoughts = u.candidatesTokenCount, u.thoughtsTokenCount
         if thoughts is None:  # the common usage: Usage's fields in order, extra its default {}
-            plain.usage = Usage(u.promptTokenCount, candidates, u.totalTokenCount, u.cachedContentTokenCount)
+            plain.usage = _USAGE(u.promptTokenCount, candidates, u.totalTokenCount, u.cachedContentTokenCount)
         else:
-            plain.usage = Usage(
+            plain.usage = _USAGE(
                 input_tokens=u.promptTokenCount,
                 output_tokens=(candidates or 0) + thoughts,
                 total_tokens=u.totalTokenCount,
@@ -188,7 +202,7 @@ def read_response(p: Any) -> PlainResponse | None:
         return None
     if role != "model":
         return None
-    stop = FINISH_REASONS.get(finish, "other")
+    stop = _FINISH_REASONS.get(finish, "other")
     plain = PlainResponse(response_id, model, stop, finish)
     if not _parts(parts, plain):
         return None
@@ -240,7 +254,7 @@ def _wire_parts(plain: PlainResponse) -> list[dict[str, Any]] | None:
 def write_response(plain: PlainResponse) -> dict[str, Any] | None:
     """The Gemini response the general path writes for ``plain`` (see the module docstring), or
     ``None``."""
-    finish = _WIRE_REASONS.get(plain.stop)
+    finish = _TO_WIRE.get(plain.stop)
     parts = _wire_parts(plain)
     if finish is None or parts is None:
         return None
@@ -259,19 +273,19 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
 def write_wire(plain: PlainResponse) -> Any:
     """:func:`write_response` as Structs that encode to the same JSON (the bytes API's writer,
     :mod:`toolwire._plain._response_out`), or ``None``."""
-    finish = _WIRE_REASONS.get(plain.stop)
+    finish = _TO_WIRE.get(plain.stop)
     if finish is None:
         return None
     parts: list[Any] = []
     if plain.text is not None:
-        parts.append(GeminiTextOut(plain.text))
+        parts.append(_OUT_TEXT(plain.text))
     for call_id, name, arguments in plain.calls:
         ok, args = _args(arguments)
         if not ok:
             return None
-        inner = GeminiBareCallOut(name, call_id) if args is None else GeminiCallOut(name, args, call_id)
-        parts.append(GeminiPartOut(inner))
-    candidates = [GeminiCandidateOut(GeminiContentOut("model", parts), finish)]
+        inner = _OUT_BARE_CALL(name, call_id) if args is None else _OUT_CALL(name, args, call_id)
+        parts.append(_OUT_PART(inner))
+    candidates = [_OUT_CANDIDATE(_OUT_CONTENT("model", parts), finish)]
     if plain.usage is None:
-        return GeminiOutBare(candidates, plain.model, plain.id, {"promptTokenCount": 0, "totalTokenCount": 0})
-    return GeminiOut(candidates, foreign_usage(plain.usage), plain.model, plain.id)
+        return _OUT_BARE(candidates, plain.model, plain.id, {"promptTokenCount": 0, "totalTokenCount": 0})
+    return _OUT_RESPONSE(candidates, foreign_usage(plain.usage), plain.model, plain.id)

@@ -29,7 +29,7 @@ keys and types, it checks the values left, and makes the same :class:`PlainRespo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from toolwire._plain._form import Call
 from toolwire._plain._response_form import PlainResponse, arguments_json, distinct, typed_usage
@@ -55,7 +55,20 @@ __all__ = ["read_response", "write_response", "write_wire"]
 _MESSAGE = frozenset({"id", "type", "status", "role", "content"})
 _PART = frozenset({"type", "text", "annotations", "logprobs"})
 _CALL = frozenset({"id", "type", "status", "call_id", "name", "arguments"})
-_EMPTY: list[Any] = []
+_EMPTY: Final[list[Any]] = []
+
+# The imported names the hot paths read, as Finals: compiled, a static each, not a look-up in
+# the module's globals each time one is read.
+_OUT_MESSAGE: Final = OutputMessage
+_OUT_TEXT: Final = OutputText
+_OUT_CALL: Final = OutputCall
+_OUT_RESPONSE: Final = ResponseOut
+_OUT_BARE: Final = ResponseOutBare
+_OUT_INPUT: Final = InputDetailsOut
+_OUT_OUTPUT: Final = OutputDetailsOut
+_OUT_USAGE: Final = UsageOut
+_MESSAGE_IN: Final = ResponsesMessage
+_USAGE_NAMES: Final = _NAMES
 
 
 def _text(item: dict[str, Any]) -> str | None:
@@ -157,7 +170,7 @@ def _typed_output(output: Any, plain: PlainResponse) -> bool:
     if not output:
         return False
     for index, item in enumerate(output):
-        if type(item) is ResponsesMessage:
+        if type(item) is _MESSAGE_IN:
             if index or len(item.content) != 1:
                 return False
             part = item.content[0]
@@ -203,7 +216,7 @@ def read_typed(r: Any) -> PlainResponse | None:
             u.total_tokens,
             u.input_tokens_details,
             u.output_tokens_details,
-            _NAMES,
+            _USAGE_NAMES,
         )
         if plain.usage is None:
             return None
@@ -255,9 +268,7 @@ def _wire_items(plain: PlainResponse, status: str) -> list[Any] | None:
     else:
         message_id = seeded_id("msg_", head, 1)
         items = [
-            OutputMessage(
-                message_id, "message", status, "assistant", [OutputText("output_text", text, [], [])]
-            )
+            _OUT_MESSAGE(message_id, "message", status, "assistant", [_OUT_TEXT("output_text", text, [], [])])
         ]
         counter = 1
     for call_id, name, arguments in plain.calls:
@@ -267,11 +278,11 @@ def _wire_items(plain: PlainResponse, status: str) -> list[Any] | None:
                 return None
         counter += 1
         item_id = seeded_id("fc_", head, counter)
-        items.append(OutputCall("function_call", call_id, name, arguments, item_id, status))
+        items.append(_OUT_CALL("function_call", call_id, name, arguments, item_id, status))
     return items
 
 
-_COMPLETED: tuple[str, Any, str] = ("completed", None, "completed")
+_COMPLETED: Final[tuple[str, Any, str]] = ("completed", None, "completed")
 
 
 def _status(stop: StopReason) -> tuple[str, Any, str] | None:
@@ -339,9 +350,9 @@ def write_wire(plain: PlainResponse) -> Any:
         created = 0
     usage = plain.usage
     if usage is None:
-        return ResponseOutBare(plain.id, "response", created, status, details, None, plain.model, output)
+        return _OUT_BARE(plain.id, "response", created, status, details, None, plain.model, output)
     usage_out = _wire_usage(usage)
-    return ResponseOut(plain.id, "response", created, status, details, None, plain.model, output, usage_out)
+    return _OUT_RESPONSE(plain.id, "response", created, status, details, None, plain.model, output, usage_out)
 
 
 def _wire_usage(usage: Usage) -> Any:
@@ -351,11 +362,11 @@ def _wire_usage(usage: Usage) -> Any:
     out = usage.output_tokens or 0
     cached, write = usage.cached_tokens, usage.cache_creation_tokens
     if cached is not None:
-        inner: Any = InputDetailsOut(cached, write or 0)
+        inner: Any = _OUT_INPUT(cached, write or 0)
     elif write is not None:
         inner = {"cache_write_tokens": write, "cached_tokens": 0}
     else:
-        inner = InputDetailsOut(0, 0)
+        inner = _OUT_INPUT(0, 0)
     total = usage.total_tokens
-    details = OutputDetailsOut(usage.reasoning_tokens or 0)
-    return UsageOut(inp, out, inner, details, inp + out if total is None else total)
+    details = _OUT_OUTPUT(usage.reasoning_tokens or 0)
+    return _OUT_USAGE(inp, out, inner, details, inp + out if total is None else total)

@@ -7,9 +7,11 @@ The two formats spell the same usage with other key names (``prompt_tokens`` /
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from toolwire.ir.response import Usage
+
+_USAGE: Final = Usage  # compiled, a static: not a look-up in the module's globals each call
 
 __all__ = ["UsageNames", "counts_only"]
 
@@ -66,4 +68,4 @@ def counts_only(usage: dict[str, Any], names: UsageNames) -> Usage | None:
         size += 1
     if size != len(usage):
         return None
-    return Usage(inp, out, total, cached, write, reasoning, extra)
+    return _USAGE(inp, out, total, cached, write, reasoning, extra)

@@ -16,23 +16,25 @@ in ``extra``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from toolwire.formats._wire import as_dict, emit_extra, opt_int
 from toolwire.ir.base import Extra
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import Usage
 
+_USAGE: Final = Usage  # compiled, a static: not a look-up in the module's globals each call
+
 __all__ = ["decode_usage", "encode_usage", "foreign_usage"]
 
-_INPUT = "input_tokens"
-_OUTPUT = "output_tokens"
-_READ = "cache_read_input_tokens"
-_WRITE = "cache_creation_input_tokens"
-_DETAILS = "output_tokens_details"
-_COUNTS = (_INPUT, _OUTPUT, _READ, _WRITE)
-_KNOWN = frozenset({*_COUNTS, _DETAILS})
-_COUNT_KEYS = frozenset(_COUNTS)
+_INPUT: Final = "input_tokens"
+_OUTPUT: Final = "output_tokens"
+_READ: Final = "cache_read_input_tokens"
+_WRITE: Final = "cache_creation_input_tokens"
+_DETAILS: Final = "output_tokens_details"
+_COUNTS: Final = (_INPUT, _OUTPUT, _READ, _WRITE)
+_KNOWN: Final = frozenset({*_COUNTS, _DETAILS})
+_COUNT_KEYS: Final = frozenset(_COUNTS)
 
 
 def _reasoning(usage: dict[str, Any], extra: Extra) -> int | None:
@@ -59,7 +61,7 @@ def decode_usage(raw: Any, path: str = "$.usage") -> Usage:
             and type(write) is int
             and len(raw) == 4
         ):  # the four counts only (the common shape): the IR the loop below makes of them
-            return Usage(uncached + read + write, output, None, read, write)
+            return _USAGE(uncached + read + write, output, None, read, write)
     if type(raw) is dict and raw.keys() <= _COUNT_KEYS:
         for value in raw.values():  # a loop: faster than all() of a generator
             if type(value) is not int:
@@ -67,7 +69,7 @@ def decode_usage(raw: Any, path: str = "$.usage") -> Usage:
         else:  # _counts_only, inline (the common shape: a call less)
             uncached, read, write = raw.get(_INPUT), raw.get(_READ), raw.get(_WRITE)
             total = None if uncached is None else uncached + (read or 0) + (write or 0)
-            return Usage(total, raw.get(_OUTPUT), None, read, write)
+            return _USAGE(total, raw.get(_OUTPUT), None, read, write)
     usage = as_dict(raw, path)
     extra: Extra = {k: v for k, v in usage.items() if k not in _KNOWN}
     nulls = [k for k in _COUNTS if k in usage and usage[k] is None]
@@ -77,7 +79,7 @@ def decode_usage(raw: Any, path: str = "$.usage") -> Usage:
     read = opt_int(usage, _READ, path)
     write = opt_int(usage, _WRITE, path)
     total_input = None if uncached is None else uncached + (read or 0) + (write or 0)
-    return Usage(
+    return _USAGE(
         input_tokens=total_input,
         output_tokens=opt_int(usage, _OUTPUT, path),
         cached_tokens=read,

