@@ -41,7 +41,7 @@ from typing import Any, final
 
 from toolwire._jsonpath import parsed, render
 
-__all__ = ["SOURCE_KEYS", "STREAM", "TARGET_KEYS", "Coord", "Where"]
+__all__ = ["SOURCE_KEYS", "STREAM", "TARGET_KEYS", "Coord", "Where", "stream_path"]
 
 Coord = tuple[str | int, ...]
 """A path as keys and indexes: ``("messages", 0, "content", 1)`` is ``$.messages[0].content[1]``."""
@@ -258,6 +258,24 @@ def _plan(source_format: str, target_format: str, path: str) -> _Plan | None:
     return parts, _ir_plan(source_format, parts), second
 
 
+@lru_cache(maxsize=4096)
+def _prefixes(path: str) -> tuple[Coord, ...]:
+    """The segments of ``path`` and their shorter prefixes, longest first (``()``: not a path):
+    where a stream's note looks for a recorded origin (note paths repeat from stream to stream)."""
+    parts = parsed(path) or ()
+    return tuple(parts[:length] for length in range(len(parts), 0, -1))
+
+
+def stream_path(path: str, origins: dict[Coord, Coord]) -> str:
+    """Where a stream's note made at ``path`` is about: the event that started the part it names
+    (its longest prefix with a recorded origin), else ``path`` itself."""
+    for prefix in _prefixes(path):
+        origin = origins.get(prefix)
+        if origin is not None:
+            return render(origin)
+    return path
+
+
 @final
 class Where:
     """Maps the paths of notes made after decoding to the source payload (module docstring)."""
@@ -349,12 +367,7 @@ class Where:
     def map(self, path: str, origins: dict[Coord, Coord]) -> tuple[str, str | None]:
         """``(source path, output path or None)`` for a note made at ``path``."""
         if self.source is STREAM:  # events are not at hand: the event that started the part
-            parts = parsed(path)
-            for length in range(len(parts or ()), 0, -1):
-                origin = origins.get(parts[:length])  # type: ignore[index]
-                if origin is not None:
-                    return render(origin), None
-            return path, None
+            return stream_path(path, origins), None
         plan = _plan(self.source_format, self.target_format, path)
         if plan is None:
             return path, None

@@ -50,7 +50,7 @@ from typing import Any, Literal, get_args
 import msgspec
 
 from toolwire.errors import ConversionError, ToolwireError
-from toolwire.ir._where import STREAM, Coord, Where
+from toolwire.ir._where import STREAM, Coord, Where, stream_path
 
 __all__ = ["Note", "NoteKind", "Notes", "Policy"]
 
@@ -172,9 +172,12 @@ class Notes:
             return path, target
         where = self.where
         if where is None:
-            if self._decoded is None:
+            decoded = self._decoded
+            if decoded is None:
                 return path, target
-            where = self.where = _where(*self._decoded)
+            if decoded[0] is STREAM:  # what ``Where.map`` gives a stream's note, with no Where
+                return stream_path(path, self.origins), target
+            where = self.where = _where(*decoded)
         mapped, output = where.map(path, self.origins)
         return mapped, target if target is not None else output
 

@@ -39,6 +39,7 @@ from toolwire.formats._wire import as_dict, as_list, child, fail, opt_dict, opt_
 from toolwire.formats.gemini._decode_parts import decode_part
 from toolwire.formats.gemini._keys import camel, rebase, split
 from toolwire.formats.gemini._stream_args import ArgsWriter
+from toolwire.formats.gemini._stream_calls import PlainCall, plain_calls
 from toolwire.formats.gemini._stream_check import check_stream
 from toolwire.formats.gemini._stream_encoder import StreamEncoder
 from toolwire.formats.gemini._usage import decode_usage
@@ -110,8 +111,11 @@ class _Call:
 
 _HOT_TOP = frozenset({"candidates", "modelVersion", "responseId"})
 """The top-level fields a chunk on the decoder's hot path may have (none null)."""
-_ABSENT: Any = object()
-"""What the hot path reads for a top-level field a chunk does not have."""
+
+
+def _hot_top(event: Any) -> bool:
+    """Whether a chunk (of other than one or three fields) has only those of ``_HOT_TOP``, none null."""
+    return type(event) is dict and _HOT_TOP.issuperset(event) and None not in event.values()
 
 
 def _malformed(count: int, exc: PayloadError) -> StreamErrorEvent:
@@ -134,6 +138,7 @@ class StreamDecoder:
         self._started = False
         self._done = False  # closed, or failed with an error event
         self._run: _Run | None = None
+        self._hot: _Run | None = None  # the run the hot path extends (see ``_feed``)
         self._call: _Call | None = None
         self.lend: Lend | None = None
         """The target encoder's ``lend``, set by a translator whose hot-path sink is that
@@ -164,49 +169,35 @@ class StreamDecoder:
         as its IR delta type, IR index and text (never ""), with exactly the state change of the
         general path, :meth:`_feed`; ``None`` for any other chunk (no state change).
         """
-        run = self._run
-        if run is None or type(event) is not dict or self._done or self._call is not None:
+        run = self._hot
+        if run is None:
             return None
-        # Subscripts, not ``.get`` (cheaper); a missing key declines (none is missing in a chunk
-        # the hot path takes: its candidate has only "content", its part only "text" and "thought").
-        model = event.get("modelVersion", _ABSENT)
-        response_id = event.get("responseId", _ABSENT)
+        # Subscripts and unpacking, no type tests: a missing key declines (KeyError), and so does a
+        # value of another JSON type (its subscript or unpacking raises TypeError or ValueError; only
+        # an object takes a str subscript); the top level has "candidates" and at most the two
+        # fields the start took, none null (``_hot_top``), the candidate only "content", the part
+        # only "text" (and "thought": true).
         try:
-            candidates = event["candidates"]
-            if (
-                type(candidates) is not list
-                or len(candidates) != 1
-                # event.keys() <= _HOT_TOP ("candidates" is there): counted, no set built
-                or (
-                    len(event) != 1 + (model is not _ABSENT) + (response_id is not _ABSENT)
-                    and not _HOT_TOP.issuperset(event)
-                )
-            ):
+            size = len(event)
+            if size == 3:
+                if event["modelVersion"] is None or event["responseId"] is None:
+                    return None
+            elif size != 1 and not _hot_top(event):
                 return None
-            # _hot_text(candidates[0], run.thought), inline
-            candidate = candidates[0]
-            if type(candidate) is not dict or len(candidate) != 1:
+            (candidate,) = event["candidates"]
+            if len(candidate) != 1:
                 return None
-            content = candidate["content"]
-            parts = content["parts"] if type(content) is dict else None
-            if type(parts) is not list or len(parts) != 1:
-                return None
-            part = parts[0]
+            (part,) = candidate["content"]["parts"]
             thought = run.thought
-            if type(part) is not dict or len(part) != (2 if thought else 1):
-                return None
-            if thought and part["thought"] is not True:
+            if len(part) != (2 if thought else 1) or (thought and part["thought"] is not True):
                 return None
             text = part["text"]
-        except KeyError:
+        except (KeyError, TypeError, ValueError):
             return None
-        # None in event.values(), of the two values besides the list of candidates (``is``:
-        # ``None in (...)`` compares by ``==``, slower)
-        if type(text) is not str or not text or run.extra or model is None or response_id is None:
+        if type(text) is not str or not text:
             return None
         self._count += 1
         run.texted = True
-        kind = ReasoningDelta if thought else TextDelta
         if sink is not None:
             lent = run.lent
             if lent is not None:  # the encoder's part, written here (see ``Lend``)
@@ -214,19 +205,32 @@ class StreamDecoder:
                 if line:
                     lent.sent += len(text)
                     return line % dumps_leaf(text)  # type: ignore[no-any-return]
+            kind = ReasoningDelta if thought else TextDelta
             data = sink(kind, run.index, text)
             if data is not None:
                 if lent is not NO_LEND:
                     run.lent = borrow(self.lend, kind, run.index)
                 return data
-        return kind, run.index, text
+            return kind, run.index, text
+        return ReasoningDelta if thought else TextDelta, run.index, text
 
     def _feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """The general path of :meth:`feed`: any chunk, checked field by field."""
+        out = self._general(event)
+        run = self._run  # the run the hot path extends: a plain one, while no streamed call is open
+        plain = run is not None and not self._done and self._call is None and not run.extra
+        self._hot = run if plain else None
+        return out
+
+    def _general(self, event: ParsedEvent) -> list[StreamEvent]:
         count = self._count
         self._count += 1
         if self._done:
             return []
+        if self._started and self._call is None and type(event) is dict:
+            calls = plain_calls(event)
+            if calls is not None:  # what _chunk decodes such a chunk to, directly
+                return self._plain_calls(calls)
         out: list[StreamEvent] = []
         try:
             if type(event) is not dict:
@@ -245,6 +249,7 @@ class StreamDecoder:
         if self._done:
             return []
         self._done = True
+        self._hot = None
         if self._call is not None:
             name = self._call.skeleton.name
             message = f"stream ended inside the streamed arguments of function call {name!r}"
@@ -373,6 +378,23 @@ class StreamDecoder:
                 return
         out.append(PartStart(index, part))
         out.append(PartEnd(index, part))
+
+    def _plain_calls(self, calls: list[PlainCall]) -> list[StreamEvent]:
+        """The events of a chunk of plain calls (``plain_calls``), as ``_whole`` gives each."""
+        out: list[StreamEvent] = []
+        self._end_run(out)
+        self._candidates = self._has_calls = True
+        origins = self._notes.origins
+        where = (self._count - 1,)  # the chunk that holds them
+        for name, arguments, call_id in calls:
+            index = self._next
+            self._next = index + 1
+            origins[("parts", index)] = where
+            out.append(PartStart(index, ToolCall(name=name, id=call_id)))
+            if arguments:
+                out.append(ToolCallDelta(index, arguments))
+            out.append(PartEnd(index, ToolCall(name=name, arguments=arguments, id=call_id)))
+        return out
 
     def _streamed_call(self, wire: dict[str, Any], path: str, out: list[StreamEvent]) -> None:
         """A part of a function call streamed with ``partialArgs`` / ``willContinue``."""
