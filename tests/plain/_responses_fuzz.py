@@ -23,7 +23,7 @@ from toolwire._json import dumps
 from toolwire._plain import NOTING_PASSES, READERS, WIRE_WRITERS, WRITERS
 from toolwire.errors import ToolwireError
 
-__all__ = ["check", "check_public", "requests"]
+__all__ = ["agrees", "check", "check_public", "requests", "run"]
 
 SOURCE = "openai-responses"
 TARGETS = ("anthropic", "gemini")
@@ -223,34 +223,37 @@ def _mutate_once(rng: random.Random, p: Any) -> None:
         node[key], node[-1] = node[-1], node[key]  # swapped with the last
 
 
-def requests(seed: int, count: int) -> Iterator[Any]:
-    """``count`` requests: built or from the corpus, each unchanged (two fifths) or changed in one
-    to three spots."""
+def requests(
+    seed: int, count: int, source: str = SOURCE, build: Callable[[random.Random], Any] | None = None
+) -> Iterator[Any]:
+    """``count`` requests: built (by ``build``, :func:`built` by default) or from ``source``'s
+    corpus, each unchanged (two fifths) or changed in one to three spots."""
     rng = random.Random(seed)
-    corpus = [p for p in harness.corpus(SOURCE) if len(dumps(p)) < 200_000]
+    corpus = [p for p in harness.corpus(source) if len(dumps(p)) < 200_000]
+    make = built if build is None else build
     for _ in range(count):
-        p = built(rng) if rng.random() < 0.8 else copy.deepcopy(rng.choice(corpus))
+        p = make(rng) if rng.random() < 0.8 else copy.deepcopy(rng.choice(corpus))
         if rng.random() < 0.6:
             for _ in range(rng.choice((1, 1, 2, 3))):
                 _mutate_once(rng, p)
         yield p
 
 
-def _lane(p: Any, target: str, wire: bool) -> tuple[dict[str, Any], bool] | None:
-    plain = READERS[SOURCE](copy.deepcopy(p), None)
+def _lane(p: Any, target: str, wire: bool, source: str) -> tuple[dict[str, Any], bool] | None:
+    plain = READERS[source](copy.deepcopy(p), None)
     out = None if plain is None else (WIRE_WRITERS if wire else WRITERS)[target](plain)
     return None if out is None or plain is None else (out, plain.noted)
 
 
-def check(p: Any) -> tuple[int, list[str]]:
-    """How many of the one passes took ``p`` (each target, dicts and Structs), and how each
+def check(p: Any, source: str = SOURCE, targets: tuple[str, ...] = TARGETS) -> tuple[int, list[str]]:
+    """How many of the one passes took ``p`` (each of ``targets``, dicts and Structs), and how each
     that did differs from the pair's reader and writer (payload bytes, noted) or changed ``p``."""
     taken, differences = 0, []
     before = copy.deepcopy(p)
-    for target in TARGETS:
+    for target in targets:
         for wire in (False, True):
             try:
-                got = NOTING_PASSES[SOURCE, target](p, wire)
+                got = NOTING_PASSES[source, target](p, wire)
             except Exception as exc:  # the pass must decline, never raise
                 differences.append(f"{target} wire={wire}: raised {exc!r}")
                 continue
@@ -259,7 +262,7 @@ def check(p: Any) -> tuple[int, list[str]]:
             if got is None:
                 continue
             taken += 1
-            expected = _lane(p, target, wire)
+            expected = _lane(p, target, wire, source)
             if expected is None:
                 differences.append(f"{target} wire={wire}: taken, the lane declines")
             elif dumps(got[0]) != dumps(expected[0]) or got[1] != expected[1]:
@@ -275,34 +278,64 @@ def _outcome(call: Callable[[], Any]) -> Any:
         return (type(exc).__name__, str(exc), getattr(exc, "path", None))
 
 
-def _outcomes(p: Any, target: Any) -> list[Any]:
+def _outcomes(p: Any, target: Any, source: Any) -> list[Any]:
     """Every public API's outcome for ``p``, each policy: the dict API's payload bytes and
     notes, the bytes API's body (and notes, when asked for), or the error's type, message and
     path."""
     out: list[Any] = []
     raw = dumps(p)
     for policy in ("drop", "warn"):
-        dict_api = partial(translate_request, copy.deepcopy(p), source=SOURCE, target=target, policy=policy)
+        dict_api = partial(translate_request, copy.deepcopy(p), source=source, target=target, policy=policy)
         result = _outcome(dict_api)
         out.append(result if type(result) is tuple else (dumps(result.payload), list(result.notes)))
         for notes in (None, []):
             bytes_api = partial(
-                translate_request_bytes, raw, source=SOURCE, target=target, policy=policy, notes=notes
+                translate_request_bytes, raw, source=source, target=target, policy=policy, notes=notes
             )
             out.append((_outcome(bytes_api), notes))
     return out
 
 
-def check_public(p: Any) -> list[str]:
+def check_public(p: Any, source: str = SOURCE, targets: tuple[str, ...] = TARGETS) -> list[str]:
     """How the public APIs' outcomes for ``p`` differ with the one passes and without them."""
     differences = []
-    for target in TARGETS:
-        with_pass = _outcomes(p, target)
-        one_pass = NOTING_PASSES.pop((SOURCE, target))
+    for target in targets:
+        with_pass = _outcomes(p, target, source)
+        one_pass = NOTING_PASSES.pop((source, target))
         try:
-            without = _outcomes(p, target)
+            without = _outcomes(p, target, source)
         finally:
-            NOTING_PASSES[SOURCE, target] = one_pass
+            NOTING_PASSES[source, target] = one_pass
         if with_pass != without:
             differences.append(f"{target}: the public APIs differ")
     return differences
+
+
+def run(payloads: Iterator[Any], source: str, targets: tuple[str, ...]) -> int:
+    """Assert that no pass from ``source`` to ``targets`` differs for any of ``payloads`` (each
+    tenth also through the public APIs); return how many times a pass took one."""
+    taken = 0
+    for index, payload in enumerate(payloads):
+        count, differences = check(payload, source, targets)
+        taken += count
+        assert differences == [], payload
+        if index % 10 == 0:
+            assert check_public(payload, source, targets) == [], payload
+    return taken
+
+
+def agrees(payload: Any, source: str, target: str, declines: bool) -> None:
+    """Assert that the pass from ``source`` to ``target`` declines ``payload`` (``declines``) or
+    writes the lane's payload and notes what it notes (dicts and Structs), and that the public
+    API and the general path agree on it (warn and drop)."""
+    for wire in (False, True):
+        got = NOTING_PASSES[source, target](copy.deepcopy(payload), wire)
+        if declines:
+            assert got is None
+        else:
+            expected = _lane(payload, target, wire, source)
+            assert got is not None and expected is not None
+            assert dumps(got[0]) == dumps(expected[0])
+            assert got[1] == expected[1]
+    for policy in ("warn", "drop"):
+        harness.same_both_ways(payload, source, target, policy)

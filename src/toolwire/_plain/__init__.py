@@ -17,6 +17,7 @@ from toolwire._plain import (
     anthropic_pass,
     anthropic_read,
     anthropic_write,
+    chat_anthropic,
     chat_read,
     chat_write,
     gemini_read,
@@ -75,6 +76,7 @@ def _anthropic_to_responses(payload: Any, wire: bool) -> tuple[dict[str, Any], b
 
 NOTING_PASSES: dict[tuple[str, str], Callable[[Any, bool], tuple[dict[str, Any], bool] | None]] = {
     ("anthropic", "openai-responses"): _anthropic_to_responses,
+    ("openai-chat", "anthropic"): chat_anthropic.translate,
     ("openai-responses", "anthropic"): responses_anthropic.translate,
     ("openai-responses", "gemini"): responses_gemini.translate,
 }

@@ -119,7 +119,6 @@ def _messages(plain: Plain) -> tuple[list[str], list[Any]] | None:
     blocks: list[Any] = []  # its content
     ids: set[Any] = set()  # the call ids written (checked at the end)
     add_id = ids.add
-    valid = _VALID_NAMES
     open_calls = False
     for turn in plain.turns:
         kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
@@ -149,18 +148,9 @@ def _messages(plain: Plain) -> tuple[list[str], list[Any]] | None:
             call_id = turn[1]
             name = turn[2]
             arguments = turn[3]
-            if type(name) is str and name in valid and type(arguments) is str and arguments:
-                try:  # the common call inline: a name seen valid, arguments as JSON text
-                    parsed = _decode(arguments)
-                except Exception:
-                    return None
-                if type(parsed) is not dict:
-                    return None
-                block: Any = {"type": "tool_use", "id": call_id, "name": name, "input": parsed}
-            else:
-                block = tool_use(call_id, name, arguments, False)
-                if block is None:
-                    return None
+            block = tool_use(call_id, name, arguments, False)
+            if block is None:
+                return None
             add_id(call_id)
             role = "assistant"
             blocks = [block]
@@ -215,7 +205,6 @@ def _wire_messages(plain: Plain) -> tuple[list[str], list[Any]] | None:
     message = AnthropicMessageOut(None, ())  # the last message (a placeholder until the first)
     ids: set[Any] = set()  # the call ids written (checked at the end)
     add_id = ids.add
-    valid = _VALID_NAMES
     open_calls = False
     for turn in plain.turns:
         kind: int = turn[0]  # a turn kind: the readers make ints (typed: compiled, a C compare)
@@ -245,18 +234,9 @@ def _wire_messages(plain: Plain) -> tuple[list[str], list[Any]] | None:
             call_id = turn[1]
             name = turn[2]
             arguments = turn[3]
-            if type(name) is str and name in valid and type(arguments) is str and arguments:
-                try:  # the common call inline: a name seen valid, arguments as JSON text
-                    parsed = _decode(arguments)
-                except Exception:
-                    return None
-                if type(parsed) is not dict:
-                    return None
-                block: Any = AnthropicToolUseOut("tool_use", call_id, name, parsed)
-            else:
-                block = tool_use(call_id, name, arguments, True)
-                if block is None:
-                    return None
+            block = tool_use(call_id, name, arguments, True)
+            if block is None:
+                return None
             add_id(call_id)
             role = "assistant"
             message = AnthropicMessageOut("assistant", (block,))

@@ -30,7 +30,7 @@ from typing import Any
 
 from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Call, Plain, Result, Tool
 
-__all__ = ["read"]
+__all__ = ["fields", "read", "read_call", "read_result"]
 
 _TOP = frozenset(
     {
@@ -52,7 +52,7 @@ def _call_turn(content: Any, wire: Any, called: set[str]) -> tuple[Any, ...] | N
         return None
     calls: list[Call] = []
     for item in wire:
-        call = _call(item, called)
+        call = read_call(item, called)
         if call is None:
             return None
         called.add(call[0])
@@ -60,26 +60,28 @@ def _call_turn(content: Any, wire: Any, called: set[str]) -> tuple[Any, ...] | N
     return ASSISTANT, content, tuple(calls)
 
 
-def _call(item: Any, called: set[str]) -> Call | None:
+def read_call(item: Any, called: set[str]) -> Call | None:
     """The call of a ``tool_calls`` entry: ``{"type": "function", "id", "function": {"name",
-    "arguments"}}``, strings, an id not in ``called``, a non-empty name; else ``None``."""
-    if type(item) is not dict or len(item) != 3 or item.get("type") != "function":
+    "arguments"}}``, strings, an id not in ``called``, a non-empty name; else ``None``. Its
+    fields are read by subscript: raises ``KeyError`` for one missing (another key in its place)."""
+    if type(item) is not dict or len(item) != 3 or item["type"] != "function":
         return None
-    inner, call_id = item.get("function"), item.get("id")
+    inner, call_id = item["function"], item["id"]
     if type(inner) is not dict or len(inner) != 2 or type(call_id) is not str or not call_id:
         return None
-    name, arguments = inner.get("name"), inner.get("arguments")
+    name, arguments = inner["name"], inner["arguments"]
     if type(name) is not str or not name or type(arguments) is not str or call_id in called:
         return None
     return call_id, name, arguments
 
 
-def _result(item: Any, call_id: str) -> Result | None:
-    """``{"role": "tool", "tool_call_id": call_id, "content": "text"}`` as a :data:`Result`."""
-    if type(item) is not dict or len(item) != 3 or item.get("tool_call_id") != call_id:
+def read_result(item: Any, call_id: str) -> Result | None:
+    """``{"role": "tool", "tool_call_id": call_id, "content": "text"}`` as a :data:`Result`
+    (raises ``KeyError`` for a field missing, as :func:`read_call`)."""
+    if type(item) is not dict or len(item) != 3 or item["tool_call_id"] != call_id:
         return None
-    content = item.get("content")
-    if item.get("role") != "tool" or type(content) is not str or not content:
+    content = item["content"]
+    if item["role"] != "tool" or type(content) is not str or not content:
         return None
     return call_id, content
 
@@ -89,7 +91,7 @@ def _results(turn: tuple[Any, ...], messages: Iterator[Any]) -> tuple[Any, ...] 
     calls' order, taken from ``messages``; else ``None``."""
     results = []
     for call in turn[2]:
-        result = _result(next(messages, None), call[0])
+        result = read_result(next(messages, None), call[0])
         if result is None:
             return None
         results.append(result)
@@ -290,9 +292,10 @@ def _numbers(p: dict[str, Any], plain: Plain) -> bool:
     return True
 
 
-def read(payload: Any, model: str | None) -> Plain | None:
-    """The :class:`Plain` of the Chat request ``payload`` (``model``: the caller's, used when the
-    body has none), or ``None`` when it is not of the reader's shape (see the module docstring)."""
+def fields(payload: Any, model: str | None) -> Plain | None:
+    """The :class:`Plain` of a Chat request ``payload`` of the module docstring's shape but its
+    messages (checked a non-empty list, not read: no turns), else ``None``: what the one passes
+    (:mod:`~toolwire._plain.chat_anthropic`) take of the reader."""
     if type(payload) is not dict or not _TOP.issuperset(payload) or None in payload.values():
         return None
     messages = payload.get("messages")
@@ -303,10 +306,7 @@ def read(payload: Any, model: str | None) -> Plain | None:
         if type(given) is not str or not given:
             return None
         model = given
-    turns = _turns(messages)
-    if turns is None:
-        return None
-    plain = Plain(model, turns)
+    plain = Plain(model, [])
     if not _tool_fields(payload, plain) or not _numbers(payload, plain):
         return None
     if "stream" in payload:  # the fields read as they are, each straight
@@ -324,4 +324,17 @@ def read(payload: Any, model: str | None) -> Plain | None:
         if type(metadata) is not dict:
             return None
         plain.metadata = metadata
+    return plain
+
+
+def read(payload: Any, model: str | None) -> Plain | None:
+    """The :class:`Plain` of the Chat request ``payload`` (``model``: the caller's, used when the
+    body has none), or ``None`` when it is not of the reader's shape (see the module docstring)."""
+    plain = fields(payload, model)
+    if plain is None:
+        return None
+    turns = _turns(payload["messages"])
+    if turns is None:
+        return None
+    plain.turns = turns
     return plain

@@ -127,13 +127,11 @@ class _Contents:
 
     def run_dicts(self, turns: list[tuple[Any, ...]]) -> bool:
         """:meth:`run` writing dicts (the dict API's; :meth:`run` writes the bytes API's Structs),
-        each branch writing its dicts straight (no check per turn of which to build), the common
-        call inline and the notes in a local."""
+        each branch writing its dicts straight (no check per turn of which to build), the notes in
+        a local."""
         contents = self.contents
         append = contents.append
         called = self.called
-        add_called = called.add
-        valid = _VALID
         noted = False  # the general path notes something (kept in self.noted at the end)
         role: str | None = None  # the role of the last content
         last: list[Any] = []  # its parts
@@ -171,20 +169,9 @@ class _Contents:
                 call_id = turn[1]
                 name = turn[2]
                 arguments = turn[3]
-                if call_id not in called and name in valid and (arguments or type(arguments) is not str):
-                    if type(arguments) is str:  # the common call inline: a name seen valid, and
-                        try:  # arguments as JSON text (else an object: Anthropic)
-                            arguments = _decode(arguments)
-                        except Exception:
-                            return False
-                        if type(arguments) is not dict:
-                            return False
-                    add_called(call_id)
-                    part: Any = {"functionCall": {"name": name, "args": arguments, "id": call_id}}
-                else:
-                    part = function_call(call_id, name, arguments, called, False)
-                    if part is None:
-                        return False
+                part = function_call(call_id, name, arguments, called, False)
+                if part is None:
+                    return False
                 if role == "model":
                     last.append(part)
                 else:
@@ -247,8 +234,6 @@ class _Contents:
         contents = self.contents
         append = contents.append
         called = self.called
-        add_called = called.add
-        valid = _VALID
         noted = False  # the general path notes something (kept in self.noted at the end)
         role: str | None = None  # the role of the last content
         current = GeminiContentOut(None, ())  # the last content (a placeholder until the first)
@@ -287,20 +272,9 @@ class _Contents:
                 call_id = turn[1]
                 name = turn[2]
                 arguments = turn[3]
-                if call_id not in called and name in valid and (arguments or type(arguments) is not str):
-                    if type(arguments) is str:  # the common call inline: a name seen valid, and
-                        try:  # arguments as JSON text (else an object: Anthropic)
-                            arguments = _decode(arguments)
-                        except Exception:
-                            return False
-                        if type(arguments) is not dict:
-                            return False
-                    add_called(call_id)
-                    part: Any = GeminiCallPartOut(GeminiArgsCallOut(name, arguments, call_id))
-                else:
-                    part = function_call(call_id, name, arguments, called, True)
-                    if part is None:
-                        return False
+                part = function_call(call_id, name, arguments, called, True)
+                if part is None:
+                    return False
                 if role == "model":
                     current.parts += (part,)
                 else:

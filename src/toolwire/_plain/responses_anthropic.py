@@ -27,21 +27,17 @@ a message of one block holding it in a tuple.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
-from toolwire._json import _decoder
 from toolwire._plain._request_out import (
     AnthropicMessageOut,
     AnthropicTextOut,
     AnthropicToolResultOut,
-    AnthropicToolUseOut,
 )
-from toolwire._plain.anthropic_write import _VALID_NAMES, finish, ids_ok, tool_use
+from toolwire._plain.anthropic_write import finish, ids_ok, tool_use
 from toolwire._plain.responses_read import fields
 
 __all__ = ["translate"]
-
-_decode: Final = _decoder.decode
 
 
 def _wire(items: list[Any], system: list[str]) -> tuple[list[Any], bool] | None:
@@ -56,7 +52,6 @@ def _wire(items: list[Any], system: list[str]) -> tuple[list[Any], bool] | None:
     out: list[Any] = []
     append = out.append
     ids: set[Any] = set()  # every call id so far (the reader's, and the writer's to check)
-    valid = _VALID_NAMES
     noted = False
     role: Any = None  # the role of the last message
     message: Any = None  # the last message
@@ -98,18 +93,9 @@ def _wire(items: list[Any], system: list[str]) -> tuple[list[Any], bool] | None:
                 return None
             if type(arguments) is not str or owed or call_id in ids or type(name) is not str or not name:
                 return None
-            if name in valid and arguments:  # the common call inline: a name seen valid
-                try:
-                    parsed = _decode(arguments)
-                except Exception:
-                    return None
-                if type(parsed) is not dict:
-                    return None
-                block: Any = AnthropicToolUseOut("tool_use", call_id, name, parsed)
-            else:
-                block = tool_use(call_id, name, arguments, True)
-                if block is None:
-                    return None
+            block = tool_use(call_id, name, arguments, True)
+            if block is None:
+                return None
             ids.add(call_id)
             if calls is None:  # a turn of calls only
                 if role == "assistant":
@@ -160,7 +146,6 @@ def _dicts(items: list[Any], system: list[str]) -> tuple[list[Any], bool] | None
     out: list[Any] = []
     append = out.append
     ids: set[Any] = set()  # every call id so far (the reader's, and the writer's to check)
-    valid = _VALID_NAMES
     noted = False
     role: Any = None  # the role of the last message
     blocks: Any = None  # the last message's content
@@ -202,18 +187,9 @@ def _dicts(items: list[Any], system: list[str]) -> tuple[list[Any], bool] | None
                 return None
             if type(arguments) is not str or owed or call_id in ids or type(name) is not str or not name:
                 return None
-            if name in valid and arguments:  # the common call inline: a name seen valid
-                try:
-                    parsed = _decode(arguments)
-                except Exception:
-                    return None
-                if type(parsed) is not dict:
-                    return None
-                block: Any = {"type": "tool_use", "id": call_id, "name": name, "input": parsed}
-            else:
-                block = tool_use(call_id, name, arguments, False)
-                if block is None:
-                    return None
+            block = tool_use(call_id, name, arguments, False)
+            if block is None:
+                return None
             ids.add(call_id)
             if calls is None:  # a turn of calls only
                 if role == "assistant":

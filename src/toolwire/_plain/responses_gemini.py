@@ -25,24 +25,19 @@ first content not a call turn. The bytes API's contents are the writer's Structs
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
-from toolwire._json import _decoder
 from toolwire._plain._request_out import (
-    GeminiArgsCallOut,
-    GeminiCallPartOut,
     GeminiContentOut,
     GeminiOutputOut,
     GeminiResponseOut,
     GeminiResponsePartOut,
     GeminiTextOut,
 )
-from toolwire._plain.gemini_write import _VALID, finish, first_ok, function_call, response
+from toolwire._plain.gemini_write import finish, first_ok, function_call, response
 from toolwire._plain.responses_read import fields
 
 __all__ = ["translate"]
-
-_decode: Final = _decoder.decode
 
 
 def _wire(items: list[Any], system: list[dict[str, str]]) -> tuple[list[Any], set[Any], bool] | None:
@@ -58,7 +53,6 @@ def _wire(items: list[Any], system: list[dict[str, str]]) -> tuple[list[Any], se
     contents: list[Any] = []
     append = contents.append
     called: set[Any] = set()  # every call id so far
-    valid = _VALID
     noted = False
     role: Any = None  # the role of the last content
     current: Any = None  # the last content
@@ -106,19 +100,9 @@ def _wire(items: list[Any], system: list[dict[str, str]]) -> tuple[list[Any], se
                 return None
             if type(arguments) is not str or owed or call_id in called or type(name) is not str or not name:
                 return None
-            if name in valid and arguments:  # the common call inline: a name seen valid
-                try:
-                    parsed = _decode(arguments)
-                except Exception:
-                    return None
-                if type(parsed) is not dict:
-                    return None
-                called.add(call_id)
-                part: Any = GeminiCallPartOut(GeminiArgsCallOut(name, parsed, call_id))
-            else:
-                part = function_call(call_id, name, arguments, called, True)
-                if part is None:
-                    return None
+            part = function_call(call_id, name, arguments, called, True)
+            if part is None:
+                return None
             if role == "model":  # the turn's text, or a model content before a system text
                 current.parts += (part,)
             else:
@@ -171,7 +155,6 @@ def _dicts(items: list[Any], system: list[dict[str, str]]) -> tuple[list[Any], s
     contents: list[Any] = []
     append = contents.append
     called: set[Any] = set()  # every call id so far
-    valid = _VALID
     noted = False
     role: Any = None  # the role of the last content
     last: Any = None  # the last content's parts
@@ -219,19 +202,9 @@ def _dicts(items: list[Any], system: list[dict[str, str]]) -> tuple[list[Any], s
                 return None
             if type(arguments) is not str or owed or call_id in called or type(name) is not str or not name:
                 return None
-            if name in valid and arguments:  # the common call inline: a name seen valid
-                try:
-                    parsed = _decode(arguments)
-                except Exception:
-                    return None
-                if type(parsed) is not dict:
-                    return None
-                called.add(call_id)
-                part: Any = {"functionCall": {"name": name, "args": parsed, "id": call_id}}
-            else:
-                part = function_call(call_id, name, arguments, called, False)
-                if part is None:
-                    return None
+            part = function_call(call_id, name, arguments, called, False)
+            if part is None:
+                return None
             if role == "model":  # the turn's text, or a model content before a system text
                 last.append(part)
             else:
