@@ -204,8 +204,12 @@ class StreamDecoder:
                 if lent is not None:  # the encoder's part, written here (see ``Lend``)
                     line = lent.line
                     if line:
+                        try:  # the bytes first: a lone surrogate declines to the general path
+                            data = line % dumps_leaf(text)
+                        except UnicodeEncodeError:
+                            return kind, block.ir, text  # type: ignore[return-value]
                         lent.sent += len(text)
-                        return line % dumps_leaf(text)  # type: ignore[no-any-return]
+                        return data  # type: ignore[no-any-return]
                 data = sink(kind, block.ir, text)  # type: ignore[arg-type]
                 if data is not None:
                     if lent is not NO_LEND:

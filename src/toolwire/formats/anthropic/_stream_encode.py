@@ -102,13 +102,17 @@ class StreamEncoder(DeltaFraming):
             if frame is None:
                 frame = slot.frame = _delta_frame(slot)
             if frame:
+                try:  # the bytes first: a lone surrogate declines to the general path
+                    data = frame % dumps_leaf(text)
+                except UnicodeEncodeError:
+                    return None
                 slot.sent += len(text)
                 if kind is ToolCallDelta:
                     chunks = slot.chunks
                     chunks.append(text)
                     if len(chunks) >= TRIM and type(chunks) is ArgumentsCheck:
                         chunks.trim()
-                return frame % dumps_leaf(text)
+                return data
         elif kind is ToolCallDelta and self._start is not None and not self._done:
             queued = self._queue.get(index)
             if queued is not None and (slot is None or slot.ir != index):

@@ -212,8 +212,12 @@ class StreamDecoder:
             if lent is not None:  # the encoder's part, written here (see ``Lend``)
                 line = lent.line
                 if line:
+                    try:  # the bytes first: a lone surrogate declines to the general path
+                        data = line % dumps_leaf(text)
+                    except UnicodeEncodeError:
+                        return kind, run.index, text
                     lent.sent += len(text)
-                    return line % dumps_leaf(text)  # type: ignore[no-any-return]
+                    return data  # type: ignore[no-any-return]
             data = sink(kind, run.index, text)
             if data is not None:
                 if lent is not NO_LEND:

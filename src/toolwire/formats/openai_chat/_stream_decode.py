@@ -227,8 +227,12 @@ class StreamDecoder:
                 if lent is not None:  # the encoder's part, written here (see ``Lend``)
                     line = lent.line
                     if line:
+                        try:  # the bytes first: a lone surrogate declines to the general path
+                            data = line % dumps_leaf(text)
+                        except UnicodeEncodeError:
+                            return TextDelta, flow[1], text
                         lent.sent += len(text)
-                        return line % dumps_leaf(text)  # type: ignore[no-any-return]
+                        return data  # type: ignore[no-any-return]
                 data = sink(TextDelta, flow[1], text)
                 if data is not None:
                     if lent is not NO_LEND:
@@ -245,8 +249,12 @@ class StreamDecoder:
             if lent is not None:
                 line = lent.line
                 if line:
+                    try:  # the bytes first: a lone surrogate declines to the general path
+                        data = line % dumps_leaf(arguments)
+                    except UnicodeEncodeError:
+                        return ToolCallDelta, index, arguments
                     lent.sent += len(arguments)
-                    return line % dumps_leaf(arguments)  # type: ignore[no-any-return]
+                    return data  # type: ignore[no-any-return]
             data = sink(ToolCallDelta, index, arguments)
             if data is not None:
                 if lent is not NO_LEND:

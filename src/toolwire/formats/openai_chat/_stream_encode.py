@@ -129,8 +129,12 @@ class StreamEncoder(DeltaFraming):
                 if frame is None:
                     frame = out.frame = self._template(out)
                 if frame:
+                    try:  # the bytes first: a lone surrogate declines to the general path
+                        data = frame % dumps_leaf(text)
+                    except UnicodeEncodeError:
+                        return None
                     out.sent += len(text)
-                    return frame % dumps_leaf(text)
+                    return data
         return None
 
     def lend(self, kind: type, index: int) -> _Out | None:

@@ -180,8 +180,12 @@ class StreamDecoder:
                 if lent is not None:  # the encoder's part, written here (see ``Lend``)
                     line = lent.line
                     if line:
+                        try:  # the bytes first: a lone surrogate declines to the general path
+                            data = line % dumps_leaf(delta)
+                        except UnicodeEncodeError:
+                            return hot, index, delta
                         lent.sent += len(delta)
-                        return line % dumps_leaf(delta)  # type: ignore[no-any-return]
+                        return data  # type: ignore[no-any-return]
                 data = sink(hot, index, delta)
                 if data is not None:
                     if lent is not NO_LEND:
