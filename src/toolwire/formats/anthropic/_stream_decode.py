@@ -152,12 +152,12 @@ class StreamDecoder:
                 if lent is not None:  # the encoder's part, written here (see ``Lend``)
                     line = lent.line
                     if line:
-                        try:  # the bytes first: a lone surrogate declines to the general path
-                            data = line % dumps_leaf(text)
-                        except UnicodeEncodeError:
-                            return kind, block.ir, text  # type: ignore[return-value]
                         lent.sent += len(text)
-                        return data  # type: ignore[no-any-return]
+                        try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
+                            return line % dumps_leaf(text)  # type: ignore[no-any-return]
+                        except UnicodeEncodeError:
+                            lent.sent -= len(text)
+                            return kind, block.ir, text  # type: ignore[return-value]
                 data = sink(kind, block.ir, text)  # type: ignore[arg-type]
                 if data is not None:
                     if lent is not NO_LEND:

@@ -129,12 +129,12 @@ class StreamEncoder(DeltaFraming):
                 if frame is None:
                     frame = self._frame = self._template()
                 if frame:
-                    try:  # the bytes first: a lone surrogate declines to the general path
-                        data = frame % dumps_leaf(text)
-                    except UnicodeEncodeError:
-                        return None
                     slot.sent += len(text)
-                    return data
+                    try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
+                        return frame % dumps_leaf(text)
+                    except UnicodeEncodeError:
+                        slot.sent -= len(text)
+                        return None
         elif kind is ToolCallDelta and not self._ended:
             call = self._slots.get(index)
             if call is not None:  # held until the call ends (Gemini sends whole calls): no bytes

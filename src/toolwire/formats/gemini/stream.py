@@ -212,12 +212,12 @@ class StreamDecoder:
             if lent is not None:  # the encoder's part, written here (see ``Lend``)
                 line = lent.line
                 if line:
-                    try:  # the bytes first: a lone surrogate declines to the general path
-                        data = line % dumps_leaf(text)
-                    except UnicodeEncodeError:
-                        return kind, run.index, text
                     lent.sent += len(text)
-                    return data  # type: ignore[no-any-return]
+                    try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
+                        return line % dumps_leaf(text)  # type: ignore[no-any-return]
+                    except UnicodeEncodeError:
+                        lent.sent -= len(text)
+                        return kind, run.index, text
             data = sink(kind, run.index, text)
             if data is not None:
                 if lent is not NO_LEND:

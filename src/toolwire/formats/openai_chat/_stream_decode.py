@@ -176,12 +176,12 @@ class StreamDecoder:
                 if lent is not None:  # the encoder's part, written here (see ``Lend``)
                     line = lent.line
                     if line:
-                        try:  # the bytes first: a lone surrogate declines to the general path
-                            data = line % dumps_leaf(text)
-                        except UnicodeEncodeError:
-                            return TextDelta, flow[1], text
                         lent.sent += len(text)
-                        return data  # type: ignore[no-any-return]
+                        try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
+                            return line % dumps_leaf(text)  # type: ignore[no-any-return]
+                        except UnicodeEncodeError:
+                            lent.sent -= len(text)
+                            return TextDelta, flow[1], text
                 data = sink(TextDelta, flow[1], text)
                 if data is not None:
                     if lent is not NO_LEND:
@@ -198,12 +198,12 @@ class StreamDecoder:
             if lent is not None:
                 line = lent.line
                 if line:
-                    try:  # the bytes first: a lone surrogate declines to the general path
-                        data = line % dumps_leaf(arguments)
-                    except UnicodeEncodeError:
-                        return ToolCallDelta, index, arguments
                     lent.sent += len(arguments)
-                    return data  # type: ignore[no-any-return]
+                    try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
+                        return line % dumps_leaf(arguments)  # type: ignore[no-any-return]
+                    except UnicodeEncodeError:
+                        lent.sent -= len(arguments)
+                        return ToolCallDelta, index, arguments
             data = sink(ToolCallDelta, index, arguments)
             if data is not None:
                 if lent is not NO_LEND:

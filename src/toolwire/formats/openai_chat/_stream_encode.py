@@ -119,12 +119,12 @@ class StreamEncoder(DeltaFraming):
                 if frame is None:
                     frame = out.frame = self._template(out)
                 if frame:
-                    try:  # the bytes first: a lone surrogate declines to the general path
-                        data = frame % dumps_leaf(text)
-                    except UnicodeEncodeError:
-                        return None
                     out.sent += len(text)
-                    return data
+                    try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
+                        return frame % dumps_leaf(text)
+                    except UnicodeEncodeError:
+                        out.sent -= len(text)
+                        return None
         return None
 
     def lend(self, kind: type, index: int) -> Out | None:

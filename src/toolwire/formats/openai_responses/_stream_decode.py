@@ -150,12 +150,12 @@ class StreamDecoder:
                 if lent is not None:  # the encoder's part, written here (see ``Lend``)
                     line = lent.line
                     if line:
-                        try:  # the bytes first: a lone surrogate declines to the general path
-                            data = line % dumps_leaf(delta)
-                        except UnicodeEncodeError:
-                            return hot, index, delta
                         lent.sent += len(delta)
-                        return data  # type: ignore[no-any-return]
+                        try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
+                            return line % dumps_leaf(delta)  # type: ignore[no-any-return]
+                        except UnicodeEncodeError:
+                            lent.sent -= len(delta)
+                            return hot, index, delta
                 data = sink(hot, index, delta)
                 if data is not None:
                     if lent is not NO_LEND:
