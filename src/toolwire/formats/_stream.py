@@ -258,10 +258,12 @@ Lend = Callable[[type, int], Any]
 deltas of IR type ``kind`` it writes from fixed bytes (``None``: it does not), lent to a
 decoder's hot path so that such a delta needs no call into the encoder. The object has
 ``line``, the delta's SSE bytes as a template (:func:`halves_line`), and ``sent``, the
-characters the encoder sent for the part: the decoder writes ``line % dumps_leaf(text)`` and
+characters the encoder sent for the part: the decoder writes ``line % dumps_leaf(text)``, then
 adds ``len(text)`` to ``sent``, exactly what the encoder's ``frame_delta`` does, while ``line``
-is not ``b""``. The encoder empties ``line`` on its next event of any other kind (its general
-path, ``close``), after which the decoder goes back to the sink and may borrow again."""
+is not ``b""`` (text that cannot be encoded, a lone surrogate, changes nothing and goes the
+general way, whose framing raises toolwire's ``PayloadError``). The encoder empties ``line`` on
+its next event of any other kind (its general path, ``close``), after which the decoder goes
+back to the sink and may borrow again."""
 
 
 class _NoLend:
@@ -352,7 +354,9 @@ class FramingEncoder(StreamEncoderLike, Protocol):
         ...
 
     def frame_delta(self, kind: type, index: int, text: str) -> bytes | None:
-        """:meth:`frame` of ``make_delta(kind, index, text)`` (``text`` not empty), no IR event."""
+        """:meth:`frame` of ``make_delta(kind, index, text)`` (``text`` not empty), no IR event;
+        ``None``, with no state change, for text it cannot encode (a lone surrogate: ``feed`` and
+        the framing raise toolwire's ``PayloadError``)."""
         ...
 
 

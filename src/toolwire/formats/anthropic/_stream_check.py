@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolwire.formats._stream import ParsedEvent
-from toolwire.formats.anthropic._stream_decode import CALL_BLOCKS, DELTA_BLOCKS
+from toolwire.formats.anthropic._stream_blocks import CALL_BLOCKS, DELTA_BLOCKS
 from toolwire.formats.anthropic._util import parse_object
 from toolwire.ir.problem import Problem
 

@@ -26,17 +26,25 @@ into ``{}``). A repeated identical ``message_start`` before any block is ignored
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
-from toolwire._args_check import TRIM, ArgumentsCheck
+from toolwire._args_check import ArgumentsCheck
 from toolwire._json import dumps_leaf
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import NO_LEND, DeltaSink, HotLane, Lend, ParsedEvent, borrow, hot_events
 from toolwire.formats._wire import as_dict, fail, req_dict, req_list, req_str
 from toolwire.formats.anthropic._decode_blocks import decode_block
+from toolwire.formats.anthropic._stream_blocks import (
+    CALL_BLOCKS,
+    DELTA_BLOCKS,
+    FAST_DELTAS,
+    TRIM_MASK,
+    UNHELD,
+    Malformed,
+    OpenBlock,
+)
 from toolwire.formats.anthropic._usage import decode_usage
 from toolwire.formats.anthropic._util import OPAQUE, compact, parse_object
 from toolwire.formats.anthropic.errors import decode_error
@@ -59,66 +67,6 @@ from toolwire.ir.stream import (
 
 __all__ = ["StreamDecoder"]
 
-_UNHELD = frozenset({"text", "thinking"})
-"""Block types whose streamed text is passed on, not held (see the module docstring)."""
-
-CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
-"""Block types whose ``input`` streams as ``input_json_delta``."""
-
-_FAST: dict[str, tuple[str, str, type]] = {
-    "text": ("text_delta", "text", TextDelta),
-    "thinking": ("thinking_delta", "thinking", ReasoningDelta),
-    **dict.fromkeys(CALL_BLOCKS, ("input_json_delta", "partial_json", ToolCallDelta)),
-}
-"""Block type -> its hot-path delta type, the delta's text field, the IR event (see ``feed``)."""
-
-DELTA_BLOCKS: dict[str, frozenset[str]] = {
-    "text_delta": frozenset({"text"}),
-    "citations_delta": frozenset({"text"}),
-    "input_json_delta": CALL_BLOCKS,
-    "thinking_delta": frozenset({"thinking"}),
-    "signature_delta": frozenset({"thinking"}),
-    "compaction_delta": frozenset({"compaction"}),
-}
-"""Delta type -> the block types it may extend."""
-
-
-@dataclass(slots=True)
-class _Block:
-    """The open content block: its start, the chunks so far, and its IR index (None: opaque)."""
-
-    wire: int
-    start: dict[str, Any]
-    kind: str
-    ir: int | None
-    chunks: list[str] | ArgumentsCheck = field(default_factory=list)
-    """Text held to build the final part; a tool call's arguments in an :class:`ArgumentsCheck`
-    when the decoder does not hold whole calls (``hold_calls``)."""
-    keep: bool = True
-    dropped: bool = False
-    citations: list[Any] = field(default_factory=list)
-    signature: str | None = None
-    merged: dict[str, Any] = field(default_factory=dict)
-    fast: str | None = None
-    """The delta type decoded by the hot path of :meth:`StreamDecoder.feed` (None: no hot path)."""
-    fast_field: str = ""
-    """The field of that delta that carries its text."""
-    fast_event: Any = None
-    """The IR event that delta becomes: TextDelta, ReasoningDelta (text) or ToolCallDelta."""
-    lent: Any = None
-    """The encoder's part this block's deltas are written to (``borrow``; None: not asked yet)."""
-    call: ToolCall | None = None
-    """A ``tool_use`` block's call as its start decoded (arguments ``""``): its final part but
-    for the arguments (``input`` is no field of the part's extra, see ``_finish_call``)."""
-
-
-_TRIM_MASK = TRIM - 1
-"""Every TRIM events, an argument check held in bounded memory is trimmed (see ``hold_calls``)."""
-
-
-class _Malformed(Exception):
-    """An event breaks the grammar (not its shape): reported as ``malformed_event``."""
-
 
 class StreamDecoder:
     """Feed Anthropic stream events (parsed SSE data); get canonical stream events.
@@ -139,7 +87,7 @@ class StreamDecoder:
         self._usage: dict[str, Any] = {}
         self._next_wire = 0
         self._next_ir = 0
-        self._block: _Block | None = None
+        self._block: OpenBlock | None = None
         self._opaque: list[list[Any]] = []
         self.lend: Lend | None = None
         """The target encoder's ``lend``, set by a translator whose hot-path sink is that
@@ -195,7 +143,7 @@ class StreamDecoder:
         if text:
             if kind is ToolCallDelta:
                 block.chunks.append(text)
-                if not count & _TRIM_MASK and type(block.chunks) is ArgumentsCheck:
+                if not count & TRIM_MASK and type(block.chunks) is ArgumentsCheck:
                     block.chunks.trim()
             else:
                 block.dropped = True
@@ -205,7 +153,11 @@ class StreamDecoder:
                     line = lent.line
                     if line:
                         lent.sent += len(text)
-                        return line % dumps_leaf(text)  # type: ignore[no-any-return]
+                        try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
+                            return line % dumps_leaf(text)  # type: ignore[no-any-return]
+                        except UnicodeEncodeError:
+                            lent.sent -= len(text)
+                            return kind, block.ir, text  # type: ignore[return-value]
                 data = sink(kind, block.ir, text)  # type: ignore[arg-type]
                 if data is not None:
                     if lent is not NO_LEND:
@@ -231,7 +183,7 @@ class StreamDecoder:
         except PayloadError as exc:
             path = self._at + (exc.path or "$")[1:]
             return self._fail(ErrorInfo(message=f"{path}: {exc.message}", code="malformed_event", param=path))
-        except _Malformed as exc:
+        except Malformed as exc:
             at = self._at
             return self._fail(ErrorInfo(message=f"{at}: {exc}", code="malformed_event", param=at))
 
@@ -256,7 +208,7 @@ class StreamDecoder:
             if self._next_wire == 0 and not content and message.get("id") == self._message.get("id"):
                 self._notes.info(self._at, "skipped", "repeated message_start ignored")
                 return []
-            raise _Malformed("message_start inside a message (a second message spliced into the stream)")
+            raise Malformed("message_start inside a message (a second message spliced into the stream)")
         self._started = True
         self._message = {k: v for k, v in message.items() if k != "content"}
         usage = self._message.get("usage")
@@ -313,7 +265,7 @@ class StreamDecoder:
 
     def _need_message(self, kind: str) -> None:
         if not self._started:
-            raise _Malformed(f"{kind} before message_start")
+            raise Malformed(f"{kind} before message_start")
 
     def _cut_short(self, by: str) -> list[StreamEvent]:
         block = self._block
@@ -328,7 +280,7 @@ class StreamDecoder:
     def _on_block_start(self, body: dict[str, Any]) -> list[StreamEvent]:
         self._need_message("content_block_start")
         if self._block is not None:
-            raise _Malformed(f"content_block_start while block {self._block.wire} is open")
+            raise Malformed(f"content_block_start while block {self._block.wire} is open")
         index = body.get("index")
         if index != self._next_wire or type(index) is not int:
             fail("$.index", f"expected {self._next_wire}, got {index!r}")
@@ -353,10 +305,10 @@ class StreamDecoder:
         self._current(body, "content_block_stop")
         return self._close()
 
-    def _current(self, body: dict[str, Any], kind: str) -> _Block:
+    def _current(self, body: dict[str, Any], kind: str) -> OpenBlock:
         block = self._block
         if block is None:
-            raise _Malformed(f"{kind} without an open content block")
+            raise Malformed(f"{kind} without an open content block")
         if body.get("index") != block.wire:
             fail("$.index", f"expected {block.wire} (the open block), got {body.get('index')!r}")
         return block
@@ -365,13 +317,13 @@ class StreamDecoder:
         part = decode_block(start, path)
         kind = start["type"]
         if part is None:
-            self._block = _Block(self._next_wire, start, kind, None, merged=dict(start))
+            self._block = OpenBlock(self._next_wire, start, kind, None, merged=dict(start))
             self._next_wire += 1
             return []
         if isinstance(part, ToolCall):
             part = msgspec.structs.replace(part, arguments="")
-        keep = kind not in _UNHELD or "citations" in start
-        self._block = _Block(self._next_wire, start, kind, self._next_ir, keep=keep)
+        keep = kind not in UNHELD or "citations" in start
+        self._block = OpenBlock(self._next_wire, start, kind, self._next_ir, keep=keep)
         if isinstance(part, ToolCall):
             if not self.hold_calls:
                 self._block.chunks = ArgumentsCheck()
@@ -379,7 +331,7 @@ class StreamDecoder:
                 self._block.call = part
         if kind in CALL_BLOCKS or not keep:
             block = self._block
-            block.fast, block.fast_field, block.fast_event = _FAST[kind]
+            block.fast, block.fast_field, block.fast_event = FAST_DELTAS[kind]
         self._next_wire += 1
         self._next_ir += 1
         self._notes.origins[("parts", self._next_ir - 1)] = (self._count - 1,)  # the event that started it
@@ -402,7 +354,7 @@ class StreamDecoder:
 
     # ---------------------------------------------------------------- deltas
 
-    def _text_delta(self, block: _Block, delta: dict[str, Any]) -> list[StreamEvent]:
+    def _text_delta(self, block: OpenBlock, delta: dict[str, Any]) -> list[StreamEvent]:
         text = req_str(delta, "text", "$.delta")
         if block.keep:
             block.chunks.append(text)
@@ -410,37 +362,37 @@ class StreamDecoder:
             block.dropped = block.dropped or bool(text)
         return [TextDelta(index=block.ir, text=text)] if text and block.ir is not None else []
 
-    def _citations_delta(self, block: _Block, delta: dict[str, Any]) -> list[StreamEvent]:
+    def _citations_delta(self, block: OpenBlock, delta: dict[str, Any]) -> list[StreamEvent]:
         block.citations.append(req_dict(delta, "citation", "$.delta"))
         block.keep = True  # text from here on is kept to decode the cited block
         block.fast = None
         return []
 
-    def _input_delta(self, block: _Block, delta: dict[str, Any]) -> list[StreamEvent]:
+    def _input_delta(self, block: OpenBlock, delta: dict[str, Any]) -> list[StreamEvent]:
         text = req_str(delta, "partial_json", "$.delta")
         block.chunks.append(text)
-        if not self._count & _TRIM_MASK and type(block.chunks) is ArgumentsCheck:
+        if not self._count & TRIM_MASK and type(block.chunks) is ArgumentsCheck:
             block.chunks.trim()
         return [ToolCallDelta(index=block.ir, arguments=text)] if text and block.ir is not None else []
 
-    def _thinking_delta(self, block: _Block, delta: dict[str, Any]) -> list[StreamEvent]:
+    def _thinking_delta(self, block: OpenBlock, delta: dict[str, Any]) -> list[StreamEvent]:
         text = req_str(delta, "thinking", "$.delta")
         block.dropped = block.dropped or bool(text)
         return [ReasoningDelta(index=block.ir, text=text)] if text and block.ir is not None else []
 
-    def _signature_delta(self, block: _Block, delta: dict[str, Any]) -> list[StreamEvent]:
+    def _signature_delta(self, block: OpenBlock, delta: dict[str, Any]) -> list[StreamEvent]:
         if block.signature is not None and block.dropped:
             self._notes.add(self._at, "approximated", "a second signature_delta in one block is appended")
         block.signature = req_str(delta, "signature", "$.delta")
         return [ReasoningDelta(index=block.ir, signature=block.signature)] if block.ir is not None else []
 
-    def _compaction_delta(self, block: _Block, delta: dict[str, Any]) -> list[StreamEvent]:
+    def _compaction_delta(self, block: OpenBlock, delta: dict[str, Any]) -> list[StreamEvent]:
         block.merged.update((k, v) for k, v in delta.items() if k != "type")
         return []
 
     # ---------------------------------------------------------------- finished blocks
 
-    def _finish_text(self, block: _Block, out: list[StreamEvent]) -> Part | None:
+    def _finish_text(self, block: OpenBlock, out: list[StreamEvent]) -> Part | None:
         if block.dropped:  # streamed without being held: the accumulator builds the part
             if block.citations:
                 self._notes.add(
@@ -454,7 +406,7 @@ class StreamDecoder:
             merged["citations"] = [*(block.start.get("citations") or ()), *block.citations]
         return decode_block(merged, "$.content_block")
 
-    def _finish_thinking(self, block: _Block, out: list[StreamEvent]) -> Part | None:
+    def _finish_thinking(self, block: OpenBlock, out: list[StreamEvent]) -> Part | None:
         if block.dropped:  # streamed without being held: the accumulator builds the part
             return None
         merged = {**block.start, "thinking": block.start.get("thinking", "") + _held(block)}
@@ -462,7 +414,7 @@ class StreamDecoder:
             merged["signature"] = block.signature
         return decode_block(merged, "$.content_block")
 
-    def _finish_call(self, block: _Block, out: list[StreamEvent]) -> Part | None:
+    def _finish_call(self, block: OpenBlock, out: list[StreamEvent]) -> Part | None:
         chunks = block.chunks
         held = chunks.text() if isinstance(chunks, ArgumentsCheck) else "".join(chunks)
         if held is None:  # longer than HELD and not held: the consumer has every delta
@@ -488,7 +440,7 @@ class StreamDecoder:
         assert isinstance(part, ToolCall)
         return msgspec.structs.replace(part, arguments=raw)
 
-    def _note_incomplete(self, block: _Block, problem: str | None) -> None:
+    def _note_incomplete(self, block: OpenBlock, problem: str | None) -> None:
         if problem is not None:
             self._notes.info(
                 self._at,
@@ -498,15 +450,15 @@ class StreamDecoder:
             )
 
 
-def _held(block: _Block) -> str:
+def _held(block: OpenBlock) -> str:
     """The text a text or thinking block held (never an ``ArgumentsCheck``: calls only)."""
     assert isinstance(block.chunks, list)
     return "".join(block.chunks)
 
 
 _Handler = Callable[[StreamDecoder, dict[str, Any]], list[StreamEvent]]
-_DeltaHandler = Callable[[StreamDecoder, _Block, dict[str, Any]], list[StreamEvent]]
-_Finisher = Callable[[StreamDecoder, _Block, list[StreamEvent]], Part | None]
+_DeltaHandler = Callable[[StreamDecoder, OpenBlock, dict[str, Any]], list[StreamEvent]]
+_Finisher = Callable[[StreamDecoder, OpenBlock, list[StreamEvent]], Part | None]
 
 _HANDLERS: dict[str, _Handler] = {
     "message_start": StreamDecoder._on_message_start,

@@ -23,10 +23,14 @@ from typing import Any
 
 from toolwire._args_check import TRIM, ArgumentsCheck, object_problem
 from toolwire._json import dumps_leaf, dumps_str
-from toolwire.formats._stream import HOLE, DeltaFraming, WireEvent, delta_text, frame_halves, halves_line
+from toolwire.formats._stream import DeltaFraming, WireEvent, delta_text
 from toolwire.formats._wire import child, emit_extra
 from toolwire.formats.anthropic._encode_blocks import Ctx
-from toolwire.formats.anthropic._stream_slots import Delta, Slot, delta_event, plan
+from toolwire.formats.anthropic._stream_frames import (
+    delta_frame,
+    hot_delta,
+)
+from toolwire.formats.anthropic._stream_slots import Delta, Slot, delta_event, hold, plan
 from toolwire.formats.anthropic._usage import encode_usage
 from toolwire.formats.anthropic._util import OPAQUE
 from toolwire.formats.anthropic.errors import encode_error
@@ -91,7 +95,7 @@ class StreamEncoder(DeltaFraming):
                 chunks.append(text)
                 if len(chunks) >= TRIM and type(chunks) is ArgumentsCheck:
                     chunks.trim()
-            return [_hot_delta(slot, text)]
+            return [hot_delta(slot, text)]
         return self._feed(event)
 
     def frame_delta(self, kind: type, index: int, text: str) -> bytes | None:
@@ -100,15 +104,19 @@ class StreamEncoder(DeltaFraming):
         if slot is not None and kind is slot.fast and index == slot.ir:
             frame = slot.frame
             if frame is None:
-                frame = slot.frame = _delta_frame(slot)
+                frame = slot.frame = delta_frame(slot)
             if frame:
+                try:  # the bytes first: a lone surrogate declines to the general path
+                    data = frame % dumps_leaf(text)
+                except UnicodeEncodeError:
+                    return None
                 slot.sent += len(text)
                 if kind is ToolCallDelta:
                     chunks = slot.chunks
                     chunks.append(text)
                     if len(chunks) >= TRIM and type(chunks) is ArgumentsCheck:
                         chunks.trim()
-                return frame % dumps_leaf(text)
+                return data
         elif kind is ToolCallDelta and self._start is not None and not self._done:
             queued = self._queue.get(index)
             if queued is not None and (slot is None or slot.ir != index):
@@ -126,7 +134,7 @@ class StreamEncoder(DeltaFraming):
             return None
         frame = slot.frame
         if frame is None:
-            frame = slot.frame = _delta_frame(slot)
+            frame = slot.frame = delta_frame(slot)
         if not frame:
             return None
         slot.line = frame
@@ -339,7 +347,7 @@ class StreamEncoder(DeltaFraming):
             if not call:
                 out += self._emit(slot, ToolCallDelta(index=slot.ir, arguments=text))
             elif text:
-                _hold(slot.chunks, text)
+                hold(slot.chunks, text)
                 slot.sent += len(text)
                 out.append(delta_event(slot, {"type": "input_json_delta", "partial_json": text}))
         slot.pending.clear()
@@ -371,7 +379,7 @@ class StreamEncoder(DeltaFraming):
     def _emit_arguments(self, slot: Slot, event: Any) -> list[WireEvent]:
         if not event.arguments:
             return []
-        _hold(slot.chunks, event.arguments)
+        hold(slot.chunks, event.arguments)
         slot.sent += len(event.arguments)
         if slot.kind == "custom":
             return []
@@ -445,13 +453,6 @@ class StreamEncoder(DeltaFraming):
         return [delta_event(slot, {"type": "input_json_delta", "partial_json": wrapped})]
 
 
-def _hold(chunks: list[str], text: str) -> None:
-    """Hold argument text: a call's :class:`ArgumentsCheck` is trimmed every ``TRIM`` pieces."""
-    chunks.append(text)
-    if len(chunks) >= TRIM and type(chunks) is ArgumentsCheck:
-        chunks.trim()
-
-
 def _message_extra(extra: dict[str, Any]) -> dict[str, Any]:
     """The message-level fields of a response ``extra`` (no hints, no opaque blocks)."""
     return {k: v for k, v in extra.items() if k not in _MESSAGE_KEYS and k != OPAQUE}
@@ -489,30 +490,3 @@ _TAILS: dict[str, _Tail] = {
     "call": StreamEncoder._tail_call,
     "custom": StreamEncoder._tail_custom,
 }
-
-
-_FRAMES: dict[tuple[type | None, int | None], bytes] = {}
-"""A block's delta SSE template by (its hot-path delta, its wire index): the same bytes in every
-stream, so each is built once per process (a stream's first delta of each block paid ~3 µs)."""
-_MAX_FRAMES = 256
-"""Templates kept at most (wire indices beyond the first blocks are built per block)."""
-
-
-def _delta_frame(slot: Slot) -> bytes:
-    """The SSE bytes of the open block's hot-path delta, a template for its text (``halves_line``)."""
-    key = (slot.fast, slot.wire)
-    frame = _FRAMES.get(key)
-    if frame is None:
-        frame = halves_line(frame_halves("anthropic", _hot_delta(slot, HOLE)))
-        if len(_FRAMES) < _MAX_FRAMES:
-            _FRAMES[key] = frame
-    return frame
-
-
-def _hot_delta(slot: Slot, text: str) -> dict[str, Any]:
-    """The event of a hot-path delta (text or arguments) of the open block ``slot``."""
-    if slot.fast is TextDelta:
-        delta = {"type": "text_delta", "text": text}
-    else:
-        delta = {"type": "input_json_delta", "partial_json": text}
-    return {"type": "content_block_delta", "index": slot.wire, "delta": delta}

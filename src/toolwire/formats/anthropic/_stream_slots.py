@@ -14,13 +14,13 @@ from typing import Any, Literal
 
 import msgspec
 
-from toolwire._args_check import ArgumentsCheck
+from toolwire._args_check import TRIM, ArgumentsCheck
 from toolwire.formats._wire import emit_extra
 from toolwire.formats.anthropic._encode_blocks import Ctx, encode_part
 from toolwire.ir.content import Part, ReasoningPart, RefusalPart, TextPart, ToolCall, ToolResult
 from toolwire.ir.stream import ReasoningDelta, TextDelta, ToolCallDelta
 
-__all__ = ["Delta", "Kind", "Slot", "delta_event", "plan"]
+__all__ = ["Delta", "Kind", "Slot", "delta_event", "hold", "plan"]
 
 Kind = Literal["text", "thinking", "call", "custom", "whole"]
 """How a part streams: text, thinking, tool input (JSON / custom text), or whole at start."""
@@ -122,3 +122,10 @@ _PLANS: dict[type, Callable[[Ctx, int, Part, str], Slot | None]] = {
     ToolCall: _call,
     ToolResult: _whole,
 }
+
+
+def hold(chunks: list[str], text: str) -> None:
+    """Hold argument text: a call's :class:`ArgumentsCheck` is trimmed every ``TRIM`` pieces."""
+    chunks.append(text)
+    if len(chunks) >= TRIM and type(chunks) is ArgumentsCheck:
+        chunks.trim()

@@ -130,7 +130,11 @@ class StreamEncoder(DeltaFraming):
                     frame = self._frame = self._template()
                 if frame:
                     slot.sent += len(text)
-                    return frame % dumps_leaf(text)
+                    try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
+                        return frame % dumps_leaf(text)
+                    except UnicodeEncodeError:
+                        slot.sent -= len(text)
+                        return None
         elif kind is ToolCallDelta and not self._ended:
             call = self._slots.get(index)
             if call is not None:  # held until the call ends (Gemini sends whole calls): no bytes

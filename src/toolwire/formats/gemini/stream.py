@@ -204,7 +204,11 @@ class StreamDecoder:
                 line = lent.line
                 if line:
                     lent.sent += len(text)
-                    return line % dumps_leaf(text)  # type: ignore[no-any-return]
+                    try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
+                        return line % dumps_leaf(text)  # type: ignore[no-any-return]
+                    except UnicodeEncodeError:
+                        lent.sent -= len(text)
+                        return ReasoningDelta if thought else TextDelta, run.index, text
             kind = ReasoningDelta if thought else TextDelta
             data = sink(kind, run.index, text)
             if data is not None:

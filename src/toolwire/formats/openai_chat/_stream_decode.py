@@ -26,7 +26,6 @@ Decisions, all chosen to agree with :func:`~toolwire.formats.openai_chat.decode_
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from toolwire._json import dumps_leaf
@@ -43,20 +42,33 @@ from toolwire.formats._wire import (
     opt_str,
     req_str,
 )
-from toolwire.formats.openai_chat._content import THINKING_CHUNK, thinking_text
-from toolwire.formats.openai_chat._decode_messages import REASONING_FIELDS
-from toolwire.formats.openai_chat._extra import DIALECT
+from toolwire.formats.openai_chat._content import thinking_text
+from toolwire.formats.openai_chat._stream_chunks import (
+    ARG_KEYS,
+    CALL_KINDS,
+    CHOICE_KNOWN,
+    CHUNK_TOP_KNOWN,
+    DELTA_KNOWN,
+    PER_CHUNK,
+    TEXT_FIELDS,
+    THINKING,
+    StreamedCall,
+    delta_event,
+    hot_choice,
+    non_empty,
+    skeleton,
+    wire_index,
+)
 from toolwire.formats.openai_chat.dialects import get_dialect
 from toolwire.formats.openai_chat.errors import decode_error
 from toolwire.formats.openai_chat.response import FINISH_REASONS, decode_usage
 from toolwire.ir.base import Extra
-from toolwire.ir.content import Part, ReasoningPart, RefusalPart, TextPart, ToolCall, ToolCallKind
+from toolwire.ir.content import ToolCall
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import ErrorInfo, Usage
 from toolwire.ir.stream import (
     PartEnd,
     PartStart,
-    ReasoningDelta,
     ResponseEnd,
     ResponseStart,
     StreamErrorEvent,
@@ -67,69 +79,6 @@ from toolwire.ir.stream import (
 )
 
 __all__ = ["StreamDecoder"]
-
-CHUNK_TOP_KNOWN = frozenset({"id", "object", "created", "model", "choices", "usage", "error"})
-"""Top-level chunk fields the decoder reads itself."""
-PER_CHUNK = frozenset({"obfuscation"})
-"""Top-level fields that differ on every chunk and mean nothing for the response."""
-_CHOICE_KNOWN = frozenset({"index", "delta", "finish_reason"})
-_HOT_CHOICE = frozenset({*_CHOICE_KNOWN, "logprobs"})
-"""The fields a choice of a hot-path chunk may have (``logprobs`` null)."""
-_DELTA_KNOWN = frozenset({"role", "content", "refusal", "tool_calls", "function_call", *REASONING_FIELDS})
-_TEXT_FIELDS = (*REASONING_FIELDS, "content", "refusal")
-"""Delta fields of text, in the order the decoder reads them."""
-_KINDS: dict[str, ToolCallKind] = {"function": "function", "custom": "custom"}
-_ARG_KEY = {"function": "arguments", "custom": "input"}
-
-
-_THINKING = "thinking"
-"""Flow kind of Mistral ``{"type": "thinking"}`` content chunks (a reasoning part)."""
-
-
-def _skeleton(kind: str) -> Part:
-    if kind == "content":
-        return TextPart(text="")
-    if kind == "refusal":
-        return RefusalPart(text="")
-    if kind == _THINKING:
-        return ReasoningPart(extra={"~chunk": THINKING_CHUNK})
-    return ReasoningPart(extra={"~field": kind})
-
-
-def _delta_event(kind: str, index: int, text: str) -> StreamEvent:
-    if kind in REASONING_FIELDS or kind == _THINKING:
-        return ReasoningDelta(index=index, text=text)
-    return TextDelta(index=index, text=text)
-
-
-def _non_empty(obj: dict[str, Any], skip: frozenset[str]) -> Extra:
-    """Fields of ``obj`` not in ``skip`` whose value is not null, ``[]`` or ``{}``."""
-    if skip.issuperset(obj):  # the usual chunk or choice: no field of its own (no dict walked)
-        return {}
-    return {k: v for k, v in obj.items() if k not in skip and not (v is None or v == [] or v == {})}
-
-
-@dataclass(slots=True)
-class _Call:
-    """One streamed tool call: identity, and argument text held back until its name is known."""
-
-    kind: ToolCallKind
-    id: str | None = None
-    name: str | None = None
-    index: int | None = None  # IR index once started
-    legacy: bool = False
-    pending: list[str] = field(default_factory=list)
-    lent: Any = None  # the encoder's part its argument deltas are written to (``borrow``)
-
-
-def _hot_choice(choice: dict[str, Any]) -> bool:
-    """Whether a choice with "index" and "delta" has no other field than a null ``finish_reason``
-    and null ``logprobs`` (keys counted: no set built when there are none but those)."""
-    if len(choice) != 2 + ("finish_reason" in choice) + ("logprobs" in choice) and not _HOT_CHOICE.issuperset(
-        choice
-    ):
-        return False
-    return choice.get("finish_reason") is None and choice.get("logprobs") is None
 
 
 class StreamDecoder:
@@ -165,10 +114,10 @@ class StreamDecoder:
         self.lend: Lend | None = None
         """The target encoder's ``lend``, set by a translator whose hot-path sink is that
         encoder's ``frame_delta`` (see ``Lend``)."""
-        self._calls: dict[int, _Call] = {}
-        self._open_calls: list[_Call] = []
+        self._calls: dict[int, StreamedCall] = {}
+        self._open_calls: list[StreamedCall] = []
         self._last_wire: int | None = None
-        self._legacy: _Call | None = None
+        self._legacy: StreamedCall | None = None
         self._noted: set[str] = set()
         self._hot = False  # started, not finished: mid-stream chunks may take the hot path
 
@@ -203,7 +152,7 @@ class StreamDecoder:
             if len(choice) == 4:  # the common choice: exactly index, delta and both null (no set built)
                 if choice["finish_reason"] is not None or choice["logprobs"] is not None:
                     return None
-            elif not _hot_choice(choice):
+            elif not hot_choice(choice):
                 return None
         except (KeyError, TypeError):
             return None
@@ -228,7 +177,11 @@ class StreamDecoder:
                     line = lent.line
                     if line:
                         lent.sent += len(text)
-                        return line % dumps_leaf(text)  # type: ignore[no-any-return]
+                        try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
+                            return line % dumps_leaf(text)  # type: ignore[no-any-return]
+                        except UnicodeEncodeError:
+                            lent.sent -= len(text)
+                            return TextDelta, flow[1], text
                 data = sink(TextDelta, flow[1], text)
                 if data is not None:
                     if lent is not NO_LEND:
@@ -246,7 +199,11 @@ class StreamDecoder:
                 line = lent.line
                 if line:
                     lent.sent += len(arguments)
-                    return line % dumps_leaf(arguments)  # type: ignore[no-any-return]
+                    try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
+                        return line % dumps_leaf(arguments)  # type: ignore[no-any-return]
+                    except UnicodeEncodeError:
+                        lent.sent -= len(arguments)
+                        return ToolCallDelta, index, arguments
             data = sink(ToolCallDelta, index, arguments)
             if data is not None:
                 if lent is not NO_LEND:
@@ -254,7 +211,7 @@ class StreamDecoder:
                 return data
         return ToolCallDelta, index, arguments
 
-    def _hot_call(self, delta: dict[str, Any]) -> tuple[_Call, int, str] | None:
+    def _hot_call(self, delta: dict[str, Any]) -> tuple[StreamedCall, int, str] | None:
         """:meth:`hot` of a delta that is not text: one argument fragment of a started call."""
         calls = delta.get("tool_calls")
         if type(calls) is not list or len(calls) != 1:
@@ -330,11 +287,11 @@ class StreamDecoder:
         usage = chunk.get("usage")
         if not self._started:
             if not choices and usage is None and not chunk.get("id"):
-                self._pre_extra.update(_non_empty(chunk, CHUNK_TOP_KNOWN | PER_CHUNK))
+                self._pre_extra.update(non_empty(chunk, CHUNK_TOP_KNOWN | PER_CHUNK))
                 return
             self._start(chunk, path)
         else:
-            self._end_extra.update(_non_empty(chunk, self._start_keys))
+            self._end_extra.update(non_empty(chunk, self._start_keys))
         for position, choice in enumerate(choices):
             self._choice(
                 as_dict(choice, f"{path}.choices[{position}]"), position, f"{path}.choices[{position}]"
@@ -344,7 +301,7 @@ class StreamDecoder:
             self._out.append(UsageUpdate(usage=self._usage))
 
     def _start(self, chunk: dict[str, Any], path: str) -> None:
-        extra = {**self._pre_extra, **_non_empty(chunk, CHUNK_TOP_KNOWN | PER_CHUNK)}
+        extra = {**self._pre_extra, **non_empty(chunk, CHUNK_TOP_KNOWN | PER_CHUNK)}
         self._start_keys = CHUNK_TOP_KNOWN | PER_CHUNK | frozenset(extra)
         self._started = True
         self._out.append(
@@ -366,7 +323,7 @@ class StreamDecoder:
         if delta is not None and not self._finished:
             self._delta(delta, child(path, "delta"))
         finish = opt_str(choice, "finish_reason", path)
-        rest = _non_empty(choice, _CHOICE_KNOWN)
+        rest = non_empty(choice, CHOICE_KNOWN)
         if finish is not None and not self._finished:
             self._finish_choice(finish, rest)
         else:
@@ -405,7 +362,7 @@ class StreamDecoder:
 
     def _delta(self, delta: dict[str, Any], path: str) -> None:
         opt_str(delta, "role", path)
-        for kind in _TEXT_FIELDS:
+        for kind in TEXT_FIELDS:
             value = delta.get(kind)
             if value is None:  # absent or null: no text (what opt_str gives)
                 continue
@@ -422,7 +379,7 @@ class StreamDecoder:
         legacy = opt_dict(delta, "function_call", path)
         if legacy is not None:
             self._legacy_fragment(legacy, child(path, "function_call"))
-        for key in _non_empty(delta, _DELTA_KNOWN):
+        for key in non_empty(delta, DELTA_KNOWN):
             self._note_once(key, child(path, key), "dropped", f"delta field '{key}' is not carried")
 
     def _chunks(self, chunks: list[Any], path: str) -> None:
@@ -435,10 +392,10 @@ class StreamDecoder:
                 text = req_str(chunk, "text", where)
                 if text:
                     self._flowing("content", text)
-            elif kind == _THINKING:
+            elif kind == THINKING:
                 text = thinking_text(chunk, where)
                 if text:
-                    self._flowing(_THINKING, text)
+                    self._flowing(THINKING, text)
             else:
                 self._note_once(f"chunk-{kind}", child(where, "type"), "dropped", f"content chunk {kind!r}")
 
@@ -454,11 +411,8 @@ class StreamDecoder:
             flow = self._flow = (kind, self._new_index())
             self._flow_lent = None
             self.notes.origins[("parts", flow[1])] = (self._seen - 1,)  # the chunk that started it
-            part = _skeleton(kind)
-            if self._dialect is not None and isinstance(part, ReasoningPart):
-                part = ReasoningPart(origin="openai-chat", extra={**part.extra, DIALECT: self._dialect})
-            self._out.append(PartStart(index=flow[1], part=part))
-        self._out.append(_delta_event(kind, flow[1], text))
+            self._out.append(PartStart(index=flow[1], part=skeleton(kind, self._dialect)))
+        self._out.append(delta_event(kind, flow[1], text))
 
     def _end_flow(self) -> None:
         if self._flow is not None:
@@ -477,45 +431,32 @@ class StreamDecoder:
 
     # ------------------------------------------------------------ tool calls
 
-    def _wire_index(self, fragment: dict[str, Any], call_id: str | None, path: str) -> int:
-        wire = opt_int(fragment, "index", path)
-        if wire is not None:
-            return wire
-        last = self._last_wire
-        if (
-            last is None
-            or last not in self._calls
-            or (call_id is not None and call_id != self._calls[last].id)
-        ):
-            return max(self._calls, default=-1) + 1
-        return last
-
     def _tool_fragment(self, fragment: dict[str, Any], path: str) -> None:
         call_id = opt_str(fragment, "id", path)
-        wire = self._wire_index(fragment, call_id, path)
+        wire = wire_index(self._calls, self._last_wire, fragment, call_id, path)
         self._last_wire = wire
         type_ = opt_str(fragment, "type", path)
         if type_ is None:
             type_ = "custom" if "custom" in fragment else "function"
-        kind = _KINDS.get(type_)
+        kind = CALL_KINDS.get(type_)
         if kind is None:
             fail(child(path, "type"), f"unknown tool call type {type_!r}; expected 'function' or 'custom'")
         call = self._calls.get(wire)
         if call is None or (call_id is not None and call.id is not None and call_id != call.id):
-            call = self._calls[wire] = _Call(kind=kind)
+            call = self._calls[wire] = StreamedCall(kind=kind)
             self._open_calls.append(call)
         inner = opt_dict(fragment, type_, path) or {}
-        self._update(call, call_id, inner, _ARG_KEY[type_], child(path, type_))
+        self._update(call, call_id, inner, ARG_KEYS[type_], child(path, type_))
 
     def _legacy_fragment(self, fragment: dict[str, Any], path: str) -> None:
         call = self._legacy
         if call is None:
-            call = self._legacy = _Call(kind="function", legacy=True)
+            call = self._legacy = StreamedCall(kind="function", legacy=True)
             self._open_calls.append(call)
         self._update(call, None, fragment, "arguments", path)
 
     def _update(
-        self, call: _Call, call_id: str | None, inner: dict[str, Any], arg_key: str, path: str
+        self, call: StreamedCall, call_id: str | None, inner: dict[str, Any], arg_key: str, path: str
     ) -> None:
         name = opt_str(inner, "name", path)
         arguments = opt_str(inner, arg_key, path) or ""
@@ -534,7 +475,7 @@ class StreamDecoder:
         if arguments:
             self._out.append(ToolCallDelta(index=call.index, arguments=arguments))
 
-    def _start_call(self, call: _Call) -> None:
+    def _start_call(self, call: StreamedCall) -> None:
         self._end_flow()
         call.index = index = self._new_index()
         extra: Extra = {"~legacy": True} if call.legacy else {}

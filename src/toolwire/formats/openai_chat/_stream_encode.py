@@ -19,26 +19,30 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from toolwire._json import dumps_leaf
 from toolwire.formats._stream import (
     DONE,
     HOLE,
-    NO_HALVES,
     DeltaFraming,
     WireEvent,
     delta_text,
     frame_halves,
     halves_line,
-    value_halves,
 )
 from toolwire.formats._wire import emit_extra
 from toolwire.formats.openai_chat._content import thinking_chunk
 from toolwire.formats.openai_chat._encode_messages import _note_call_state
 from toolwire.formats.openai_chat._extra import emit_wrapped
 from toolwire.formats.openai_chat._ids import synthesized_call_id
+from toolwire.formats.openai_chat._stream_out import (
+    Out,
+    choice_halves,
+    final_text,
+    hot_choices,
+    initial_text,
+)
 from toolwire.formats.openai_chat.errors import encode_error
 from toolwire.formats.openai_chat.response import encode_finish_reason, encode_usage, foreign_usage
 from toolwire.ir.content import Part, ReasoningPart, RefusalPart, TextPart, ToolCall
@@ -65,20 +69,6 @@ _ONCE = frozenset({"prompt_filter_results"})  # same-format extras sent on the f
 _CHUNK = "~chunk"  # the reasoning "field" of Mistral thinking chunks (sent in ``content``)
 
 
-@dataclass(slots=True)
-class _Out:
-    """An open part: where its text goes and how much of it was sent."""
-
-    kind: str  # content | refusal | reasoning | call | legacy | drop
-    field: str | None = None  # reasoning: the delta field
-    wire: int = 0  # call: wire index
-    custom: bool = False
-    sent: int = 0  # characters sent
-    summary: int | None = None  # reasoning: last summary index sent
-    frame: bytes | None = None  # its delta chunk's SSE bytes, a template for its text (see frame)
-    line: bytes = b""  # ``frame`` while lent to a decoder (see ``lend``), else b""
-
-
 class StreamEncoder(DeltaFraming):
     """Encode canonical stream events (from any format) as Chat Completions stream events.
 
@@ -103,8 +93,8 @@ class StreamEncoder(DeltaFraming):
         self._same = False
         self._role_sent = False
         self._hot = False  # the first chunk was sent and the stream has not ended: see _delta
-        self._parts: dict[int, _Out] = {}
-        self._lent: list[_Out] = []  # parts lent to a decoder's hot path (``lend``)
+        self._parts: dict[int, Out] = {}
+        self._lent: list[Out] = []  # parts lent to a decoder's hot path (``lend``)
         self._calls = 0
         self._usage: Usage | None = None
         self._done = False
@@ -130,10 +120,14 @@ class StreamEncoder(DeltaFraming):
                     frame = out.frame = self._template(out)
                 if frame:
                     out.sent += len(text)
-                    return frame % dumps_leaf(text)
+                    try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
+                        return frame % dumps_leaf(text)
+                    except UnicodeEncodeError:
+                        out.sent -= len(text)
+                        return None
         return None
 
-    def lend(self, kind: type, index: int) -> _Out | None:
+    def lend(self, kind: type, index: int) -> Out | None:
         """The part ``index`` for a decoder's hot path to write its deltas itself (see ``Lend``):
         what :meth:`frame_delta` writes from fixed bytes, until this encoder's next other event."""
         out = self._parts.get(index) if self._hot and kind in _DELTAS else None
@@ -292,48 +286,48 @@ class StreamEncoder(DeltaFraming):
         if out.kind in ("call", "legacy"):
             assert isinstance(part, ToolCall)
             return [self._call_header(part, out, f"$.parts[{event.index}]")]
-        initial = _initial_text(part)
+        initial = initial_text(part)
         return self._text(out, initial) if initial else []
 
-    def _open(self, part: Part, path: str) -> _Out:
+    def _open(self, part: Part, path: str) -> Out:
         if isinstance(part, TextPart):
             if not self._same:
                 if part.thought_signature is not None:
                     self.notes.add(path, "dropped", "Gemini thought signature of a text part")
                 emit_extra({}, part.extra, False, self.notes, path)
-            return _Out("content")
+            return Out("content")
         if isinstance(part, RefusalPart):
-            return _Out("refusal")
+            return Out("refusal")
         if isinstance(part, ReasoningPart):
             return self._open_reasoning(part, path)
         if isinstance(part, ToolCall):
             return self._open_call(part, path)
         self.notes.add(path, "dropped", f"{type(part).__name__} cannot appear in a Chat assistant message")
-        return _Out("drop")
+        return Out("drop")
 
-    def _open_reasoning(self, part: ReasoningPart, path: str) -> _Out:
+    def _open_reasoning(self, part: ReasoningPart, path: str) -> Out:
         if self._same and part.extra.get("~chunk") is not None:  # Mistral thinking chunks
-            return _Out("reasoning", field=_CHUNK)
+            return Out("reasoning", field=_CHUNK)
         field = part.extra.get("~field") if self._same else None
         field = field or self.reasoning_field
         if not self._same and (part.signature or part.redacted or part.encrypted):
             self.notes.add(path, "dropped", f"opaque reasoning state of origin {part.origin!r}")
         if field is None:
             self.notes.add(path, "dropped", "reasoning: Chat messages have no reasoning field")
-            return _Out("drop")
-        return _Out("reasoning", field=field)
+            return Out("drop")
+        return Out("reasoning", field=field)
 
-    def _open_call(self, call: ToolCall, path: str) -> _Out:
+    def _open_call(self, call: ToolCall, path: str) -> Out:
         if call.kind == "builtin":
             self.notes.add(path, "dropped", f"built-in tool call {call.name!r} has no Chat equivalent")
-            return _Out("drop")
+            return Out("drop")
         if self._same and call.id is None and call.extra.get("~legacy"):
-            return _Out("legacy")
-        out = _Out("call", wire=self._calls, custom=call.kind == "custom")
+            return Out("legacy")
+        out = Out("call", wire=self._calls, custom=call.kind == "custom")
         self._calls += 1
         return out
 
-    def _call_header(self, call: ToolCall, out: _Out, path: str) -> dict[str, Any]:
+    def _call_header(self, call: ToolCall, out: Out, path: str) -> dict[str, Any]:
         out.sent = len(call.arguments)
         if out.kind == "legacy":
             return self._chunk({"function_call": {"name": call.name, "arguments": call.arguments}})
@@ -350,7 +344,7 @@ class StreamEncoder(DeltaFraming):
             _note_call_state(call, self.notes, path)
         return self._chunk({"tool_calls": [header]})
 
-    def _delta(self, out: _Out, event: TextDelta | ToolCallDelta) -> list[WireEvent]:
+    def _delta(self, out: Out, event: TextDelta | ToolCallDelta) -> list[WireEvent]:
         """The hot path: a text or argument delta of an open part, after the first chunk.
 
         Gives what :meth:`_on_text` / :meth:`_on_tool_delta` give, with the chunk built inline.
@@ -364,21 +358,21 @@ class StreamEncoder(DeltaFraming):
         out.sent += len(text)
         return [chunk]
 
-    def _hot_chunk(self, out: _Out, text: str) -> dict[str, Any] | None:
+    def _hot_chunk(self, out: Out, text: str) -> dict[str, Any] | None:
         """The chunk of a hot-path delta of ``out`` (None: its kind takes the general path)."""
-        choices = _hot_choices(out, text)
+        choices = hot_choices(out, text)
         if choices is None:
             return None
         chunk = self._head.copy()  # type: ignore[union-attr]
         chunk["choices"] = choices
         return chunk
 
-    def _template(self, out: _Out) -> bytes:
+    def _template(self, out: Out) -> bytes:
         """``out``'s delta chunk (:meth:`_hot_chunk`) as SSE bytes, a template for its text
         (``halves_line``; ``b""``: :meth:`frame` declines): the stream's chunk around its
         ``choices`` (``frame_halves``, once per head) around the part's ``choices``
         (``value_halves``, the same bytes in every stream: once per process)."""
-        halves = _choice_halves(out)
+        halves = choice_halves(out)
         around = self._around
         if around is None:
             assert self._head is not None  # a delta after the first chunk (``_hot``)
@@ -387,7 +381,7 @@ class StreamEncoder(DeltaFraming):
             return b""
         return halves_line((around[0] + halves[0], halves[1] + around[1]))
 
-    def _text(self, out: _Out, text: str) -> list[WireEvent]:
+    def _text(self, out: Out, text: str) -> list[WireEvent]:
         """A delta carrying ``text`` for the part ``out`` ([] when the part is dropped)."""
         out.sent += len(text)
         kind = out.kind
@@ -405,10 +399,10 @@ class StreamEncoder(DeltaFraming):
             return [self._chunk({"tool_calls": [{"index": out.wire, key: {arg_key: text}}]})]
         return []
 
-    def _part(self, index: int, default: str) -> _Out:
+    def _part(self, index: int, default: str) -> Out:
         out = self._parts.get(index)
         if out is None:  # a delta without a start: be lenient, like the accumulator
-            out = self._parts[index] = _Out(default)
+            out = self._parts[index] = Out(default)
         return out
 
     def _on_text(self, event: TextDelta) -> list[WireEvent]:
@@ -443,7 +437,7 @@ class StreamEncoder(DeltaFraming):
         final = event.part
         rest = ""
         if final is not None and out.kind != "reasoning":  # reasoning deltas need not add up to text
-            rest = _final_text(final)[out.sent :]
+            rest = final_text(final)[out.sent :]
         if rest:
             return self._text(out, rest)
         if out.kind == "call" and out.sent == 0 and not out.custom and not self._same:
@@ -456,51 +450,6 @@ class StreamEncoder(DeltaFraming):
         if key not in self._noted:
             self._noted.add(key)
             self.notes.add(path, kind, message)
-
-
-def _hot_choices(out: _Out, text: str) -> list[dict[str, Any]] | None:
-    """The ``choices`` of a hot-path delta chunk of ``out`` (None: its kind takes the general path)."""
-    kind = out.kind
-    if kind == "content" or kind == "refusal":
-        delta: dict[str, Any] = {kind: text}
-    elif kind == "call" and not out.custom:
-        delta = {"tool_calls": [{"index": out.wire, "function": {"arguments": text}}]}
-    else:
-        return None
-    return [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": None}]
-
-
-_CHOICES: dict[tuple[str, int], tuple[bytes, bytes]] = {}
-"""A hot-path delta chunk's ``choices`` around its text, by part kind and wire index (0 for
-text; the kinds without a hot path: ``NO_HALVES``): the same bytes in every stream."""
-_MAX_CHOICES = 256
-"""Halves kept at most (wire indices beyond the first calls are cut per part)."""
-
-
-def _choice_halves(out: _Out) -> tuple[bytes, bytes]:
-    """:func:`_hot_choices` of ``out`` cut where its text goes (``value_halves``), once per process."""
-    key = (out.kind if not out.custom else "custom", out.wire)
-    halves = _CHOICES.get(key)
-    if halves is None:
-        choices = _hot_choices(out, HOLE)
-        halves = value_halves(choices) if choices is not None else NO_HALVES
-        if len(_CHOICES) < _MAX_CHOICES:
-            _CHOICES[key] = halves
-    return halves
-
-
-def _initial_text(part: Part) -> str:
-    if isinstance(part, (TextPart, RefusalPart)):
-        return part.text
-    if isinstance(part, ReasoningPart):
-        return part.text or "\n\n".join(part.summary)
-    return ""
-
-
-def _final_text(part: Part) -> str:
-    if isinstance(part, ToolCall):
-        return part.arguments
-    return _initial_text(part)
 
 
 _DELTAS = frozenset({TextDelta, ToolCallDelta})

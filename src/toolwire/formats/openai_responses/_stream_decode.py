@@ -40,7 +40,6 @@ progress event type is noted).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from toolwire._json import dumps_leaf
@@ -50,6 +49,14 @@ from toolwire.formats._wire import as_dict, opt_dict, opt_str, req_dict, req_str
 from toolwire.formats.openai_responses._content import decode_content
 from toolwire.formats.openai_responses._decode_items import decode_item
 from toolwire.formats.openai_responses._extra import FORMAT, QUIET, split_fields
+from toolwire.formats.openai_responses._stream_read import (
+    ERROR_KNOWN,
+    IN_PROGRESS,
+    LIFECYCLE_EVENTS,
+    QUIET_EVENTS,
+    OpenItem,
+    int_field,
+)
 from toolwire.formats.openai_responses.response import decode_response
 from toolwire.ir.content import Part, TextPart, ToolCall
 from toolwire.ir.notes import Notes
@@ -68,43 +75,6 @@ from toolwire.ir.stream import (
 
 __all__ = ["StreamDecoder"]
 
-_LIFECYCLE = frozenset({"response.created", "response.queued", "response.in_progress"})
-_QUIET_EVENTS = frozenset(
-    {
-        "response.output_text.done",
-        "response.refusal.done",
-        "response.content_part.done",
-        "response.output_text.annotation.added",
-        "response.function_call_arguments.done",
-        "response.custom_tool_call_input.done",
-        "response.reasoning_summary_text.done",
-        "response.reasoning_summary_part.done",
-        "response.reasoning_text.done",
-    }
-)
-_IN_PROGRESS = frozenset({"output", "usage"})  # placeholders of a response still in progress
-_ERROR_KNOWN = frozenset({"type", "code", "message", "param"})
-
-
-def _index(event: dict[str, Any], key: str) -> int:
-    value = event.get(key)
-    if type(value) is not int:
-        raise PayloadError(
-            f"missing required field '{key}'" if value is None else f"'{key}' must be an integer",
-            path=f"$.{key}",
-        )
-    return value
-
-
-@dataclass(slots=True)
-class _Item:
-    """An output item the stream opened: its kind and the canonical indexes of its parts."""
-
-    kind: str
-    item: dict[str, Any]
-    parts: dict[int, int] = field(default_factory=dict)  # content/summary slot -> canonical index
-    text_slot: int | None = None  # last reasoning_text content_index seen
-
 
 class StreamDecoder:
     """Decode a Responses event stream (parsed SSE data dicts) into canonical stream events.
@@ -121,7 +91,7 @@ class StreamDecoder:
         self._count = 0
         self._started = False
         self._finished = False
-        self._items: dict[int, _Item] = {}
+        self._items: dict[int, OpenItem] = {}
         self.lend: Lend | None = None
         """The target encoder's ``lend``, set by a translator whose hot-path sink is that
         encoder's ``frame_delta`` (see ``Lend``)."""
@@ -181,7 +151,11 @@ class StreamDecoder:
                     line = lent.line
                     if line:
                         lent.sent += len(delta)
-                        return line % dumps_leaf(delta)  # type: ignore[no-any-return]
+                        try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
+                            return line % dumps_leaf(delta)  # type: ignore[no-any-return]
+                        except UnicodeEncodeError:
+                            lent.sent -= len(delta)
+                            return hot, index, delta
                 data = sink(hot, index, delta)
                 if data is not None:
                     if lent is not NO_LEND:
@@ -229,7 +203,7 @@ class StreamDecoder:
             return [ResponseStart(origin=FORMAT)]
         resp = _decode_response(response)
         extra = dict(resp.extra)
-        quiet = {k: v for k, v in extra.pop(QUIET, {}).items() if k not in _IN_PROGRESS}
+        quiet = {k: v for k, v in extra.pop(QUIET, {}).items() if k not in IN_PROGRESS}
         if quiet:
             extra[QUIET] = quiet
         return [ResponseStart(id=resp.id, origin=FORMAT, model=resp.model, created=resp.created, extra=extra)]
@@ -241,15 +215,15 @@ class StreamDecoder:
         self.notes.origins[("parts", index)] = (self._count - 1,)  # the event that started it
         return index, PartStart(index=index, part=part)
 
-    def _item(self, data: dict[str, Any]) -> _Item:
-        output_index = _index(data, "output_index")
+    def _item(self, data: dict[str, Any]) -> OpenItem:
+        output_index = int_field(data, "output_index")
         item = self._items.get(output_index)
         if item is None:
             raise PayloadError(f"no open output item at output_index {output_index}", path="$.output_index")
         return item
 
     def _other(self, kind: str, data: dict[str, Any], position: int) -> list[StreamEvent]:
-        if kind not in _QUIET_EVENTS and kind not in self._noted:
+        if kind not in QUIET_EVENTS and kind not in self._noted:
             self._noted.add(kind)
             self.notes.info(
                 f"$[{position}]",
@@ -326,7 +300,7 @@ class StreamDecoder:
         path = "$.error" if body is not None else "$"
         body = body if body is not None else data
         code = body.get("code")
-        extra = split_fields(body, _ERROR_KNOWN)
+        extra = split_fields(body, ERROR_KNOWN)
         if body is not data:
             extra["~nested"] = True
         info = ErrorInfo(
@@ -344,13 +318,13 @@ class StreamDecoder:
 
     def _item_added(self, data: dict[str, Any]) -> list[StreamEvent]:
         out = self._start(None)
-        output_index = _index(data, "output_index")
+        output_index = int_field(data, "output_index")
         if output_index in self._items:
             raise PayloadError(f"output_index {output_index} was already added", path="$.output_index")
         item = req_dict(data, "item", "$")
         kind = req_str(item, "type", "$.item")
         opt_str(item, "id", "$.item")  # the id every later event of the item repeats: a string
-        state = self._items[output_index] = _Item(kind, item)
+        state = self._items[output_index] = OpenItem(kind, item)
         if kind == "message":
             return out
         index, start = self._new_part(_decode_parts(item, "$.item")[0])
@@ -362,7 +336,7 @@ class StreamDecoder:
         item = self._item(data)
         if item.kind != "message":
             raise PayloadError(f"content part for a {item.kind!r} item", path="$.output_index")
-        slot = _index(data, "content_index")
+        slot = int_field(data, "content_index")
         parts, _ = decode_content([req_dict(data, "part", "$")], "$.part", "output_text")
         skeleton: Part = parts[0] if parts else TextPart(text="")
         if not item.parts:
@@ -376,7 +350,7 @@ class StreamDecoder:
         item = self._item(data)
         if item.kind != "message":
             raise PayloadError(f"text delta for a {item.kind!r} item", path="$.output_index")
-        slot = _index(data, "content_index")
+        slot = int_field(data, "content_index")
         delta = req_str(data, "delta", "$")
         out: list[StreamEvent] = []
         index = item.parts.get(slot)
@@ -402,18 +376,18 @@ class StreamDecoder:
 
     def _summary_added(self, data: dict[str, Any]) -> list[StreamEvent]:
         index = self._reasoning_index(data)
-        slot = _index(data, "summary_index")
+        slot = int_field(data, "summary_index")
         return [ReasoningDelta(index=index, summary="", summary_index=slot)]
 
     def _summary_delta(self, data: dict[str, Any]) -> list[StreamEvent]:
         index = self._reasoning_index(data)
-        slot = _index(data, "summary_index")
+        slot = int_field(data, "summary_index")
         return [ReasoningDelta(index=index, summary=req_str(data, "delta", "$"), summary_index=slot)]
 
     def _reasoning_text_delta(self, data: dict[str, Any]) -> list[StreamEvent]:
         index = self._reasoning_index(data)
         item = self._items[data["output_index"]]
-        slot = _index(data, "content_index")
+        slot = int_field(data, "content_index")
         delta = req_str(data, "delta", "$")
         if item.text_slot is not None and slot != item.text_slot:
             delta = "\n" + delta  # the codec joins reasoning_text entries with newlines
@@ -422,7 +396,7 @@ class StreamDecoder:
 
     def _item_done(self, data: dict[str, Any]) -> list[StreamEvent]:
         out = self._start(None)
-        output_index = _index(data, "output_index")
+        output_index = int_field(data, "output_index")
         item = req_dict(data, "item", "$")
         req_str(item, "type", "$.item")
         out.extend(self._finish(output_index, item, "$.item"))
@@ -488,7 +462,7 @@ _HOT: dict[str, type] = {
 
 _Handler = Callable[[StreamDecoder, dict[str, Any]], list[StreamEvent]]
 _HANDLERS: dict[str, _Handler] = {
-    **dict.fromkeys(_LIFECYCLE, StreamDecoder._lifecycle),
+    **dict.fromkeys(LIFECYCLE_EVENTS, StreamDecoder._lifecycle),
     "response.completed": StreamDecoder._terminal,
     "response.incomplete": StreamDecoder._terminal,
     "response.failed": StreamDecoder._terminal,

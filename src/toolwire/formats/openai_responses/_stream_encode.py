@@ -117,13 +117,17 @@ class StreamEncoder(ItemEvents):
             if frame is None:
                 frame = live.frame = delta_frame(live)
             if frame:  # what _advance records, inline
+                seq = self._seq
+                try:  # the bytes first: a lone surrogate declines to the general path
+                    data = frame % (dumps_leaf(text), seq)
+                except UnicodeEncodeError:
+                    return None
                 live.chunks.append(text)
                 live.sent.append(text)
-                seq = self._seq
                 self._seq = seq + 1
                 if not seq % PACK_EVERY:
                     pack(live)
-                return frame % (dumps_leaf(text), seq)
+                return data
         elif kind is ToolCallDelta and index in self._waiting and self._waits(live, index):
             # A call waiting for the streaming part to end (``_route``): recorded, no bytes yet.
             delta = ToolCallDelta(index=index, arguments=text)

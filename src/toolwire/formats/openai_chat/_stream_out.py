@@ -1,0 +1,83 @@
+"""An open part of the Chat stream encoder (:mod:`._stream_encode`), its hot-path delta chunk's
+``choices`` and their bytes, and the text a part starts or ends with."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from toolwire.formats._stream import (
+    HOLE,
+    NO_HALVES,
+    value_halves,
+)
+from toolwire.ir.content import Part, ReasoningPart, RefusalPart, TextPart, ToolCall
+
+__all__ = [
+    "Out",
+    "CHOICES",
+    "MAX_CHOICES",
+    "choice_halves",
+    "final_text",
+    "hot_choices",
+    "initial_text",
+]
+
+
+@dataclass(slots=True)
+class Out:
+    """An open part: where its text goes and how much of it was sent."""
+
+    kind: str  # content | refusal | reasoning | call | legacy | drop
+    field: str | None = None  # reasoning: the delta field
+    wire: int = 0  # call: wire index
+    custom: bool = False
+    sent: int = 0  # characters sent
+    summary: int | None = None  # reasoning: last summary index sent
+    frame: bytes | None = None  # its delta chunk's SSE bytes, a template for its text (see frame)
+    line: bytes = b""  # ``frame`` while lent to a decoder (see ``lend``), else b""
+
+
+def hot_choices(out: Out, text: str) -> list[dict[str, Any]] | None:
+    """The ``choices`` of a hot-path delta chunk of ``out`` (None: its kind takes the general path)."""
+    kind = out.kind
+    if kind == "content" or kind == "refusal":
+        delta: dict[str, Any] = {kind: text}
+    elif kind == "call" and not out.custom:
+        delta = {"tool_calls": [{"index": out.wire, "function": {"arguments": text}}]}
+    else:
+        return None
+    return [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": None}]
+
+
+CHOICES: dict[tuple[str, int], tuple[bytes, bytes]] = {}
+"""A hot-path delta chunk's ``choices`` around its text, by part kind and wire index (0 for
+text; the kinds without a hot path: ``NO_HALVES``): the same bytes in every stream."""
+MAX_CHOICES = 256
+"""Halves kept at most (wire indices beyond the first calls are cut per part)."""
+
+
+def choice_halves(out: Out) -> tuple[bytes, bytes]:
+    """:func:`hot_choices` of ``out`` cut where its text goes (``value_halves``), once per process."""
+    key = (out.kind if not out.custom else "custom", out.wire)
+    halves = CHOICES.get(key)
+    if halves is None:
+        choices = hot_choices(out, HOLE)
+        halves = value_halves(choices) if choices is not None else NO_HALVES
+        if len(CHOICES) < MAX_CHOICES:
+            CHOICES[key] = halves
+    return halves
+
+
+def initial_text(part: Part) -> str:
+    if isinstance(part, (TextPart, RefusalPart)):
+        return part.text
+    if isinstance(part, ReasoningPart):
+        return part.text or "\n\n".join(part.summary)
+    return ""
+
+
+def final_text(part: Part) -> str:
+    if isinstance(part, ToolCall):
+        return part.arguments
+    return initial_text(part)
