@@ -24,7 +24,8 @@ after any piece, exactly ``parse_partial(text_so_far)``. It never re-reads what 
   ``None`` for hopeless text, and the same ``RecursionError`` that ``json.loads`` raises for
   nesting deeper than Python's recursion limit). Valid text never takes that path (tested).
 
-What it shows of an unfinished tail is tabled in :mod:`toolwire._partial_lex`.
+What it shows of an unfinished tail is tabled in :mod:`toolwire._partial_lex`; the steps, one per
+parser state, are :class:`~toolwire._partial_steps.ParserSteps`, which it builds on.
 """
 
 from __future__ import annotations
@@ -33,35 +34,26 @@ from collections.abc import Callable
 from typing import Any
 
 from toolwire._partial_lex import (
-    ESCAPE_TAIL,
     HIDDEN,
-    LITERAL,
-    LITERAL_PREFIXES,
-    LITERALS,
     NUMBER,
-    NUMBER_CHARS,
-    NUMBER_PREFIX,
-    balanced,
-    complete_items,
     loads,
     number,
-    scanstring,
     skip_ws,
-    string_body,
     string_piece,
     tail_member,
     tail_value,
 )
+from toolwire._partial_steps import AFTER as _AFTER
+from toolwire._partial_steps import DEFER, MAX_OPEN, ParserSteps
+from toolwire._partial_steps import END as _END
+from toolwire._partial_steps import FIRST_ITEM as _FIRST_ITEM
+from toolwire._partial_steps import FIRST_KEY as _FIRST_KEY
+from toolwire._partial_steps import KEY as _KEY
+from toolwire._partial_steps import STRING as _STRING
+from toolwire._partial_steps import VALUE as _VALUE
 from toolwire.partial_json import parse_partial
 
 __all__ = ["MAX_OPEN", "PartialParser"]
-
-MAX_OPEN = 256
-"""Most containers open at once before the parser hands over to ``parse_partial``."""
-
-DEFER = 512
-"""Longest unfinished item (inside an open container) shown by :func:`tail_value` rather than
-opened: it is read again with each piece until it completes, then decoded in one C call."""
 
 SLICE = 2048
 """Longest text parsed in one go: a longer one (many pieces fed between two :meth:`~PartialParser.value`
@@ -69,17 +61,12 @@ calls, or one big piece) is parsed a slice at a time. The bulk decodes look ahea
 bracket of the text they are given, so a slice bounds each look-ahead and keeps the whole
 linear in the text however it was fed."""
 
-# Parser states: what the text at the current position must be.
-_VALUE, _FIRST_ITEM, _FIRST_KEY, _KEY, _COLON, _AFTER, _STRING, _END = range(8)
 _CLOSERS = ("}", "]")
 _FAST_STATES = {list: (_VALUE, _FIRST_ITEM), dict: (_KEY, _FIRST_KEY)}
 """Container type -> the states before an item, where :meth:`PartialParser._run_fast` starts."""
-_Step = Callable[["PartialParser", str, int], int]
-"""A step reads the text from a position and returns where it stopped: ``>= 0`` when it
-consumed a token, ``~pos`` (negative) when the token at ``pos`` is still arriving."""
 
 
-class PartialParser:
+class PartialParser(ParserSteps):
     """``parse_partial`` of a growing text, one piece at a time, in time linear in the text.
 
     The value returned by :meth:`value` is the parser's own, updated in place by later pieces:
@@ -96,42 +83,14 @@ class PartialParser:
         {'city': 'Paris', 'days': 3}
     """
 
-    __slots__ = (
-        "_buf",
-        "_chunks",
-        "_defer",
-        "_done",
-        "_failed",
-        "_keys",
-        "_leaf",
-        "_open",
-        "_reference",
-        "_root",
-        "_stack",
-        "_state",
-        "_string_is_key",
-        "rescanned",
-        "scanned",
-    )
+    __slots__ = ("_chunks", "_done", "_leaf", "_reference")
 
     def __init__(self) -> None:
+        super().__init__()
         self._chunks: list[str] = []  # every piece fed, for text() and the reference
         self._done = 0  # how many of _chunks are parsed
-        self._buf = ""  # unparsed text, from the start of the current unfinished token
-        self._stack: list[dict[str, Any] | list[Any]] = []  # open containers, outermost first
-        self._keys: list[str] = []  # the key being filled in each open object (parallel to _stack)
-        self._root: Any = None
-        self._state = _VALUE
-        self._open = ""  # decoded text of the open string
-        self._string_is_key = False
         self._leaf = False  # a provisional leaf is in its container (or is the root)
-        self._failed = False
         self._reference: Any = None
-        self._defer = True  # may keep a short unfinished container item as text (DEFER)
-        self.scanned = 0
-        """Characters parsed into the value so far: the parser's work, for complexity tests."""
-        self.rescanned = 0
-        """Characters of unfinished items read again to show them (at most :data:`DEFER` a piece)."""
 
     def feed(self, text: str) -> None:
         """Add the next piece of the text (parsed lazily, by the next :meth:`value`)."""
@@ -266,12 +225,6 @@ class PartialParser:
         self._parse(buf[end:])
         return True
 
-    def _parse(self, buf: str) -> None:
-        pos, end, steps = 0, len(buf), _STEPS
-        while 0 <= pos < end:
-            pos = steps[self._state](self, buf, pos)
-        self._buf = "" if pos >= end else buf[~pos:]
-
     # -- the provisional leaf: the unfinished string or number at the end ---------------------
 
     def _leaf_value(self) -> tuple[bool, Any]:
@@ -328,212 +281,3 @@ class PartialParser:
             del top[self._keys[-1]]
         else:
             top.pop()
-
-    # -- steps: one per state, see _Step --------------------------------------------------
-
-    def _fail(self, pos: int) -> int:
-        self._failed = True
-        return ~pos
-
-    def _add(self, value: Any) -> None:
-        """A complete value: into its container, or the root."""
-        if not self._stack:
-            self._root = value
-            self._state = _END
-            return
-        top = self._stack[-1]
-        if isinstance(top, dict):
-            top[self._keys[-1]] = value
-        else:
-            top.append(value)
-        self._state = _AFTER
-
-    def _step_value(self, buf: str, pos: int) -> int:
-        pos = skip_ws(buf, pos).end()
-        if pos == len(buf):
-            return ~pos
-        self.scanned += 1
-        char = buf[pos]
-        if self._state == _FIRST_ITEM and char == "]":
-            return self._close(buf, pos)
-        if self._stack and type(self._stack[-1]) is list and (end := self._run(buf, pos, True)) != pos:
-            return end
-        return _VALUE_STARTS.get(char, PartialParser._start_scalar)(self, buf, pos)
-
-    def _start_string(self, buf: str, pos: int) -> int:
-        self._string_is_key = self._state in (_FIRST_KEY, _KEY)
-        if buf.find('"', pos + 1) >= 0:  # else surely unfinished: spare the exception
-            try:
-                text, end = scanstring(buf, pos + 1)
-            except ValueError:
-                pass  # unfinished (or malformed, which _step_string will find)
-            else:
-                self.scanned += end - pos
-                return self._end_string(text, end)
-        self._open = ""
-        self._state = _STRING
-        return pos + 1
-
-    def _start_container(self, buf: str, pos: int) -> int:
-        top = self._stack[-1] if self._stack else None
-        closer = max(buf.rfind("}"), buf.rfind("]")) + 1
-        if type(top) is dict and closer > pos and balanced(buf, pos, closer):
-            try:  # the value of a key, complete up to the last closing bracket
-                value = loads(buf[pos:closer])
-            except (ValueError, RecursionError):
-                pass  # unfinished, or more follows (the steps will see it)
-            else:
-                self.scanned += closer - pos
-                self._add(value)
-                return closer
-        if self._defer and top is not None and len(buf) - pos <= DEFER:
-            self.rescanned += len(buf) - pos
-            return ~pos  # unfinished: shown by tail_value until it completes
-        self.scanned += 1
-        if len(self._stack) >= MAX_OPEN:
-            return self._fail(pos)
-        container: dict[str, Any] | list[Any] = {} if buf[pos] == "{" else []
-        self._add(container)
-        self._stack.append(container)
-        self._keys.append("")
-        self._state = _FIRST_KEY if buf[pos] == "{" else _FIRST_ITEM
-        return pos + 1
-
-    def _start_scalar(self, buf: str, pos: int) -> int:
-        literal = LITERAL.match(buf, pos)
-        if literal is not None:
-            self.scanned += literal.end() - pos
-            self._add(LITERALS[literal.group()])
-            return literal.end()
-        found = NUMBER.match(buf, pos)
-        if found is not None and found.end() < len(buf) and buf[found.end()] not in NUMBER_CHARS:
-            self.scanned += found.end() - pos
-            shown, value = number(found.group(), found)
-            if not shown:
-                return self._fail(pos)
-            self._add(value)
-            return found.end()
-        rest = buf[pos:]
-        self.scanned += len(rest)
-        if rest in LITERAL_PREFIXES or NUMBER_PREFIX.fullmatch(rest):
-            return ~pos  # still arriving: keep it in the buffer
-        return self._fail(pos)
-
-    def _step_key(self, buf: str, pos: int) -> int:
-        pos = skip_ws(buf, pos).end()
-        if pos == len(buf):
-            return ~pos
-        self.scanned += 1
-        char = buf[pos]
-        if self._state == _FIRST_KEY:
-            if char == "}":
-                return self._close(buf, pos)
-            if (end := self._run(buf, pos, True)) != pos:
-                return end
-        if char != '"':
-            return self._fail(pos)
-        return self._start_string(buf, pos)
-
-    def _step_colon(self, buf: str, pos: int) -> int:
-        pos = skip_ws(buf, pos).end()
-        if pos == len(buf):
-            return ~pos
-        self.scanned += 1
-        if buf[pos] != ":":
-            return self._fail(pos)
-        self._state = _VALUE
-        return pos + 1
-
-    def _run(self, buf: str, pos: int, first: bool) -> int:
-        """Past a run of complete items of the open container (see ``complete_items``), or ``pos``."""
-        top = self._stack[-1]
-        start = pos
-        if not first:
-            start = skip_ws(buf, pos).end()
-            if buf[start : start + 1] != ",":
-                return pos
-            start += 1
-        items, end = complete_items(buf, start, type(top))
-        if items is None:
-            return pos
-        self.scanned += end - pos
-        if isinstance(top, dict):
-            top.update(items)
-        else:
-            top.extend(items)
-        self._state = _AFTER
-        return end
-
-    def _step_after(self, buf: str, pos: int) -> int:
-        pos = self._run(buf, pos, False)
-        pos = skip_ws(buf, pos).end()
-        if pos == len(buf):
-            return ~pos
-        self.scanned += 1
-        char = buf[pos]
-        if char == ",":
-            self._state = _KEY if isinstance(self._stack[-1], dict) else _VALUE
-            return pos + 1
-        return self._close(buf, pos)
-
-    def _step_end(self, buf: str, pos: int) -> int:
-        pos = skip_ws(buf, pos).end()
-        return ~pos if pos == len(buf) else self._fail(pos)
-
-    def _close(self, buf: str, pos: int) -> int:
-        if buf[pos] != ("}" if isinstance(self._stack[-1], dict) else "]"):
-            return self._fail(pos)
-        self._stack.pop()
-        self._keys.pop()
-        self._state = _AFTER if self._stack else _END
-        return pos + 1
-
-    def _step_string(self, buf: str, pos: int) -> int:
-        end = string_body(buf, pos).end()
-        self.scanned += end - pos
-        if end > pos:
-            piece = buf[pos:end]
-            # the only reference left is ours, so CPython grows the string in place, and
-            # following a long string costs O(its length), not O(length x pieces)
-            text, self._open = self._open, ""
-            text += loads('"' + piece + '"') if "\\" in piece else piece
-            self._open = text
-        if end == len(buf):
-            return end
-        if buf[end] == '"':
-            text, self._open = self._open, ""
-            return self._end_string(text, end + 1)
-        if buf[end] == "\\" and ESCAPE_TAIL.fullmatch(buf, end):
-            return ~end  # an escape still arriving: keep it in the buffer
-        return self._fail(end)  # a control character or a bad escape
-
-    def _end_string(self, text: str, pos: int) -> int:
-        if not self._string_is_key:
-            self._add(text)
-            return pos
-        top = self._stack[-1]
-        if text in top:  # a duplicate key: parse_partial's answer depends on the order of values
-            return self._fail(pos)
-        self._keys[-1] = text
-        self._state = _COLON
-        return pos
-
-
-_VALUE_STARTS: dict[str, _Step] = {
-    '"': PartialParser._start_string,
-    "{": PartialParser._start_container,
-    "[": PartialParser._start_container,
-}
-"""First character of a value -> its step (anything else is a number or a literal)."""
-
-_STEPS: dict[int, _Step] = {
-    _VALUE: PartialParser._step_value,
-    _FIRST_ITEM: PartialParser._step_value,
-    _FIRST_KEY: PartialParser._step_key,
-    _KEY: PartialParser._step_key,
-    _COLON: PartialParser._step_colon,
-    _AFTER: PartialParser._step_after,
-    _STRING: PartialParser._step_string,
-    _END: PartialParser._step_end,
-}
-"""Parser state -> the step that reads the text at the current position."""
