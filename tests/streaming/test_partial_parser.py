@@ -382,13 +382,26 @@ def _read_cost(text: str, every: int) -> tuple[float, float]:
     return min(reading) - min(plain), min(loads)
 
 
+def _assert_read_cost(text: str, every: int, bound: float) -> None:
+    """The reads' cost under ``bound`` times ``json.loads`` of the text. A failing measurement is
+    taken again (up to three in all) before the test fails: the cost is a difference of two
+    timings, which a burst of load from another process can inflate; a real regression fails
+    every time."""
+    measured = []
+    for _ in range(3):
+        cost, floor = _read_cost(text, every)
+        measured.append((cost / floor, cost, floor))
+        if cost < bound * floor:
+            return
+    pytest.fail(f"reads cost {min(measured)[0]:.2f}x json.loads (bound {bound}x): {measured}")
+
+
 @pytest.mark.parametrize("shape", SHAPES)
 def test_a_read_once_at_the_end_costs_less_than_json_loads(shape: str) -> None:
     """A consumer that reads the arguments once the call is complete pays one C decode of the
     whole text (0.3-0.9x ``json.loads`` here), not a parse of it slice by slice (1.3-2x; nested
     items were 12x: no cut of a 2048-character slice was at the container's depth)."""
-    cost, floor = _read_cost(SHAPES[shape](100_000), 10**9)
-    assert cost < 1.2 * floor, (cost, floor)
+    _assert_read_cost(SHAPES[shape](100_000), 10**9, 1.2)
 
 
 @pytest.mark.parametrize("shape", SHAPES)
@@ -396,8 +409,7 @@ def test_reads_every_100_pieces_cost_a_few_json_loads(shape: str) -> None:
     """A UI rendering a few frames a second: the reads of 100 KB cost about 1-2.3x ``json.loads``
     of it in all. Runs of complete items are cut where they are balanced, even when the text ends
     inside a nested item or closes many levels at once (deep nesting was 3.7x, nested items 22x)."""
-    cost, floor = _read_cost(SHAPES[shape](100_000), 100)
-    assert cost < 3 * floor, (cost, floor)
+    _assert_read_cost(SHAPES[shape](100_000), 100, 3)
 
 
 WHOLE = [
