@@ -88,10 +88,20 @@ class _CountedPart:
     def __init__(self, part: Any, written: list[int]) -> None:
         self._part, self._written = part, written
 
-    def write(self, text: str) -> bytes | None:
-        written: bytes | None = self._part.write(text)
-        self._written[0] += written is not None
-        return written
+    @property
+    def line(self) -> bytes:
+        line: bytes = self._part.line
+        return line
+
+    @property
+    def sent(self) -> int:
+        sent: int = self._part.sent
+        return sent
+
+    @sent.setter
+    def sent(self, value: int) -> None:
+        self._written[0] += 1
+        self._part.sent = value
 
 
 def _count_lent(translator: StreamTranslator) -> list[int]:

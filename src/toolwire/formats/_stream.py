@@ -272,10 +272,6 @@ class _NoLend:
 
     line = b""
 
-    def write(self, text: str) -> None:
-        """Nothing written: the decoder calls its sink."""
-        return None
-
 
 NO_LEND: Any = _NoLend()
 """A lent part that is never written to (``line`` empty): the decoder calls the sink."""

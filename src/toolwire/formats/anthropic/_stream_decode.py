@@ -31,6 +31,7 @@ from typing import Any
 import msgspec
 
 from toolwire._args_check import ArgumentsCheck
+from toolwire._json import dumps_leaf
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import (
     NO_LEND,
@@ -97,6 +98,7 @@ class StreamDecoder(HotFrames):
         self._next_ir = 0
         self._block: OpenBlock | None = None
         self._opaque: list[list[Any]] = []
+        self._dumps: Callable[[Any], bytes] = dumps_leaf  # per delta: an attribute, not a module global
         self.lend: Lend | None = None
         """The target encoder's ``lend``, set by a translator whose hot-path sink is that
         encoder's ``frame_delta`` (see ``Lend``)."""
@@ -158,9 +160,14 @@ class StreamDecoder(HotFrames):
             if sink is not None:
                 lent = block.lent
                 if lent is not None:  # the encoder's part, written here (see ``Lend``)
-                    written = lent.write(text)  # None: not lent, or a lone surrogate (the sink declines it)
-                    if written is not None:
-                        return written  # type: ignore[no-any-return]
+                    line = lent.line
+                    if line:
+                        lent.sent += len(text)
+                        try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
+                            return line % self._dumps(text)  # type: ignore[no-any-return]
+                        except UnicodeEncodeError:
+                            lent.sent -= len(text)
+                            return kind, block.ir, text  # type: ignore[return-value]
                 data = sink(kind, block.ir, text)  # type: ignore[arg-type]
                 if data is not None:
                     if lent is not NO_LEND:

@@ -15,7 +15,6 @@ from typing import Any, Literal
 import msgspec
 
 from toolwire._args_check import TRIM, ArgumentsCheck
-from toolwire._json import dumps_leaf
 from toolwire.formats._wire import emit_extra
 from toolwire.formats.anthropic._encode_blocks import Ctx, encode_part
 from toolwire.ir.content import Part, ReasoningPart, RefusalPart, TextPart, ToolCall, ToolResult
@@ -56,20 +55,6 @@ class Slot:
     ``StreamEncoder.frame_delta``."""
     line: bytes = b""
     """``frame`` while lent to a decoder's hot path (``StreamEncoder.lend``), else ``b""``."""
-
-    def write(self, text: str) -> bytes | None:
-        """A delta of this part written while it is lent (see ``Lend``): its SSE bytes, with
-        ``text`` counted as sent; ``None``, with nothing counted, when it is not lent (``line``
-        empty) or for text that cannot be encoded (a lone surrogate)."""
-        line = self.line
-        if not line:
-            return None
-        try:
-            data = line % dumps_leaf(text)
-        except UnicodeEncodeError:
-            return None
-        self.sent += len(text)
-        return data
 
 
 def delta_event(slot: Slot, delta: dict[str, Any]) -> dict[str, Any]:

@@ -76,20 +76,6 @@ class _Slot:
     plain: bool = False  # a text part with no signature still to send: text deltas take the hot path
     line: bytes = b""  # its text chunk's SSE bytes while lent to a decoder (``lend``), else b""
 
-    def write(self, text: str) -> bytes | None:
-        """A delta of this part written while it is lent (see ``Lend``): its SSE bytes, with
-        ``text`` counted as sent; ``None``, with nothing counted, when it is not lent (``line``
-        empty) or for text that cannot be encoded (a lone surrogate)."""
-        line = self.line
-        if not line:
-            return None
-        try:
-            data = line % dumps_leaf(text)
-        except UnicodeEncodeError:
-            return None
-        self.sent += len(text)
-        return data
-
 
 def _path(index: int) -> str:
     """The IR path of part ``index`` (notes map it to the event that started the part)."""

@@ -32,6 +32,7 @@ from typing import Any
 
 import msgspec
 
+from toolwire._json import dumps_leaf
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import (
     NO_LEND,
@@ -209,9 +210,14 @@ class StreamDecoder(HotFrames):
         if sink is not None:
             lent = run.lent
             if lent is not None:  # the encoder's part, written here (see ``Lend``)
-                written = lent.write(text)  # None: not lent, or a lone surrogate (the sink declines it)
-                if written is not None:
-                    return written  # type: ignore[no-any-return]
+                line = lent.line
+                if line:
+                    lent.sent += len(text)
+                    try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
+                        return line % dumps_leaf(text)  # type: ignore[no-any-return]
+                    except UnicodeEncodeError:
+                        lent.sent -= len(text)
+                        return ReasoningDelta if thought else TextDelta, run.index, text
             kind = ReasoningDelta if thought else TextDelta
             data = sink(kind, run.index, text)
             if data is not None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolwire._json import dumps_leaf
 from toolwire.errors import ToolwireError
 from toolwire.formats._stream import (
     DONE,
@@ -183,9 +184,14 @@ class StreamDecoder(HotFrames):
             if sink is not None:
                 lent = self._flow_lent
                 if lent is not None:  # the encoder's part, written here (see ``Lend``)
-                    written = lent.write(text)  # None: not lent, or a lone surrogate (the sink declines it)
-                    if written is not None:
-                        return written  # type: ignore[no-any-return]
+                    line = lent.line
+                    if line:
+                        lent.sent += len(text)
+                        try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
+                            return line % dumps_leaf(text)  # type: ignore[no-any-return]
+                        except UnicodeEncodeError:
+                            lent.sent -= len(text)
+                            return TextDelta, flow[1], text
                 data = sink(TextDelta, flow[1], text)
                 if data is not None:
                     if lent is not NO_LEND:
@@ -200,9 +206,14 @@ class StreamDecoder(HotFrames):
         if sink is not None and arguments:
             lent = call.lent
             if lent is not None:
-                written = lent.write(arguments)  # None: not lent, or a lone surrogate (the sink declines it)
-                if written is not None:
-                    return written  # type: ignore[no-any-return]
+                line = lent.line
+                if line:
+                    lent.sent += len(arguments)
+                    try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
+                        return line % dumps_leaf(arguments)  # type: ignore[no-any-return]
+                    except UnicodeEncodeError:
+                        lent.sent -= len(arguments)
+                        return ToolCallDelta, index, arguments
             data = sink(ToolCallDelta, index, arguments)
             if data is not None:
                 if lent is not NO_LEND:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from toolwire._json import dumps_leaf
 from toolwire.formats._stream import (
     HOLE,
     NO_HALVES,
@@ -37,20 +36,6 @@ class Out:
     summary: int | None = None  # reasoning: last summary index sent
     frame: bytes | None = None  # its delta chunk's SSE bytes, a template for its text (see frame)
     line: bytes = b""  # ``frame`` while lent to a decoder (see ``lend``), else b""
-
-    def write(self, text: str) -> bytes | None:
-        """A delta of this part written while it is lent (see ``Lend``): its SSE bytes, with
-        ``text`` counted as sent; ``None``, with nothing counted, when it is not lent (``line``
-        empty) or for text that cannot be encoded (a lone surrogate)."""
-        line = self.line
-        if not line:
-            return None
-        try:
-            data = line % dumps_leaf(text)
-        except UnicodeEncodeError:
-            return None
-        self.sent += len(text)
-        return data
 
 
 def hot_choices(out: Out, text: str) -> list[dict[str, Any]] | None:

@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from toolwire._json import dumps_leaf
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import (
     NO_LEND,
@@ -103,6 +104,7 @@ class StreamDecoder(HotFrames):
         # What the hot path reads per delta: attributes, not module globals (cheaper, compiled).
         self._hot_types: dict[str, type] = _HOT
         self._call_type: type = ToolCallDelta
+        self._dumps: Callable[[Any], bytes] = dumps_leaf
         self.lend: Lend | None = None
         """The target encoder's ``lend``, set by a translator whose hot-path sink is that
         encoder's ``frame_delta`` (see ``Lend``)."""
@@ -159,9 +161,14 @@ class StreamDecoder(HotFrames):
             if sink is not None:
                 lent = self._lent if self._lent_at == index and self._lent_kind is hot else None
                 if lent is not None:  # the encoder's part, written here (see ``Lend``)
-                    written = lent.write(delta)  # None: not lent, or a lone surrogate (the sink declines it)
-                    if written is not None:
-                        return written  # type: ignore[no-any-return]
+                    line = lent.line
+                    if line:
+                        lent.sent += len(delta)
+                        try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
+                            return line % self._dumps(delta)  # type: ignore[no-any-return]
+                        except UnicodeEncodeError:
+                            lent.sent -= len(delta)
+                            return hot, index, delta
                 data = sink(hot, index, delta)
                 if data is not None:
                     if lent is not NO_LEND:
