@@ -28,7 +28,7 @@ from toolwire._wire_reader import KEEPALIVE, WireReader
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import (
     DeltaSink,
-    HotLane,
+    HotFrames,
     ParsedEvent,
     StreamDecoderLike,
     StreamEncoderLike,
@@ -190,9 +190,9 @@ class StreamTranslator:
         self._encode_one = self._encoder.feed
         self._target: Format = resolve_format(target)
         self._frame: Callable[[StreamEvent], bytes | None] | None = getattr(self._encoder, "frame", None)
-        self._hot: Callable[[ParsedEvent, DeltaSink | None], HotLane] | None = getattr(
-            self._decoder, "hot_frame", None
-        )
+        self._hot: HotFrames | None = self._decoder if isinstance(self._decoder, HotFrames) else None
+        """The decoder, when it has a hot path: its ``hot_frame`` is called per event through this
+        type (a direct call, compiled; a bound method in an attribute would be a generic call)."""
         # An event ``hot`` declined goes to the decoder's general path, which is what its
         # ``feed`` does after asking ``hot`` again (see ``HotDecoder``).
         cold = getattr(self._decoder, "_feed", None) if self._hot is not None else None
@@ -229,7 +229,7 @@ class StreamTranslator:
         """Translate one source wire event (zero or more target wire events)."""
         hot = self._hot
         if hot is not None:
-            lane = hot(event, None)  # a delta, with no IR event yet
+            lane = hot.hot_frame(event, None)  # a delta, with no IR event yet
             if type(lane) is tuple:
                 if self._sealer is not None:
                     lane = self._sealer.lane(lane)
@@ -247,7 +247,7 @@ class StreamTranslator:
         """
         hot = self._hot
         if hot is not None:
-            lane = hot(event, self._sink)  # a plain translator's delta: its bytes, in one call
+            lane = hot.hot_frame(event, self._sink)  # a plain translator's delta: its bytes, in one call
             if type(lane) is bytes:  # the common event first (cheaper than isinstance)
                 return lane
             if lane is not None:

@@ -45,6 +45,7 @@ __all__ = [
     "HotLane",
     "FramingEncoder",
     "HOLE",
+    "HotFrames",
     "INT_HOLE",
     "NAMED_EVENTS",
     "StreamDecoderLike",
@@ -316,6 +317,18 @@ class HotDecoder(Protocol):
         """The general path: any event, checked field by field (what ``feed`` does when ``hot``
         returns ``None``)."""
         ...
+
+
+class HotFrames:
+    """Base of the stream decoders with a :class:`HotDecoder` path: the translator holds such a
+    decoder by this type and calls its ``hot_frame`` once per event, which a compiled build
+    (``make compiled``) makes a direct call (through a bound method kept in an attribute, or a
+    decoder typed as a protocol, it would be a generic call: its own Python-level argument
+    parsing per event)."""
+
+    def hot_frame(self, event: ParsedEvent, sink: DeltaSink | None) -> HotLane:
+        """See :meth:`HotDecoder.hot_frame`."""
+        raise NotImplementedError
 
 
 class StreamDecoderLike(Protocol):

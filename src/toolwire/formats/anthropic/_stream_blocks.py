@@ -62,6 +62,8 @@ class OpenBlock:
     """The field of that delta that carries its text."""
     fast_event: Any = None
     """The IR event that delta becomes: TextDelta, ReasoningDelta (text) or ToolCallDelta."""
+    fast_args: bool = False
+    """That IR event is ToolCallDelta (tested per delta: a field, not a module global, compiled)."""
     lent: Any = None
     """The encoder's part this block's deltas are written to (``borrow``; None: not asked yet)."""
     call: ToolCall | None = None

@@ -33,7 +33,16 @@ import msgspec
 from toolwire._args_check import ArgumentsCheck
 from toolwire._json import dumps_leaf
 from toolwire.errors import PayloadError
-from toolwire.formats._stream import NO_LEND, DeltaSink, HotLane, Lend, ParsedEvent, borrow, hot_events
+from toolwire.formats._stream import (
+    NO_LEND,
+    DeltaSink,
+    HotFrames,
+    HotLane,
+    Lend,
+    ParsedEvent,
+    borrow,
+    hot_events,
+)
 from toolwire.formats._wire import as_dict, fail, req_dict, req_list, req_str
 from toolwire.formats.anthropic._decode_blocks import decode_block
 from toolwire.formats.anthropic._stream_blocks import (
@@ -68,7 +77,7 @@ from toolwire.ir.stream import (
 __all__ = ["StreamDecoder"]
 
 
-class StreamDecoder:
+class StreamDecoder(HotFrames):
     """Feed Anthropic stream events (parsed SSE data); get canonical stream events.
 
     Example:
@@ -89,6 +98,7 @@ class StreamDecoder:
         self._next_ir = 0
         self._block: OpenBlock | None = None
         self._opaque: list[list[Any]] = []
+        self._dumps: Callable[[Any], bytes] = dumps_leaf  # per delta: an attribute, not a module global
         self.lend: Lend | None = None
         """The target encoder's ``lend``, set by a translator whose hot-path sink is that
         encoder's ``frame_delta`` (see ``Lend``)."""
@@ -141,7 +151,7 @@ class StreamDecoder:
         count = self._count = self._count + 1
         kind = block.fast_event
         if text:
-            if kind is ToolCallDelta:
+            if block.fast_args:
                 block.chunks.append(text)
                 if not count & TRIM_MASK and type(block.chunks) is ArgumentsCheck:
                     block.chunks.trim()
@@ -154,7 +164,7 @@ class StreamDecoder:
                     if line:
                         lent.sent += len(text)
                         try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
-                            return line % dumps_leaf(text)  # type: ignore[no-any-return]
+                            return line % self._dumps(text)  # type: ignore[no-any-return]
                         except UnicodeEncodeError:
                             lent.sent -= len(text)
                             return kind, block.ir, text  # type: ignore[return-value]
@@ -332,6 +342,7 @@ class StreamDecoder:
         if kind in CALL_BLOCKS or not keep:
             block = self._block
             block.fast, block.fast_field, block.fast_event = FAST_DELTAS[kind]
+            block.fast_args = block.fast_event is ToolCallDelta
         self._next_wire += 1
         self._next_ir += 1
         self._notes.origins[("parts", self._next_ir - 1)] = (self._count - 1,)  # the event that started it

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolwire.errors import PayloadError
-from toolwire.formats._stream import DeltaSink, HotLane, ParsedEvent, hot_events
+from toolwire.formats._stream import DeltaSink, HotFrames, HotLane, ParsedEvent, hot_events
 from toolwire.formats._wire import as_dict, fail, opt_str, req_dict, req_str
 from toolwire.formats.bedrock_converse._keys import ERROR_STATUS, decode_stop, decode_usage
 from toolwire.formats.bedrock_converse._stream_frames import EXCEPTION_TYPES
@@ -86,7 +86,7 @@ class _Malformed(Exception):
     """An event that breaks the grammar (not its shape): reported as ``malformed_event``."""
 
 
-class StreamDecoder:
+class StreamDecoder(HotFrames):
     """Feed ConverseStream events (one-key dicts); get canonical stream events."""
 
     def __init__(self, notes: Notes | None = None) -> None:

@@ -34,7 +34,16 @@ import msgspec
 
 from toolwire._json import dumps_leaf
 from toolwire.errors import PayloadError
-from toolwire.formats._stream import NO_LEND, DeltaSink, HotLane, Lend, ParsedEvent, borrow, hot_events
+from toolwire.formats._stream import (
+    NO_LEND,
+    DeltaSink,
+    HotFrames,
+    HotLane,
+    Lend,
+    ParsedEvent,
+    borrow,
+    hot_events,
+)
 from toolwire.formats._wire import as_dict, as_list, child, fail, opt_dict, opt_str, req_str
 from toolwire.formats.gemini._decode_parts import decode_part
 from toolwire.formats.gemini._keys import camel, rebase, split
@@ -125,7 +134,7 @@ def _malformed(count: int, exc: PayloadError) -> StreamErrorEvent:
     )
 
 
-class StreamDecoder:
+class StreamDecoder(HotFrames):
     """Decode Gemini stream chunks (parsed JSON) into canonical stream events.
 
     Args:

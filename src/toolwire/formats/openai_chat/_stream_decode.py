@@ -30,7 +30,17 @@ from typing import Any
 
 from toolwire._json import dumps_leaf
 from toolwire.errors import ToolwireError
-from toolwire.formats._stream import DONE, NO_LEND, DeltaSink, HotLane, Lend, ParsedEvent, borrow, hot_events
+from toolwire.formats._stream import (
+    DONE,
+    NO_LEND,
+    DeltaSink,
+    HotFrames,
+    HotLane,
+    Lend,
+    ParsedEvent,
+    borrow,
+    hot_events,
+)
 from toolwire.formats._wire import (
     as_dict,
     child,
@@ -81,7 +91,7 @@ from toolwire.ir.stream import (
 __all__ = ["StreamDecoder"]
 
 
-class StreamDecoder:
+class StreamDecoder(HotFrames):
     """Decode Chat Completions stream events (chunk dicts or ``"[DONE]"``) into IR stream events.
 
     Args:

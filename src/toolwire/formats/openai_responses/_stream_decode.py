@@ -44,7 +44,16 @@ from typing import Any
 
 from toolwire._json import dumps_leaf
 from toolwire.errors import PayloadError
-from toolwire.formats._stream import NO_LEND, DeltaSink, HotLane, Lend, ParsedEvent, borrow, hot_events
+from toolwire.formats._stream import (
+    NO_LEND,
+    DeltaSink,
+    HotFrames,
+    HotLane,
+    Lend,
+    ParsedEvent,
+    borrow,
+    hot_events,
+)
 from toolwire.formats._wire import as_dict, opt_dict, opt_str, req_dict, req_str
 from toolwire.formats.openai_responses._content import decode_content
 from toolwire.formats.openai_responses._decode_items import decode_item
@@ -76,7 +85,7 @@ from toolwire.ir.stream import (
 __all__ = ["StreamDecoder"]
 
 
-class StreamDecoder:
+class StreamDecoder(HotFrames):
     """Decode a Responses event stream (parsed SSE data dicts) into canonical stream events.
 
     Example:
@@ -92,6 +101,10 @@ class StreamDecoder:
         self._started = False
         self._finished = False
         self._items: dict[int, OpenItem] = {}
+        # What the hot path reads per delta: attributes, not module globals (cheaper, compiled).
+        self._hot_types: dict[str, type] = _HOT
+        self._call_type: type = ToolCallDelta
+        self._dumps: Callable[[Any], bytes] = dumps_leaf
         self.lend: Lend | None = None
         """The target encoder's ``lend``, set by a translator whose hot-path sink is that
         encoder's ``frame_delta`` (see ``Lend``)."""
@@ -129,7 +142,7 @@ class StreamDecoder:
         # "delta", "output_index" (and "content_index"); a missing key declines, and so do an
         # event that is not an object and an unhashable type (their TypeError).
         try:
-            hot = _HOT.get(event["type"])
+            hot = self._hot_types.get(event["type"])
             if hot is None:
                 return None
             delta = event["delta"]
@@ -139,11 +152,11 @@ class StreamDecoder:
             item = self._items.get(output_index)
             if item is None:
                 return None
-            slot = event["content_index"] if hot is TextDelta else -1
+            slot = event["content_index"] if hot is not self._call_type else -1
         except (KeyError, TypeError):
             return None
         index = item.parts.get(slot) if type(slot) is int else None
-        if index is not None and (hot is ToolCallDelta or item.kind == "message"):
+        if index is not None and (hot is self._call_type or item.kind == "message"):
             self._count += 1
             if sink is not None:
                 lent = self._lent if self._lent_at == index and self._lent_kind is hot else None
@@ -152,7 +165,7 @@ class StreamDecoder:
                     if line:
                         lent.sent += len(delta)
                         try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
-                            return line % dumps_leaf(delta)  # type: ignore[no-any-return]
+                            return line % self._dumps(delta)  # type: ignore[no-any-return]
                         except UnicodeEncodeError:
                             lent.sent -= len(delta)
                             return hot, index, delta

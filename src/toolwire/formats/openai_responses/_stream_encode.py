@@ -25,7 +25,6 @@ from typing import Any, cast
 
 import msgspec
 
-from toolwire._json import dumps_leaf
 from toolwire.formats._stream import WireEvent, delta_text
 from toolwire.formats.openai_responses._encode_items import Built, Ctx
 from toolwire.formats.openai_responses._extra import FORMAT
@@ -119,7 +118,7 @@ class StreamEncoder(ItemEvents):
             if frame:  # what _advance records, inline
                 seq = self._seq
                 try:  # the bytes first: a lone surrogate declines to the general path
-                    data = frame % (dumps_leaf(text), seq)
+                    data = frame % (self._dumps(text), seq)
                 except UnicodeEncodeError:
                     return None
                 live.chunks.append(text)

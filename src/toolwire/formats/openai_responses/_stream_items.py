@@ -6,10 +6,12 @@ framing (routing, deltas, lifecycle) is in :mod:`._stream_encode`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
+from toolwire._json import dumps_leaf
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import DeltaFraming
 from toolwire.formats.openai_responses._content import encode_part
@@ -47,6 +49,7 @@ class ItemEvents(DeltaFraming):
         self._scratch = Notes("strict" if self.notes.policy == "strict" else "drop")
         self._acc = Accumulator()
         self._seq = 0
+        self._dumps: Callable[[Any], bytes] = dumps_leaf  # per delta (``frame_delta``): not a module global
         self._start: ResponseStart | None = None
         self._ended = False
         self._same = False

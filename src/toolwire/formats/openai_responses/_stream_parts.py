@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
@@ -130,7 +130,7 @@ def advance(live: Live, now: str) -> str:
     return now[len(sent) :]
 
 
-PACK_EVERY = 64
+PACK_EVERY: Final = 64
 """The hot path packs a streaming part's chunks every this many wire events (see :func:`pack`)."""
 
 
