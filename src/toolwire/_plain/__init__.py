@@ -3,9 +3,10 @@
 See :mod:`toolwire._plain._form` for what a plain request is and how a lane is checked. A lane
 is a reader of the source format and a writer of the target format; :func:`plain_lane` runs the
 pair's, and the general path runs for every request a lane does not take. The Responses -> Chat,
-Anthropic -> Chat, Anthropic -> Responses, Responses -> Anthropic and Responses -> Gemini pairs
-first try their one pass (:data:`TO_CHAT`, :data:`NOTING_PASSES`), which writes what the pair's
-reader and writer write, with nothing between.
+Anthropic -> Chat, Anthropic -> Responses, Responses -> Anthropic, Responses -> Gemini, Chat ->
+Anthropic and Chat -> Gemini pairs first try their one pass (:data:`TO_CHAT`,
+:data:`NOTING_PASSES`), which writes what the pair's reader and writer write, with nothing
+between.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from toolwire._plain import (
     anthropic_read,
     anthropic_write,
     chat_anthropic,
+    chat_gemini,
     chat_read,
     chat_write,
     gemini_read,
@@ -77,6 +79,7 @@ def _anthropic_to_responses(payload: Any, wire: bool) -> tuple[dict[str, Any], b
 NOTING_PASSES: dict[tuple[str, str], Callable[[Any, bool], tuple[dict[str, Any], bool] | None]] = {
     ("anthropic", "openai-responses"): _anthropic_to_responses,
     ("openai-chat", "anthropic"): chat_anthropic.translate,
+    ("openai-chat", "gemini"): chat_gemini.translate,
     ("openai-responses", "anthropic"): responses_anthropic.translate,
     ("openai-responses", "gemini"): responses_gemini.translate,
 }

@@ -295,7 +295,8 @@ def _numbers(p: dict[str, Any], plain: Plain) -> bool:
 def fields(payload: Any, model: str | None) -> Plain | None:
     """The :class:`Plain` of a Chat request ``payload`` of the module docstring's shape but its
     messages (checked a non-empty list, not read: no turns), else ``None``: what the one passes
-    (:mod:`~toolwire._plain.chat_anthropic`) take of the reader."""
+    (:mod:`~toolwire._plain.chat_anthropic`, :mod:`~toolwire._plain.chat_gemini`) take of the
+    reader."""
     if type(payload) is not dict or not _TOP.issuperset(payload) or None in payload.values():
         return None
     messages = payload.get("messages")
