@@ -21,7 +21,7 @@ from tests.compiled import pure_only
 from tests.plain import _chat_fuzz, _responses_fuzz
 from tests.plain.harness import drop_at as _drop
 from tests.plain.harness import set_at as _set
-from tests.plain.test_chat_anthropic_pass import _calls, _fn, _out, _text, _tool
+from tests.plain.test_chat_anthropic_pass import _both, _calls, _fn, _insert, _out, _replace, _text, _tool
 from toolwire import translate_request, translate_request_bytes
 from toolwire._json import dumps
 from toolwire._plain import NOTING_PASSES, READERS, WIRE_WRITERS, WRITERS, chat_read
@@ -133,18 +133,6 @@ def test_the_pair_takes_the_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     body = dumps(request())
     assert translate_request_bytes(body, source=SOURCE, target=TARGET, policy="drop") == dumps(expected[0])
     assert translate_request(request(), source=SOURCE, target=TARGET).notes  # warn: the general path
-
-
-def _both(*changes: Callable[[dict[str, Any]], object]) -> Callable[[dict[str, Any]], object]:
-    return lambda p: [change(p) for change in changes]
-
-
-def _insert(index: int, *messages: dict[str, Any]) -> Callable[[dict[str, Any]], object]:
-    return lambda p: p["messages"].__setitem__(slice(index, index), list(messages))
-
-
-def _replace(start: int, stop: int, *messages: dict[str, Any]) -> Callable[[dict[str, Any]], object]:
-    return lambda p: p["messages"].__setitem__(slice(start, stop), list(messages))
 
 
 _M = ("messages",)

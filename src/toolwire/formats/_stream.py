@@ -296,10 +296,10 @@ def hot_events(lane: tuple[type, int, str]) -> list[StreamEvent]:
 
 
 class HotDecoder(Protocol):
-    """A stream decoder with a hot path that needs no IR event (optional: the translator looks
-    for ``hot_frame``), and its general path apart: ``feed(event)`` is ``_feed(event)`` when
-    ``hot`` declines the event, so a caller that asked ``hot`` already calls ``_feed`` (the
-    translator; the hot-path tests compare the two paths through it)."""
+    """A stream decoder with a hot path that needs no IR event (optional: the translator takes
+    it from a decoder that is a :class:`HotFrames`), and its general path apart: ``feed(event)``
+    is ``_feed(event)`` when ``hot`` declines the event, so a caller that asked ``hot`` already
+    calls ``_feed`` (the translator; the hot-path tests compare the two paths through it)."""
 
     def hot(self, event: ParsedEvent) -> tuple[type, int, str] | None:
         """A well-formed delta of the open part as (IR delta type, IR index, text), state updated
