@@ -35,7 +35,11 @@ FRAGMENTS = ("FAKEgateway", "FAKEupstream", "FAKEwrong", "7Qx91", "Zr58", "Jm24"
 """Pieces of the keys: a masked key (``sk-*****Jm24``) still gives its tail away."""
 ENV = {"TW_UP_KEY": UPSTREAM_KEY, "TW_UP_BAD_KEY": BAD_UPSTREAM_KEY}
 IDLE = 1.5
-"""The gateway's stream idle limit in these tests, seconds."""
+"""The slow-start upstreams' timeout and the stall tests' stream idle limit, seconds."""
+CALM = 30.0
+"""The stream idle limit of :func:`fault_config` unless a test sets one: a stream's limit also
+bounds its wait for the upstream's first byte, and a short one turned a slow CI machine's
+ordinary answer into a 504."""
 MAX_BODY = 64 * 1024
 TEST_SECONDS = 60
 """No test may take longer (a watchdog interrupts it)."""
@@ -92,7 +96,7 @@ def fault_config(emulator_url: str, extra: dict[str, Upstream] | None = None, **
     """The gateway config of the fault tests (a model per upstream, gateway key required)."""
     upstreams = {**fault_upstreams(emulator_url), **(extra or {})}
     routes = tuple(Route(name, name, "emulated-model") for name in upstreams)
-    bounds = Limits(**{"max_body_bytes": MAX_BODY, "stream_idle_timeout": IDLE, **limits})
+    bounds = Limits(**{"max_body_bytes": MAX_BODY, "stream_idle_timeout": CALM, **limits})
     return HopConfig(upstreams, routes, None, (GatewayKey(GATEWAY_KEY),), bounds)
 
 

@@ -131,7 +131,7 @@ def test_an_upstream_fault_is_the_clients_own_error(
     assert error_kind(client, status, response.json()) == KIND[client][status]
     if fault == "r429":
         assert response.headers["retry-after"] == "2"
-    if fault == "slowstart":  # the stream's idle limit, else the upstream's own timeout (both IDLE)
+    if fault == "slowstart":  # the upstream's own timeout (IDLE) bounds its first byte
         assert elapsed > IDLE - 0.2
     lines = access_lines(no_key_in_logs)
     if http.base_url.host != "gateway.test":  # the ASGI shell logs one line per request
