@@ -194,8 +194,8 @@ class StreamTranslator:
         """The decoder, when it has a hot path: its ``hot_frame`` is called per event through this
         type (a direct call, compiled; a bound method in an attribute would be a generic call)."""
         # An event ``hot`` declined goes to the decoder's general path, which is what its
-        # ``feed`` does after asking ``hot`` again (see ``HotDecoder``).
-        cold = getattr(self._decoder, "_feed", None) if self._hot is not None else None
+        # ``feed`` does after asking ``hot`` again (see ``HotFrames``).
+        cold = self._hot._feed if self._hot is not None else None
         self._decode: Callable[[ParsedEvent], list[StreamEvent]] = cold or self._decoder.feed
         self._frame_delta: Callable[[type, int, str], bytes | None] = (
             getattr(self._encoder, "frame_delta", None) or _no_frame
@@ -217,7 +217,7 @@ class StreamTranslator:
         self._plain = self._sealer is None and self._custom is None
         """No sealer and no restore hook: a hot-path delta goes straight to the encoder's bytes."""
         self._sink: DeltaSink | None = getattr(self._encoder, "frame_delta", None) if self._plain else None
-        """What the decoder's hot path hands a delta to, in the same call (``HotDecoder.hot_frame``)."""
+        """What the decoder's hot path hands a delta to, in the same call (``HotFrames.hot_frame``)."""
         lend = getattr(self._encoder, "lend", None) if self._sink is not None else None
         if lend is not None and hasattr(self._decoder, "lend"):
             self._decoder.lend = lend  # the sink's own bytes, written by the decoder (see ``Lend``)
@@ -243,7 +243,7 @@ class StreamTranslator:
 
         Equal to ``encode_wire_events(target, feed(event))``; a delta on the encoder's byte hot
         path (``FramingEncoder.frame``) is written from cached bytes, with no wire dict, and
-        from a decoder with a ``HotDecoder.hot`` path, with no IR event either.
+        from a decoder with a ``HotFrames.hot`` path, with no IR event either.
         """
         hot = self._hot
         if hot is not None:

@@ -18,7 +18,7 @@ Each ``toolwire.formats.<format>.stream`` module provides:
   written as a transition table.
 
 Hot paths (optional, used by :class:`~toolwire.streaming.StreamTranslator`): a decoder's
-``hot(wire_event)`` (:class:`HotDecoder`) recognizes a well-formed text or argument delta and
+``hot(wire_event)`` (:class:`HotFrames`) recognizes a well-formed text or argument delta and
 gives it as ``(IR delta type, IR index, text)``; an encoder's ``frame_delta(type, index, text)``
 (:class:`FramingEncoder`, :class:`DeltaFraming`) writes that delta's SSE bytes by filling a
 cached :func:`frame_template`. Both keep exactly the state and output of the general path;
@@ -286,48 +286,39 @@ def borrow(lend: Lend | None, kind: type, index: int) -> Any:
 
 
 HotLane = tuple[type, int, str] | bytes | None
-"""What :meth:`HotDecoder.hot_frame` gives: a delta (IR delta type, IR index, text), the bytes its
+"""What :meth:`HotFrames.hot_frame` gives: a delta (IR delta type, IR index, text), the bytes its
 sink wrote for it, or ``None`` (not a hot event)."""
 
 
 def hot_events(lane: tuple[type, int, str]) -> list[StreamEvent]:
-    """The IR events of a :meth:`HotDecoder.hot` lane (none for ``""``)."""
+    """The IR events of a :meth:`HotFrames.hot` lane (none for ``""``)."""
     return [make_delta(*lane)] if lane[2] else []
 
 
-class HotDecoder(Protocol):
-    """A stream decoder with a hot path that needs no IR event (optional: the translator takes
-    it from a decoder that is a :class:`HotFrames`), and its general path apart: ``feed(event)``
-    is ``_feed(event)`` when ``hot`` declines the event, so a caller that asked ``hot`` already
-    calls ``_feed`` (the translator; the hot-path tests compare the two paths through it)."""
+class HotFrames:
+    """Base of the stream decoders with a hot path that needs no IR event, and its general path
+    apart: ``feed(event)`` is ``_feed(event)`` when ``hot`` declines the event, so a caller that
+    asked ``hot`` already calls ``_feed`` (the translator; the hot-path tests compare the two paths
+    through it). The translator holds such a decoder by this type and calls its ``hot_frame`` once
+    per event, which a compiled build (``make compiled``) makes a direct call (through a bound
+    method kept in an attribute, or a decoder typed as a protocol, it would be a generic call: its
+    own Python-level argument parsing per event)."""
 
     def hot(self, event: ParsedEvent) -> tuple[type, int, str] | None:
         """A well-formed delta of the open part as (IR delta type, IR index, text), state updated
         as ``feed`` would; ``None`` for any other event, with no state change. Text ``""`` stands
         for an event ``feed`` decodes to no IR event."""
-        ...
+        raise NotImplementedError
 
     def hot_frame(self, event: ParsedEvent, sink: DeltaSink | None) -> HotLane:
         """:meth:`hot`, fused with the target's byte hot path: a delta with text goes on to
         ``sink`` (the encoder's ``frame_delta``) in the same call, whose bytes it returns; the
         lane as ``hot`` gives it when there is no sink, no text or the sink declines (``None``)."""
-        ...
+        raise NotImplementedError
 
     def _feed(self, event: ParsedEvent) -> list[StreamEvent]:
         """The general path: any event, checked field by field (what ``feed`` does when ``hot``
         returns ``None``)."""
-        ...
-
-
-class HotFrames:
-    """Base of the stream decoders with a :class:`HotDecoder` path: the translator holds such a
-    decoder by this type and calls its ``hot_frame`` once per event, which a compiled build
-    (``make compiled``) makes a direct call (through a bound method kept in an attribute, or a
-    decoder typed as a protocol, it would be a generic call: its own Python-level argument
-    parsing per event)."""
-
-    def hot_frame(self, event: ParsedEvent, sink: DeltaSink | None) -> HotLane:
-        """See :meth:`HotDecoder.hot_frame`."""
         raise NotImplementedError
 
 

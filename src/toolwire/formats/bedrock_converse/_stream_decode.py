@@ -112,7 +112,7 @@ class StreamDecoder(HotFrames):
         return hot_events(lane) if type(lane) is tuple else self._feed(event)
 
     def hot(self, event: ParsedEvent) -> tuple[type, int, str] | None:
-        """:meth:`hot_frame` with no sink (see ``HotDecoder``)."""
+        """:meth:`hot_frame` with no sink (see ``HotFrames``)."""
         lane = self.hot_frame(event, None)
         return lane if type(lane) is tuple else None
 
