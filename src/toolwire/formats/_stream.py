@@ -28,6 +28,7 @@ cached :func:`frame_template`. Both keep exactly the state and output of the gen
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from toolwire._json import dumps, dumps_leaf
@@ -42,6 +43,7 @@ __all__ = [
     "DeltaFraming",
     "DeltaSink",
     "Lend",
+    "Lent",
     "HotLane",
     "FramingEncoder",
     "HOLE",
@@ -254,10 +256,26 @@ class DeltaFraming:
 DeltaSink = Callable[[type, int, str], bytes | None]
 """An encoder's ``frame_delta``: a delta's SSE bytes, ``None`` when it takes the general path."""
 
-Lend = Callable[[type, int], Any]
-"""An encoder's ``lend(kind, index)``: the encoder's own object for the open part ``index`` whose
-deltas of IR type ``kind`` it writes from fixed bytes (``None``: it does not), lent to a
-decoder's hot path so that such a delta needs no call into the encoder. The object has
+
+@dataclass(slots=True)
+class Lent:
+    """Base of an encoder's open part that it may lend to a decoder's hot path (see ``Lend``).
+
+    A native base (compiled, the decoder reads ``line`` and adds to ``sent`` in a few machine
+    instructions instead of a generic attribute lookup each); its fields are keyword-only, so
+    that a part's own fields keep their order in its constructor.
+    """
+
+    sent: int = field(default=0, kw_only=True)
+    """The characters of the part's text the encoder sent (or a decoder wrote for it)."""
+    line: bytes = field(default=b"", kw_only=True)
+    """The part's delta SSE bytes as a template (:func:`halves_line`) while it is lent, else ``b""``."""
+
+
+Lend = Callable[[type, int], Lent | None]
+"""An encoder's ``lend(kind, index)``: the encoder's own part (a :class:`Lent`) for the open part
+``index`` whose deltas of IR type ``kind`` it writes from fixed bytes (``None``: it does not),
+lent to a decoder's hot path so that such a delta needs no call into the encoder. The part has
 ``line``, the delta's SSE bytes as a template (:func:`halves_line`), and ``sent``, the
 characters the encoder sent for the part: the decoder writes ``line % dumps_leaf(text)``, then
 adds ``len(text)`` to ``sent``, exactly what the encoder's ``frame_delta`` does, while ``line``
@@ -267,17 +285,11 @@ its next event of any other kind (its general path, ``close``), after which the 
 back to the sink and may borrow again."""
 
 
-class _NoLend:
-    """What a decoder keeps for a part whose encoder lends nothing (:func:`borrow`)."""
-
-    line = b""
-
-
-NO_LEND: Any = _NoLend()
+NO_LEND = Lent()
 """A lent part that is never written to (``line`` empty): the decoder calls the sink."""
 
 
-def borrow(lend: Lend | None, kind: type, index: int) -> Any:
+def borrow(lend: Lend | None, kind: type, index: int) -> Lent:
     """What a decoder's hot path keeps for the open part ``index`` after its sink wrote a delta of
     IR type ``kind``: the encoder's part as ``lend`` lends it (see ``Lend``), else :data:`NO_LEND`
     (asked once per part, not again)."""

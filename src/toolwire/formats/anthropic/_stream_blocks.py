@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolwire._args_check import TRIM, ArgumentsCheck
+from toolwire.formats._stream import Lent
 from toolwire.ir.content import ToolCall
 from toolwire.ir.stream import (
     ReasoningDelta,
@@ -64,7 +65,7 @@ class OpenBlock:
     """The IR event that delta becomes: TextDelta, ReasoningDelta (text) or ToolCallDelta."""
     fast_args: bool = False
     """That IR event is ToolCallDelta (tested per delta: a field, not a module global, compiled)."""
-    lent: Any = None
+    lent: Lent | None = None
     """The encoder's part this block's deltas are written to (``borrow``; None: not asked yet)."""
     call: ToolCall | None = None
     """A ``tool_use`` block's call as its start decoded (arguments ``""``): its final part but

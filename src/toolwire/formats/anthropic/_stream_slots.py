@@ -15,6 +15,7 @@ from typing import Any, Literal
 import msgspec
 
 from toolwire._args_check import TRIM, ArgumentsCheck
+from toolwire.formats._stream import Lent
 from toolwire.formats._wire import emit_extra
 from toolwire.formats.anthropic._encode_blocks import Ctx, encode_part
 from toolwire.ir.content import Part, ReasoningPart, RefusalPart, TextPart, ToolCall, ToolResult
@@ -29,8 +30,10 @@ Delta = TextDelta | ReasoningDelta | ToolCallDelta
 
 
 @dataclass(slots=True)
-class Slot:
-    """One IR part on its way out: the block to start, and what is buffered for it."""
+class Slot(Lent):
+    """One IR part on its way out: the block to start, and what is buffered for it (``sent``:
+    characters of text / thinking / arguments sent so far; ``line``: ``frame`` while lent to a
+    decoder's hot path, ``StreamEncoder.lend``, else ``b""``)."""
 
     ir: int
     part: Part
@@ -39,7 +42,6 @@ class Slot:
     path: str
     client_call: bool = False
     wire: int | None = None
-    sent: int = 0  # characters of text / thinking / arguments sent so far
     ended: bool = False
     final: Part | None = None
     pending: list[Delta | str] = field(default_factory=list)
@@ -53,8 +55,6 @@ class Slot:
     frame: bytes | None = None
     """That delta's SSE bytes, a template for its text (``halves_line``; empty: none), see
     ``StreamEncoder.frame_delta``."""
-    line: bytes = b""
-    """``frame`` while lent to a decoder's hot path (``StreamEncoder.lend``), else ``b""``."""
 
 
 def delta_event(slot: Slot, delta: dict[str, Any]) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from typing import Any
 import msgspec
 
 from toolwire._json import dumps_leaf
-from toolwire.formats._stream import HOLE, DeltaFraming, WireEvent, frame_halves, halves_line
+from toolwire.formats._stream import HOLE, DeltaFraming, Lent, WireEvent, frame_halves, halves_line
 from toolwire.formats.gemini._encode_parts import _ENCODERS, Ctx
 from toolwire.formats.gemini._keys import emit
 from toolwire.formats.gemini._usage import encode_usage
@@ -62,19 +62,18 @@ _CANDIDATE = "$.candidates[0]"
 
 
 @dataclass(slots=True)
-class _Slot:
-    """One IR part being encoded."""
+class _Slot(Lent):
+    """One IR part being encoded (``sent``: characters of text already sent; ``line``: its text
+    chunk's SSE bytes while lent to a decoder, ``lend``, else ``b""``)."""
 
     index: int
     part: Part  # the skeleton from PartStart
     chunks: list[str] = field(default_factory=list)  # buffered argument / refusal text
     signatures: list[str] = field(default_factory=list)  # reasoning signature deltas
-    sent: int = 0  # characters of text already sent
     signed: bool = False  # the signature went out
     waiting: list[dict[str, Any]] = field(default_factory=list)  # held until this slot is first
     done: bool = False
     plain: bool = False  # a text part with no signature still to send: text deltas take the hot path
-    line: bytes = b""  # its text chunk's SSE bytes while lent to a decoder (``lend``), else b""
 
 
 def _path(index: int) -> str:

@@ -40,6 +40,7 @@ from toolwire.formats._stream import (
     HotFrames,
     HotLane,
     Lend,
+    Lent,
     ParsedEvent,
     borrow,
     hot_events,
@@ -89,7 +90,7 @@ class _Run:
     extra: dict[str, Any]
     signature: str | None = None
     texted: bool = False  # some text went out as deltas
-    lent: Any = None  # the encoder's part its deltas are written to (``borrow``; None: not asked)
+    lent: Lent | None = None  # the encoder's part its deltas are written to (``borrow``; None: not asked)
 
     def skeleton(self) -> Part:
         if self.thought:
@@ -185,15 +186,21 @@ class StreamDecoder(HotFrames):
         # value of another JSON type (its subscript or unpacking raises TypeError or ValueError; only
         # an object takes a str subscript); the top level has "candidates" and at most the two
         # fields the start took, none null (``_hot_top``), the candidate only "content", the part
-        # only "text" (and "thought": true).
+        # only "text" (and "thought": true). The declared types cost nothing interpreted;
+        # compiled, they make the subscripts a dict's own lookup (a value of another type
+        # raises the TypeError that declines).
+        body: dict[str, Any]
+        candidate: dict[str, Any]
+        part: dict[str, Any]
         try:
-            size = len(event)
+            body = event
+            size = len(body)
             if size == 3:
-                if event["modelVersion"] is None or event["responseId"] is None:
+                if body["modelVersion"] is None or body["responseId"] is None:
                     return None
-            elif size != 1 and not _hot_top(event):
+            elif size != 1 and not _hot_top(body):
                 return None
-            (candidate,) = event["candidates"]
+            (candidate,) = body["candidates"]
             if len(candidate) != 1:
                 return None
             (part,) = candidate["content"]["parts"]
@@ -214,7 +221,7 @@ class StreamDecoder(HotFrames):
                 if line:
                     lent.sent += len(text)
                     try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
-                        return line % dumps_leaf(text)  # type: ignore[no-any-return]
+                        return line % dumps_leaf(text)
                     except UnicodeEncodeError:
                         lent.sent -= len(text)
                         return ReasoningDelta if thought else TextDelta, run.index, text

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolwire.formats._stream import Lent
 from toolwire.formats._wire import opt_int
 from toolwire.formats.openai_chat._content import THINKING_CHUNK
 from toolwire.formats.openai_chat._decode_messages import REASONING_FIELDS
@@ -89,7 +90,7 @@ class StreamedCall:
     index: int | None = None  # IR index once started
     legacy: bool = False
     pending: list[str] = field(default_factory=list)
-    lent: Any = None  # the encoder's part its argument deltas are written to (``borrow``)
+    lent: Lent | None = None  # the encoder's part its argument deltas are written to (``borrow``)
 
 
 def hot_choice(choice: dict[str, Any]) -> bool:

@@ -37,6 +37,7 @@ from toolwire.formats._stream import (
     HotFrames,
     HotLane,
     Lend,
+    Lent,
     ParsedEvent,
     borrow,
     hot_events,
@@ -120,7 +121,7 @@ class StreamDecoder(HotFrames):
         self._usage: Usage | None = None
         self._next_index = 0
         self._flow: tuple[str, int] | None = None
-        self._flow_lent: Any = None  # the encoder's part the flow's text is written to (``borrow``)
+        self._flow_lent: Lent | None = None  # the encoder's part the flow's text is written to (``borrow``)
         self.lend: Lend | None = None
         """The target encoder's ``lend``, set by a translator whose hot-path sink is that
         encoder's ``frame_delta`` (see ``Lend``)."""
@@ -152,8 +153,13 @@ class StreamDecoder(HotFrames):
             return None
         # Subscripts, not ``.get`` (cheaper), for the keys a hot chunk has; a missing one declines,
         # and so does a chunk or choice that is not an object (its subscript raises TypeError).
+        # The declared types cost nothing interpreted; compiled, they make the subscripts a dict's
+        # own lookup (a value of another type raises the TypeError that declines).
+        body: dict[str, Any]
+        choice: dict[str, Any]
         try:
-            choices = event["choices"]
+            body = event
+            choices = body["choices"]
             if type(choices) is not list or len(choices) != 1:
                 return None
             choice = choices[0]
@@ -168,11 +174,11 @@ class StreamDecoder(HotFrames):
             return None
         if type(index) is not int or index or type(delta) is not dict or len(delta) != 1:
             return None
-        plain = len(event) == 5 and "id" in event and "object" in event and "created" in event
-        if not (plain and "model" in event) and (  # the five fields of a plain chunk: no set built
-            not self._start_keys.issuperset(event)  # event.keys() <= start keys (a set built)
-            or ("usage" in event and event["usage"] is not None)
-            or ("error" in event and event["error"] is not None)
+        plain = len(body) == 5 and "id" in body and "object" in body and "created" in body
+        if not (plain and "model" in body) and (  # the five fields of a plain chunk: no set built
+            not self._start_keys.issuperset(body)  # body.keys() <= start keys (a set built)
+            or ("usage" in body and body["usage"] is not None)
+            or ("error" in body and body["error"] is not None)
         ):
             return None
         text = delta.get("content")
@@ -188,7 +194,7 @@ class StreamDecoder(HotFrames):
                     if line:
                         lent.sent += len(text)
                         try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
-                            return line % dumps_leaf(text)  # type: ignore[no-any-return]
+                            return line % dumps_leaf(text)
                         except UnicodeEncodeError:
                             lent.sent -= len(text)
                             return TextDelta, flow[1], text
@@ -210,7 +216,7 @@ class StreamDecoder(HotFrames):
                 if line:
                     lent.sent += len(arguments)
                     try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
-                        return line % dumps_leaf(arguments)  # type: ignore[no-any-return]
+                        return line % dumps_leaf(arguments)
                     except UnicodeEncodeError:
                         lent.sent -= len(arguments)
                         return ToolCallDelta, index, arguments

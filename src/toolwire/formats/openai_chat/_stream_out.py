@@ -9,6 +9,7 @@ from typing import Any
 from toolwire.formats._stream import (
     HOLE,
     NO_HALVES,
+    Lent,
     value_halves,
 )
 from toolwire.ir.content import Part, ReasoningPart, RefusalPart, TextPart, ToolCall
@@ -25,17 +26,16 @@ __all__ = [
 
 
 @dataclass(slots=True)
-class Out:
-    """An open part: where its text goes and how much of it was sent."""
+class Out(Lent):
+    """An open part: where its text goes and how much of it was sent (``sent``; ``line``: its
+    ``frame`` while lent to a decoder, see ``lend``, else ``b""``)."""
 
     kind: str  # content | refusal | reasoning | call | legacy | drop
     field: str | None = None  # reasoning: the delta field
     wire: int = 0  # call: wire index
     custom: bool = False
-    sent: int = 0  # characters sent
     summary: int | None = None  # reasoning: last summary index sent
     frame: bytes | None = None  # its delta chunk's SSE bytes, a template for its text (see frame)
-    line: bytes = b""  # ``frame`` while lent to a decoder (see ``lend``), else b""
 
 
 def hot_choices(out: Out, text: str) -> list[dict[str, Any]] | None:

@@ -50,6 +50,7 @@ from toolwire.formats._stream import (
     HotFrames,
     HotLane,
     Lend,
+    Lent,
     ParsedEvent,
     borrow,
     hot_events,
@@ -108,7 +109,7 @@ class StreamDecoder(HotFrames):
         self.lend: Lend | None = None
         """The target encoder's ``lend``, set by a translator whose hot-path sink is that
         encoder's ``frame_delta`` (see ``Lend``)."""
-        self._lent: Any = None  # the encoder's part of IR index _lent_at (``borrow``)
+        self._lent: Lent | None = None  # the encoder's part of IR index _lent_at (``borrow``)
         self._lent_at = -1
         self._lent_kind: type | None = None
         self._next = 0
@@ -140,19 +141,22 @@ class StreamDecoder(HotFrames):
             return None
         # Subscripts, not ``.get`` (cheaper): every event has a "type", and a delta event its
         # "delta", "output_index" (and "content_index"); a missing key declines, and so do an
-        # event that is not an object and an unhashable type (their TypeError).
+        # event that is not an object and an unhashable type (their TypeError). The annotated
+        # local costs nothing interpreted; compiled, it makes the subscripts a dict's own lookup
+        # (an event of another type raises the TypeError that declines).
         try:
-            hot = self._hot_types.get(event["type"])
+            body: dict[str, Any] = event
+            hot = self._hot_types.get(body["type"])
             if hot is None:
                 return None
-            delta = event["delta"]
-            output_index = event["output_index"]
+            delta = body["delta"]
+            output_index = body["output_index"]
             if type(delta) is not str or not delta or type(output_index) is not int:
                 return None
             item = self._items.get(output_index)
             if item is None:
                 return None
-            slot = event["content_index"] if hot is not self._call_type else -1
+            slot = body["content_index"] if hot is not self._call_type else -1
         except (KeyError, TypeError):
             return None
         index = item.parts.get(slot) if type(slot) is int else None
@@ -165,7 +169,7 @@ class StreamDecoder(HotFrames):
                     if line:
                         lent.sent += len(delta)
                         try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
-                            return line % self._dumps(delta)  # type: ignore[no-any-return]
+                            return line % self._dumps(delta)
                         except UnicodeEncodeError:
                             lent.sent -= len(delta)
                             return hot, index, delta
