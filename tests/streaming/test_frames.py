@@ -22,6 +22,8 @@ from toolwire.formats._stream import (
     HOLE,
     INT_HOLE,
     NO_HALVES,
+    NO_LEND,
+    Lent,
     encode_wire_event,
     frame_halves,
     frame_template,
@@ -64,59 +66,64 @@ def test_fused_lane_is_taken_for_deltas(src: str, dst: str, monkeypatch: pytest.
         return data
 
     translator._sink = counted
-    written = _count_lent(translator)
-    framed = b"".join(translator.feed_frames(event) for event in events) + translator.close_frames()
+    lending = _Lending(translator)
+    framed = b"".join(lending.feed_frames(event) for event in events) + translator.close_frames()
     general = StreamTranslator(src, dst)
     assert framed == encode_wire_events(dst, [o for e in events for o in general.feed(e)] + general.close())
     # 208 text and 80 argument deltas; Gemini sends each tool call whole
     deltas = 208 if "gemini" in (src, dst) else 288
-    taken += written[0]
+    taken += lending.written
     assert taken >= 0.8 * deltas, f"{taken} of about {deltas} deltas took the fused lane"
     if dst in _LENDING and src != dst and src != "bedrock-converse":
         # the text deltas (and Chat's argument deltas) written by the decoder from the part the
         # encoder lent it, with no call into the encoder (``Lend``)
-        assert written[0] >= 0.8 * (208 if dst != "openai-chat" or "gemini" in (src, dst) else 288)
+        assert lending.written >= 0.8 * (208 if dst != "openai-chat" or "gemini" in (src, dst) else 288)
 
 
 _LENDING = ("openai-chat", "anthropic", "gemini")
 """Targets whose encoders lend their open part to the decoder's hot path (``lend``)."""
 
 
-class _CountedPart:
-    """An encoder's lent part that counts the deltas a decoder writes to it."""
+class _Lending:
+    """Counts the deltas a translator's decoder writes to the parts its encoder lends it: calls
+    of :meth:`feed_frames` that reach neither the sink (the encoder's ``frame_delta``) nor the
+    decoder's general path, yet add to a lent part's ``sent``. (The parts are the encoder's own:
+    a compiled decoder holds them as the native ``Lent``, which no Python proxy can be.)"""
 
-    def __init__(self, part: Any, written: list[int]) -> None:
-        self._part, self._written = part, written
+    def __init__(self, translator: StreamTranslator) -> None:
+        self.written = 0
+        self._translator = translator
+        self._parts: list[Any] = []
+        self._calls = 0
+        decoder: Any = translator._decoder
+        lend = getattr(decoder, "lend", None)
+        if lend is not None:
 
-    @property
-    def line(self) -> bytes:
-        line: bytes = self._part.line
-        return line
+            def kept(kind: type, index: int) -> Any:
+                part = lend(kind, index)
+                if part is not None:
+                    self._parts.append(part)
+                return part
 
-    @property
-    def sent(self) -> int:
-        sent: int = self._part.sent
-        return sent
+            decoder.lend = kept
+        for name in ("_sink", "_decode"):
+            inner = getattr(translator, name)
+            if inner is not None:
+                setattr(translator, name, self._counted(inner))
 
-    @sent.setter
-    def sent(self, value: int) -> None:
-        self._written[0] += 1
-        self._part.sent = value
+    def _counted(self, inner: Any) -> Any:
+        def call(*args: Any) -> Any:
+            self._calls += 1
+            return inner(*args)
 
+        return call
 
-def _count_lent(translator: StreamTranslator) -> list[int]:
-    """How many deltas the decoder of ``translator`` writes to parts its encoder lends it."""
-    written = [0]
-    decoder: Any = translator._decoder
-    lend = getattr(decoder, "lend", None)
-    if lend is not None:
-
-        def counted(kind: type, index: int) -> Any:
-            part = lend(kind, index)
-            return None if part is None else _CountedPart(part, written)
-
-        decoder.lend = counted
-    return written
+    def feed_frames(self, event: Any) -> bytes:
+        sent, calls = sum(part.sent for part in self._parts), self._calls
+        data = self._translator.feed_frames(event)
+        if self._calls == calls and sum(part.sent for part in self._parts) > sent:
+            self.written += 1
+        return data
 
 
 @pytest.mark.parametrize("target", (*TARGETS, "gemini"))
@@ -187,15 +194,30 @@ def test_a_lent_part_is_taken_back_by_the_encoders_next_event(source: str, targe
         pytest.skip("a same-format pair")
     events = benchmark_stream_in(source, 300)
     translator = StreamTranslator(source, target, policy="drop")
-    written = _count_lent(translator)
+    lending = _Lending(translator)
     position = 0
-    while written[0] < 3:  # into the text, with its part lent
-        translator.feed_frames(events[position])
+    while lending.written < 3:  # into the text, with its part lent
+        lending.feed_frames(events[position])
         position += 1
     delta = events[position - 1]
-    assert translator.feed_frames(delta)  # a delta like the last: written from the lent part
-    lent = written[0]
+    assert lending.feed_frames(delta)  # a delta like the last: written from the lent part
+    lent = lending.written
     info = ErrorInfo(message="cut", code="upstream_error")
     assert translator.feed_ir(StreamErrorEvent(error=info))
-    assert translator.feed_frames(delta) == b""
-    assert written[0] == lent
+    assert lending.feed_frames(delta) == b""
+    assert lending.written == lent
+
+
+@pytest.mark.parametrize("target", _LENDING)
+def test_lent_parts_are_native_lent_parts(target: str) -> None:
+    """The parts an encoder lends share the base ``Lent``, by which a compiled decoder holds them
+    (a native attribute read and write per delta); the decoder's stand-in for "nothing lent" is
+    one too, never written to."""
+    source = "openai-responses" if target == "anthropic" else "anthropic"
+    translator = StreamTranslator(source, target, policy="drop")
+    lending = _Lending(translator)
+    for event in benchmark_stream_in(source, 120):
+        lending.feed_frames(event)
+    assert lending.written and lending._parts
+    assert all(isinstance(part, Lent) for part in lending._parts)
+    assert isinstance(NO_LEND, Lent) and NO_LEND.line == b"" and NO_LEND.sent == 0

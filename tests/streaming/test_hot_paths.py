@@ -263,6 +263,17 @@ CHANGES: dict[str, tuple[str, str, str, Any]] = {
     "gemini-content-without-parts": (_GEM, "text", "candidates.0.content.parts", _DELETE),
     "gemini-part-without-text": (_GEM, "text", f"{_PART}.text", _DELETE),
     "gemini-no-candidates": (_GEM, "text", "candidates", _DELETE),
+    # A value of another type where a hot path declares one (compiled, a dict, a str or an int
+    # local: the TypeError of its check declines).
+    "anthropic-event-type-a-list": ("anthropic", "content_block_delta", "type", ["content_block_delta"]),
+    "anthropic-delta-type-a-number": ("anthropic", "content_block_delta", "delta.type", 3),
+    "anthropic-index-a-float": ("anthropic", "content_block_delta", "index", 0.0),
+    "anthropic-index-a-bool": ("anthropic", "content_block_delta", "index", False),
+    "anthropic-index-a-string": ("anthropic", "content_block_delta", "index", "0"),
+    "chat-choice-a-list": (_CHAT, "content", "choices.0", ["index", "delta"]),
+    "responses-delta-a-list": (_RESP, _TEXT_EVENT, "delta", ["x"]),
+    "gemini-candidate-a-list": (_GEM, "text", "candidates.0", ["content"]),
+    "gemini-part-a-string": (_GEM, "text", f"{_PART}", "t"),
     "gemini-two-candidates": (
         _GEM,
         "text",
