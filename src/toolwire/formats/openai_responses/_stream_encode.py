@@ -39,7 +39,7 @@ from toolwire.formats.openai_responses._stream_parts import (
     add_reasoning,
     advance,
     delta_event,
-    delta_frame,
+    delta_head,
     in_progress,
     pack,
     sent_delta,
@@ -112,15 +112,20 @@ class StreamEncoder(ItemEvents):
         """:meth:`frame` of a delta given as its parts (see ``FramingEncoder``)."""
         live = self._live
         if live is not None and kind is live.fast and live.index == index:
-            frame = live.frame
-            if frame is None:
-                frame = live.frame = delta_frame(live)
-            if frame:  # what _advance records, inline
+            if not live.cut:
+                live.head, live.cut = delta_head(live), True
+            head = live.head
+            if head:  # what _advance records, inline
                 seq = self._seq
                 try:  # the bytes first: a lone surrogate declines to the general path
-                    data = frame % (self._dumps(text), seq)
+                    data = self._dumps(text)
                 except UnicodeEncodeError:
                     return None
+                # delta_bytes, inline (no call per delta, pure; one allocation, compiled)
+                if live.content:
+                    data = b'%b%b,"logprobs":[],"sequence_number":%d}\n\n' % (head, data, seq)
+                else:
+                    data = b'%b%b,"sequence_number":%d}\n\n' % (head, data, seq)
                 live.chunks.append(text)
                 live.sent.append(text)
                 self._seq = seq + 1
