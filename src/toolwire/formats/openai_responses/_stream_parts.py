@@ -17,6 +17,7 @@ from toolwire.ir.content import (
     RefusalPart,
     TextPart,
     ToolCall,
+    ToolResult,
 )
 from toolwire.ir.stream import PartEnd, ReasoningDelta, StreamEvent, TextDelta, ToolCallDelta
 
@@ -33,6 +34,7 @@ __all__ = [
     "delta_head",
     "sent_delta",
     "in_progress",
+    "is_content",
     "pack",
     "skeleton_for",
 ]
@@ -41,6 +43,17 @@ CONTENT = (TextPart, RefusalPart, ImagePart, FilePart, AudioPart)
 """Parts that live inside a ``message`` item."""
 MEDIA = (ImagePart, FilePart, AudioPart)
 """Content parts an assistant message of another format cannot carry."""
+_CONTENT_TYPES = frozenset(CONTENT)
+_PART_TYPES = frozenset({*CONTENT, ReasoningPart, ToolCall, ToolResult})
+
+
+def is_content(part: Part) -> bool:
+    """``isinstance(part, CONTENT)``, by its exact type first (an ``isinstance`` of a tuple of IR
+    types costs about a thousand instructions, compiled; a subclass still gets one)."""
+    kind = type(part)
+    return kind in _CONTENT_TYPES or (kind not in _PART_TYPES and isinstance(part, CONTENT))
+
+
 _EMPTY_FIELD = {"function_call": ("arguments", ""), "custom_tool_call": ("input", "")}
 
 
