@@ -5,18 +5,25 @@ and notes), declining (with no note) whatever it does not build; a hot-path delt
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
 from tests.compiled import pure_only
+from toolwire import streaming
 from toolwire._json import dumps_leaf
 from toolwire.errors import ConversionError
 from toolwire.formats._stream import HOLE, encode_wire_event
 from toolwire.formats.openai_responses import _stream_encode, _stream_parts
 from toolwire.formats.openai_responses._stream_encode import StreamEncoder
-from toolwire.formats.openai_responses._stream_parts import Live, delta_bytes, delta_event, delta_head
-from toolwire.ir.content import Part, RefusalPart, TextPart, ToolCall
+from toolwire.formats.openai_responses._stream_parts import (
+    Live,
+    delta_bytes,
+    delta_event,
+    delta_head,
+    is_content,
+)
+from toolwire.ir.content import Part, ReasoningPart, RefusalPart, TextPart, ToolCall
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import ErrorInfo, StopReason, Usage
 from toolwire.ir.stream import (
@@ -165,3 +172,28 @@ def test_delta_head_gives_the_general_frame(
         assert delta_bytes(head, dumps_leaf(text), seq, content) == encode_wire_event(
             "openai-responses", event
         )
+
+
+def _subclassed(value: Any) -> Any:
+    """``value`` (an IR struct) as an instance of a subclass of its type."""
+    cls = type(f"Sub{type(value).__name__}", (type(value),), {})
+    return cls(**{name: getattr(value, name) for name in value.__struct_fields__})
+
+
+def test_event_kinds_cover_every_ir_event() -> None:
+    """The general path tells IR events by exact type first (the encoder's ``_KINDS``, the
+    translator's ``_IR_EVENTS``): both hold every IR stream event type, and an instance of a
+    subclass gets its base's kind (``_kind``: isinstance, in ``_KINDS`` order)."""
+    types = set(get_args(StreamEvent))
+    assert set(_stream_encode._KINDS) == types
+    assert types == streaming._IR_EVENTS
+    for event in [*_stream(), StreamErrorEvent(error=ErrorInfo(message="x"))]:
+        assert _stream_encode._kind(_subclassed(event)) == _stream_encode._KINDS[type(event)]
+
+
+def test_is_content_takes_subclasses() -> None:
+    """``is_content`` is ``isinstance(part, CONTENT)``, by exact type first."""
+    for part in (TextPart(text="a"), RefusalPart(text="b"), ToolCall(name="f"), ReasoningPart(text="r")):
+        expected = isinstance(part, _stream_parts.CONTENT)
+        assert is_content(part) is expected
+        assert is_content(_subclassed(part)) is expected
