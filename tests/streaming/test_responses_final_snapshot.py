@@ -1,22 +1,29 @@
 """The Responses stream encoder's direct builds: the final response object of another format's plain
 response (``final_snapshot``) equals ``encode_response`` with the stream's items (events, key order
-and notes), declining (with no note) whatever it does not build; a hot-path delta's SSE template
-(``delta_frame``) equals ``frame_template`` of its event, for any item id, index and text."""
+and notes), declining (with no note) whatever it does not build; a hot-path delta's SSE bytes
+(``delta_head``, ``delta_bytes``) equal its event's SSE bytes, for any item id, index and text."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
 from tests.compiled import pure_only
+from toolwire import streaming
 from toolwire._json import dumps_leaf
 from toolwire.errors import ConversionError
-from toolwire.formats._stream import HOLE, INT_HOLE, encode_wire_event, frame_template
-from toolwire.formats.openai_responses import _stream_encode
+from toolwire.formats._stream import HOLE, encode_wire_event
+from toolwire.formats.openai_responses import _stream_encode, _stream_parts
 from toolwire.formats.openai_responses._stream_encode import StreamEncoder
-from toolwire.formats.openai_responses._stream_parts import Live, delta_event, delta_frame
-from toolwire.ir.content import Part, RefusalPart, TextPart, ToolCall
+from toolwire.formats.openai_responses._stream_parts import (
+    Live,
+    delta_bytes,
+    delta_event,
+    delta_head,
+    is_content,
+)
+from toolwire.ir.content import Part, ReasoningPart, RefusalPart, TextPart, ToolCall
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import ErrorInfo, StopReason, Usage
 from toolwire.ir.stream import (
@@ -140,9 +147,12 @@ _TEXTS = ["a", "%s %d %%", '"\\\n\t', "é ✓ 😀", HOLE, "\x00\x1f", "x" * 100
 
 @pytest.mark.parametrize("item_id", _IDS)
 @pytest.mark.parametrize("kind", ["text", "function", "custom"])
-def test_delta_frame_equals_the_general_frame(item_id: str, kind: str) -> None:
-    """Filled with any text and sequence number, ``delta_frame`` gives the delta event's SSE bytes
-    (``frame_template`` where it can cut the event: the same template)."""
+@pytest.mark.parametrize("skeleton", [True, False])
+def test_delta_head_gives_the_general_frame(
+    item_id: str, kind: str, skeleton: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Filled with any text and sequence number (``delta_bytes``), ``delta_head`` gives the delta
+    event's SSE bytes, from the per-process skeleton and without it (the general cut)."""
     content = kind == "text"
     part: Part = TextPart(text="") if content else ToolCall(name="f", id="c", kind=kind)  # type: ignore[arg-type]
     live = Live(3, part, item_id=item_id, output_index=12, content_index=4 if content else 0, content=content)
@@ -151,10 +161,39 @@ def test_delta_frame_equals_the_general_frame(item_id: str, kind: str) -> None:
         "function": "response.function_call_arguments.delta",
         "custom": "response.custom_tool_call_input.delta",
     }[kind]
-    frame = delta_frame(live)
-    general = frame_template("openai-responses", delta_event(live, HOLE, INT_HOLE), 2)
-    if general is not None:
-        assert frame == general
+    if not skeleton:
+        monkeypatch.setitem(_stream_parts._SKELETONS, (live.fast_type, content), b"")
+    head = delta_head(live)
+    assert head or (not skeleton and HOLE in item_id)  # the general cut declines a hole in the id
+    if not head:
+        return
     for seq, text in enumerate(_TEXTS, start=7):
         event = delta_event(live, text, seq)
-        assert frame % (dumps_leaf(text), seq) == encode_wire_event("openai-responses", event)
+        assert delta_bytes(head, dumps_leaf(text), seq, content) == encode_wire_event(
+            "openai-responses", event
+        )
+
+
+def _subclassed(value: Any) -> Any:
+    """``value`` (an IR struct) as an instance of a subclass of its type."""
+    cls = type(f"Sub{type(value).__name__}", (type(value),), {})
+    return cls(**{name: getattr(value, name) for name in value.__struct_fields__})
+
+
+def test_event_kinds_cover_every_ir_event() -> None:
+    """The general path tells IR events by exact type first (the encoder's ``_KINDS``, the
+    translator's ``_IR_EVENTS``): both hold every IR stream event type, and an instance of a
+    subclass gets its base's kind (``_kind``: isinstance, in ``_KINDS`` order)."""
+    types = set(get_args(StreamEvent))
+    assert set(_stream_encode._KINDS) == types
+    assert types == streaming._IR_EVENTS
+    for event in [*_stream(), StreamErrorEvent(error=ErrorInfo(message="x"))]:
+        assert _stream_encode._kind(_subclassed(event)) == _stream_encode._KINDS[type(event)]
+
+
+def test_is_content_takes_subclasses() -> None:
+    """``is_content`` is ``isinstance(part, CONTENT)``, by exact type first."""
+    for part in (TextPart(text="a"), RefusalPart(text="b"), ToolCall(name="f"), ReasoningPart(text="r")):
+        expected = isinstance(part, _stream_parts.CONTENT)
+        assert is_content(part) is expected
+        assert is_content(_subclassed(part)) is expected

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import operator
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 import msgspec
 
 from toolwire._json import dumps, dumps_leaf
-from toolwire.formats._stream import HOLE, INT_HOLE, encode_wire_event, frame_template
+from toolwire.formats._stream import HOLE, INT_HOLE, encode_wire_event
 from toolwire.ir.content import (
     AudioPart,
     FilePart,
@@ -19,6 +17,7 @@ from toolwire.ir.content import (
     RefusalPart,
     TextPart,
     ToolCall,
+    ToolResult,
 )
 from toolwire.ir.stream import PartEnd, ReasoningDelta, StreamEvent, TextDelta, ToolCallDelta
 
@@ -30,10 +29,12 @@ __all__ = [
     "PACK_EVERY",
     "add_reasoning",
     "advance",
+    "delta_bytes",
     "delta_event",
-    "delta_frame",
+    "delta_head",
     "sent_delta",
     "in_progress",
+    "is_content",
     "pack",
     "skeleton_for",
 ]
@@ -42,36 +43,84 @@ CONTENT = (TextPart, RefusalPart, ImagePart, FilePart, AudioPart)
 """Parts that live inside a ``message`` item."""
 MEDIA = (ImagePart, FilePart, AudioPart)
 """Content parts an assistant message of another format cannot carry."""
+_CONTENT_TYPES = frozenset(CONTENT)
+_PART_TYPES = frozenset({*CONTENT, ReasoningPart, ToolCall, ToolResult})
+
+
+def is_content(part: Part) -> bool:
+    """``isinstance(part, CONTENT)``, by its exact type first (an ``isinstance`` of a tuple of IR
+    types costs about a thousand instructions, compiled; a subclass still gets one)."""
+    kind = type(part)
+    return kind in _CONTENT_TYPES or (kind not in _PART_TYPES and isinstance(part, CONTENT))
+
+
 _EMPTY_FIELD = {"function_call": ("arguments", ""), "custom_tool_call": ("input", "")}
 
 
-@dataclass(slots=True)
 class Live:
-    """The part being streamed: what was received and what was sent."""
+    """The part being streamed: what was received and what was sent.
 
-    index: int
-    part: Part
-    chunks: list[str] = field(default_factory=list)
-    summary: list[list[str]] = field(default_factory=list)
-    item_id: Any = None
-    output_index: int = -1
-    content_index: int = 0
-    content: bool = False
-    added: bool = False
-    silent: bool = False
-    sent: list[str] = field(default_factory=list)
-    sent_summary: list[str] = field(default_factory=list)
-    summary_open: bool = False
-    packed: int = 0
-    """How many leading entries of ``chunks`` are joined runs (see :func:`pack`)."""
-    packed_sent: int = 0
-    """The same for ``sent``."""
-    fast: type | None = None
-    """The delta event type (TextDelta or ToolCallDelta) sent by the hot path, once on the wire."""
-    fast_type: str = ""
-    """The wire event type of those deltas."""
-    frame: bytes | None = None
-    """Those deltas' SSE bytes template, holes for the text and the sequence number (``b""``: none)."""
+    A plain class (not a dataclass): a compiled build then makes it with a native ``__init__``
+    (a dataclass's is generated Python, about 8,000 instructions per part).
+    """
+
+    __slots__ = (
+        "added",
+        "chunks",
+        "content",
+        "content_index",
+        "cut",
+        "fast",
+        "fast_type",
+        "head",
+        "index",
+        "item_id",
+        "output_index",
+        "packed",
+        "packed_sent",
+        "part",
+        "sent",
+        "sent_summary",
+        "silent",
+        "summary",
+        "summary_open",
+    )
+
+    def __init__(
+        self,
+        index: int,
+        part: Part,
+        *,
+        item_id: Any = None,
+        output_index: int = -1,
+        content_index: int = 0,
+        content: bool = False,
+    ) -> None:
+        self.index = index
+        self.part = part
+        self.chunks: list[str] = []
+        self.summary: list[list[str]] = []
+        self.item_id = item_id
+        self.output_index = output_index
+        self.content_index = content_index
+        self.content = content
+        self.added = False
+        self.silent = False
+        self.sent: list[str] = []
+        self.sent_summary: list[str] = []
+        self.summary_open = False
+        self.packed = 0
+        """How many leading entries of ``chunks`` are joined runs (see :func:`pack`)."""
+        self.packed_sent = 0
+        """The same for ``sent``."""
+        self.fast: type | None = None
+        """The delta event type (TextDelta or ToolCallDelta) sent by the hot path, once on the wire."""
+        self.fast_type = ""
+        """The wire event type of those deltas."""
+        self.head = b""
+        """Those deltas' SSE bytes up to their text (:func:`delta_head`; ``b""``: none, the general path)."""
+        self.cut = False
+        """Whether ``head`` was made (once per part, at its first hot-path delta)."""
 
     def now(self) -> Part:
         """The part as far as received."""
@@ -88,14 +137,17 @@ class Live:
         return part
 
 
-@dataclass(slots=True)
 class OpenMessage:
-    """The open ``message`` item: its id, position and finished content parts."""
+    """The open ``message`` item: its id, position and finished content parts (a plain class,
+    as :class:`Live`)."""
 
-    id: Any
-    output_index: int
-    parts: list[Part] = field(default_factory=list)
-    count: int = 0
+    __slots__ = ("count", "id", "output_index", "parts")
+
+    def __init__(self, id: Any, output_index: int) -> None:
+        self.id = id
+        self.output_index = output_index
+        self.parts: list[Part] = []
+        self.count = 0
 
 
 def in_progress(item: dict[str, Any], same: bool) -> dict[str, Any]:
@@ -147,8 +199,8 @@ def pack(live: Live) -> None:
     if len(tail) > 1:
         chunks[start:] = [_join(tail)]
     if len(tail_sent) > 1:
-        same = len(tail) == len(tail_sent) and all(map(operator.is_, tail, tail_sent))
-        sent[start_sent:] = [chunks[-1] if same else _join(tail_sent)]
+        # Equal runs join to equal text (the usual case, the same strings: compared in C).
+        sent[start_sent:] = [chunks[-1] if tail == tail_sent else _join(tail_sent)]
     live.packed, live.packed_sent = len(chunks), len(sent)
 
 
@@ -206,47 +258,58 @@ def delta_event(live: Live, text: str, seq: int) -> dict[str, Any]:
     }
 
 
+def delta_bytes(head: bytes, data: bytes, seq: int, content: bool) -> bytes:
+    """The SSE bytes of a hot-path delta: ``head`` (:func:`delta_head`), the JSON of its text,
+    and what follows it in every such event (the sequence number last). Literal formats: a
+    compiled build joins the parts in one allocation, with no template to parse."""
+    if content:
+        return b'%b%b,"logprobs":[],"sequence_number":%d}\n\n' % (head, data, seq)
+    return b'%b%b,"sequence_number":%d}\n\n' % (head, data, seq)
+
+
 _TEXT = "\x00toolwire:delta\x00"
-"""The delta's place in a :func:`delta_frame` skeleton (kept as ``%b`` for the per-delta fill)."""
-_SEQ = -7_340_031_999_999_999_913
-"""The sequence number's place in a skeleton (kept as ``%d``)."""
+"""The delta's place in a :func:`delta_head` skeleton."""
 _SKELETONS: dict[tuple[str, bool], bytes] = {}
 """Per wire delta type and item kind (content part or not), the SSE bytes of a hot-path delta
-with ``%b`` / ``%d`` for the item id's JSON and the indexes, ``%%b`` / ``%%d`` for the delta's
-JSON and the sequence number: the same bytes in every stream, made once per process."""
+up to its text, with ``%b`` / ``%d`` for the item id's JSON and the indexes: the same bytes in
+every stream, made once per process (``b""``: the event cannot be cut so)."""
 
 
 def _skeleton(live: Live) -> bytes:
-    """The skeleton of ``live``'s deltas (see ``_SKELETONS``); ``b""`` when it cannot be cut."""
+    """The skeleton of ``live``'s deltas (see ``_SKELETONS``)."""
     key = (live.fast_type, live.content)
     skeleton = _SKELETONS.get(key)
     if skeleton is None:
         probe = Live(live.index, live.part, item_id=HOLE, output_index=INT_HOLE, content_index=INT_HOLE)
         probe.content, probe.fast_type = live.content, live.fast_type
-        frame = encode_wire_event("openai-responses", delta_event(probe, _TEXT, _SEQ))
+        frame = encode_wire_event("openai-responses", delta_event(probe, _TEXT, 0))
+        head, _, tail = frame.partition(dumps(_TEXT))
         ints = 2 if live.content else 1
-        hole, number, text, seq = _HOLE_JSON, _INT_JSON, dumps(_TEXT), dumps(_SEQ)
-        cut = b"%" not in frame and frame.count(hole) == 1 and frame.count(number) == ints
-        if cut and frame.count(text) == 1 and frame.count(seq) == 1:
-            frame = frame.replace(text, b"%%b").replace(seq, b"%%d")
-            skeleton = frame.replace(hole, b"%b").replace(number, b"%d")
+        hole, number = _HOLE_JSON, _INT_JSON
+        cut = b"%" not in head and head.count(hole) == 1 and head.count(number) == ints
+        if cut and tail == delta_bytes(b"", b"", 0, live.content):
+            skeleton = head.replace(hole, b"%b").replace(number, b"%d")
         else:
             skeleton = b""
         _SKELETONS[key] = skeleton
     return skeleton
 
 
-def delta_frame(live: Live) -> bytes:
-    """The ``frame_template`` of ``live``'s hot-path deltas (``%b`` the delta's JSON, ``%d`` the
-    sequence number), from its per-process skeleton filled with the item's id and indexes:
-    the same bytes (``b""``: none, the general path)."""
+def delta_head(live: Live) -> bytes:
+    """The bytes of ``live``'s hot-path deltas before their text: :func:`delta_bytes` of it, the
+    text's JSON and a sequence number is exactly the delta event's SSE bytes. From the per-process
+    skeleton filled with the item's id and indexes; ``b""``: none, the general path."""
     skeleton = _skeleton(live)
     try:
-        item = dumps_leaf(live.item_id).replace(b"%", b"%%")
-    except (RecursionError, UnicodeEncodeError, TypeError):  # frame_template raises toolwire's own error
+        item = dumps_leaf(live.item_id)
+    except (RecursionError, UnicodeEncodeError, TypeError):  # the general path raises toolwire's own error
         skeleton = b""
     if not skeleton:
-        return frame_template("openai-responses", delta_event(live, HOLE, INT_HOLE), 2) or b""
+        frame = encode_wire_event("openai-responses", delta_event(live, HOLE, 0))
+        if frame.count(_HOLE_JSON) != 1:
+            return b""
+        head, _, tail = frame.partition(_HOLE_JSON)
+        return head if tail == delta_bytes(b"", b"", 0, live.content) else b""
     if live.content:
         return skeleton % (item, live.output_index, live.content_index)
     return skeleton % (item, live.output_index)
