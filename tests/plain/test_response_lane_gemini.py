@@ -8,6 +8,7 @@ Gemini encoder cannot parse to an object pin the writer's guard.
 from __future__ import annotations
 
 import copy
+import enum
 from collections.abc import Callable
 from typing import Any
 
@@ -18,7 +19,7 @@ from tests.plain.test_response_lane import same_both_ways
 from toolwire import translate_response
 from toolwire._plain._response_form import PlainResponse
 from toolwire._plain._response_lane import RESPONSE_WRITERS
-from toolwire._plain.gemini_response import read_response, write_response
+from toolwire._plain.gemini_response import read_response, read_response_objects, write_response
 
 GEMINI = "gemini"
 TARGETS = [t for t in RESPONSE_WRITERS if t != GEMINI]
@@ -234,3 +235,38 @@ def test_the_plain_response_to_gemini() -> None:
         "thoughtsTokenCount": 1,
     }
     assert any(note.kind == "dropped" for note in out.notes)  # the creation time
+
+
+class _Level(enum.IntEnum):
+    HIGH = 3
+
+
+def test_arguments_of_scalars_reach_anthropic_as_a_copy_of_the_object() -> None:
+    """The Anthropic lane's reader keeps a call's ``args`` of scalars as a copy of the object
+    (what its text parses back to), its own: not the source's."""
+    payload = plain()
+    args = {"s": "x", "i": -3, "b": False, "n": None}
+    _inner(payload)["args"] = args
+    got = read_response_objects(payload)
+    assert got is not None
+    assert got.calls[0][2] == args and type(got.calls[0][2]) is dict and got.calls[0][2] is not args
+    assert got.calls[1][2] == {}  # the second call's empty object
+    assert read_response(payload).calls[0][2] == '{"s":"x","i":-3,"b":false,"n":null}'  # type: ignore[union-attr]
+    assert same_both_ways(payload, GEMINI, "anthropic")
+    out = translate_response(payload, source=GEMINI, target="anthropic", policy="drop").payload
+    assert out["content"][1]["input"] == args and out["content"][1]["input"] is not args
+
+
+@pytest.mark.parametrize(
+    "args",
+    [{"f": 1.5}, {"a": [1]}, {"o": {"k": "v"}}, {1: "x"}, {"e": _Level.HIGH}],
+    ids=["a float", "a list", "an object", "an integer key", "an int subclass"],
+)
+def test_other_arguments_reach_anthropic_as_their_text(args: dict[Any, Any]) -> None:
+    """A float, a nested value, a key not a string, a value of a subclass: the text, which
+    the writer parses (what the general path writes, whatever that is)."""
+    payload = plain()
+    _inner(payload)["args"] = args
+    got = read_response_objects(payload)
+    assert got is not None and type(got.calls[0][2]) is str
+    same_both_ways(payload, GEMINI, "anthropic")

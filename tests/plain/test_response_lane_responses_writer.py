@@ -13,6 +13,7 @@ import hashlib
 import itertools
 from typing import Any, get_args
 
+import msgspec
 import pytest
 
 from toolwire._json import dumps
@@ -100,3 +101,20 @@ def test_the_writers_ids_are_the_derived_ids(response_id: str) -> None:
     assert out is not None
     assert [item["id"] for item in out["output"]] == want
     assert [item.id for item in write_wire(plain).output] == want
+
+
+@pytest.mark.parametrize("stop", ["tool_calls", "max_tokens", "content_filter"])
+def test_a_response_without_creation_time_its_own_echo_objects(stop: StopReason) -> None:
+    """``created_at`` ``0`` when unknown, the status of a stop other than the common ones; the
+    writer's response is built from a template: changing one leaves the next as it was."""
+    plain, ir = _pair(stop, None, "Hi.", 1)
+    plain.created = None
+    ir = msgspec.structs.replace(ir, created=None)
+    want = encode_response(ir, Notes("drop"))
+    got = write_response(plain)
+    assert got == want and list(got) == list(want)
+    assert got["created_at"] == 0
+    got["tools"].append("x")
+    got["metadata"]["k"] = 1
+    got["id"] = "changed"
+    assert write_response(plain) == want

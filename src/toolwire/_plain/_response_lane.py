@@ -75,6 +75,12 @@ RESPONSE_LANES: Final[dict[tuple[str, str], tuple[Reader, Writer]]] = {
     if source != target  # a same-format response keeps its own forms (hints)
 }
 """Each pair's lane, ``(source, target) -> (reader, writer)``: one look-up a call."""
+RESPONSE_LANES[("gemini", "anthropic")] = (
+    gemini_response.read_response_objects,
+    anthropic_response.write_response,
+)
+"""Gemini into Anthropic: a call's ``args`` object of scalars copied, not written as text that
+the writer parses back (see ``read_response_objects``)."""
 
 
 def response_lane(payload: Any, source: str, target: str, policy: str) -> dict[str, Any] | None:

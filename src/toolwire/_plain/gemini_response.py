@@ -56,13 +56,30 @@ _OUT_BARE: Final = GeminiOutBare
 _OUT_PART: Final = GeminiPartOut
 _OUT_TEXT: Final = GeminiTextOut
 
-__all__ = ["read_response", "write_response", "write_wire"]
+__all__ = ["read_response", "read_response_objects", "write_response", "write_wire"]
 
 _ARGS_AT = "$.candidates[0].content.parts"
 
 
-def _call(part: dict[str, Any]) -> Call | None:
-    """The function call of a ``functionCall`` part, when plain."""
+def _scalars(args: dict[Any, Any]) -> bool:
+    """Whether every key of ``args`` is a string and every value a string, an integer, a boolean
+    or ``None``: an object its compact JSON text parses back to an equal copy of."""
+    for key, value in args.items():
+        if type(key) is not str:
+            return False
+        if (
+            type(value) is not str
+            and type(value) is not int
+            and type(value) is not bool
+            and value is not None
+        ):
+            return False
+    return True
+
+
+def _call(part: dict[str, Any], objects: bool) -> Call | None:
+    """The function call of a ``functionCall`` part, when plain (``objects``: see
+    :func:`read_response_objects`)."""
     inner = part["functionCall"]
     if type(inner) is not dict or len(inner) != 3:
         return None
@@ -74,13 +91,15 @@ def _call(part: dict[str, Any]) -> Call | None:
         return None
     if type(name) is not str or not name or type(args) is not dict:
         return None
-    arguments = arguments_json(args)  # the decoder's own text of the object (its compact())
+    arguments: Any = arguments_json(args)  # the decoder's own text of the object (its compact())
     if arguments is None:
         return None
+    if objects and _scalars(args):
+        arguments = dict(args)  # what the text parses to (a copy: the output holds its own)
     return call_id, name, arguments
 
 
-def _parts(parts: Any, plain: PlainResponse) -> bool:
+def _parts(parts: Any, plain: PlainResponse, objects: bool) -> bool:
     """The text and calls of ``parts`` read into ``plain``, when plain."""
     if type(parts) is not list or not parts:
         return False
@@ -95,7 +114,7 @@ def _parts(parts: Any, plain: PlainResponse) -> bool:
                 return False
             plain.text = text
         elif "functionCall" in part:
-            call = _call(part)
+            call = _call(part, objects)
             if call is None:
                 return False
             plain.calls.append(call)
@@ -182,9 +201,17 @@ def read_typed_objects(r: Any) -> PlainResponse | None:
     return read_typed(r, True)
 
 
-def read_response(p: Any) -> PlainResponse | None:
+def read_response_objects(p: Any) -> PlainResponse | None:
+    """:func:`read_response` for a target of object arguments (Anthropic): a call's arguments
+    a copy of its ``args`` object, not their text, which the writer would parse back to an
+    equal object, when its values are strings, integers, booleans and ``None`` (a float or a
+    nested value: the text, parsed by the writer)."""
+    return read_response(p, True)
+
+
+def read_response(p: Any, objects: bool = False) -> PlainResponse | None:
     """The :class:`PlainResponse` of a response ``p`` of the module docstring's shape, else
-    ``None``."""
+    ``None`` (``objects``: see :func:`read_response_objects`)."""
     if type(p) is not dict:
         return None
     candidates, response_id, model = p.get("candidates"), p.get("responseId"), p.get("modelVersion")
@@ -204,7 +231,7 @@ def read_response(p: Any) -> PlainResponse | None:
         return None
     stop = _FINISH_REASONS.get(finish, "other")
     plain = PlainResponse(response_id, model, stop, finish)
-    if not _parts(parts, plain):
+    if not _parts(parts, plain, objects):
         return None
     if stop == "end_turn" and plain.calls:
         plain.stop = "tool_calls"

