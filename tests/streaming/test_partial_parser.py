@@ -325,19 +325,30 @@ def _read_rarely(text: str, every: int, size: int = 50) -> PartialParser:
 def test_time_is_linear_when_the_value_is_read_rarely(shape: str, every: int) -> None:
     """A UI that renders at a few frames a second reads the value after many pieces, or once at
     the end: the pending text is parsed in slices, so 100 KB costs about 10x 10 KB (it was
-    quadratic: 2.3 s for 117 KB of records read once)."""
-    seconds = {}
-    for size in (10_000, 100_000):
-        text = SHAPES[shape](size)
-        runs = []
-        for _ in range(3):
-            start = time.process_time()
-            parser = _read_rarely(text, every)
-            value = parser.value()
-            runs.append(time.process_time() - start)
-        assert value == json.loads(text)
-        seconds[size] = min(runs)
-    assert seconds[100_000] < 30 * seconds[10_000], seconds
+    quadratic: 2.3 s for 117 KB of records read once). A failing measurement is taken again (up
+    to three in all) before the test fails, as for the read costs below: the smaller side takes
+    about 0.1 ms, which other processes' load on the caches can distort; quadratic time fails
+    every time."""
+    texts = {size: SHAPES[shape](size) for size in (10_000, 100_000)}
+    measured = []
+    for _ in range(3):
+        seconds = {size: _best_read_time(text, every) for size, text in texts.items()}
+        measured.append(seconds)
+        if seconds[100_000] < 30 * seconds[10_000]:
+            return
+    pytest.fail(f"100 KB took over 30x the time of 10 KB in each of three measurements: {measured}")
+
+
+def _best_read_time(text: str, every: int) -> float:
+    """The least CPU time of three parses of ``text`` (fed in pieces, read every ``every`` pieces)."""
+    runs = []
+    for _ in range(3):
+        start = time.process_time()
+        parser = _read_rarely(text, every)
+        value = parser.value()
+        runs.append(time.process_time() - start)
+    assert value == json.loads(text)
+    return min(runs)
 
 
 def _best_cpu(fn: Any, rounds: int = 5) -> float:

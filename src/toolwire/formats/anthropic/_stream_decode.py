@@ -137,9 +137,10 @@ class StreamDecoder(HotFrames):
         # Subscripts, not ``.get`` (cheaper); "type" first, so that no event of a well-formed
         # stream raises (a block's stop has no "delta"); a missing key declines, and so does an
         # event or a delta that is not an object (its subscript raises TypeError: no type test).
-        # The annotated locals cost nothing interpreted; compiled, they make the subscripts a
-        # dict's own lookup and the comparisons a string's, and a value of another type raises
-        # the TypeError that declines.
+        # The annotated locals: compiled, the subscripts become a dict's own lookup and the
+        # comparisons a string's or an int's, and a value of another type raises the TypeError
+        # that declines (a text delta 4,042 -> 2,808 instructions); interpreted they cost ~2.5%
+        # (5,998 -> 6,150), kept for the compiled build's gain.
         try:
             body: dict[str, Any] = event
             name: str = body["type"]
