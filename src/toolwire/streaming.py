@@ -139,6 +139,13 @@ def _frames(fmt: Format, events: list[WireEvent]) -> bytes:
     return join_wire_events(fmt, events)
 
 
+def _framed(fmt: Format, events: list[Any]) -> bytes:
+    """:func:`_frames` of events from an encoder that was ``framing``: some are SSE bytes already."""
+    if not any(type(event) is bytes for event in events):
+        return _frames(fmt, events)
+    return b"".join([event if type(event) is bytes else encode_wire_event(fmt, event) for event in events])
+
+
 class StreamTranslator:
     """Translate one streamed response from ``source`` wire events to ``target`` wire events.
 
@@ -222,6 +229,8 @@ class StreamTranslator:
         lend = getattr(self._encoder, "lend", None) if self._sink is not None else None
         if lend is not None and hasattr(self._decoder, "lend"):
             self._decoder.lend = lend  # the sink's own bytes, written by the decoder (see ``Lend``)
+        self._framing: Any = self._encoder if hasattr(self._encoder, "framing") else None
+        """An encoder that replays held deltas as SSE bytes while its ``framing`` is set."""
         custom = restore is not None and restore.shims is not None and restore.shims.restores_custom
         if self._target in _DELTA_BUILT and not custom and hasattr(self._decoder, "hold_calls"):
             self._decoder.hold_calls = False  # the target builds calls from the deltas: memory flat
@@ -272,7 +281,14 @@ class StreamTranslator:
                 frame = self._frame
                 data = frame(delta) if frame is not None else None
                 return data if data is not None else _frames(self._target, self._encode_one(delta))
-        return _frames(self._target, self._translate_all(ir_events, event))
+        framing = self._framing
+        if framing is None:
+            return _frames(self._target, self._translate_all(ir_events, event))
+        framing.framing = True  # held argument deltas replayed as their bytes (see ``_framed``)
+        try:
+            return _framed(self._target, self._translate_all(ir_events, event))
+        finally:
+            framing.framing = False
 
     def _lane_frames(self, lane: tuple[type, int, str]) -> bytes:
         """:meth:`feed_frames` of a hot-path delta that a sealer or a restore hook may see first."""

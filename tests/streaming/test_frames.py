@@ -75,9 +75,12 @@ def test_fused_lane_is_taken_for_deltas(src: str, dst: str, monkeypatch: pytest.
     taken += lending.written
     assert taken >= 0.8 * deltas, f"{taken} of about {deltas} deltas took the fused lane"
     if dst in _LENDING and src != dst and src != "bedrock-converse":
-        # the text deltas (and Chat's argument deltas) written by the decoder from the part the
-        # encoder lent it, with no call into the encoder (``Lend``)
-        assert lending.written >= 0.8 * (208 if dst != "openai-chat" or "gemini" in (src, dst) else 288)
+        # the text and argument deltas written by the decoder from the part the encoder lent it,
+        # with no call into the encoder (``Lend``)
+        lent = 208 if "gemini" in (src, dst) else 288
+        if (src, dst) == ("openai-chat", "anthropic"):
+            lent -= 40  # Chat keeps its calls open: the second one's deltas wait for the first's end
+        assert lending.written >= 0.8 * lent
 
 
 _LENDING = ("openai-chat", "anthropic", "gemini")

@@ -29,8 +29,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
+from toolwire._args_check import TRIM
 from toolwire._json import dumps, dumps_leaf
 from toolwire.framing import encode_sse
 from toolwire.ir.base import Format
@@ -47,6 +48,7 @@ __all__ = [
     "HotLane",
     "FramingEncoder",
     "HOLE",
+    "HELD_PIECES",
     "HotFrames",
     "INT_HOLE",
     "NAMED_EVENTS",
@@ -270,6 +272,8 @@ class Lent:
     """The characters of the part's text the encoder sent (or a decoder wrote for it)."""
     line: bytes = field(default=b"", kw_only=True)
     """The part's delta SSE bytes as a template (:func:`halves_line`) while it is lent, else ``b""``."""
+    held: list[str] | None = field(default=None, kw_only=True)
+    """Text the encoder checks at the part's end (a call's arguments, see ``Lend``), else ``None``."""
 
 
 Lend = Callable[[type, int], Lent | None]
@@ -282,8 +286,17 @@ adds ``len(text)`` to ``sent``, exactly what the encoder's ``frame_delta`` does,
 is not ``b""`` (text that cannot be encoded, a lone surrogate, changes nothing and goes the
 general way, whose framing raises toolwire's ``PayloadError``). The encoder empties ``line`` on
 its next event of any other kind (its general path, ``close``), after which the decoder goes
-back to the sink and may borrow again."""
+back to the sink and may borrow again. A part lent for argument deltas may have ``held`` (not
+``None``), where the encoder keeps their text: the decoder appends each one there too, and hands
+the part back (``line = b""``) once ``held`` has ``HELD_PIECES`` (``TRIM - 1``) pieces, so that the
+encoder's own path appends the next one and trims (``ArgumentsCheck``) exactly when it would
+have; the encoder lends such a part only while it holds fewer."""
 
+
+HELD_PIECES: Final = 63
+"""``TRIM - 1``: the pieces a lent part's ``held`` may reach before the decoder hands the part back
+(see ``Lend``; a literal, so that a compiled decoder compares with a constant)."""
+assert HELD_PIECES == TRIM - 1
 
 NO_LEND = Lent()
 """A lent part that is never written to (``line`` empty): the decoder calls the sink."""

@@ -34,6 +34,7 @@ from toolwire._args_check import ArgumentsCheck
 from toolwire._json import dumps_leaf
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import (
+    HELD_PIECES,
     NO_LEND,
     DeltaSink,
     HotFrames,
@@ -172,12 +173,17 @@ class StreamDecoder(HotFrames):
                 if lent is not None:  # the encoder's part, written here (see ``Lend``)
                     line = lent.line
                     if line:
-                        lent.sent += len(text)
                         try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
-                            return line % self._dumps(text)
+                            written = line % self._dumps(text)
                         except UnicodeEncodeError:
-                            lent.sent -= len(text)
                             return kind, block.ir, text  # type: ignore[return-value]
+                        lent.sent += len(text)
+                        held = lent.held
+                        if held is not None:  # the text the encoder checks (see ``Lend``)
+                            held.append(text)
+                            if len(held) >= HELD_PIECES:
+                                lent.line = b""
+                        return written
                 data = sink(kind, block.ir, text)  # type: ignore[arg-type]
                 if data is not None:
                     if lent is not NO_LEND:

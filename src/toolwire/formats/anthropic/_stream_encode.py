@@ -23,7 +23,7 @@ from typing import Any
 
 from toolwire._args_check import TRIM, ArgumentsCheck, object_problem
 from toolwire._json import dumps_leaf, dumps_str
-from toolwire.formats._stream import DeltaFraming, WireEvent, delta_text
+from toolwire.formats._stream import HELD_PIECES, DeltaFraming, WireEvent, delta_text
 from toolwire.formats._wire import child, emit_extra
 from toolwire.formats.anthropic._encode_blocks import Ctx
 from toolwire.formats.anthropic._stream_frames import (
@@ -79,6 +79,9 @@ class StreamEncoder(DeltaFraming):
         self._skipped: set[int] = set()
         self._usage: Usage | None = None
         self._calls = False
+        self.framing = False
+        """Set by a translator while it frames this encoder's events (``StreamTranslator.feed_frames``):
+        a call's held argument deltas are replayed as their SSE bytes (``_replay``)."""
 
     def feed(self, event: StreamEvent) -> list[WireEvent]:
         """Encode one canonical event (zero or more wire events)."""
@@ -126,18 +129,20 @@ class StreamEncoder(DeltaFraming):
         return None
 
     def lend(self, kind: type, index: int) -> Slot | None:
-        """The open block's slot for a decoder's hot path to write its text deltas itself (see
-        ``Lend``; argument deltas, which :meth:`frame_delta` also checks, are not lent): what
-        :meth:`frame_delta` writes from fixed bytes, until this encoder's next other event."""
+        """The open block's slot for a decoder's hot path to write its deltas itself (see
+        ``Lend``): what :meth:`frame_delta` writes from fixed bytes, until this encoder's next
+        other event. A call's slot holds its argument check as ``held``, and is lent with an
+        empty ``line`` (to the sink, which trims it) while that holds ``HELD_PIECES`` pieces."""
         slot = self._current
-        if slot is None or kind is not slot.fast or index != slot.ir or kind is ToolCallDelta:
+        if slot is None or kind is not slot.fast or index != slot.ir:
             return None
         frame = slot.frame
         if frame is None:
             frame = slot.frame = delta_frame(slot)
         if not frame:
             return None
-        slot.line = frame
+        held = slot.held
+        slot.line = frame if held is None or len(held) < HELD_PIECES else b""
         self._lent = slot
         return slot
 
@@ -331,11 +336,16 @@ class StreamEncoder(DeltaFraming):
             self._replay(slot, out)
         return out
 
-    def _replay(self, slot: Slot, out: list[WireEvent]) -> None:
+    def _replay(self, slot: Slot, out: list[Any]) -> None:
         """Send the deltas buffered while another block streamed (what :meth:`_emit` sends for
         each; argument deltas of a call, the common case, inline: a ``str`` is the argument
-        text ``frame_delta`` held)."""
+        text ``frame_delta`` held). While :attr:`framing`, a call's argument delta goes into
+        ``out`` as its SSE bytes (what ``frame_delta`` writes), not as a wire event."""
         call = slot.kind == "call"
+        frame = b""
+        if call and self.framing:
+            frame = slot.frame if slot.frame is not None else delta_frame(slot)
+            slot.frame = frame
         for pending in slot.pending:
             if type(pending) is str:
                 text = pending
@@ -349,6 +359,12 @@ class StreamEncoder(DeltaFraming):
             elif text:
                 hold(slot.chunks, text)
                 slot.sent += len(text)
+                if frame:
+                    try:  # a lone surrogate: the event, whose framing raises toolwire's error
+                        out.append(frame % dumps_leaf(text))
+                        continue
+                    except UnicodeEncodeError:
+                        pass
                 out.append(delta_event(slot, {"type": "input_json_delta", "partial_json": text}))
         slot.pending.clear()
 

@@ -103,7 +103,7 @@ def _call(ctx: Ctx, index: int, part: Part, path: str) -> Slot | None:
     block["input"] = {}
     slot = Slot(index, part, kind, block, path, client_call=part.kind != "builtin")
     if kind == "call":
-        slot.chunks = ArgumentsCheck()
+        slot.chunks = slot.held = ArgumentsCheck()  # held: what a decoder it is lent to appends to
     return slot
 
 

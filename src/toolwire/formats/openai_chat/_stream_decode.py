@@ -32,6 +32,7 @@ from toolwire._json import dumps_leaf
 from toolwire.errors import ToolwireError
 from toolwire.formats._stream import (
     DONE,
+    HELD_PIECES,
     NO_LEND,
     DeltaSink,
     HotFrames,
@@ -214,12 +215,17 @@ class StreamDecoder(HotFrames):
             if lent is not None:
                 line = lent.line
                 if line:
-                    lent.sent += len(arguments)
                     try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
-                        return line % dumps_leaf(arguments)
+                        written = line % dumps_leaf(arguments)
                     except UnicodeEncodeError:
-                        lent.sent -= len(arguments)
                         return ToolCallDelta, index, arguments
+                    lent.sent += len(arguments)
+                    held = lent.held
+                    if held is not None:  # the text the encoder checks (see ``Lend``)
+                        held.append(arguments)
+                        if len(held) >= HELD_PIECES:
+                            lent.line = b""
+                    return written
             data = sink(ToolCallDelta, index, arguments)
             if data is not None:
                 if lent is not NO_LEND:

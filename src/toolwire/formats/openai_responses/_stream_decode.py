@@ -45,6 +45,7 @@ from typing import Any
 from toolwire._json import dumps_leaf
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import (
+    HELD_PIECES,
     NO_LEND,
     DeltaSink,
     HotFrames,
@@ -167,12 +168,17 @@ class StreamDecoder(HotFrames):
                 if lent is not None:  # the encoder's part, written here (see ``Lend``)
                     line = lent.line
                     if line:
-                        lent.sent += len(delta)
                         try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
-                            return line % self._dumps(delta)
+                            written = line % self._dumps(delta)
                         except UnicodeEncodeError:
-                            lent.sent -= len(delta)
                             return hot, index, delta
+                        lent.sent += len(delta)
+                        held = lent.held
+                        if held is not None:  # the text the encoder checks (see ``Lend``)
+                            held.append(delta)
+                            if len(held) >= HELD_PIECES:
+                                lent.line = b""
+                        return written
                 data = sink(hot, index, delta)
                 if data is not None:
                     if lent is not NO_LEND:
