@@ -23,7 +23,7 @@ from tests.streaming._matrix import benchmark_stream_in
 from tests.streaming.test_hot_paths import _Uuids, assert_same
 from toolwire.ir.content import ToolCall
 from toolwire.ir.stream import PartStart, StreamErrorEvent, TextDelta
-from toolwire.streaming import check_stream, stream_decoder
+from toolwire.streaming import StreamTranslator, check_stream, stream_decoder
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False) | st.text(max_size=4),
@@ -129,3 +129,49 @@ def test_a_responses_item_that_ends_as_another_kind_keeps_what_streamed(
     assert [name for name in names if name.startswith("get_")] == ["get_weather", "get_time"]
     assert not any(isinstance(e, StreamErrorEvent) for e in ir)
     assert [p for p in check_stream(dst, out) if p.code not in _CONTENT] == []
+
+
+@pytest.mark.parametrize("dst", [f for f in FORMATS if f != "openai-responses"])
+def test_a_responses_call_with_an_empty_call_id_gets_an_id_the_target_accepts(dst: str) -> None:
+    """Found by the test above (seed-dependent): ``call_id: ""`` in a Responses call's
+    ``output_item.added`` went to a Chat client as a first tool-call fragment with ``id: ""``,
+    which Chat clients reject. Every path now agrees on an id the target accepts, and a Chat
+    target's note says that the id was empty."""
+    events = _stream("openai-responses")
+    added = [e for e in events if isinstance(e, dict) and e["type"] == "response.output_item.added"]
+    added[2]["item"]["call_id"] = ""  # the second call
+    general = assert_same(events, "openai-responses", dst, _Uuids())
+    out = [e for chunk in general for e in chunk]
+    assert [p for p in check_stream(dst, out) if p.code not in _CONTENT] == []
+    if dst == "openai-chat":
+        headers = [
+            c
+            for e in out
+            if isinstance(e, dict)
+            for ch in e["choices"]
+            for c in ch["delta"].get("tool_calls", [])
+        ]
+        ids = [c["id"] for c in headers if "id" in c]
+        assert len(ids) == 2 and ids[0] == "toolu_01" and ids[1] not in ("", "toolu_01")
+        translator = StreamTranslator("openai-responses", dst)
+        for event in events:
+            translator.feed(event)
+        translator.close()
+        assert any("had an empty id" in n.message for n in translator.notes), list(translator.notes)
+
+
+@pytest.mark.parametrize("dst", FORMATS)
+def test_a_responses_call_added_with_an_empty_name_is_a_malformed_event(dst: str) -> None:
+    """Found by the test above (seed-dependent): ``name: ""`` in a Responses call's
+    ``output_item.added`` reached a Chat client as a first tool-call fragment without a name.
+    The decoder now takes it as malformed: every path agrees on an error event in its place."""
+    events = _stream("openai-responses")
+    added = [e for e in events if isinstance(e, dict) and e["type"] == "response.output_item.added"]
+    added[2]["item"]["name"] = ""  # the second call
+    general = assert_same(events, "openai-responses", dst, _Uuids())
+    out = [e for chunk in general for e in chunk]
+    decoder = stream_decoder(dst)  # type: ignore[arg-type]
+    ir = [e for event in out for e in decoder.feed(event)] + decoder.close()
+    names = [e.part.name for e in ir if isinstance(e, PartStart) and isinstance(e.part, ToolCall)]
+    assert "" not in names and "get_weather" in names
+    assert any(isinstance(e, StreamErrorEvent) and "without a name" in e.error.message for e in ir)

@@ -332,9 +332,10 @@ class StreamEncoder(DeltaFraming):
         if out.kind == "legacy":
             return self._chunk({"function_call": {"name": call.name, "arguments": call.arguments}})
         call_id = call.id
-        if call_id is None:
+        if call_id is None or (not call_id and not self._same):  # Chat clients need a non-empty id
             call_id = synthesized_call_id(0, out.wire)
-            self.notes.info(path, "synthesized", f"tool call {call.name!r} had no id; using {call_id!r}")
+            what = "no id" if call.id is None else "an empty id"
+            self.notes.info(path, "synthesized", f"tool call {call.name!r} had {what}; using {call_id!r}")
         key, arg_key = ("custom", "input") if out.custom else ("function", "arguments")
         inner = {"name": call.name, arg_key: call.arguments}
         header: dict[str, Any] = {"index": out.wire, "id": call_id, "type": key, key: inner}
