@@ -223,9 +223,32 @@ def read_typed(r: Any) -> PlainResponse | None:
     return plain
 
 
+_MESSAGE_ITEM: Final[dict[str, Any]] = {
+    "id": "",
+    "type": "message",
+    "status": "completed",
+    "role": "assistant",
+    "content": None,
+}
+"""The keys of :func:`_output_items`' message item in order, its constant values set (copied, as
+``_RESPONSE``: a key set replaces a value, no insertion)."""
+
+_CALL_ITEM: Final[dict[str, Any]] = {
+    "type": "function_call",
+    "call_id": "",
+    "name": "",
+    "arguments": "",
+    "id": "",
+    "status": "completed",
+}
+"""The keys of :func:`_output_items`' ``function_call`` item in order, its constant values set."""
+
+
 def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | None:
     """The output items: the text's message, then the calls, ids derived as the encoder does
-    (``derived_id(prefix, plain.id, counter)``, the seed encoded once: ``seeded_id``)."""
+    (``derived_id(prefix, plain.id, counter)``, the seed encoded once: ``seeded_id``). The items
+    are copies of ``_MESSAGE_ITEM`` and ``_CALL_ITEM``, their other keys set (an item's status
+    only when not ``completed``, the template's)."""
     head = id_seed(plain.id)
     text = plain.text
     if text is None:
@@ -233,10 +256,12 @@ def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | N
         counter = 0
     else:
         part = {"type": "output_text", "text": text, "annotations": [], "logprobs": []}
-        message_id = seeded_id("msg_", head, 1)
-        items = [
-            {"id": message_id, "type": "message", "status": status, "role": "assistant", "content": [part]}
-        ]
+        message = _MESSAGE_ITEM.copy()
+        message["id"] = seeded_id("msg_", head, 1)
+        if status != "completed":
+            message["status"] = status
+        message["content"] = [part]
+        items = [message]
         counter = 1
     for call_id, name, arguments in plain.calls:
         if type(arguments) is not str:
@@ -244,17 +269,14 @@ def _output_items(plain: PlainResponse, status: str) -> list[dict[str, Any]] | N
             if arguments is None:
                 return None
         counter += 1
-        item_id = seeded_id("fc_", head, counter)
-        items.append(
-            {
-                "type": "function_call",
-                "call_id": call_id,
-                "name": name,
-                "arguments": arguments,
-                "id": item_id,
-                "status": status,
-            }
-        )
+        item = _CALL_ITEM.copy()
+        item["call_id"] = call_id
+        item["name"] = name
+        item["arguments"] = arguments
+        item["id"] = seeded_id("fc_", head, counter)
+        if status != "completed":
+            item["status"] = status
+        items.append(item)
     return items
 
 
