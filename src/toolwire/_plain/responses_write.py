@@ -39,7 +39,7 @@ from toolwire._plain._names import NameCheck
 from toolwire.formats._ranges import RANGES, fit
 from toolwire.ir.notes import Notes
 
-__all__ = ["write"]
+__all__ = ["call_item", "finish", "write"]
 
 FORMAT: Final = "openai-responses"
 _name_ok = NameCheck(FORMAT)
@@ -50,8 +50,6 @@ _NUMBERS = (("max_tokens", "max_output_tokens"), ("temperature", "temperature"),
 """Plain field (the IR's) -> Responses field, in the encoder's order."""
 _RANGES = RANGES[FORMAT]
 _encode: Final = _encoder.encode
-_AFTER = ("stream", "user", "metadata")
-"""Fields written as they are after the sampling numbers, in the encoder's order."""
 
 
 def _items(turns: list[tuple[Any, ...]], start: int) -> list[dict[str, Any]] | None:
@@ -73,14 +71,14 @@ def _items(turns: list[tuple[Any, ...]], start: int) -> list[dict[str, Any]] | N
             elif text is not None or not calls:
                 return None
             for call_id, name, arguments in calls:
-                item = _call_item(call_id, name, arguments)
+                item = call_item(call_id, name, arguments)
                 if item is None:
                     return None
                 append(item)
         elif kind == RESULT:
             append({"type": "function_call_output", "call_id": turn[1], "output": turn[2]})
         elif kind == CALL:  # a turn of one call, flat
-            item = _call_item(turn[1], turn[2], turn[3])
+            item = call_item(turn[1], turn[2], turn[3])
             if item is None:
                 return None
             append(item)
@@ -97,7 +95,7 @@ def _items(turns: list[tuple[Any, ...]], start: int) -> list[dict[str, Any]] | N
     return items
 
 
-def _call_item(call_id: Any, name: Any, arguments: Any) -> dict[str, Any] | None:
+def call_item(call_id: Any, name: Any, arguments: Any) -> dict[str, Any] | None:
     """A ``function_call`` input item (the arguments as text), or ``None`` for a name the general
     path renames or arguments it writes otherwise: one call of an assistant turn, nested or flat."""
     if name not in _VALID and not _name_ok(name):
@@ -203,11 +201,19 @@ def write(plain: Plain) -> dict[str, Any] | None:
     if items is None:
         return None
     out["input"] = items
+    return out if finish(plain, out) else None
+
+
+def finish(plain: Plain, out: dict[str, Any]) -> bool:
+    """The fields after ``input`` (tools, numbers and the fields written as they are) written
+    into ``out``, the request so far; ``False`` when the lane cannot be sure of them."""
     if not _tool_fields(plain, out):
-        return None
+        return False
     _numbers(plain, out)
-    for key in _AFTER:
-        value = getattr(plain, key)
-        if value is not None:
-            out[key] = value
-    return out
+    if plain.stream is not None:  # each straight: a loop of getattr costs more
+        out["stream"] = plain.stream
+    if plain.user is not None:
+        out["user"] = plain.user
+    if plain.metadata is not None:
+        out["metadata"] = plain.metadata
+    return True
