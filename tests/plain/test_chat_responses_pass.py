@@ -89,9 +89,7 @@ _CASES: list[tuple[str, Callable[[dict[str, Any]], object], bool]] = [
     ),
     (
         "results out of order",
-        _insert(
-            1, _calls(None, _fn("c9"), _fn("c8")), _out("c8", "s"), _out("c9", "r")
-        ),
+        _insert(1, _calls(None, _fn("c9"), _fn("c8")), _out("c8", "s"), _out("c9", "r")),
         True,
     ),
     ("a result missing", _insert(1, _calls(None, _fn("c9")), _text("user", "x")), True),
@@ -149,7 +147,5 @@ def test_each_guard(change: Callable[[dict[str, Any]], object], declines: bool) 
 
 def test_mutated_requests() -> None:
     """The differential fuzz, a fixed seed, moderate size: no difference."""
-    taken = _responses_fuzz.run(
-        _chat_fuzz.requests(seed=18, count=1500), SOURCE, TARGETS
-    )
+    taken = _responses_fuzz.run(_chat_fuzz.requests(seed=18, count=1500), SOURCE, TARGETS)
     assert taken > 300  # the pass took many of them (3,000 tries)
