@@ -275,6 +275,15 @@ class Lent:
     held: list[str] | None = field(default=None, kw_only=True)
     """Text the encoder checks at the part's end (a call's arguments, see ``Lend``), else ``None``."""
 
+    def hold(self, text: str) -> None:
+        """Keep ``text``, a delta a decoder wrote, in ``held`` (not ``None``) for the encoder's
+        check, and hand the part back (``line = b""``) once that has ``HELD_PIECES`` pieces."""
+        held = self.held
+        assert held is not None
+        held.append(text)
+        if len(held) >= HELD_PIECES:
+            self.line = b""
+
 
 Lend = Callable[[type, int], Lent | None]
 """An encoder's ``lend(kind, index)``: the encoder's own part (a :class:`Lent`) for the open part

@@ -34,7 +34,6 @@ from toolwire._args_check import ArgumentsCheck
 from toolwire._json import dumps_leaf
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import (
-    HELD_PIECES,
     NO_LEND,
     DeltaSink,
     HotFrames,
@@ -178,11 +177,8 @@ class StreamDecoder(HotFrames):
                         except UnicodeEncodeError:
                             return kind, block.ir, text  # type: ignore[return-value]
                         lent.sent += len(text)
-                        held = lent.held
-                        if held is not None:  # the text the encoder checks (see ``Lend``)
-                            held.append(text)
-                            if len(held) >= HELD_PIECES:
-                                lent.line = b""
+                        if lent.held is not None:  # the text the encoder checks (see ``Lend``)
+                            lent.hold(text)
                         return written
                 data = sink(kind, block.ir, text)  # type: ignore[arg-type]
                 if data is not None:

@@ -32,7 +32,6 @@ from toolwire._json import dumps_leaf
 from toolwire.errors import ToolwireError
 from toolwire.formats._stream import (
     DONE,
-    HELD_PIECES,
     NO_LEND,
     DeltaSink,
     HotFrames,
@@ -220,11 +219,8 @@ class StreamDecoder(HotFrames):
                     except UnicodeEncodeError:
                         return ToolCallDelta, index, arguments
                     lent.sent += len(arguments)
-                    held = lent.held
-                    if held is not None:  # the text the encoder checks (see ``Lend``)
-                        held.append(arguments)
-                        if len(held) >= HELD_PIECES:
-                            lent.line = b""
+                    if lent.held is not None:  # the text the encoder checks (see ``Lend``)
+                        lent.hold(arguments)
                     return written
             data = sink(ToolCallDelta, index, arguments)
             if data is not None:

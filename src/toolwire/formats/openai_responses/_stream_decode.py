@@ -45,7 +45,6 @@ from typing import Any
 from toolwire._json import dumps_leaf
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import (
-    HELD_PIECES,
     NO_LEND,
     DeltaSink,
     HotFrames,
@@ -173,11 +172,8 @@ class StreamDecoder(HotFrames):
                         except UnicodeEncodeError:
                             return hot, index, delta
                         lent.sent += len(delta)
-                        held = lent.held
-                        if held is not None:  # the text the encoder checks (see ``Lend``)
-                            held.append(delta)
-                            if len(held) >= HELD_PIECES:
-                                lent.line = b""
+                        if lent.held is not None:  # the text the encoder checks (see ``Lend``)
+                            lent.hold(delta)
                         return written
                 data = sink(hot, index, delta)
                 if data is not None:
