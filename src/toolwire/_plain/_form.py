@@ -45,6 +45,7 @@ from toolwire._json import _decoder, dumps_str
 __all__ = [
     *("ASSISTANT", "CALL", "PLAIN_FIELDS", "RESULT", "RESULTS", "SYSTEM", "USER"),
     *("Call", "Plain", "Result", "Tool", "arguments_object", "arguments_text", "read_numbers"),
+    "write_passed",
 ]
 
 SYSTEM: Final = 0
@@ -196,3 +197,15 @@ def read_numbers(p: dict[str, Any], plain: Plain, limit: str, least: int, hottes
             return False
         plain.top_p = value
     return True
+
+
+def write_passed(plain: Plain, out: dict[str, Any]) -> None:
+    """Write the fields Chat and Responses both take as they are (``stream``, ``user``,
+    ``metadata``) into ``out``, last, in their encoders' order (each straight: a loop of
+    ``getattr`` costs more)."""
+    if plain.stream is not None:
+        out["stream"] = plain.stream
+    if plain.user is not None:
+        out["user"] = plain.user
+    if plain.metadata is not None:
+        out["metadata"] = plain.metadata

@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire._json import _encoder
-from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain, write_passed
 from toolwire._plain._names import NameCheck
 from toolwire._plain._request_out import (
     ChatCallMessageOut,
@@ -394,12 +394,7 @@ def write(plain: Plain, wire: bool = False) -> dict[str, Any] | None:
     out["messages"] = messages
     if not _tool_fields(plain, out) or not _numbers(plain, out):
         return None
-    if plain.stream is not None:  # the fields written as they are, last
-        out["stream"] = plain.stream
-    if plain.user is not None:
-        out["user"] = plain.user
-    if plain.metadata is not None:
-        out["metadata"] = plain.metadata
+    write_passed(plain, out)
     return out
 
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from toolwire._json import _encoder
-from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain, write_passed
 from toolwire._plain._names import NameCheck
 from toolwire.formats._ranges import RANGES, fit
 from toolwire.ir.notes import Notes
@@ -210,10 +210,5 @@ def finish(plain: Plain, out: dict[str, Any]) -> bool:
     if not _tool_fields(plain, out):
         return False
     _numbers(plain, out)
-    if plain.stream is not None:  # each straight: a loop of getattr costs more
-        out["stream"] = plain.stream
-    if plain.user is not None:
-        out["user"] = plain.user
-    if plain.metadata is not None:
-        out["metadata"] = plain.metadata
+    write_passed(plain, out)
     return True
