@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 import msgspec
 
@@ -52,7 +52,6 @@ from toolwire.ir.stream import (
     StreamEvent,
     TextDelta,
     ToolCallDelta,
-    UsageUpdate,
 )
 
 if TYPE_CHECKING:
@@ -415,19 +414,7 @@ def _no_frame(kind: type, index: int, text: str) -> None:
 
 _PASSED = frozenset({TextDelta, ToolCallDelta, ReasoningDelta})
 """IR deltas, passed to the encoder as they are."""
-_IR_EVENTS = frozenset(
-    {
-        ResponseStart,
-        PartStart,
-        TextDelta,
-        ReasoningDelta,
-        ToolCallDelta,
-        PartEnd,
-        UsageUpdate,
-        ResponseEnd,
-        StreamErrorEvent,
-    }
-)
+_IR_EVENTS: frozenset[type] = frozenset(get_args(StreamEvent))
 """The IR stream event types (an event of another type is a subclass of one)."""
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "opt_str",
     "req_dict",
     "req_list",
+    "req_name",
     "req_str",
     "split_extra",
 ]
@@ -80,6 +81,15 @@ def req_str(obj: Mapping[str, Any], key: str, path: str) -> str:
     if value is None and key not in obj:
         _missing(obj, key, path)
     _wrong(child(path, key), "a string", value)
+
+
+def req_name(obj: Mapping[str, Any], key: str, path: str) -> str:
+    """The tool name ``obj[key]`` of a tool call: a non-empty string (no format has a tool
+    without a name, so a call without one could not be run or answered)."""
+    name = req_str(obj, key, path)
+    if not name:
+        fail(child(path, key), "expected a tool name, got an empty string")
+    return name
 
 
 def req_dict(obj: Mapping[str, Any], key: str, path: str) -> dict[str, Any]:

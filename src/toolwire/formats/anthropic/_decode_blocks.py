@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from toolwire.formats._wire import as_dict, child, fail, opt_bool, opt_str, req_dict, req_str
+from toolwire.formats._wire import as_dict, child, fail, opt_bool, opt_str, req_dict, req_name, req_str
 from toolwire.formats.anthropic._util import OPAQUE, compact, rest_fields
 from toolwire.ir.base import Extra
 from toolwire.ir.content import (
@@ -109,7 +109,7 @@ def _document(block: dict[str, Any], path: str) -> FilePart | None:
 def _tool_use(block: dict[str, Any], path: str) -> ToolCall:
     return ToolCall(
         id=req_str(block, "id", path),
-        name=req_str(block, "name", path),
+        name=req_name(block, "name", path),
         arguments=compact(req_dict(block, "input", path), child(path, "input")),
         extra=rest_fields(block, _TOOL_USE_KNOWN) if len(block) != 4 else {},
     )
@@ -119,7 +119,7 @@ def _builtin_call(block: dict[str, Any], path: str) -> ToolCall:
     wire_input = block.get("input")
     return ToolCall(
         id=req_str(block, "id", path),
-        name=req_str(block, "name", path),
+        name=req_name(block, "name", path),
         arguments=compact(wire_input, child(path, "input")) if type(wire_input) is dict else "",
         kind="builtin",
         extra=block,

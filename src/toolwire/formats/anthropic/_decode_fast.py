@@ -35,6 +35,8 @@ def _tool_use(block: dict[str, Any]) -> ToolCall | None:
     call_id, name, wire_input = block.get("id"), block.get("name"), block.get("input")
     if len(block) != 4 or type(call_id) is not str or type(name) is not str or type(wire_input) is not dict:
         return None
+    if not name:  # the general decoder raises it at its path
+        return None
     try:
         arguments = dumps(wire_input).decode()
     except Exception:  # too deep or not encodable: the general decoder raises it at its path

@@ -31,7 +31,7 @@ from typing import Any
 
 from toolwire._json import dumps_str
 from toolwire.errors import PayloadError
-from toolwire.formats._wire import as_dict, as_list, child, fail, split_extra
+from toolwire.formats._wire import as_dict, as_list, child, fail, req_name, split_extra
 from toolwire.formats.bedrock_converse._keys import DOCUMENT_FORMATS, FORMAT, IMAGE_FORMATS, media_type
 from toolwire.ir.base import Extra
 from toolwire.ir.content import (
@@ -98,11 +98,9 @@ def _document(body: dict[str, Any], path: str) -> FilePart | None:
 
 def _tool_use(body: dict[str, Any], path: str) -> ToolCall:
     call_id = body.get("toolUseId")
-    name = body.get("name")
     if type(call_id) is not str:
         fail(child(path, "toolUseId"), "expected a string")
-    if type(name) is not str:
-        fail(child(path, "name"), "expected a string")
+    name = req_name(body, "name", path)
     if "input" not in body:
         fail(child(path, "input"), "required field is missing")
     value = body["input"]

@@ -34,7 +34,7 @@ from typing import Any
 
 from toolwire.errors import PayloadError
 from toolwire.formats._stream import DeltaSink, HotFrames, HotLane, ParsedEvent, hot_events
-from toolwire.formats._wire import as_dict, fail, opt_str, req_dict, req_str
+from toolwire.formats._wire import as_dict, fail, opt_str, req_dict, req_name, req_str
 from toolwire.formats.bedrock_converse._keys import ERROR_STATUS, decode_stop, decode_usage
 from toolwire.formats.bedrock_converse._stream_frames import EXCEPTION_TYPES
 from toolwire.ir.base import Format
@@ -279,7 +279,7 @@ class StreamDecoder(HotFrames):
             return []
         use = as_dict(use, f"{path}.start.toolUse")
         call = ToolCall(
-            name=req_str(use, "name", f"{path}.start.toolUse"),
+            name=req_name(use, "name", f"{path}.start.toolUse"),
             id=req_str(use, "toolUseId", f"{path}.start.toolUse"),
             kind="builtin" if use.get("type") == "server_tool_use" else "function",
             extra={k: v for k, v in use.items() if k not in _CALL_KEYS or k == "type"},

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from toolwire.errors import PayloadError
-from toolwire.formats._wire import as_dict, child, fail, json_type, opt_str, req_str
+from toolwire.formats._wire import as_dict, child, fail, json_type, opt_str, req_name, req_str
 from toolwire.formats.gemini._keys import camel, compact, listish, rebase, split
 from toolwire.ir.content import (
     AudioPart,
@@ -117,11 +117,8 @@ def _function_call(part: dict[str, Any], snake: tuple[str, ...], path: str) -> P
         arguments = compact(args, ipath, "args")
     else:
         fail(child(ipath, "args"), f"expected an object, got {json_type(args)}")
-    name = req_str(inner, "name", ipath)
-    if not name:  # no format has a tool without a name (Gemini's start with a letter)
-        fail(child(ipath, "name"), "expected a function name, got an empty string")
     return ToolCall(
-        name=name,
+        name=req_name(inner, "name", ipath),
         arguments=arguments,
         id=opt_str(inner, "id", ipath),
         thought_signature=_signature(part, path),

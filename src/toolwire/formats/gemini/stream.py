@@ -45,7 +45,7 @@ from toolwire.formats._stream import (
     borrow,
     hot_events,
 )
-from toolwire.formats._wire import as_dict, as_list, child, fail, opt_dict, opt_str, req_str
+from toolwire.formats._wire import as_dict, as_list, child, fail, opt_dict, opt_str, req_name
 from toolwire.formats.gemini._decode_parts import decode_part
 from toolwire.formats.gemini._keys import camel, rebase, split
 from toolwire.formats.gemini._stream_args import ArgsWriter
@@ -425,7 +425,7 @@ class StreamDecoder(HotFrames):
         if self._call is None:
             self._end_run(out)
             skeleton = ToolCall(
-                name=req_str(inner, "name", ipath),
+                name=req_name(inner, "name", ipath),
                 id=opt_str(inner, "id", ipath),
                 thought_signature=opt_str(wire, "thoughtSignature", path),
             )

@@ -42,14 +42,14 @@ _FUNCTION_KNOWN = frozenset({"name", "description", "parameters", "strict"})
 
 def plain_call(item: Any) -> ToolCall | None:
     """A ``tool_calls`` entry ``{"id", "type": "function", "function": {"name", "arguments"}}``
-    with string values, decoded, else ``None``."""
+    with string values (the name not empty), decoded, else ``None``."""
     if type(item) is not dict or len(item) != 3 or item.get("type") != "function":
         return None
     inner, call_id = item.get("function"), item.get("id")
     if type(inner) is not dict or len(inner) != 2 or type(call_id) is not str:
         return None
     name, arguments = inner.get("name"), inner.get("arguments")
-    if type(name) is not str or type(arguments) is not str:
+    if type(name) is not str or not name or type(arguments) is not str:
         return None
     return ToolCall(name=name, arguments=arguments, id=call_id, extra={})
 

@@ -12,7 +12,17 @@ from typing import Any, cast
 
 import msgspec
 
-from toolwire.formats._wire import as_dict, as_list, child, describe, fail, opt_str, req_dict, req_str
+from toolwire.formats._wire import (
+    as_dict,
+    as_list,
+    child,
+    describe,
+    fail,
+    opt_str,
+    req_dict,
+    req_name,
+    req_str,
+)
 from toolwire.formats.openai_chat._content import decode_content
 from toolwire.formats.openai_chat._decode_fast import Calls, fast_message, plain_call
 from toolwire.formats.openai_chat._extra import DIALECT, NOTYPE, lift_outer, split_fields
@@ -68,7 +78,7 @@ def _plain(m: dict[str, Any], notes: Notes, path: str, calls: _Calls) -> Message
 def _call_fields(
     call: dict[str, Any], path: str, known: frozenset[str], key: str
 ) -> tuple[str, str, dict[str, Any]]:
-    return req_str(call, "name", path), req_str(call, key, path), split_fields(call, known)
+    return req_name(call, "name", path), req_str(call, key, path), split_fields(call, known)
 
 
 def _tool_call(item: Any, path: str, calls: _Calls) -> ToolCall:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from toolwire.formats._wire import as_dict, child, fail, opt_str, req_str
+from toolwire.formats._wire import as_dict, child, fail, opt_str, req_name, req_str
 from toolwire.formats.openai_responses._content import decode_content
 from toolwire.formats.openai_responses._extra import split_fields
 from toolwire.ir.base import Extra
@@ -157,7 +157,7 @@ def _call(item: dict[str, Any], path: str, output: bool) -> Decoded:
     custom = item["type"] == "custom_tool_call"
     part = ToolCall(
         id=req_str(item, "call_id", path),
-        name=req_str(item, "name", path),
+        name=req_name(item, "name", path),
         arguments=req_str(item, "input" if custom else "arguments", path),
         kind="custom" if custom else "function",
         item_id=opt_str(item, "id", path),

@@ -103,9 +103,10 @@ def _quiet(item: dict[str, Any]) -> dict[str, Any]:
 
 
 def _call(item: dict[str, Any]) -> Decoded | None:
-    """A ``function_call`` with string ``call_id``, ``name``, ``arguments`` (``id``, ``status``)."""
+    """A ``function_call`` with string ``call_id``, ``name`` (not empty), ``arguments`` (``id``,
+    ``status``)."""
     call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
-    if type(call_id) is not str or type(name) is not str or type(arguments) is not str:
+    if type(call_id) is not str or type(name) is not str or not name or type(arguments) is not str:
         return None
     if len(item) == 4:
         parts: list[Part] = [ToolCall(id=call_id, name=name, arguments=arguments)]

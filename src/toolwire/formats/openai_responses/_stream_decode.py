@@ -346,10 +346,7 @@ class StreamDecoder(HotFrames):
         state = self._items[output_index] = OpenItem(kind, item)
         if kind == "message":
             return out
-        part = _decode_parts(item, "$.item")[0]
-        if type(part) is ToolCall and part.kind != "builtin" and not part.name:
-            # no target can start a call without its name, and a stream cannot wait for one
-            raise PayloadError(f"{kind} item without a name", path="$.item.name")
+        part = _decode_parts(item, "$.item")[0]  # a call without a name raises (``req_name``)
         index, start = self._new_part(part)
         state.parts[-1] = index
         out.append(start)
