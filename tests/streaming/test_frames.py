@@ -27,7 +27,6 @@ from toolwire.formats._stream import (
     encode_wire_event,
     frame_halves,
     frame_template,
-    halves_line,
     value_halves,
 )
 from toolwire.ir.response import ErrorInfo
@@ -176,15 +175,14 @@ def test_halves_cut_at_the_one_hole() -> None:
     assert frame_halves("openai-chat", {"a": 1}) == NO_HALVES
 
 
-def test_halves_line_fills_like_the_halves() -> None:
-    """One ``%`` on the line is the two concatenations, ``%`` in the fixed bytes kept as is."""
-    head, tail = frame_halves(
-        "openai-chat", {"id": "c%d%%", "choices": [{"delta": {"content": HOLE}}], "m": "%s"}
-    )
-    line = halves_line((head, tail))
+def test_halves_fill_with_percent_signs_kept_as_is() -> None:
+    """The two concatenations that fill the halves keep ``%`` as is, in the fixed bytes and in
+    the text."""
+    event = {"id": "c%d%%", "choices": [{"delta": {"content": HOLE}}], "m": "%s"}
+    head, tail = frame_halves("openai-chat", event)
     for text in ("x", "%s", 'a "q" %b\n'):
-        assert line % dumps(text) == head + dumps(text) + tail
-    assert halves_line(NO_HALVES) == b""
+        filled = {**event, "choices": [{"delta": {"content": text}}]}
+        assert head + dumps(text) + tail == encode_wire_event("openai-chat", filled)
 
 
 @pytest.mark.parametrize("source", ("anthropic", "openai-chat", "openai-responses", "gemini"))
@@ -223,4 +221,4 @@ def test_lent_parts_are_native_lent_parts(target: str) -> None:
         lending.feed_frames(event)
     assert lending.written and lending._parts
     assert all(isinstance(part, Lent) for part in lending._parts)
-    assert isinstance(NO_LEND, Lent) and NO_LEND.line == b"" and NO_LEND.sent == 0
+    assert isinstance(NO_LEND, Lent) and NO_LEND.head == b"" and NO_LEND.sent == 0

@@ -170,10 +170,10 @@ class StreamDecoder(HotFrames):
             if sink is not None:
                 lent = block.lent
                 if lent is not None:  # the encoder's part, written here (see ``Lend``)
-                    line = lent.line
-                    if line:
+                    head = lent.head
+                    if head:
                         try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
-                            written = line % self._dumps(text)
+                            written = head + self._dumps(text) + lent.tail
                         except UnicodeEncodeError:
                             return kind, block.ir, text  # type: ignore[return-value]
                         lent.sent += len(text)

@@ -108,9 +108,10 @@ class StreamEncoder(DeltaFraming):
             frame = slot.frame
             if frame is None:
                 frame = slot.frame = delta_frame(slot)
-            if frame:
+            head, tail = frame
+            if head:
                 try:  # the bytes first: a lone surrogate declines to the general path
-                    data = frame % dumps_leaf(text)
+                    data = head + dumps_leaf(text) + tail
                 except UnicodeEncodeError:
                     return None
                 slot.sent += len(text)
@@ -132,17 +133,19 @@ class StreamEncoder(DeltaFraming):
         """The open block's slot for a decoder's hot path to write its deltas itself (see
         ``Lend``): what :meth:`frame_delta` writes from fixed bytes, until this encoder's next
         other event. A call's slot holds its argument check as ``held``, and is lent with an
-        empty ``line`` (to the sink, which trims it) while that holds ``HELD_PIECES`` pieces."""
+        empty ``head`` (to the sink, which trims it) while that holds ``HELD_PIECES`` pieces."""
         slot = self._current
         if slot is None or kind is not slot.fast or index != slot.ir:
             return None
         frame = slot.frame
         if frame is None:
             frame = slot.frame = delta_frame(slot)
-        if not frame:
+        head, tail = frame
+        if not head:
             return None
         held = slot.held
-        slot.line = frame if held is None or len(held) < HELD_PIECES else b""
+        slot.head = head if held is None or len(held) < HELD_PIECES else b""
+        slot.tail = tail
         self._lent = slot
         return slot
 
@@ -150,7 +153,7 @@ class StreamEncoder(DeltaFraming):
         """The general path of :meth:`feed`: any event."""
         lent = self._lent
         if lent is not None:  # take back the slot ``lend`` lent (the event may change it)
-            lent.line = b""
+            lent.head = b""
             self._lent = None
         if self._done:
             self._notes.info("$", "skipped", f"{type(event).__name__} after the end of the stream ignored")
@@ -165,7 +168,7 @@ class StreamEncoder(DeltaFraming):
     def close(self) -> list[WireEvent]:
         """End of input: an ``error`` event when the stream had no end (nothing otherwise)."""
         if self._lent is not None:
-            self._lent.line = b""
+            self._lent.head = b""
             self._lent = None
         if self._done:
             return []
@@ -342,10 +345,11 @@ class StreamEncoder(DeltaFraming):
         text ``frame_delta`` held). While :attr:`framing`, a call's argument delta goes into
         ``out`` as its SSE bytes (what ``frame_delta`` writes), not as a wire event."""
         call = slot.kind == "call"
-        frame = b""
+        head = tail = b""
         if call and self.framing:
             frame = slot.frame if slot.frame is not None else delta_frame(slot)
             slot.frame = frame
+            head, tail = frame
         for pending in slot.pending:
             if type(pending) is str:
                 text = pending
@@ -359,9 +363,9 @@ class StreamEncoder(DeltaFraming):
             elif text:
                 hold(slot.chunks, text)
                 slot.sent += len(text)
-                if frame:
+                if head:
                     try:  # a lone surrogate: the event, whose framing raises toolwire's error
-                        out.append(frame % dumps_leaf(text))
+                        out.append(head + dumps_leaf(text) + tail)
                         continue
                     except UnicodeEncodeError:
                         pass

@@ -1,11 +1,11 @@
 """The Anthropic stream encoder's hot-path delta (:mod:`._stream_encode`): its event, and its SSE bytes
-as a template for its text, built once per process."""
+cut at its text's JSON, built once per process."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from toolwire.formats._stream import HOLE, frame_halves, halves_line
+from toolwire.formats._stream import HOLE, frame_halves
 from toolwire.formats.anthropic._stream_slots import Slot
 from toolwire.ir.stream import (
     TextDelta,
@@ -13,19 +13,20 @@ from toolwire.ir.stream import (
 
 __all__ = ["DELTA_FRAMES", "MAX_DELTA_FRAMES", "delta_frame", "hot_delta"]
 
-DELTA_FRAMES: dict[tuple[type | None, int | None], bytes] = {}
-"""A block's delta SSE template by (its hot-path delta, its wire index): the same bytes in every
-stream, so each is built once per process (a stream's first delta of each block paid ~3 µs)."""
+DELTA_FRAMES: dict[tuple[type | None, int | None], tuple[bytes, bytes]] = {}
+"""A block's delta SSE bytes cut at its text's JSON by (its hot-path delta, its wire index): the
+same bytes in every stream, so each is built once per process (a stream's first delta of each
+block paid ~3 µs)."""
 MAX_DELTA_FRAMES = 256
-"""Templates kept at most (wire indices beyond the first blocks are built per block)."""
+"""Cut frames kept at most (wire indices beyond the first blocks are built per block)."""
 
 
-def delta_frame(slot: Slot) -> bytes:
-    """The SSE bytes of the open block's hot-path delta, a template for its text (``halves_line``)."""
+def delta_frame(slot: Slot) -> tuple[bytes, bytes]:
+    """The SSE bytes of the open block's hot-path delta cut at its text's JSON (``frame_halves``)."""
     key = (slot.fast, slot.wire)
     frame = DELTA_FRAMES.get(key)
     if frame is None:
-        frame = halves_line(frame_halves("anthropic", hot_delta(slot, HOLE)))
+        frame = frame_halves("anthropic", hot_delta(slot, HOLE))
         if len(DELTA_FRAMES) < MAX_DELTA_FRAMES:
             DELTA_FRAMES[key] = frame
     return frame

@@ -32,8 +32,8 @@ Delta = TextDelta | ReasoningDelta | ToolCallDelta
 @dataclass(slots=True)
 class Slot(Lent):
     """One IR part on its way out: the block to start, and what is buffered for it (``sent``:
-    characters of text / thinking / arguments sent so far; ``line``: ``frame`` while lent to a
-    decoder's hot path, ``StreamEncoder.lend``, else ``b""``)."""
+    characters of text / thinking / arguments sent so far; ``head`` and ``tail``: ``frame``
+    while lent to a decoder's hot path, ``StreamEncoder.lend``, else ``b""``)."""
 
     ir: int
     part: Part
@@ -52,8 +52,8 @@ class Slot(Lent):
     signature: list[str] = field(default_factory=list)
     fast: type | None = None
     """Once the block started: the IR delta the encoder's hot path sends as is (text, arguments)."""
-    frame: bytes | None = None
-    """That delta's SSE bytes, a template for its text (``halves_line``; empty: none), see
+    frame: tuple[bytes, bytes] | None = None
+    """That delta's SSE bytes cut at its text's JSON (``frame_halves``; ``NO_HALVES``: none), see
     ``StreamEncoder.frame_delta``."""
 
 

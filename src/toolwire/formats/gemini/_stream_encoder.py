@@ -34,7 +34,7 @@ from typing import Any
 import msgspec
 
 from toolwire._json import dumps_leaf
-from toolwire.formats._stream import HOLE, DeltaFraming, Lent, WireEvent, frame_halves, halves_line
+from toolwire.formats._stream import HOLE, DeltaFraming, Lent, WireEvent, frame_halves
 from toolwire.formats.gemini._encode_parts import _ENCODERS, Ctx
 from toolwire.formats.gemini._keys import emit
 from toolwire.formats.gemini._usage import encode_usage
@@ -63,8 +63,8 @@ _CANDIDATE = "$.candidates[0]"
 
 @dataclass(slots=True)
 class _Slot(Lent):
-    """One IR part being encoded (``sent``: characters of text already sent; ``line``: its text
-    chunk's SSE bytes while lent to a decoder, ``lend``, else ``b""``)."""
+    """One IR part being encoded (``sent``: characters of text already sent; ``head`` and
+    ``tail``: its text chunk's SSE bytes while lent to a decoder, ``lend``, else ``b""``)."""
 
     index: int
     part: Part  # the skeleton from PartStart
@@ -92,7 +92,7 @@ class StreamEncoder(DeltaFraming):
         self._notes = notes if notes is not None else Notes()
         self._ctx = Ctx(False, self._notes)
         self._meta: dict[str, Any] = {}
-        self._frame: bytes | None = None  # a hot-path text chunk's SSE bytes, a template for its text
+        self._frame: tuple[bytes, bytes] | None = None  # a hot-path text chunk's SSE bytes, cut at its text
         self._lent: _Slot | None = None  # the slot lent to a decoder's hot path (``lend``)
         self._slots: dict[int, _Slot] = {}
         self._order: deque[int] = deque()
@@ -127,10 +127,11 @@ class StreamEncoder(DeltaFraming):
                 frame = self._frame
                 if frame is None:
                     frame = self._frame = self._template()
-                if frame:
+                head, tail = frame
+                if head:
                     slot.sent += len(text)
                     try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
-                        return frame % dumps_leaf(text)
+                        return head + dumps_leaf(text) + tail
                     except UnicodeEncodeError:
                         slot.sent -= len(text)
                         return None
@@ -152,21 +153,22 @@ class StreamEncoder(DeltaFraming):
         frame = self._frame
         if frame is None:
             frame = self._frame = self._template()
-        if not slot.plain or not frame:
+        head, tail = frame
+        if not slot.plain or not head:
             return None
-        slot.line = frame
+        slot.head, slot.tail = head, tail
         self._lent = slot
         return slot
 
-    def _template(self) -> bytes:
-        """A hot-path text chunk's SSE bytes, a template for its text (``halves_line``)."""
-        return halves_line(frame_halves("gemini", self._chunk([{"text": HOLE}])))
+    def _template(self) -> tuple[bytes, bytes]:
+        """A hot-path text chunk's SSE bytes cut at its text's JSON (``frame_halves``)."""
+        return frame_halves("gemini", self._chunk([{"text": HOLE}]))
 
     def _feed(self, event: StreamEvent) -> list[WireEvent]:
         """The general path of :meth:`feed`: any event."""
         lent = self._lent
         if lent is not None:  # take back the slot ``lend`` lent (the event may change it)
-            lent.line = b""
+            lent.head = b""
             self._lent = None
         if self._ended:
             return []

@@ -217,11 +217,11 @@ class StreamDecoder(HotFrames):
         if sink is not None:
             lent = run.lent
             if lent is not None:  # the encoder's part, written here (see ``Lend``)
-                line = lent.line
-                if line:
+                head = lent.head
+                if head:
                     lent.sent += len(text)
                     try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
-                        return line % dumps_leaf(text)
+                        return head + dumps_leaf(text) + lent.tail
                     except UnicodeEncodeError:
                         lent.sent -= len(text)
                         return ReasoningDelta if thought else TextDelta, run.index, text

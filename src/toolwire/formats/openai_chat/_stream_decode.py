@@ -190,11 +190,11 @@ class StreamDecoder(HotFrames):
             if sink is not None:
                 lent = self._flow_lent
                 if lent is not None:  # the encoder's part, written here (see ``Lend``)
-                    line = lent.line
-                    if line:
+                    head = lent.head
+                    if head:
                         lent.sent += len(text)
                         try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
-                            return line % dumps_leaf(text)
+                            return head + dumps_leaf(text) + lent.tail
                         except UnicodeEncodeError:
                             lent.sent -= len(text)
                             return TextDelta, flow[1], text
@@ -212,10 +212,10 @@ class StreamDecoder(HotFrames):
         if sink is not None and arguments:
             lent = call.lent
             if lent is not None:
-                line = lent.line
-                if line:
+                head = lent.head
+                if head:
                     try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
-                        written = line % dumps_leaf(arguments)
+                        written = head + dumps_leaf(arguments) + lent.tail
                     except UnicodeEncodeError:
                         return ToolCallDelta, index, arguments
                     lent.sent += len(arguments)

@@ -25,11 +25,11 @@ from toolwire._json import dumps_leaf
 from toolwire.formats._stream import (
     DONE,
     HOLE,
+    NO_HALVES,
     DeltaFraming,
     WireEvent,
     delta_text,
     frame_halves,
-    halves_line,
 )
 from toolwire.formats._wire import emit_extra
 from toolwire.formats.openai_chat._content import thinking_chunk
@@ -118,10 +118,11 @@ class StreamEncoder(DeltaFraming):
                 frame = out.frame
                 if frame is None:
                     frame = out.frame = self._template(out)
-                if frame:
+                head, tail = frame
+                if head:
                     out.sent += len(text)
                     try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
-                        return frame % dumps_leaf(text)
+                        return head + dumps_leaf(text) + tail
                     except UnicodeEncodeError:
                         out.sent -= len(text)
                         return None
@@ -136,15 +137,16 @@ class StreamEncoder(DeltaFraming):
         frame = out.frame
         if frame is None:
             frame = out.frame = self._template(out)
-        if frame and not out.line:
-            out.line = frame
+        head, tail = frame
+        if head and not out.head:
+            out.head, out.tail = head, tail
             self._lent.append(out)
-        return out if frame else None
+        return out if head else None
 
     def _unlend(self) -> None:
         """Take back the parts :meth:`lend` lent (before any event that may change them)."""
         for out in self._lent:
-            out.line = b""
+            out.head = b""
         self._lent = []
 
     def _feed(self, event: StreamEvent) -> list[WireEvent]:
@@ -368,9 +370,9 @@ class StreamEncoder(DeltaFraming):
         chunk["choices"] = choices
         return chunk
 
-    def _template(self, out: Out) -> bytes:
-        """``out``'s delta chunk (:meth:`_hot_chunk`) as SSE bytes, a template for its text
-        (``halves_line``; ``b""``: :meth:`frame` declines): the stream's chunk around its
+    def _template(self, out: Out) -> tuple[bytes, bytes]:
+        """``out``'s delta chunk (:meth:`_hot_chunk`) as SSE bytes cut at its text's JSON
+        (``frame_halves``; ``NO_HALVES``: :meth:`frame` declines): the stream's chunk around its
         ``choices`` (``frame_halves``, once per head) around the part's ``choices``
         (``value_halves``, the same bytes in every stream: once per process)."""
         halves = choice_halves(out)
@@ -379,8 +381,8 @@ class StreamEncoder(DeltaFraming):
             assert self._head is not None  # a delta after the first chunk (``_hot``)
             around = self._around = frame_halves("openai-chat", {**self._head, "choices": HOLE})
         if not halves[0] or not around[0]:
-            return b""
-        return halves_line((around[0] + halves[0], halves[1] + around[1]))
+            return NO_HALVES
+        return around[0] + halves[0], halves[1] + around[1]
 
     def _text(self, out: Out, text: str) -> list[WireEvent]:
         """A delta carrying ``text`` for the part ``out`` ([] when the part is dropped)."""

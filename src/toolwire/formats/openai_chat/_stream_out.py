@@ -27,15 +27,15 @@ __all__ = [
 
 @dataclass(slots=True)
 class Out(Lent):
-    """An open part: where its text goes and how much of it was sent (``sent``; ``line``: its
-    ``frame`` while lent to a decoder, see ``lend``, else ``b""``)."""
+    """An open part: where its text goes and how much of it was sent (``sent``; ``head`` and
+    ``tail``: its ``frame`` while lent to a decoder, see ``lend``, else ``b""``)."""
 
     kind: str  # content | refusal | reasoning | call | legacy | drop
     field: str | None = None  # reasoning: the delta field
     wire: int = 0  # call: wire index
     custom: bool = False
     summary: int | None = None  # reasoning: last summary index sent
-    frame: bytes | None = None  # its delta chunk's SSE bytes, a template for its text (see frame)
+    frame: tuple[bytes, bytes] | None = None  # its delta chunk's SSE bytes around its text's JSON
 
 
 def hot_choices(out: Out, text: str) -> list[dict[str, Any]] | None:

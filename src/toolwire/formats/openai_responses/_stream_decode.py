@@ -165,10 +165,10 @@ class StreamDecoder(HotFrames):
             if sink is not None:
                 lent = self._lent if self._lent_at == index and self._lent_kind is hot else None
                 if lent is not None:  # the encoder's part, written here (see ``Lend``)
-                    line = lent.line
-                    if line:
+                    head = lent.head
+                    if head:
                         try:  # a lone surrogate: nothing written, nothing counted (the general path raises)
-                            written = line % self._dumps(delta)
+                            written = head + self._dumps(delta) + lent.tail
                         except UnicodeEncodeError:
                             return hot, index, delta
                         lent.sent += len(delta)
