@@ -9,7 +9,6 @@ the same notes.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import msgspec
@@ -29,32 +28,53 @@ Kind = Literal["text", "thinking", "call", "custom", "whole"]
 Delta = TextDelta | ReasoningDelta | ToolCallDelta
 
 
-@dataclass(slots=True)
 class Slot(Lent):
     """One IR part on its way out: the block to start, and what is buffered for it (``sent``:
     characters of text / thinking / arguments sent so far; ``head`` and ``tail``: ``frame``
-    while lent to a decoder's hot path, ``StreamEncoder.lend``, else ``b""``)."""
+    while lent to a decoder's hot path, ``StreamEncoder.lend``, else ``b""``). A plain class
+    (see ``Lent``)."""
 
-    ir: int
-    part: Part
-    kind: Kind
-    block: dict[str, Any]
-    path: str
-    client_call: bool = False
-    wire: int | None = None
-    ended: bool = False
-    final: Part | None = None
-    pending: list[Delta | str] = field(default_factory=list)
-    """Deltas held while another block is open (a ``str``: argument text held by ``frame_delta``)."""
-    chunks: list[str] | ArgumentsCheck = field(default_factory=list)
-    """Buffered text: a custom call's input, or a call's arguments (checked at the end, held in
-    bounded memory: :class:`~toolwire._args_check.ArgumentsCheck`)."""
-    signature: list[str] = field(default_factory=list)
-    fast: type | None = None
-    """Once the block started: the IR delta the encoder's hot path sends as is (text, arguments)."""
-    frame: tuple[bytes, bytes] | None = None
-    """That delta's SSE bytes cut at its text's JSON (``frame_halves``; ``NO_HALVES``: none), see
-    ``StreamEncoder.frame_delta``."""
+    __slots__ = (
+        "block",
+        "chunks",
+        "client_call",
+        "ended",
+        "fast",
+        "final",
+        "frame",
+        "ir",
+        "kind",
+        "part",
+        "path",
+        "pending",
+        "signature",
+        "wire",
+    )
+
+    def __init__(
+        self, ir: int, part: Part, kind: Kind, block: dict[str, Any], path: str, *, client_call: bool = False
+    ) -> None:
+        super().__init__()
+        self.ir = ir
+        self.part = part
+        self.kind: Kind = kind
+        self.block = block
+        self.path = path
+        self.client_call = client_call
+        self.wire: int | None = None
+        self.ended = False
+        self.final: Part | None = None
+        self.pending: list[Delta | str] = []
+        """Deltas held while another block is open (a ``str``: argument text held by ``frame_delta``)."""
+        self.chunks: list[str] | ArgumentsCheck = []
+        """Buffered text: a custom call's input, or a call's arguments (checked at the end, held in
+        bounded memory: :class:`~toolwire._args_check.ArgumentsCheck`)."""
+        self.signature: list[str] = []
+        self.fast: type | None = None
+        """Once the block started: the IR delta the encoder's hot path sends as is (text, arguments)."""
+        self.frame: tuple[bytes, bytes] | None = None
+        """That delta's SSE bytes cut at its text's JSON (``frame_halves``; ``NO_HALVES``: none), see
+        ``StreamEncoder.frame_delta``."""
 
 
 def delta_event(slot: Slot, delta: dict[str, Any]) -> dict[str, Any]:

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -61,19 +60,23 @@ __all__ = ["StreamEncoder"]
 _CANDIDATE = "$.candidates[0]"
 
 
-@dataclass(slots=True)
 class _Slot(Lent):
     """One IR part being encoded (``sent``: characters of text already sent; ``head`` and
-    ``tail``: its text chunk's SSE bytes while lent to a decoder, ``lend``, else ``b""``)."""
+    ``tail``: its text chunk's SSE bytes while lent to a decoder, ``lend``, else ``b""``). A
+    plain class (see ``Lent``)."""
 
-    index: int
-    part: Part  # the skeleton from PartStart
-    chunks: list[str] = field(default_factory=list)  # buffered argument / refusal text
-    signatures: list[str] = field(default_factory=list)  # reasoning signature deltas
-    signed: bool = False  # the signature went out
-    waiting: list[dict[str, Any]] = field(default_factory=list)  # held until this slot is first
-    done: bool = False
-    plain: bool = False  # a text part with no signature still to send: text deltas take the hot path
+    __slots__ = ("chunks", "done", "index", "part", "plain", "signatures", "signed", "waiting")
+
+    def __init__(self, index: int, part: Part) -> None:
+        super().__init__()
+        self.index = index
+        self.part = part  # the skeleton from PartStart
+        self.chunks: list[str] = []  # buffered argument / refusal text
+        self.signatures: list[str] = []  # reasoning signature deltas
+        self.signed = False  # the signature went out
+        self.waiting: list[dict[str, Any]] = []  # held until this slot is first
+        self.done = False
+        self.plain = False  # a text part with no signature still to send: text deltas take the hot path
 
 
 def _path(index: int) -> str:

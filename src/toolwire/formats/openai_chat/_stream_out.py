@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from toolwire.formats._stream import (
@@ -25,17 +24,21 @@ __all__ = [
 ]
 
 
-@dataclass(slots=True)
 class Out(Lent):
     """An open part: where its text goes and how much of it was sent (``sent``; ``head`` and
-    ``tail``: its ``frame`` while lent to a decoder, see ``lend``, else ``b""``)."""
+    ``tail``: its ``frame`` while lent to a decoder, see ``lend``, else ``b""``). A plain class
+    (see ``Lent``)."""
 
-    kind: str  # content | refusal | reasoning | call | legacy | drop
-    field: str | None = None  # reasoning: the delta field
-    wire: int = 0  # call: wire index
-    custom: bool = False
-    summary: int | None = None  # reasoning: last summary index sent
-    frame: tuple[bytes, bytes] | None = None  # its delta chunk's SSE bytes around its text's JSON
+    __slots__ = ("custom", "field", "frame", "kind", "summary", "wire")
+
+    def __init__(self, kind: str, *, field: str | None = None, wire: int = 0, custom: bool = False) -> None:
+        super().__init__()
+        self.kind = kind  # content | refusal | reasoning | call | legacy | drop
+        self.field = field  # reasoning: the delta field
+        self.wire = wire  # call: wire index
+        self.custom = custom
+        self.summary: int | None = None  # reasoning: last summary index sent
+        self.frame: tuple[bytes, bytes] | None = None  # its delta chunk's SSE bytes around its text's JSON
 
 
 def hot_choices(out: Out, text: str) -> list[dict[str, Any]] | None:
