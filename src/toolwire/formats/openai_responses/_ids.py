@@ -30,6 +30,9 @@ def _sha256() -> Callable[[bytes], Any]:
 
 
 _SHA256: Final = _sha256()  # Final: compiled, a static, not a look-up in the module's globals
+_HEXDIGEST: Final = type(_SHA256(b"")).hexdigest
+"""The hash type's ``hexdigest``, unbound: called on a hash object it skips the method look-up by
+name a ``.hexdigest()`` call makes (compiled, about 200 instructions an id fewer, cachegrind)."""
 
 
 def derived_id(prefix: str, seed: str, index: int = 0) -> str:
@@ -55,7 +58,7 @@ def seeded_id(prefix: str, head: bytes, index: int) -> str:
     its underscore (``"msg_"``: a concatenation less): the first 48 digits of the hex digest of
     ``head`` and the index, hashed at once (one call on the hash object: compiled, ~400
     instructions an id fewer than ``update`` then ``digest()[:24].hex()``; the same in Python)."""
-    digits: str = _SHA256(head + (_INDEX[index] if 0 <= index < 64 else b"%d" % index)).hexdigest()
+    digits: str = _HEXDIGEST(_SHA256(head + (_INDEX[index] if 0 <= index < 64 else b"%d" % index)))
     return prefix + digits[:48]
 
 

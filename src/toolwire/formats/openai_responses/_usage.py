@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from msgspec.structs import astuple
+
 from toolwire.formats._openai_usage import UsageNames, counts_only
 from toolwire.formats._wire import as_dict, opt_dict, opt_int
 from toolwire.formats.openai_responses._extra import emit_fields, split_fields
@@ -11,6 +13,7 @@ from toolwire.ir.notes import Notes
 from toolwire.ir.response import Usage
 
 _USAGE: Final = Usage  # compiled, a static: not a look-up in the module's globals each call
+_COUNTS: Final = astuple
 
 __all__ = ["decode_usage", "encode_usage", "foreign_usage"]
 
@@ -111,22 +114,26 @@ def encode_usage(usage: Usage, notes: Notes, *, same: bool, path: str = "$.usage
 def foreign_usage(usage: Usage) -> dict[str, Any]:
     """What :func:`encode_usage` writes for ``usage`` of another format (``same=False``), without
     its notes: every count, a missing one ``0`` (a missing detail after the ones given), and the
-    total the sum of the two counts when unknown (the response lanes' usage writer)."""
-    inp = usage.input_tokens
+    total the sum of the two counts when unknown (the response lanes' usage writer). The counts
+    are read at once (``astuple``: compiled, one call where each attribute read is a generic
+    look-up; untyped, no unboxing and boxing back)."""
+    counts = _COUNTS(usage)  # Usage's fields in order: input, output, total, cached, write, reasoning
+    inp: Any = counts[0]
     if inp is None:
         inp = 0
-    out = usage.output_tokens
+    out: Any = counts[1]
     if out is None:
         out = 0
-    cached, write = usage.cached_tokens, usage.cache_creation_tokens
+    cached: Any = counts[3]
+    write: Any = counts[4]
     if cached is not None:
         inner = {"cached_tokens": cached, "cache_write_tokens": 0 if write is None else write}
     elif write is not None:
         inner = {"cache_write_tokens": write, "cached_tokens": 0}
     else:
         inner = {"cached_tokens": 0, "cache_write_tokens": 0}
-    reasoning = usage.reasoning_tokens
-    total = usage.total_tokens
+    reasoning: Any = counts[5]
+    total: Any = counts[2]
     return {
         "input_tokens": inp,
         "output_tokens": out,
