@@ -33,9 +33,9 @@ def _text(block: dict[str, Any]) -> TextPart | None:
 
 def _tool_use(block: dict[str, Any]) -> ToolCall | None:
     call_id, name, wire_input = block.get("id"), block.get("name"), block.get("input")
-    if len(block) != 4 or type(call_id) is not str or type(name) is not str or type(wire_input) is not dict:
+    if len(block) != 4 or type(call_id) is not str or type(wire_input) is not dict:
         return None
-    if not name:  # the general decoder raises it at its path
+    if type(name) is not str or not name:  # an empty name: the general decoder raises it at its path
         return None
     try:
         arguments = dumps(wire_input).decode()

@@ -129,7 +129,7 @@ class StreamEncoder(DeltaFraming):
             if slot.plain:
                 frame = self._frame
                 if frame is None:
-                    frame = self._frame = self._template()
+                    frame = self._frame = self._halves()
                 head, tail = frame
                 if head:
                     slot.sent += len(text)
@@ -155,7 +155,7 @@ class StreamEncoder(DeltaFraming):
         slot = self._slots[index]
         frame = self._frame
         if frame is None:
-            frame = self._frame = self._template()
+            frame = self._frame = self._halves()
         head, tail = frame
         if not slot.plain or not head:
             return None
@@ -163,7 +163,7 @@ class StreamEncoder(DeltaFraming):
         self._lent = slot
         return slot
 
-    def _template(self) -> tuple[bytes, bytes]:
+    def _halves(self) -> tuple[bytes, bytes]:
         """A hot-path text chunk's SSE bytes cut at its text's JSON (``frame_halves``)."""
         return frame_halves("gemini", self._chunk([{"text": HOLE}]))
 

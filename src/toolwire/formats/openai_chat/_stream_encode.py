@@ -117,7 +117,7 @@ class StreamEncoder(DeltaFraming):
             if out is not None:
                 frame = out.frame
                 if frame is None:
-                    frame = out.frame = self._template(out)
+                    frame = out.frame = self._halves(out)
                 head, tail = frame
                 if head:
                     out.sent += len(text)
@@ -136,7 +136,7 @@ class StreamEncoder(DeltaFraming):
             return None
         frame = out.frame
         if frame is None:
-            frame = out.frame = self._template(out)
+            frame = out.frame = self._halves(out)
         head, tail = frame
         if head and not out.head:
             out.head, out.tail = head, tail
@@ -370,7 +370,7 @@ class StreamEncoder(DeltaFraming):
         chunk["choices"] = choices
         return chunk
 
-    def _template(self, out: Out) -> tuple[bytes, bytes]:
+    def _halves(self, out: Out) -> tuple[bytes, bytes]:
         """``out``'s delta chunk (:meth:`_hot_chunk`) as SSE bytes cut at its text's JSON
         (``frame_halves``; ``NO_HALVES``: :meth:`frame` declines): the stream's chunk around its
         ``choices`` (``frame_halves``, once per head) around the part's ``choices``
