@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire._json import dumps, loads
+from toolwire._kept_schemas import Kept, parse_schemas, restore_schemas, split_chat_request
 from toolwire._plain._response_lane import typed_response_bytes
 from toolwire.errors import PayloadError
 from toolwire.ir.base import FormatName
@@ -58,10 +59,22 @@ def translate_request_bytes(
     Raises:
         PayloadError: the body is not JSON, not a JSON object, or not a valid ``source`` request.
     """
-    payload = _object(body, "request")
+    kept: Kept | None = None
+    if type(body) is bytes and source == "openai-chat" and target == "openai-responses":
+        split = split_chat_request(body)  # the tools kept as JSON text (seen before)
+        if split is not None:
+            payload, kept = split
+    if kept is None:
+        payload = _object(body, "request")
     lane = pair_lane(payload, source, target, policy, model, True)  # a plain request of a pair with a lane
-    if lane is not None and (notes is None or not lane[1]):  # notes wanted: the general path makes them
+    if (
+        lane is not None
+        and (notes is None or not lane[1])  # notes wanted: the general path makes them
+        and (kept is None or restore_schemas(lane[0], kept))  # the kept schemas in place
+    ):
         return dumps(lane[0])
+    if kept:  # the general path reads the schemas
+        parse_schemas(payload, kept)
     result = _general_request(payload, source, target, policy, model, None, None)  # lane tried already
     if notes is not None:
         notes.extend(result.notes)
