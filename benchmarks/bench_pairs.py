@@ -284,7 +284,43 @@ def _long_stream_table(repeat: int) -> dict[str, float]:
     return ratios
 
 
-SECTIONS = ("requests", "sizes", "responses", "streams", "stream-lengths")
+def _kept_tools_table(payloads: dict[str, bytes], repeat: int) -> dict[str, float]:
+    """Chat -> Responses through the bytes API, which keeps a tools array it has seen before as
+    JSON text (``toolwire._kept_schemas``): what each turn of an agent costs once its tools are
+    stored (the requests table times that), what a body whose tools were never seen costs, and
+    the call that stores them (the second sighting). The cache is emptied for the last two
+    before each call (``TOOLS.clear()``, a few microseconds, inside the timing)."""
+    from toolwire._kept_schemas import TOOLS
+
+    raw = payloads["openai-chat"]
+    wire = _bytes_api("request", raw, "openai-chat", "openai-responses")
+    assert wire is not None
+
+    def first_sight() -> object:
+        TOOLS.clear()
+        return wire()
+
+    def stored() -> object:
+        TOOLS.clear()
+        wire()
+        return wire()
+
+    fns: dict[str, _Fn] = {"floor": _floor(raw), "warm": wire, "first": first_sight, "first+second": stored}
+    times = cpu_medians_each(fns, repeat=repeat)
+    floor = times["floor"][0]
+    print("chat -> responses, bytes API, tools kept as JSON text: ratio to the floor (CPU)")
+    print(f"  {'case':<44} {'x floor':>8}")
+    rows = {
+        "tools stored (every turn after the second)": times["warm"][0],
+        "tools never seen (first sighting)": times["first"][0],
+        "the call that stores them (second sighting)": times["first+second"][0] - times["first"][0],
+    }
+    for label, cpu in rows.items():
+        print(f"  {label:<44} {cpu / floor:>7.2f}x")
+    return {label: cpu / floor for label, cpu in rows.items()}
+
+
+SECTIONS = ("requests", "sizes", "responses", "streams", "stream-lengths", "kept-tools")
 
 
 def _build() -> str:
@@ -311,6 +347,7 @@ def run(sections: Sequence[str] = SECTIONS, repeat: int = 9) -> dict[str, float]
         "responses": lambda: _pair_table("response", responses, peers, repeat),
         "streams": lambda: _stream_table(peers, repeat),
         "stream-lengths": lambda: _long_stream_table(repeat),
+        "kept-tools": lambda: _kept_tools_table(requests, repeat),
     }
     for section in sections:
         print()
@@ -319,7 +356,7 @@ def run(sections: Sequence[str] = SECTIONS, repeat: int = 9) -> dict[str, float]
 
 
 def main() -> None:
-    """``python -m benchmarks.bench_pairs [--only requests,sizes,responses,streams,stream-lengths]
+    """``python -m benchmarks.bench_pairs [--only requests,sizes,responses,streams,stream-lengths,kept-tools]
     [--repeat N]``."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_pairs", description=__doc__)
     parser.add_argument("--only", default=",".join(SECTIONS), help="comma-separated sections")
