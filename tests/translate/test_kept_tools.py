@@ -8,6 +8,7 @@ output bytes, notes and errors must be exactly those of a process that never sto
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -200,3 +201,30 @@ def test_tools_that_differ_after_the_stored_heads_bytes_are_their_own() -> None:
     assert len(changed) == len(body) and changed != body
     assert _three_times(changed) == [_expected(changed)] * 3
     assert orjson.dumps(function["description"]) in _three_times(changed)[0]
+
+
+def test_threads_sharing_the_cache_get_their_own_answers() -> None:
+    requests = [chat_request()]
+    for n in range(1, 4):  # tools that differ only past the stored texts' first bytes
+        request = chat_request()
+        request["tools"][-1]["function"]["description"] += f" ({n})"
+        requests.append(request)
+    bodies = [orjson.dumps(request) for request in requests]
+    expected = [_expected(body) for body in bodies]
+    failures: list[int] = []
+
+    def work(offset: int) -> None:
+        for step in range(60):
+            which = (offset + step) % len(bodies)
+            if translate_request_bytes(bodies[which], policy="drop", **PAIR) != expected[which]:  # type: ignore[arg-type]
+                failures.append(which)
+
+    with pytest.MonkeyPatch.context() as patch:  # a cache smaller than the bodies: constant eviction
+        patch.setattr(TOOLS, "max_entries", 2)
+        threads = [threading.Thread(target=work, args=(n,)) for n in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert failures == []
+    assert len(TOOLS) <= 2
