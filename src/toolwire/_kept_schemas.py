@@ -15,8 +15,9 @@ proves the text was that value. In both cases each schema in the parsed request 
 they are (Chat -> Responses) copies the placeholder into its output, and
 :func:`restore_schemas` swaps the serialization in before the body is written. The output bytes
 are those of the parse-and-dump path by construction; when anything does not fit (a part the
-lane does not take, a placeholder the output does not hold exactly once), the caller parses the
-whole body as before, so its errors and notes are exactly the old ones.
+lane does not take, a placeholder the output does not hold exactly once), the general path gets
+the payload a full parse gives (:func:`parse_schemas`: each schema parsed back from its stored
+text), so its output, errors and notes are exactly the old ones.
 
 Validity: a stored text was parsed in full when it was stored, and a hit is an exact byte match
 of it, so invalid UTF-8 or JSON never passes; everything else in a body is parsed in full. The
@@ -205,8 +206,11 @@ def _fresh(tools: Tools, kept: Kept) -> list[Any]:
             placeholder = {"": len(kept)}
             kept.append((placeholder, schema))
             tool = {**tool, "function": {**function, "parameters": placeholder}}
-        elif function is not None:
-            tool = {**tool, "function": dict(function)}
+        elif function is not None:  # an empty schema ({}) copied too: nothing stored is handed out
+            function = dict(function)
+            if type(schema) is dict:
+                function["parameters"] = dict(schema)
+            tool = {**tool, "function": function}
         elif type(tool) is dict:
             tool = dict(tool)
         out.append(tool)

@@ -228,3 +228,19 @@ def test_threads_sharing_the_cache_get_their_own_answers() -> None:
             thread.join()
     assert failures == []
     assert len(TOOLS) <= 2
+
+
+def test_what_a_request_is_handed_is_never_the_stored_entry() -> None:
+    request = chat_request()
+    request["tools"][0]["function"]["parameters"] = {}  # not kept as text: parsed, handed out
+    body = orjson.dumps(request)
+    for _ in range(2):
+        split = split_chat_request(body)
+    assert split is not None
+    payload, _ = split
+    payload["tools"][0]["function"]["parameters"]["type"] = "object"  # a caller that writes to it
+    payload["tools"][1]["function"]["name"] = "renamed"
+    again = split_chat_request(body)
+    assert again is not None
+    assert again[0]["tools"][0]["function"]["parameters"] == {}
+    assert again[0]["tools"][1]["function"]["name"] == request["tools"][1]["function"]["name"]
