@@ -123,7 +123,7 @@ class ToolsCache:
 
     def put(self, text: bytes, tools: Tools) -> None:
         """Store ``tools`` for ``text``, the oldest entries evicted to stay within bounds."""
-        cost = len(text) + sum(len(schema) for schema in _schemas(tools))
+        cost = _cost(text, tools)
         if len(text) > MAX_TEXT_BYTES or cost > self.max_total:
             return
         head = text[:_HEAD]
@@ -145,7 +145,7 @@ class ToolsCache:
         rest = []
         for entry in self._by_head[head]:
             if entry[2] == number:
-                self._size -= len(entry[0]) + sum(len(schema) for schema in _schemas(entry[1]))
+                self._size -= _cost(entry[0], entry[1])
             else:
                 rest.append(entry)
         if rest:
@@ -166,29 +166,24 @@ TOOLS: Final = ToolsCache()
 """The process's cache, shared by every ``translate_request_bytes`` call."""
 
 
-def _function(tool: Any) -> dict[str, Any] | None:
-    """A tool's ``function`` object, else ``None``."""
+def _function(tool: Any) -> tuple[dict[str, Any] | None, Any]:
+    """A tool's ``function`` object (else ``None``) and that object's ``parameters`` (else ``None``)."""
     function = tool.get("function") if type(tool) is dict else None
-    return function if type(function) is dict else None
+    if type(function) is not dict:
+        return None, None
+    return function, function.get("parameters")
 
 
-def _schemas(tools: Tools) -> list[msgspec.Raw]:
-    """The serialized schemas of ``tools``."""
-    out = []
-    for tool in tools:
-        function = _function(tool)
-        schema = None if function is None else function.get("parameters")
-        if type(schema) is msgspec.Raw:
-            out.append(schema)
-    return out
+def _cost(text: bytes, tools: Tools) -> int:
+    """What an entry holds, in bytes: its source text and its serialized schemas."""
+    return len(text) + sum(len(schema) for _, schema in map(_function, tools) if type(schema) is msgspec.Raw)
 
 
 def _stored(tools: list[Any]) -> Tools:
     """Parsed ``tools`` as stored: each non-empty object schema serialized (``msgspec.Raw``)."""
     out = []
     for tool in tools:
-        function = _function(tool)
-        schema = None if function is None else function.get("parameters")
+        function, schema = _function(tool)
         if function is not None and type(schema) is dict and schema:
             tool = {**tool, "function": {**function, "parameters": msgspec.Raw(_ENCODE(schema))}}
         out.append(tool)
@@ -200,8 +195,7 @@ def _fresh(tools: Tools, kept: Kept) -> list[Any]:
     (its pair added to ``kept``): the stored entry itself is never handed out."""
     out: list[Any] = []
     for tool in tools:
-        function = _function(tool)
-        schema = None if function is None else function.get("parameters")
+        function, schema = _function(tool)
         if function is not None and type(schema) is msgspec.Raw:
             placeholder = {"": len(kept)}
             kept.append((placeholder, schema))
@@ -223,13 +217,15 @@ def _tools_start(body: bytes) -> int:
     at = body.find(b'"tools"')
     if at < 0:
         return -1
-    at += 7
-    size = len(body)
-    while at < size and body[at] in b" \t\r\n":
-        at += 1
-    if at >= size or body[at] != 58:  # ":"
+    at = _after_space(body, at + 7)
+    if at >= len(body) or body[at] != 58:  # ":"
         return -1
-    at += 1
+    return _after_space(body, at + 1)
+
+
+def _after_space(body: bytes, at: int) -> int:
+    """The first index from ``at`` of ``body`` that is not JSON whitespace (``len(body)``: none)."""
+    size = len(body)
     while at < size and body[at] in b" \t\r\n":
         at += 1
     return at
@@ -323,7 +319,7 @@ def parse_schemas(payload: dict[str, Any], kept: Kept) -> None:
     """Put each placeholder of ``kept`` in ``payload``'s tools back as its parsed schema: the
     payload a full parse gives (for the general path, which reads schemas)."""
     for tool in payload["tools"]:
-        function = _function(tool)
-        index = -1 if function is None else _placeholder(function.get("parameters"), kept)
+        function, schema = _function(tool)
+        index = _placeholder(schema, kept)
         if function is not None and index >= 0:
             function["parameters"] = _VALUE.decode(kept[index][1])
