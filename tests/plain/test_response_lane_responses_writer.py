@@ -75,14 +75,21 @@ def test_the_writer_writes_what_the_encoder_writes(
     assert list(got)[-len(echo_defaults()) :] == list(echo_defaults())
 
 
-def test_derived_ids_are_sha256_of_the_seed_and_the_index() -> None:
+def _pinned_id(prefix: str, seed: str, index: int) -> str:
+    """The pinned formula: the first 40 hex digits of the SHA-256 of the seed's UTF-8, then the
+    index as 8 hex digits."""
+    return prefix + hashlib.sha256(seed.encode("utf-8", "surrogatepass")).hexdigest()[:40] + f"{index:08x}"
+
+
+def test_derived_ids_are_sha256_of_the_seed_then_the_index() -> None:
     """The pinned formula, whichever SHA-256 implementation computes it."""
-    for seed, index in (("msg_01X", 1), ("résumé\udcff", 12), ("", 0)):
-        raw = f"{seed}\x00{index}".encode("utf-8", "surrogatepass")
-        want = "fc_" + hashlib.sha256(raw).hexdigest()[:48]
+    for seed, index in (("msg_01X", 1), ("résumé\udcff", 12), ("", 0), ("x", 63), ("x", 64), ("x", 2**32)):
+        want = _pinned_id("fc_", seed, index)
         assert _ids.derived_id("fc", seed, index) == want
         assert _ids.seeded_id("fc_", _ids.id_seed(seed), index) == want
+        raw = seed.encode("utf-8", "surrogatepass")
         assert _ids._SHA256(raw).hexdigest() == hashlib.sha256(raw).hexdigest()
+    assert len(_ids.derived_id("msg", "s", 1)) == len("msg_") + 48
 
 
 @pytest.mark.parametrize("response_id", ["msg_9", "résumé\udcff", ""], ids=["ascii", "surrogate", "empty"])
@@ -93,8 +100,7 @@ def test_the_writers_ids_are_the_derived_ids(response_id: str) -> None:
     plain.calls = [(f"toolu_{i}", "f", "{}") for i in range(70)]
 
     def sha(prefix: str, n: int) -> str:
-        raw = f"{response_id}\x00{n}".encode("utf-8", "surrogatepass")
-        return prefix + hashlib.sha256(raw).hexdigest()[:48]
+        return _pinned_id(prefix, response_id, n)
 
     want = [sha("msg_", 1)] + [sha("fc_", n) for n in range(2, 72)]
     out = write_response(plain)

@@ -13,7 +13,7 @@ import pytest
 from tests.compiled import pure_only
 from tests.streaming._matrix import all_stream_samples, benchmark_stream_in, wire_of
 from toolwire.formats._stream import WireEvent
-from toolwire.formats.openai_responses import _encode_items, _stream_items
+from toolwire.formats.openai_responses import _encode_items, _ids, _stream_encode, _stream_items
 from toolwire.formats.openai_responses._encode_items import Built
 from toolwire.formats.openai_responses._stream_encode import StreamEncoder
 from toolwire.ir.content import ReasoningPart, TextPart, ToolCall
@@ -228,21 +228,24 @@ def test_each_item_id_is_derived_once_per_stream(monkeypatch: pytest.MonkeyPatch
     """Added, done and final: one derivation per item, and none kept from a stream to the next
     (two streams of one response id derive their ids twice)."""
     derived: list[tuple[str, str, int]] = []
-    general = _encode_items.derived_id
+    hashed: list[str] = []
 
-    def counting(prefix: str, seed: str, index: int = 0) -> str:
-        derived.append((prefix, seed, index))
-        return general(prefix, seed, index)
+    def counting_seed(seed: str) -> str:
+        hashed.append(seed)
+        return hash_seed(seed)
 
-    def counting_seeded(prefix: str, head: bytes, index: int) -> str:  # the stream's peek (_peek_id)
-        derived.append((prefix.removesuffix("_"), head[:-1].decode(), index))  # "msg_": derived_id's "msg"
+    def counting(prefix: str, head: str, index: int) -> str:
+        derived.append((prefix, head, index))
         return seeded(prefix, head, index)
 
-    seeded = _stream_items.seeded_id
-    monkeypatch.setattr(_encode_items, "derived_id", counting)
-    monkeypatch.setattr(_stream_items, "seeded_id", counting_seeded)
+    hash_seed, seeded = _ids.id_seed, _ids.seeded_id
+    monkeypatch.setattr(_stream_encode, "id_seed", counting_seed)
+    monkeypatch.setattr(_encode_items, "seeded_id", counting)
+    monkeypatch.setattr(_stream_items, "seeded_id", counting)
     events, _ = _CASES["text and calls"]
     first, _ = _encode(events)
-    assert derived == [("msg", "resp_1", 1), ("fc", "resp_1", 2), ("fc", "resp_1", 3)]
+    head = hash_seed("resp_1")
+    assert derived == [("msg_", head, 1), ("fc_", head, 2), ("fc_", head, 3)]
+    assert hashed == ["resp_1"]  # the seed hashed once a stream
     second, _ = _encode(events)
-    assert len(derived) == 6 and second == first
+    assert len(derived) == 6 and second == first and hashed == ["resp_1"] * 2

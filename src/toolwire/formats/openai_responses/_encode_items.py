@@ -13,7 +13,7 @@ from typing import Any
 
 from toolwire.formats.openai_responses._content import encode_part
 from toolwire.formats.openai_responses._extra import emit_fields
-from toolwire.formats.openai_responses._ids import CallIds, derived_id
+from toolwire.formats.openai_responses._ids import CallIds, id_seed, seeded_id
 from toolwire.ir.content import (
     AudioPart,
     ContentPart,
@@ -55,6 +55,10 @@ class Ctx:
     """Ids derived so far, by prefix and counter, for this ``seed`` (``None``: none kept): a
     stream encodes each item more than once (added, done) and derives its id once."""
 
+    head: str | None = None
+    """The seed's :func:`id_seed` once an id was derived (the ids of one encoding share it: the
+    seed is hashed once)."""
+
     def __post_init__(self) -> None:
         self.ids = CallIds(self.notes)
 
@@ -62,13 +66,16 @@ class Ctx:
         """A derived item id (``msg_``, ``fc_``, ``rs_``...) for response output."""
         self.counter += 1
         self.synthesized_ids = True
+        head = self.head
+        if head is None:
+            head = self.head = id_seed(self.seed)
         memo = self.memo
         if memo is None:
-            return derived_id(prefix, self.seed, self.counter)
+            return seeded_id(prefix + "_", head, self.counter)
         key = (prefix, self.counter)
         known = memo.get(key)
         if known is None:
-            known = memo[key] = derived_id(prefix, self.seed, self.counter)
+            known = memo[key] = seeded_id(prefix + "_", head, self.counter)
         return known
 
 

@@ -36,30 +36,33 @@ name a ``.hexdigest()`` call makes (compiled, about 200 instructions an id fewer
 
 
 def derived_id(prefix: str, seed: str, index: int = 0) -> str:
-    """``<prefix>_<48 hex digits>`` derived from ``seed`` and ``index`` (e.g. ``msg_...``)."""
+    """``<prefix>_<48 hex digits>`` derived from ``seed`` and ``index`` (e.g. ``msg_...``): the
+    seed's :func:`id_seed`, then ``index`` as 8 hex digits (:func:`seeded_id`)."""
     return seeded_id(prefix + "_", id_seed(seed), index)
 
 
-def id_seed(seed: str) -> bytes:
-    """What :func:`derived_id` hashes for ``seed`` before the index (encode it once for several
-    ids: :func:`seeded_id`)."""
-    try:  # any seed but a hostile one: its UTF-8 with surrogatepass is its plain UTF-8
-        return (seed + "\x00").encode()
-    except UnicodeEncodeError:  # lone surrogates (a hostile payload): the id stays derived
-        return f"{seed}\x00".encode("utf-8", "surrogatepass")
+def id_seed(seed: str) -> str:
+    """The 40 hex digits every id derived from ``seed`` starts with: the first 40 of the SHA-256
+    hex digest of its UTF-8 (lone surrogates, which only a hostile payload holds, encoded with
+    ``surrogatepass``). One hash a seed: a response's items share it (as the ids OpenAI gives the
+    items of one response share most of their digits) and differ in the index."""
+    try:
+        data = seed.encode()
+    except UnicodeEncodeError:
+        data = seed.encode("utf-8", "surrogatepass")
+    digits: str = _HEXDIGEST(_SHA256(data))
+    return digits[:40]
 
 
-_INDEX: Final = [b"%d" % n for n in range(64)]
-"""``b"%d" % n`` of the first indexes (the suffix :func:`seeded_id` hashes), made once."""
+_INDEX: Final = [f"{n:08x}" for n in range(64)]
+"""The index suffix (:func:`seeded_id`) of the first indexes, made once."""
 
 
-def seeded_id(prefix: str, head: bytes, index: int) -> str:
+def seeded_id(prefix: str, head: str, index: int) -> str:
     """:func:`derived_id` of the seed whose :func:`id_seed` is ``head``, ``prefix`` given with
-    its underscore (``"msg_"``: a concatenation less): the first 48 digits of the hex digest of
-    ``head`` and the index, hashed at once (one call on the hash object: compiled, ~400
-    instructions an id fewer than ``update`` then ``digest()[:24].hex()``; the same in Python)."""
-    digits: str = _HEXDIGEST(_SHA256(head + (_INDEX[index] if 0 <= index < 64 else b"%d" % index)))
-    return prefix + digits[:48]
+    its underscore (``"msg_"``): ``prefix``, ``head`` and ``index`` as 8 hex digits (an index
+    past ``0xffffffff``, more than any response holds, takes more digits and stays distinct)."""
+    return prefix + head + (_INDEX[index] if 0 <= index < 64 else f"{index:08x}")
 
 
 class CallIds:

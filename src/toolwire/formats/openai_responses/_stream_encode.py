@@ -215,9 +215,11 @@ class StreamEncoder(ItemEvents):
         self._start = start
         self._acc.feed(start)
         self._same = start.origin == FORMAT
-        self._ctx = Ctx(notes=self._scratch, same=self._same, output=True, seed=str(start.id), memo={})
+        seed = str(start.id)
+        self._ctx = Ctx(
+            notes=self._scratch, same=self._same, output=True, seed=seed, memo={}, head=id_seed(seed)
+        )
         self._built = Built(self._ctx, self._finished)
-        self._id_seed = (self._ctx.seed, id_seed(self._ctx.seed))
         snapshot = created_snapshot(start) if plain_start(start) else self._start_snapshot(start)
         return [
             self._event("response.created", response=snapshot),

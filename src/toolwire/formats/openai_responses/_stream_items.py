@@ -61,8 +61,6 @@ class ItemEvents(DeltaFraming):
         self._finished: list[Part] = []
         self._built = Built(self._ctx, self._finished)
         self._kept_ids: dict[int, str] = {}
-        self._id_seed: tuple[str | None, bytes] = (None, b"")
-        """The stream context's seed and its :func:`id_seed` (see :meth:`_peek_id`)."""
 
     # ------------------------------------------------------------------ wire events and ids
 
@@ -171,11 +169,12 @@ class ItemEvents(DeltaFraming):
         """The id the stream's next item with ``prefix`` gets, its id counter left as it was."""
         ctx = self._ctx
         memo = ctx.memo
-        if memo is not None and ctx.seed is self._id_seed[0]:  # what item_id derives, its seed hashed once
+        head = ctx.head
+        if memo is not None and head is not None:  # what item_id derives, the seed's hash kept
             key = (prefix, ctx.counter + 1)
             known = memo.get(key)
             if known is None:
-                known = memo[key] = seeded_id(prefix + "_", self._id_seed[1], key[1])
+                known = memo[key] = seeded_id(prefix + "_", head, key[1])
             return known
         counter, synthesized = ctx.counter, ctx.synthesized_ids
         try:
