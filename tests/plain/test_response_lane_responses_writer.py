@@ -76,19 +76,19 @@ def test_the_writer_writes_what_the_encoder_writes(
 
 
 def _pinned_id(prefix: str, seed: str, index: int) -> str:
-    """The pinned formula: the first 40 hex digits of the SHA-256 of the seed's UTF-8, then the
-    index as 8 hex digits."""
-    return prefix + hashlib.sha256(seed.encode("utf-8", "surrogatepass")).hexdigest()[:40] + f"{index:08x}"
+    """The pinned formula: the SHA-1 hex digest (40 digits) of the seed's UTF-8, then the index
+    as 8 hex digits."""
+    return prefix + hashlib.sha1(seed.encode("utf-8", "surrogatepass")).hexdigest() + f"{index:08x}"
 
 
-def test_derived_ids_are_sha256_of_the_seed_then_the_index() -> None:
-    """The pinned formula, whichever SHA-256 implementation computes it."""
+def test_derived_ids_are_sha1_of_the_seed_then_the_index() -> None:
+    """The pinned formula, whichever SHA-1 implementation computes it."""
     for seed, index in (("msg_01X", 1), ("résumé\udcff", 12), ("", 0), ("x", 63), ("x", 64), ("x", 2**32)):
         want = _pinned_id("fc_", seed, index)
         assert _ids.derived_id("fc", seed, index) == want
         assert _ids.seeded_id("fc_", _ids.id_seed(seed), index) == want
         raw = seed.encode("utf-8", "surrogatepass")
-        assert _ids._SHA256(raw).hexdigest() == hashlib.sha256(raw).hexdigest()
+        assert _ids._SHA1(raw).hexdigest() == hashlib.sha1(raw).hexdigest()
     assert len(_ids.derived_id("msg", "s", 1)) == len("msg_") + 48
 
 
