@@ -14,6 +14,7 @@ import json
 import logging
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -209,6 +210,18 @@ def no_key_in_logs(caplog: pytest.LogCaptureFixture) -> Iterator[pytest.LogCaptu
 def access_lines(caplog: pytest.LogCaptureFixture) -> list[dict[str, Any]]:
     """The access log lines captured so far, decoded."""
     return [json.loads(r.getMessage()) for r in caplog.records if r.name == "toolwire.gateway.access"]
+
+
+def await_access_lines(caplog: pytest.LogCaptureFixture, count: int) -> list[dict[str, Any]]:
+    """The access lines, once ``count`` are written or 4 s passed: the server writes a request's
+    line after its last byte, so a client can read the response before the line exists (a
+    loaded machine shows it)."""
+    for _ in range(200):
+        lines = access_lines(caplog)
+        if len(lines) >= count:
+            return lines
+        time.sleep(0.02)
+    return access_lines(caplog)
 
 
 @pytest.fixture(autouse=True)

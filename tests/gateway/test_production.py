@@ -28,6 +28,7 @@ from tests.gateway._faultkit import (
     UPSTREAM_KEY,
     StallingUpstream,
     access_lines,
+    await_access_lines,
     error_kind,
     events,
     fault_config,
@@ -102,7 +103,7 @@ def test_one_access_line_per_request_with_its_fields_and_tokens(
 ) -> None:
     response, elapsed = _post(gateway, client, upstream, stream=stream)
     assert response.status_code == 200, response.text
-    lines = _await_lines(no_key_in_logs, 1)
+    lines = await_access_lines(no_key_in_logs, 1)
     assert len(lines) == 1
     line = lines[0]
     assert set(line) == ACCESS_FIELDS
@@ -120,16 +121,6 @@ def test_one_access_line_per_request_with_its_fields_and_tokens(
     assert isinstance(line["notes"], int) and line["notes"] >= 0
     assert (line["input_tokens"], line["output_tokens"]) == _client_usage(client, response.content, stream)
     assert line["output_tokens"] > 0
-
-
-def _await_lines(caplog: pytest.LogCaptureFixture, count: int) -> list[dict[str, Any]]:
-    """The access lines, once ``count`` are written (a stream's line follows its last byte)."""
-    for _ in range(200):
-        lines = access_lines(caplog)
-        if len(lines) >= count:
-            return lines
-        time.sleep(0.02)
-    return access_lines(caplog)
 
 
 _SAMPLE = re.compile(
@@ -176,7 +167,7 @@ def test_metrics_parse_and_move_with_each_request(
     for stream in (False, True, True):
         assert _post(gateway, "anthropic", "gemini", stream=stream)[0].status_code == 200
     assert _post(gateway, "anthropic", "gemini", stream=False)[0].status_code == 200
-    lines = _await_lines(no_key_in_logs, 4)
+    lines = await_access_lines(no_key_in_logs, 4)
     page = httpx.get(gateway + "/metrics", timeout=10)
     assert page.headers["content-type"].startswith("text/plain; version=0.0.4")
     after = parse_metrics(page.text)
