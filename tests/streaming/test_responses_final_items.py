@@ -13,7 +13,7 @@ import pytest
 from tests.compiled import pure_only
 from tests.streaming._matrix import all_stream_samples, benchmark_stream_in, wire_of
 from toolwire.formats._stream import WireEvent
-from toolwire.formats.openai_responses import _encode_items, _ids, _stream_encode, _stream_items
+from toolwire.formats.openai_responses import _encode_items, _ids, _stream_encode
 from toolwire.formats.openai_responses._encode_items import Built
 from toolwire.formats.openai_responses._stream_encode import StreamEncoder
 from toolwire.ir.content import ReasoningPart, TextPart, ToolCall
@@ -240,8 +240,7 @@ def test_each_item_id_is_derived_once_per_stream(monkeypatch: pytest.MonkeyPatch
 
     hash_seed, seeded = _ids.id_seed, _ids.seeded_id
     monkeypatch.setattr(_stream_encode, "id_seed", counting_seed)
-    monkeypatch.setattr(_encode_items, "seeded_id", counting)
-    monkeypatch.setattr(_stream_items, "seeded_id", counting)
+    monkeypatch.setattr(_encode_items, "seeded_id", counting)  # item_id's and the stream's peek (id_at)
     events, _ = _CASES["text and calls"]
     first, _ = _encode(events)
     head = hash_seed("resp_1")

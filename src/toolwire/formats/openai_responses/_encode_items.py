@@ -66,16 +66,21 @@ class Ctx:
         """A derived item id (``msg_``, ``fc_``, ``rs_``...) for response output."""
         self.counter += 1
         self.synthesized_ids = True
+        return self.id_at(prefix, self.counter)
+
+    def id_at(self, prefix: str, counter: int) -> str:
+        """The id :meth:`item_id` derives for ``prefix`` at ``counter``, the counter left as it
+        is (a stream peeks at its next item's id): kept in ``memo`` when there is one."""
         head = self.head
         if head is None:
             head = self.head = id_seed(self.seed)
         memo = self.memo
         if memo is None:
-            return seeded_id(prefix + "_", head, self.counter)
-        key = (prefix, self.counter)
+            return seeded_id(prefix + "_", head, counter)
+        key = (prefix, counter)
         known = memo.get(key)
         if known is None:
-            known = memo[key] = seeded_id(prefix + "_", head, self.counter)
+            known = memo[key] = seeded_id(prefix + "_", head, counter)
         return known
 
 

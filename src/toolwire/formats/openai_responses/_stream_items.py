@@ -16,7 +16,6 @@ from toolwire.errors import PayloadError
 from toolwire.formats._stream import DeltaFraming
 from toolwire.formats.openai_responses._content import encode_part
 from toolwire.formats.openai_responses._encode_items import Built, Ctx, encode_assistant
-from toolwire.formats.openai_responses._ids import seeded_id
 from toolwire.formats.openai_responses._stream_parts import (
     CONTENT,
     MEDIA,
@@ -168,19 +167,7 @@ class ItemEvents(DeltaFraming):
     def _peek_id(self, prefix: str) -> str:
         """The id the stream's next item with ``prefix`` gets, its id counter left as it was."""
         ctx = self._ctx
-        memo = ctx.memo
-        head = ctx.head
-        if memo is not None and head is not None:  # what item_id derives, the seed's hash kept
-            key = (prefix, ctx.counter + 1)
-            known = memo.get(key)
-            if known is None:
-                known = memo[key] = seeded_id(prefix + "_", head, key[1])
-            return known
-        counter, synthesized = ctx.counter, ctx.synthesized_ids
-        try:
-            return ctx.item_id(prefix)
-        finally:
-            ctx.counter, ctx.synthesized_ids = counter, synthesized
+        return ctx.id_at(prefix, ctx.counter + 1)
 
     def _message_skeleton(self) -> dict[str, Any]:
         """``in_progress`` of the message item of another format's content part, as
