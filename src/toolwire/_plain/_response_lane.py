@@ -23,6 +23,7 @@ from msgspec.json import Decoder, Encoder
 from toolwire._json import dumps
 from toolwire._plain import (
     anthropic_response,
+    bedrock_response,
     chat_response,
     gemini_response,
     responses_response,
@@ -64,6 +65,7 @@ RESPONSE_WRITERS: dict[str, Writer] = {
     "openai-responses": responses_response.write_response,
     "anthropic": anthropic_response.write_response,
     "gemini": gemini_response.write_response,
+    "bedrock-converse": bedrock_response.write_response,
 }
 """Each format's response writer: a :class:`PlainResponse` as its response, or ``None``."""
 
