@@ -18,7 +18,8 @@ from benchmarks.bench_pairs import _responses_in_each_format
 from tests.plain.test_response_lane import plain, same_both_ways
 from toolwire import translate_response
 from toolwire._plain._response_form import PlainResponse
-from toolwire._plain.bedrock_response import write_response
+from toolwire._plain.bedrock_response import write_response, write_response_objects
+from toolwire._plain.gemini_response import read_response_objects
 from toolwire.ir.response import Usage
 
 BEDROCK: Final = "bedrock-converse"
@@ -134,3 +135,27 @@ def test_the_writer_alone() -> None:
     }
     assert write_response(_plain(text="x", stop="unknown")) is None
     assert write_response(_plain(calls=[("c1", "f", 1)])) is None  # arguments neither text nor object
+
+
+def test_gemini_arguments_objects_are_copied_once() -> None:
+    """Gemini into Bedrock: the reader's copy of a call's ``args`` of scalars is the ``input``
+    (not its text parsed back); a float among them takes the text's way; both equal the general
+    path's (``same_both_ways``) and share nothing with the caller's payload."""
+    payload = orjson.loads(_responses_in_each_format()["gemini"])
+    args = payload["candidates"][0]["content"]["parts"][1]["functionCall"]["args"]
+    for value in (1, 1.5):
+        args["qty"] = value
+        assert same_both_ways(payload, "gemini", BEDROCK)
+        out = translate_response(payload, source="gemini", target=BEDROCK, policy="drop").payload
+        block = out["output"]["message"]["content"][1]["toolUse"]
+        assert block["input"] == args and block["input"] is not args
+    assert type(read_response_objects(payload).calls[0][2]) is str  # type: ignore[union-attr]
+    args["qty"] = 1
+    plain = read_response_objects(payload)
+    assert plain is not None and type(plain.calls[0][2]) is dict
+    written = write_response_objects(plain)
+    assert written is not None
+    assert written["output"]["message"]["content"][1]["toolUse"]["input"] is plain.calls[0][2]
+    copied = write_response(plain)  # the general writer: the text written and parsed back
+    assert copied is not None
+    assert copied["output"]["message"]["content"][1]["toolUse"]["input"] is not plain.calls[0][2]

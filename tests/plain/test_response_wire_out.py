@@ -15,7 +15,8 @@ from tests.plain.harness import outcome
 from toolwire._json import dumps
 from toolwire._plain import _response_out, _response_wire
 from toolwire._plain._response_form import PlainResponse
-from toolwire._plain._response_lane import RESPONSE_WRITERS, TYPED_LANES, WIRE_WRITERS
+from toolwire._plain._response_lane import RESPONSE_LANES, RESPONSE_WRITERS, TYPED_LANES, WIRE_WRITERS
+from toolwire._plain.bedrock_response import write_response_objects
 from toolwire.ir.response import StopReason, Usage
 
 _USAGES = (
@@ -77,7 +78,10 @@ def test_arguments_of_every_kind_go_the_same_way(target: str, arguments: Any) ->
 
 def test_every_typed_writer_is_the_lanes_for_a_json_body() -> None:
     for (source, target), lane in TYPED_LANES.items():
-        assert lane[2] is WIRE_WRITERS.get(target, RESPONSE_WRITERS[target]), (source, target)
+        # the target's typed writer, else the pair's own dict writer (Gemini into Bedrock: the
+        # writer of copied argument objects)
+        assert lane[2] is WIRE_WRITERS.get(target, RESPONSE_LANES[(source, target)][1]), (source, target)
+    assert TYPED_LANES[("gemini", "bedrock-converse")][2] is write_response_objects
     assert set(WIRE_WRITERS) <= set(RESPONSE_WRITERS)
 
 

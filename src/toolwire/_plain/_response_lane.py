@@ -81,8 +81,12 @@ RESPONSE_LANES[("gemini", "anthropic")] = (
     gemini_response.read_response_objects,
     anthropic_response.write_response,
 )
-"""Gemini into Anthropic: a call's ``args`` object of scalars copied, not written as text that
-the writer parses back (see ``read_response_objects``)."""
+RESPONSE_LANES[("gemini", "bedrock-converse")] = (
+    gemini_response.read_response_objects,
+    bedrock_response.write_response_objects,
+)
+"""Gemini into Anthropic and into Bedrock: a call's ``args`` object of scalars copied, not
+written as text that the writer parses back (see ``read_response_objects``)."""
 
 
 def response_lane(payload: Any, source: str, target: str, policy: str) -> dict[str, Any] | None:
@@ -116,6 +120,7 @@ JSON of the dict writer's response (:mod:`toolwire._plain._response_out`)."""
 
 OBJECT_READERS: dict[tuple[str, str], Reader] = {
     ("gemini", "anthropic"): gemini_response.read_typed_objects,
+    ("gemini", "bedrock-converse"): gemini_response.read_typed_objects,
 }
 """The pairs whose typed reader keeps the source's arguments objects for a target of objects
 (not their text, which the writer would parse back to them)."""

@@ -25,7 +25,7 @@ from toolwire.errors import ToolwireError
 from toolwire.formats.bedrock_converse._keys import TOOL_USE_ID, WIRE_STOP
 from toolwire.ir.response import Usage
 
-__all__ = ["write_response"]
+__all__ = ["write_response", "write_response_objects"]
 
 _STOP: Final = WIRE_STOP  # compiled, a static: not a look-up in the module's globals each call
 _CALL_ID: Final = TOOL_USE_ID.fullmatch
@@ -47,16 +47,16 @@ def _input(arguments: Any) -> dict[str, Any] | None:
     return value if type(value) is dict else None
 
 
-def _content(plain: PlainResponse) -> list[dict[str, Any]] | None:
+def _content(plain: PlainResponse, objects: bool) -> list[dict[str, Any]] | None:
     """The message's content blocks: the text (an empty one the encoder leaves out), then the
-    calls."""
+    calls (``objects``: see :func:`write_response_objects`)."""
     content: list[dict[str, Any]] = []
     if plain.text:
         content.append({"text": plain.text})
     for call_id, name, arguments in plain.calls:
         if _CALL_ID(call_id) is None:
             return None
-        value = _input(arguments)
+        value = arguments if objects and type(arguments) is dict else _input(arguments)
         if value is None:
             return None
         content.append({"toolUse": {"toolUseId": call_id, "name": name, "input": value}})
@@ -91,10 +91,22 @@ def _usage(usage: Usage | None) -> dict[str, Any] | None:
 def write_response(plain: PlainResponse) -> dict[str, Any] | None:
     """The Bedrock ``Converse`` response the general path writes for ``plain`` (see the module
     docstring), or ``None``."""
+    return _response(plain, False)
+
+
+def write_response_objects(plain: PlainResponse) -> dict[str, Any] | None:
+    """:func:`write_response` of what a reader of object arguments made its own copy of
+    (``gemini_response.read_response_objects``): a call's arguments object is the ``input`` as
+    it is, not written as text and parsed back. Only for such readers: an object another reader
+    hands over (Anthropic's ``input``) belongs to the caller's payload."""
+    return _response(plain, True)
+
+
+def _response(plain: PlainResponse, objects: bool) -> dict[str, Any] | None:
     stop = _STOP.get(plain.stop)
     if stop is None:
         return None
-    content = _content(plain)
+    content = _content(plain, objects)
     if content is None:
         return None
     usage = _usage(plain.usage)
