@@ -21,12 +21,13 @@ from tests.corpus import samples
 from toolwire import translate_request_bytes
 from toolwire._json import dumps
 from toolwire._plain import READERS, WRITERS
+from toolwire._plain._response_form import PlainResponse
 from toolwire.errors import ToolwireError
 from toolwire.translate import Translation, _general_request, pair_lane, translate_request
 
 __all__ = [
     *("FORMATS", "bench_requests", "corpus", "drop_at", "lane_pairs"),
-    *("outcome", "same_both_ways", "same_bytes", "set_at"),
+    *("outcome", "plain_response", "same_both_ways", "same_bytes", "set_at"),
 ]
 
 FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
@@ -158,3 +159,12 @@ def drop_at(path: tuple[Any, ...]) -> Callable[[dict[str, Any]], None]:
         del where[path[-1]]
 
     return change
+
+
+def plain_response(stop: Any = "end_turn", **fields: Any) -> PlainResponse:
+    """A :class:`PlainResponse` of id ``r1`` and model ``m``, stop ``stop``, its other
+    ``fields`` set (what a writer is handed, made without a reader)."""
+    made = PlainResponse("r1", "m", stop, "x")
+    for key, value in fields.items():
+        setattr(made, key, value)
+    return made

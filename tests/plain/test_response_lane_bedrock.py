@@ -15,9 +15,9 @@ import orjson
 import pytest
 from benchmarks.bench_pairs import _responses_in_each_format
 
+from tests.plain.harness import plain_response
 from tests.plain.test_response_lane import plain, same_both_ways
 from toolwire import translate_response
-from toolwire._plain._response_form import PlainResponse
 from toolwire._plain.bedrock_response import write_response, write_response_objects
 from toolwire._plain.gemini_response import read_response_objects
 from toolwire.ir.response import Usage
@@ -112,29 +112,22 @@ def test_an_anthropic_input_is_a_copy() -> None:
     assert payload == before
 
 
-def _plain(**fields: Any) -> PlainResponse:
-    made = PlainResponse("r1", "m", "end_turn", "stop")
-    for key, value in fields.items():
-        setattr(made, key, value)
-    return made
-
-
 def test_the_writer_alone() -> None:
     """What no reader hands it today: an empty text (left out, as the encoder leaves it), empty
     arguments (``{}``), a usage of the write count only, a stop without a Bedrock value."""
     usage = Usage(input_tokens=7, output_tokens=None, cache_creation_tokens=3)
-    out = write_response(_plain(text="", calls=[("c1", "f", "")], usage=usage, stop="tool_calls"))
+    out = write_response(plain_response(text="", calls=[("c1", "f", "")], usage=usage, stop="tool_calls"))
     assert out is not None
     assert out["output"]["message"]["content"] == [{"toolUse": {"toolUseId": "c1", "name": "f", "input": {}}}]
     assert out["usage"] == {"inputTokens": 4, "outputTokens": 0, "totalTokens": 7, "cacheWriteInputTokens": 3}
-    assert write_response(_plain(text="x", usage=Usage())) == {
+    assert write_response(plain_response(text="x", usage=Usage())) == {
         "output": {"message": {"role": "assistant", "content": [{"text": "x"}]}},
         "stopReason": "end_turn",
         "usage": {"inputTokens": 0, "outputTokens": 0, "totalTokens": 0},
         "metrics": {"latencyMs": 0},
     }
-    assert write_response(_plain(text="x", stop="unknown")) is None
-    assert write_response(_plain(calls=[("c1", "f", 1)])) is None  # arguments neither text nor object
+    assert write_response(plain_response(text="x", stop="unknown")) is None
+    assert write_response(plain_response(calls=[("c1", "f", 1)])) is None  # arguments neither text nor object
 
 
 def test_gemini_arguments_objects_are_copied_once() -> None:

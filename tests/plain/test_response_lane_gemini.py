@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.plain.harness import plain_response
 from tests.plain.test_response_lane import plain as chat_plain
 from tests.plain.test_response_lane import same_both_ways
 from toolwire import translate_response
@@ -200,10 +201,7 @@ def test_arguments_not_an_object_take_the_general_path(name: str) -> None:
 
 
 def _from(**fields: Any) -> PlainResponse:
-    out = PlainResponse("r1", "m", "tool_calls", "x")
-    for key, value in fields.items():
-        setattr(out, key, value)
-    return out
+    return plain_response("tool_calls", **fields)
 
 
 def test_object_arguments_are_written_as_the_decoder_s_text_parsed() -> None:
