@@ -1,8 +1,11 @@
-"""The Bedrock Converse writer of the response lanes (``toolwire._plain.bedrock_response``).
+"""The Bedrock Converse reader and writer of the response lanes
+(``toolwire._plain.bedrock_response``).
 
-Every source's corpus goes to Bedrock through both paths in ``test_response_lane.py`` and the
-source's own tests; here, the writer's own refusals (what the encoder would rename, approximate
-or refuse goes to the general path) and the body it writes, pinned field by field.
+Every corpus goes to and from Bedrock through both paths in ``test_response_lane.py`` and the
+sources' own tests; here, the writer's own refusals (what the encoder would rename, approximate
+or refuse goes to the general path) and the body it writes, pinned field by field; the shapes
+the reader takes and leaves, to every target, and what it makes of a body that names no id or
+model.
 """
 
 from __future__ import annotations
@@ -18,8 +21,11 @@ from benchmarks.bench_pairs import _responses_in_each_format
 from tests.plain.harness import plain_response
 from tests.plain.test_response_lane import plain, same_both_ways
 from toolwire import translate_response
-from toolwire._plain.bedrock_response import write_response, write_response_objects
+from toolwire._codecs import format_module
+from toolwire._plain._response_lane import RESPONSE_WRITERS
+from toolwire._plain.bedrock_response import read_response, write_response, write_response_objects
 from toolwire._plain.gemini_response import read_response_objects
+from toolwire.ir.notes import Notes
 from toolwire.ir.response import Usage
 
 BEDROCK: Final = "bedrock-converse"
@@ -152,3 +158,126 @@ def test_gemini_arguments_objects_are_copied_once() -> None:
     copied = write_response(plain)  # the general writer: the text written and parsed back
     assert copied is not None
     assert copied["output"]["message"]["content"][1]["toolUse"]["input"] is not plain.calls[0][2]
+
+
+# --- the reader ------------------------------------------------------------------------------
+
+
+def bedrock_plain() -> dict[str, Any]:
+    """A Bedrock ``Converse`` response of every shape the reader takes."""
+    return {
+        "output": {
+            "message": {
+                "role": "assistant",
+                "content": [
+                    {"text": "Checking."},
+                    {"toolUse": {"toolUseId": "t1", "name": "f", "input": {"a": 1, "b": [1.5, None]}}},
+                    {"toolUse": {"toolUseId": "t2", "name": "g", "input": {}}},
+                ],
+            }
+        },
+        "stopReason": "tool_use",
+        "usage": {"inputTokens": 10, "outputTokens": 5, "totalTokens": 17, "cacheReadInputTokens": 2},
+        "metrics": {"latencyMs": 120},
+    }
+
+
+def _content(p: dict[str, Any]) -> list[dict[str, Any]]:
+    content: list[dict[str, Any]] = p["output"]["message"]["content"]
+    return content
+
+
+def _text_only(p: dict[str, Any], stop: str = "end_turn") -> None:
+    del _content(p)[1:]
+    p["stopReason"] = stop
+
+
+TARGETS = [t for t in RESPONSE_WRITERS if t != BEDROCK]
+
+READ: dict[str, Callable[[dict[str, Any]], None]] = {
+    "as it is": lambda p: None,
+    "text only": _text_only,
+    "calls only": lambda p: _content(p).pop(0),
+    "no usage": lambda p: p.pop("usage"),
+    "a null usage": lambda p: p.update(usage=None),
+    "no metrics": lambda p: p.pop("metrics"),
+    "a cache write": lambda p: p["usage"].update(cacheWriteInputTokens=3),
+    "a usage without its total": lambda p: p["usage"].pop("totalTokens"),
+    "cut at the length limit": lambda p: _text_only(p, "max_tokens"),
+    "filtered": lambda p: _text_only(p, "content_filtered"),
+    "a stop Bedrock added later": lambda p: _text_only(p, "something_new"),
+}
+
+NOT_READ: dict[str, Callable[[dict[str, Any]], None]] = {
+    "an unknown top field": lambda p: p.update(additionalModelResponseFields={}),
+    "another output field": lambda p: p["output"].update(extra=1),
+    "a user message": lambda p: p["output"]["message"].update(role="user"),
+    "another message field": lambda p: p["output"]["message"].update(id="m"),
+    "no content": lambda p: p["output"]["message"].pop("content"),
+    "an empty content": lambda p: p["output"]["message"].update(content=[]),
+    "an empty text": lambda p: _content(p)[0].update(text=""),
+    "a text after a call": lambda p: _content(p).append({"text": "more"}),
+    "a block of two fields": lambda p: _content(p)[0].update(cachePoint={}),
+    "a reasoning block": lambda p: _content(p).insert(
+        0, {"reasoningContent": {"reasoningText": {"text": "x"}}}
+    ),
+    "an input not an object": lambda p: _content(p)[1]["toolUse"].update(input=[1]),
+    "a server tool call": lambda p: _content(p)[1]["toolUse"].update(type="server_tool_use"),
+    "an empty call id": lambda p: _content(p)[1]["toolUse"].update(toolUseId=""),
+    "an empty name": lambda p: _content(p)[1]["toolUse"].update(name=""),
+    "a call id used twice": lambda p: _content(p)[2]["toolUse"].update(toolUseId="t1"),
+    "calls under end_turn": lambda p: p.update(stopReason="end_turn"),
+    "tool_use without calls": lambda p: _text_only(p, "tool_use"),
+    "no stop reason": lambda p: p.pop("stopReason"),
+    "a null stop reason": lambda p: p.update(stopReason=None),
+    "a usage count as a string": lambda p: p["usage"].update(inputTokens="10"),
+    "usage as a list": lambda p: p.update(usage=[]),
+}
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("name", READ)
+def test_plain_bedrock_responses_take_the_lane(name: str, target: str) -> None:
+    payload = bedrock_plain()
+    READ[name](payload)
+    assert same_both_ways(payload, BEDROCK, target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("name", NOT_READ)
+def test_other_bedrock_responses_take_the_general_path(name: str, target: str) -> None:
+    payload = bedrock_plain()
+    NOT_READ[name](payload)
+    assert not same_both_ways(payload, BEDROCK, target)
+
+
+def test_what_the_reader_makes() -> None:
+    """The decoder's id (``bedrock_`` and a hash of the body: another body, another id), no
+    model (``""``) or time, the input as the decoder's compact text, the stop as it maps it."""
+    payload = bedrock_plain()
+    plain = read_response(payload)
+    decoded = format_module(BEDROCK).decode_response(copy.deepcopy(payload), Notes("drop"))
+    assert plain is not None and plain.id == decoded.id and plain.id.startswith("bedrock_")
+    assert (plain.model, plain.created, plain.text) == ("", None, "Checking.")
+    assert plain.calls == [("t1", "f", '{"a":1,"b":[1.5,null]}'), ("t2", "g", "{}")]
+    assert (plain.stop, plain.raw_stop) == ("tool_calls", "tool_use")
+    assert plain.usage == decoded.usage
+    payload["metrics"]["latencyMs"] = 121
+    assert read_response(payload).id != plain.id  # type: ignore[union-attr]
+
+
+def test_no_model_is_what_each_encoder_writes_for_none() -> None:
+    """Chat and Gemini write ``unknown`` (Gemini after the fields it has, as the encoder adds
+    it last), Anthropic and Responses ``""``."""
+    got = {
+        target: translate_response(bedrock_plain(), source=BEDROCK, target=target, policy="drop").payload
+        for target in TARGETS
+    }
+    assert got["openai-chat"]["model"] == "unknown"
+    assert got["anthropic"]["model"] == "" and got["openai-responses"]["model"] == ""
+    assert list(got["gemini"]) == ["candidates", "usageMetadata", "responseId", "modelVersion"]
+    assert got["gemini"]["modelVersion"] == "unknown"
+    bare = bedrock_plain()
+    bare.pop("usage")
+    gemini = translate_response(bare, source=BEDROCK, target="gemini", policy="drop").payload
+    assert list(gemini) == ["candidates", "responseId", "usageMetadata", "modelVersion"]

@@ -34,7 +34,8 @@ class PlainResponse:
 
     Attributes:
         id: the response id.
-        model: the model that answered.
+        model: the model that answered, ``""`` when the source names none (Bedrock; every
+            other reader takes only a non-empty model).
         created: the creation time (Unix seconds), ``None`` when the source has none.
         text: the assistant text, ``None`` when the turn has only calls.
         calls: the function calls, after the text (:data:`~toolwire._plain._form.Call`).

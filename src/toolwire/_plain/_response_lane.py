@@ -57,6 +57,7 @@ RESPONSE_READERS: dict[str, Reader] = {
     "anthropic": anthropic_response.read_response,
     "gemini": gemini_response.read_response,
     "openai-responses": responses_response.read_response,
+    "bedrock-converse": bedrock_response.read_response,
 }
 """Each format's response reader: its response as a :class:`PlainResponse`, or ``None``."""
 

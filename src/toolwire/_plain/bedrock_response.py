@@ -1,9 +1,20 @@
-"""The Bedrock Converse writer of the response lanes (see :mod:`toolwire._plain._response_form`).
+"""The Bedrock Converse reader and writer of the response lanes (see
+:mod:`toolwire._plain._response_form`).
 
-:func:`write_response` writes what ``formats.bedrock_converse.response.encode_response`` writes
-for a response of another format: ``output.message`` (role ``assistant``; the text block, then
-a ``toolUse`` block a call, its ``input`` the arguments parsed as the encoder parses them, an
-object source's through the compact text its decoder makes), the ``stopReason`` of the stop,
+Reading: the shape :func:`read_response` reads (anything else returns ``None``, and the general
+path runs): ``{"output": {"message": {"role": "assistant", "content"}}, "stopReason", "usage"?,
+"metrics"?}`` (no other field), the content an optional ``{"text"}`` block (a non-empty string)
+then ``{"toolUse": {"toolUseId", "name", "input"}}`` blocks (non-empty strings, an object input,
+an id used once), at least one block; a string ``stopReason`` of a call turn (``tool_use``)
+exactly when there are calls; the usage as the Bedrock decoder reads it. A Bedrock body has no
+id, model or creation time: the id is the one the decoder derives from the body (``bedrock_``
+and a hash of it), the model ``""`` (each writer writes what its encoder writes for none), the
+time unknown. A call's arguments are the compact JSON text the decoder makes of its input.
+
+Writing: :func:`write_response` writes what ``formats.bedrock_converse.response.encode_response``
+writes for a response of another format: ``output.message`` (role ``assistant``; the text block,
+then a ``toolUse`` block a call, its ``input`` the arguments parsed as the encoder parses them,
+an object source's through the compact text its decoder makes), the ``stopReason`` of the stop,
 the usage as ``TokenUsage`` (the cached counts taken out of ``inputTokens``; zeros when there
 is none) and ``metrics.latencyMs`` 0. The lane runs under ``drop``: the general path makes the
 notes (the source's id, model and time dropped, the latency made up).
@@ -11,23 +22,93 @@ notes (the source's id, model and time dropped, the latency made up).
 It returns ``None`` (the general path runs) for what the encoder would change or refuse: a call
 id outside Bedrock's ``ToolUseId`` pattern (the encoder renames it), arguments that are not JSON
 text of an object (sent as ``{}``), cached counts over the input count (sent as 0), a stop it
-has no value for. A Bedrock response has no id or model, so there is no Bedrock reader: another
-format's writer would have to make them up as the general path does.
+has no value for. Bedrock has no typed schema for the bytes API: a JSON body is parsed to a dict
+and read so.
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Final
 
-from toolwire._json import loads
-from toolwire._plain._response_form import PlainResponse, arguments_json
+from toolwire._json import dumps, loads
+from toolwire._plain._form import Call
+from toolwire._plain._response_form import PlainResponse, arguments_json, distinct
 from toolwire.errors import ToolwireError
-from toolwire.formats.bedrock_converse._keys import TOOL_USE_ID, WIRE_STOP
+from toolwire.formats.bedrock_converse._keys import STOP_REASONS, TOOL_USE_ID, WIRE_STOP, decode_usage
 from toolwire.ir.response import Usage
 
-__all__ = ["write_response", "write_response_objects"]
+__all__ = ["read_response", "write_response", "write_response_objects"]
 
-_STOP: Final = WIRE_STOP  # compiled, a static: not a look-up in the module's globals each call
+_KEYS: Final = frozenset({"output", "stopReason", "usage", "metrics"})
+_STOPS: Final = STOP_REASONS  # compiled, a static: not a look-up in the module's globals each call
+_STOP: Final = WIRE_STOP
+_BLAKE2S: Final = hashlib.blake2s
+_DUMPS: Final = dumps
+
+
+def _call(use: Any) -> Call | None:
+    """The call of a ``toolUse`` block's body, when plain: its arguments the decoder's text of
+    the input."""
+    if type(use) is not dict or len(use) != 3:
+        return None
+    try:  # these three, as many as the fields: the fields are these
+        call_id, name, value = use["toolUseId"], use["name"], use["input"]
+    except KeyError:
+        return None
+    if type(call_id) is not str or not call_id or type(name) is not str or not name:
+        return None
+    if type(value) is not dict:
+        return None
+    arguments = arguments_json(value)
+    return None if arguments is None else (call_id, name, arguments)
+
+
+def _blocks(content: Any, plain: PlainResponse) -> bool:
+    """The text and calls of the message's ``content`` read into ``plain``, when plain."""
+    if type(content) is not list or not content:
+        return False
+    for index, block in enumerate(content):
+        if type(block) is not dict or len(block) != 1:
+            return False
+        if index == 0 and "text" in block:
+            text = block["text"]
+            if type(text) is not str or not text:
+                return False
+            plain.text = text
+        elif "toolUse" in block:
+            call = _call(block["toolUse"])
+            if call is None:
+                return False
+            plain.calls.append(call)
+        else:
+            return False
+    return len(plain.calls) < 2 or distinct(plain.calls)
+
+
+def read_response(p: Any) -> PlainResponse | None:
+    """The :class:`PlainResponse` of a ``Converse`` response ``p`` of the module docstring's
+    shape, else ``None``."""
+    if type(p) is not dict or not p.keys() <= _KEYS:
+        return None
+    output, raw = p.get("output"), p.get("stopReason")
+    if type(output) is not dict or len(output) != 1 or type(raw) is not str:
+        return None
+    message = output.get("message")
+    if type(message) is not dict or len(message) != 2 or message.get("role") != "assistant":
+        return None
+    stop = _STOPS.get(raw, "other")
+    plain = PlainResponse("", "", stop, raw)
+    if not _blocks(message.get("content"), plain) or (stop == "tool_calls") != bool(plain.calls):
+        return None
+    usage = p.get("usage")
+    try:  # not an object, a count not an integer: the decoder says so
+        if usage is not None:
+            plain.usage = decode_usage(usage)
+        plain.id = "bedrock_" + _BLAKE2S(_DUMPS(p), digest_size=16).hexdigest()  # the decoder's
+    except ToolwireError:
+        return None
+    return plain
 _CALL_ID: Final = TOOL_USE_ID.fullmatch
 _LOADS: Final = loads
 

@@ -214,7 +214,8 @@ def read_response(p: Any) -> PlainResponse | None:
 def write_response(plain: PlainResponse) -> dict[str, Any] | None:
     """The ``chat.completion`` the general path writes for ``plain`` (a response of another
     format): one choice of the text and the calls (object arguments as compact JSON text), the
-    finish reason of the stop reason, ``created`` ``0`` when unknown, the usage; or ``None``."""
+    finish reason of the stop reason, ``created`` ``0`` when unknown, the model (``unknown`` for
+    none), the usage; or ``None``."""
     message: dict[str, Any] = {"role": "assistant", "content": plain.text}
     if plain.calls:
         calls = []
@@ -230,7 +231,7 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
         "id": plain.id,
         "object": "chat.completion",
         "created": 0 if plain.created is None else plain.created,
-        "model": plain.model,
+        "model": plain.model or "unknown",  # none named (Bedrock): the encoder's
         "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
     }
     if plain.usage is not None:

@@ -290,10 +290,13 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
     }
     if plain.usage is not None:
         out["usageMetadata"] = foreign_usage(plain.usage)  # drop: the general path makes the notes
-    out["modelVersion"] = plain.model
+    if plain.model:
+        out["modelVersion"] = plain.model
     out["responseId"] = plain.id
     if plain.usage is None:
         out["usageMetadata"] = {"promptTokenCount": 0, "totalTokenCount": 0}
+    if not plain.model:  # none named (Bedrock): the encoder's, after the fields it has
+        out["modelVersion"] = "unknown"
     return out
 
 

@@ -218,8 +218,24 @@ _READ, _WRITE = "cacheReadInputTokens", "cacheWriteInputTokens"
 _KNOWN_USAGE = frozenset({_INPUT, _OUTPUT, _TOTAL, _READ, _WRITE})
 
 
+def _counts(raw: dict[str, Any]) -> Usage | None:
+    """The usage of ``raw``, of known keys only, when its three counts are integers and its
+    cache counts integers or null; else ``None`` (the general code decides)."""
+    uncached, output, total = raw.get(_INPUT), raw.get(_OUTPUT), raw.get(_TOTAL)
+    read, write = raw.get(_READ), raw.get(_WRITE)
+    if type(uncached) is not int or type(output) is not int or type(total) is not int:
+        return None
+    if (read is not None and type(read) is not int) or (write is not None and type(write) is not int):
+        return None
+    return Usage(uncached + (read or 0) + (write or 0), output, total, read, write)
+
+
 def decode_usage(raw: Any, path: str = "$.usage") -> Usage:
     """Decode a ``TokenUsage`` object (see the module docstring for the arithmetic)."""
+    if type(raw) is dict and raw.keys() <= _KNOWN_USAGE:  # counts only (the common shape): the IR
+        fast = _counts(raw)  # the code below makes of them, without its checks
+        if fast is not None:
+            return fast
     usage = as_dict(raw, path)
     extra: Extra = {k: v for k, v in usage.items() if k not in _KNOWN_USAGE}
     uncached = opt_int(usage, _INPUT, path)
