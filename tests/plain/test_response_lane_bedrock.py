@@ -44,6 +44,7 @@ TAKEN: dict[str, Callable[[dict[str, Any]], None]] = {
     "no cached count": lambda p: p["usage"].pop("prompt_tokens_details"),
     "every input token cached": lambda p: p["usage"]["prompt_tokens_details"].update(cached_tokens=10),
     "no total": lambda p: p["usage"].pop("total_tokens"),
+    "a total other than the sum": lambda p: p["usage"].update(total_tokens=99),
     "arguments of nested objects": lambda p: _call(p)["function"].update(arguments='{"a": {"b": [1, {}]}}'),
     "text only": lambda p: [
         p["choices"][0]["message"].pop("tool_calls"),
