@@ -45,6 +45,8 @@ _STOPS: Final = STOP_REASONS  # compiled, a static: not a look-up in the module'
 _STOP: Final = WIRE_STOP
 _BLAKE2S: Final = hashlib.blake2s
 _DUMPS: Final = dumps
+_CALL_ID: Final = TOOL_USE_ID.fullmatch
+_LOADS: Final = loads
 
 
 def _call(use: Any) -> Call | None:
@@ -109,8 +111,6 @@ def read_response(p: Any) -> PlainResponse | None:
     except ToolwireError:
         return None
     return plain
-_CALL_ID: Final = TOOL_USE_ID.fullmatch
-_LOADS: Final = loads
 
 
 def _input(arguments: Any) -> dict[str, Any] | None:
