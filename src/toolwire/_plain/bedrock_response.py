@@ -28,14 +28,14 @@ and read so.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any, Final
 
-from toolwire._json import dumps, loads
+from toolwire._json import loads
 from toolwire._plain._form import Call
 from toolwire._plain._response_form import PlainResponse, arguments_json, distinct
 from toolwire.errors import ToolwireError
 from toolwire.formats.bedrock_converse._keys import STOP_REASONS, TOOL_USE_ID, WIRE_STOP, decode_usage
+from toolwire.formats.bedrock_converse.response import body_id
 from toolwire.ir.response import Usage
 
 __all__ = ["read_response", "write_response", "write_response_objects"]
@@ -43,8 +43,6 @@ __all__ = ["read_response", "write_response", "write_response_objects"]
 _KEYS: Final = frozenset({"output", "stopReason", "usage", "metrics"})
 _STOPS: Final = STOP_REASONS  # compiled, a static: not a look-up in the module's globals each call
 _STOP: Final = WIRE_STOP
-_BLAKE2S: Final = hashlib.blake2s
-_DUMPS: Final = dumps
 _CALL_ID: Final = TOOL_USE_ID.fullmatch
 _LOADS: Final = loads
 
@@ -107,7 +105,7 @@ def read_response(p: Any) -> PlainResponse | None:
     try:  # not an object, a count not an integer: the decoder says so
         if usage is not None:
             plain.usage = decode_usage(usage)
-        plain.id = "bedrock_" + _BLAKE2S(_DUMPS(p), digest_size=16).hexdigest()  # the decoder's
+        plain.id = body_id(p)  # the decoder's
     except ToolwireError:
         return None
     return plain

@@ -33,9 +33,15 @@ from toolwire.ir.base import Extra
 from toolwire.ir.notes import Notes
 from toolwire.ir.response import Response
 
-__all__ = ["decode_response", "encode_response"]
+__all__ = ["body_id", "decode_response", "encode_response"]
 
 _KNOWN = frozenset({"output", "stopReason", "usage", "metrics"})
+
+
+def body_id(body: dict[str, Any]) -> str:
+    """The id a response ``body`` is given (it has none): ``bedrock_`` and a BLAKE2s of its
+    JSON, the same for the same body (the decoder's, and the response lane reader's)."""
+    return "bedrock_" + hashlib.blake2s(dumps(body, path="$"), digest_size=16).hexdigest()
 
 
 def decode_response(payload: Any, notes: Notes) -> Response:
@@ -61,7 +67,7 @@ def decode_response(payload: Any, notes: Notes) -> Response:
         extra["~metrics"] = body["metrics"]
     usage = body.get("usage")
     return Response(
-        id="bedrock_" + hashlib.blake2s(dumps(body, path="$"), digest_size=16).hexdigest(),
+        id=body_id(body),
         parts=parts,
         stop_reason=decode_stop(stop),
         raw_stop_reason=stop,
