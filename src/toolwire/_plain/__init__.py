@@ -18,6 +18,7 @@ from toolwire._plain import (
     anthropic_pass,
     anthropic_read,
     anthropic_write,
+    bedrock_write,
     chat_anthropic,
     chat_gemini,
     chat_read,
@@ -52,6 +53,7 @@ WRITERS: dict[str, Writer] = {
     "openai-chat": chat_write.write,
     "openai-responses": responses_write.write,
     "gemini": gemini_write.write,
+    "bedrock-converse": bedrock_write.write,
 }
 """Each format's writer: a :class:`Plain` as its request, or ``None`` (the general path writes it)."""
 

@@ -1,0 +1,249 @@
+"""The Bedrock Converse writer of the pair lanes (see :mod:`toolwire._plain._form`).
+
+:func:`write` writes what the general path writes for a :class:`Plain` from another format
+(``formats.bedrock_converse.request.encode_request``): system turns hoisted to ``system`` text
+blocks (a system turn after the conversation started is noted), consecutive turns of one role
+merged into one message (a results turn first in its user message), a call a ``toolUse`` block
+with its arguments as the ``input`` object, a result a ``toolResult`` block of one text;
+``inferenceConfig`` of ``maxTokens``, ``temperature`` and ``topP``; ``toolConfig`` of
+``toolSpec`` tools and the tool choice (a placeholder tool per name the history calls when the
+request has no tools, noted); ``requestMetadata``. No model and no ``stream`` (both belong in
+the URL); the end-user id and the parallel switch are dropped, noted.
+
+It returns ``None`` for what the general path would rewrite or refuse: a tool or call name
+outside Bedrock's rules, two tools of one name, a call id outside ``ToolUseId`` (escaped),
+arguments that are no JSON object, an empty text or result output, numbers outside Bedrock's
+ranges, a tool choice ``none``, one without tools or naming no tool, the parallel switch
+without tools, no turn left but system text.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from toolwire._json import _decoder
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, SYSTEM, USER, Plain
+from toolwire._plain._names import NameCheck
+from toolwire.formats._ranges import RANGES
+from toolwire.formats.bedrock_converse._keys import TOOL_USE_ID
+
+__all__ = ["write"]
+
+_CHOICES: Final[dict[str, str]] = {"auto": "auto", "required": "any"}
+""":class:`Plain` choice mode -> the key of Bedrock's ``toolChoice`` (``none`` has none)."""
+_RANGES: Final = RANGES["bedrock-converse"]
+_valid_id: Final = TOOL_USE_ID.fullmatch  # what the encoder sends as is
+_decode: Final = _decoder.decode
+_name_ok: Final = NameCheck("bedrock-converse")
+"""Whether a tool name is one Bedrock takes as it is (nothing renamed)."""
+_VALID_NAMES: Final = _name_ok.valid
+"""The names found valid so far (the check's own set, filled as it finds them)."""
+
+
+def _tool_use(call_id: Any, name: Any, arguments: Any, called: dict[str, None]) -> Any:
+    """The ``toolUse`` block of one call, its name added to ``called``, or ``None`` for a name
+    the general path renames or arguments that are no JSON object (text parsed as the decoders
+    parse it, ``{}`` for ``""``). The call id is checked with the others (:func:`_ids_ok`)."""
+    if type(name) is not str or (name not in _VALID_NAMES and not _name_ok(name)):
+        return None
+    if type(arguments) is str:
+        try:  # the JSON object of the text, {} for ""
+            parsed = _decode(arguments) if arguments else {}
+        except Exception:
+            return None
+        if type(parsed) is not dict:
+            return None
+        arguments = parsed
+    elif type(arguments) is not dict:
+        return None
+    called[name] = None
+    return {"toolUse": {"toolUseId": call_id, "name": name, "input": arguments}}
+
+
+def _ids_ok(ids: set[Any]) -> bool:
+    """Whether every id of ``ids`` is one the encoder sends as it is (a ``ToolUseId``: it
+    escapes others, noted). One by one: the pattern bounds an id's length."""
+    return all(type(call_id) is str and _valid_id(call_id) is not None for call_id in ids)
+
+
+def _result(call_id: Any, output: Any) -> dict[str, Any]:
+    return {"toolResult": {"toolUseId": call_id, "content": [{"text": output}]}}
+
+
+def _messages(plain: Plain, called: dict[str, None]) -> tuple[list[dict[str, str]], list[Any]] | None:
+    """The system blocks and the merged messages of ``plain``, or ``None``; the names the calls
+    use gathered in ``called`` (in order: the placeholder tools'). One loop over the turns, a
+    branch per kind (most common first); ``open_calls`` says the last message is an assistant
+    one with calls, which the next results answer; the ids are checked together at the end."""
+    system: list[dict[str, str]] = []
+    out: list[Any] = []
+    append = out.append
+    role: str | None = None  # the role of the last message
+    blocks: list[Any] = []  # its content
+    ids: set[Any] = set()
+    open_calls = False
+    for turn in plain.turns:
+        kind: int = turn[0]
+        if kind == USER:
+            text = turn[1]
+            if not text:
+                return None
+            if role == "user":
+                blocks.append({"text": text})
+            else:
+                role = "user"
+                blocks = [{"text": text}]
+                append({"role": "user", "content": blocks})
+            open_calls = False
+        elif kind == RESULT:
+            call_id, output = turn[1], turn[2]
+            if not open_calls or not output or type(output) is not str:
+                return None
+            ids.add(call_id)
+            open_calls = False
+            role = "user"
+            blocks = [_result(call_id, output)]
+            append({"role": "user", "content": blocks})
+        elif kind == CALL:
+            if role == "assistant":
+                return None
+            block = _tool_use(turn[1], turn[2], turn[3], called)
+            if block is None:
+                return None
+            ids.add(turn[1])
+            role = "assistant"
+            blocks = [block]
+            append({"role": "assistant", "content": blocks})
+            open_calls = True
+        elif kind == ASSISTANT:
+            text, calls = turn[1], turn[2]
+            if role == "assistant" or text == "" or (text is None and not calls):
+                return None
+            role = "assistant"
+            blocks = [] if text is None else [{"text": text}]
+            append({"role": "assistant", "content": blocks})
+            open_calls = bool(calls)
+            for call_id, name, arguments in calls:
+                block = _tool_use(call_id, name, arguments, called)
+                if block is None:
+                    return None
+                ids.add(call_id)
+                blocks.append(block)
+        elif kind == SYSTEM:
+            if not turn[2]:
+                return None  # the encoder leaves an empty text out
+            if out:
+                plain.noted = True  # a mid-conversation system message moved to the top
+            system.append({"text": turn[2]})
+        else:  # results: of the assistant turn with calls right before
+            results = turn[1]
+            if not open_calls or not results:
+                return None
+            open_calls = False
+            role, blocks = "user", []
+            for call_id, output in results:
+                if not output or type(output) is not str:
+                    return None
+                ids.add(call_id)
+                blocks.append(_result(call_id, output))
+            append({"role": role, "content": blocks})
+    return (system, out) if _ids_ok(ids) else None
+
+
+def _inference(plain: Plain) -> dict[str, Any] | bool | None:
+    """``inferenceConfig`` (``None``: none given; ``False``: a number outside Bedrock's range,
+    which the general path fits, noted)."""
+    out: dict[str, Any] = {}
+    for wire, key in (("maxTokens", "max_tokens"), ("temperature", "temperature"), ("topP", "top_p")):
+        value = getattr(plain, key)
+        if value is not None:
+            low, high = _RANGES[key]
+            if not low <= value or (high is not None and not value <= high):
+                return False
+            out[wire] = value
+    return out or None
+
+
+def _tools(tools: Any, plain: Plain) -> tuple[list[dict[str, Any]], set[str]] | None:
+    """The ``toolSpec`` tools and their names, or ``None`` (a name renamed or twice)."""
+    out: list[dict[str, Any]] = []
+    names: set[str] = set()
+    for name, description, parameters, strict in tools:
+        if type(name) is not str or (name not in _VALID_NAMES and not _name_ok(name)) or name in names:
+            return None
+        names.add(name)
+        spec: dict[str, Any] = {"name": name}
+        if description:
+            spec["description"] = description
+        elif description == "":
+            plain.noted = True  # an empty description is left out (Bedrock refuses it)
+        schema = parameters if parameters is not None else {"type": "object", "properties": {}}
+        spec["inputSchema"] = {"json": schema}
+        if strict is not None:
+            spec["strict"] = strict
+        out.append({"toolSpec": spec})
+    return out, names
+
+
+def _tool_config(plain: Plain, called: dict[str, None]) -> dict[str, Any] | bool | None:
+    """``toolConfig`` (``None``: none; ``False``: what the general path fits or refuses)."""
+    tools, choice = plain.tools, plain.choice
+    if not tools:
+        if choice is not None or plain.parallel is not None:
+            return False
+        if not called:
+            return None
+        plain.noted = True  # tool definitions synthesized for the history's calls
+        return {
+            "tools": [{"toolSpec": {"name": n, "inputSchema": {"json": {"type": "object"}}}} for n in called]
+        }
+    found = _tools(tools, plain)
+    if found is None:
+        return False
+    out: dict[str, Any] = {"tools": found[0]}
+    if plain.parallel is not None:
+        plain.noted = True  # Bedrock has no switch for parallel tool calls
+    if type(choice) is tuple:
+        if choice[1] not in found[1]:
+            return False
+        out["toolChoice"] = {"tool": {"name": choice[1]}}
+    elif choice is not None:
+        key = _CHOICES.get(choice)
+        if key is None:  # none: sent as a request without tools, or dropped
+            return False
+        out["toolChoice"] = {key: {}}
+    return out
+
+
+def write(plain: Plain) -> dict[str, Any] | None:
+    """The Bedrock ``Converse`` body the general path writes for ``plain`` (from another
+    format), or ``None`` (see the module docstring); sets ``plain.noted`` when the general path
+    notes."""
+    called: dict[str, None] = {}
+    found = _messages(plain, called)
+    if found is None or not found[1]:
+        return None
+    system, messages = found
+    out: dict[str, Any] = {"messages": messages}
+    if system:
+        out["system"] = system
+    inference = _inference(plain)
+    if inference is False:
+        return None
+    if inference is not None:
+        out["inferenceConfig"] = inference
+    config = _tool_config(plain, called)
+    if config is False:
+        return None
+    if config is not None:
+        out["toolConfig"] = config
+    metadata = plain.metadata
+    if metadata is not None:
+        kept = {key: value for key, value in metadata.items() if type(value) is str}
+        if len(kept) != len(metadata):
+            plain.noted = True  # requestMetadata takes string values only
+        if kept:
+            out["requestMetadata"] = kept
+    if plain.user is not None:
+        plain.noted = True  # Bedrock has no end-user id
+    return out
