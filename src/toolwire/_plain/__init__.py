@@ -18,6 +18,7 @@ from toolwire._plain import (
     anthropic_pass,
     anthropic_read,
     anthropic_write,
+    bedrock_read,
     bedrock_write,
     chat_anthropic,
     chat_gemini,
@@ -45,6 +46,7 @@ READERS: dict[str, Reader] = {
     "openai-chat": chat_read.read,
     "openai-responses": responses_read.read,
     "gemini": gemini_read.read,
+    "bedrock-converse": bedrock_read.read,
 }
 """Each format's reader: its request as a :class:`Plain`, or ``None`` (not plain)."""
 
