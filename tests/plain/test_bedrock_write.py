@@ -28,7 +28,7 @@ from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER
 from toolwire._plain.bedrock_write import write
 from toolwire.errors import ToolwireError
 from toolwire.ir.notes import Notes
-from toolwire.translate import Translation, _general_request, format_module
+from toolwire.translate import Translation, _general_request, format_module, pair_lane
 
 FMT: Final = "bedrock-converse"
 SOURCES = ("openai-chat", "openai-responses", "anthropic", "gemini")
@@ -63,7 +63,6 @@ def writes_as_the_general_path(payload: Any, source: str) -> bool:
 def test_the_tables_hold_the_bedrock_writer() -> None:
     assert WRITERS[FMT] is write
     assert WIRE_WRITERS[FMT] is write  # the bytes API encodes its dicts
-    assert FMT not in READERS
 
 
 TAKEN = {  # corpus requests the lane takes, at least (under drop; under warn and strict)
@@ -187,6 +186,8 @@ def test_the_plain_chat_request_is_written_field_by_field() -> None:
     assert same_both_ways(plain_chat(), "openai-chat", FMT, "strict")
     raw = translate_request_bytes(dumps(plain_chat()), source="openai-chat", target=FMT, policy="strict")
     assert raw == dumps(EXPECTED)
+    assert READERS[FMT](EXPECTED, "m") is not None  # a plain Bedrock body: same format, no lane
+    assert pair_lane(EXPECTED, FMT, FMT, "drop", "m") is None
 
 
 def test_a_one_call_conversation_and_the_tool_choices() -> None:
