@@ -25,8 +25,9 @@ from toolwire import translate_request, translate_request_bytes
 from toolwire._json import dumps
 from toolwire._plain import READERS, WIRE_WRITERS, WRITERS
 from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain
-from toolwire._plain.bedrock_write import write
+from toolwire._plain.bedrock_write import _ids_ok, write
 from toolwire.errors import ToolwireError
+from toolwire.formats.bedrock_converse._keys import TOOL_USE_ID
 from toolwire.ir.notes import Notes
 from toolwire.translate import Translation, _general_request, format_module, pair_lane
 
@@ -52,7 +53,10 @@ def writes_as_the_general_path(payload: Any, source: str) -> bool:
     out = write(plain)
     if out is None:
         return False
-    general = _general_request(payload, source, FMT, "drop", None, None, None)  # type: ignore[arg-type]
+    try:
+        general = _general_request(payload, source, FMT, "drop", None, None, None)  # type: ignore[arg-type]
+    except (ToolwireError, ValueError) as exc:
+        raise AssertionError(f"the writer wrote a request the general path refuses: {exc}") from exc
     assert isinstance(general, Translation), general
     same_bytes(dumps(out), dumps(general.payload))
     assert list(out) == list(general.payload)
@@ -281,6 +285,26 @@ PLAIN_GUARDS: dict[str, Any] = {  # what no Chat request reads to (the Chat read
     "two assistant turns in a row": lambda plain: plain.turns.insert(2, (ASSISTANT, "Hm.", ())),
     "a call turn after an assistant turn": lambda plain: plain.turns.insert(3, (CALL, "c9", "time", "")),
     "a result turn after no call": lambda plain: plain.turns.insert(2, (RESULT, "c1", "sunny")),
+    "a call unanswered before a user turn": lambda plain: plain.turns.__setitem__(
+        _results_turn(plain), (USER, "Hm?")
+    ),
+    "a call unanswered last": lambda plain: plain.turns.append((CALL, "c3", "time", "")),
+    "a call id used twice": lambda plain: plain.turns.extend([(CALL, "c1", "time", ""), (RESULT, "c1", "x")]),
+    "a call id used twice in a turn": lambda plain: plain.turns.__setitem__(
+        2, (ASSISTANT, None, [("c1", "weather", "{}"), ("c1", "time", "")])
+    ),
+    "a result of another call": lambda plain: plain.turns.__setitem__(
+        _results_turn(plain), (RESULTS, (("c1", "sunny"), ("c9", "noon")))
+    ),
+    "one result of two calls": lambda plain: plain.turns.__setitem__(
+        _results_turn(plain), (RESULT, "c1", "sunny")
+    ),
+    "a result answered twice": lambda plain: plain.turns.__setitem__(
+        _results_turn(plain), (RESULTS, (("c1", "sunny"), ("c1", "noon")))
+    ),
+    "a result of another one-call turn": lambda plain: plain.turns.extend(
+        [(CALL, "c3", "time", ""), (RESULT, "c4", "x")]
+    ),
     "an empty result turn": lambda plain: plain.turns.extend([(CALL, "c3", "time", ""), (RESULT, "c3", "")]),
 }
 
@@ -362,3 +386,15 @@ def test_the_caller_payload_is_not_changed_and_no_template_is_shared() -> None:
         "properties": {},
     }
     assert payload == before
+
+
+IDS = (
+    *({"a"}, {"a" * 64}, {"a" * 65}, {"a b"}, {"a.b:c-d_e"}, {"a", "b c"}, {"a", "b" * 65}),
+    *({""}, {"a", ""}, {"tooluse_01"}, {"é"}, {"a\n"}, {1}, {"a", 1}, set()),
+)
+
+
+@pytest.mark.parametrize("ids", IDS, ids=[repr(sorted(map(str, ids)))[:40] for ids in IDS])
+def test_the_ids_are_checked_together_as_the_encoder_checks_each(ids: set[Any]) -> None:
+    each = all(type(call_id) is str and TOOL_USE_ID.fullmatch(call_id) is not None for call_id in ids)
+    assert _ids_ok(ids) is each

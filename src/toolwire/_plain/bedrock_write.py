@@ -14,11 +14,13 @@ It returns ``None`` for what the general path would rewrite or refuse: a tool or
 outside Bedrock's rules, two tools of one name, a call id outside ``ToolUseId`` (escaped),
 arguments that are no JSON object, an empty text or result output, numbers outside Bedrock's
 ranges, a tool choice ``none``, one without tools or naming no tool, the parallel switch
-without tools, no turn left but system text.
+without tools, no turn left but system text, a call without its result (which the readers never
+give: the general path refuses it).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, Final
 
 from toolwire._json import _decoder
@@ -32,7 +34,9 @@ __all__ = ["write"]
 _CHOICES: Final[dict[str, str]] = {"auto": "auto", "required": "any"}
 """:class:`Plain` choice mode -> the key of Bedrock's ``toolChoice`` (``none`` has none)."""
 _RANGES: Final = RANGES["bedrock-converse"]
-_valid_id: Final = TOOL_USE_ID.fullmatch  # what the encoder sends as is
+_id_chars: Final = re.compile(TOOL_USE_ID.pattern.replace("{1,64}", "+")).fullmatch
+"""An id's characters: :data:`TOOL_USE_ID`'s set (its length checked apart: ``_ID_LENGTH``)."""
+_ID_LENGTH: Final = 64
 _decode: Final = _decoder.decode
 _name_ok: Final = NameCheck("bedrock-converse")
 """Whether a tool name is one Bedrock takes as it is (nothing renamed)."""
@@ -61,9 +65,18 @@ def _tool_use(call_id: Any, name: Any, arguments: Any, called: dict[str, None]) 
 
 
 def _ids_ok(ids: set[Any]) -> bool:
-    """Whether every id of ``ids`` is one the encoder sends as it is (a ``ToolUseId``: it
-    escapes others, noted). One by one: the pattern bounds an id's length."""
-    return all(type(call_id) is str and _valid_id(call_id) is not None for call_id in ids)
+    """Whether every id of ``ids`` is one the encoder sends as it is (a ``ToolUseId`` of 1 to 64
+    characters of its set: it escapes others, noted): the lengths, then one match of the set
+    over them all joined (a match per id costs about as much as writing its turn)."""
+    if not ids:
+        return True
+    if "" in ids:
+        return False
+    try:
+        joined = "".join(ids)
+    except TypeError:  # an id not a string (the readers make none)
+        return False
+    return max(map(len, ids)) <= _ID_LENGTH and _id_chars(joined) is not None
 
 
 def _result(call_id: Any, output: Any) -> dict[str, Any]:
@@ -73,20 +86,22 @@ def _result(call_id: Any, output: Any) -> dict[str, Any]:
 def _messages(plain: Plain, called: dict[str, None]) -> tuple[list[dict[str, str]], list[Any]] | None:
     """The system blocks and the merged messages of ``plain``, or ``None``; the names the calls
     use gathered in ``called`` (in order: the placeholder tools'). One loop over the turns, a
-    branch per kind (most common first); ``open_calls`` says the last message is an assistant
-    one with calls, which the next results answer; the ids are checked together at the end."""
+    branch per kind (most common first). ``pending`` holds the ids of the last turn's calls,
+    which the next turn answers, each once (the id of a turn of one call, else a set): a call
+    left unanswered, a result of another call or an id used twice is refused by the general
+    path (the readers give none). The ids are checked against ``ToolUseId`` together at the end."""
     system: list[dict[str, str]] = []
     out: list[Any] = []
     append = out.append
     role: str | None = None  # the role of the last message
     blocks: list[Any] = []  # its content
-    ids: set[Any] = set()
-    open_calls = False
+    ids: set[Any] = set()  # every call id
+    pending: Any = None  # the call ids to answer next: one id (a str), or a set
     for turn in plain.turns:
         kind: int = turn[0]
         if kind == USER:
             text = turn[1]
-            if not text:
+            if not text or pending is not None:
                 return None
             if role == "user":
                 blocks.append({"text": text})
@@ -94,27 +109,28 @@ def _messages(plain: Plain, called: dict[str, None]) -> tuple[list[dict[str, str
                 role = "user"
                 blocks = [{"text": text}]
                 append({"role": "user", "content": blocks})
-            open_calls = False
         elif kind == RESULT:
             call_id, output = turn[1], turn[2]
-            if not open_calls or not output or type(output) is not str:
+            if not output or type(output) is not str:
                 return None
-            ids.add(call_id)
-            open_calls = False
+            if call_id != pending and (type(pending) is not set or pending != {call_id}):
+                return None
+            pending = None
             role = "user"
             blocks = [_result(call_id, output)]
             append({"role": "user", "content": blocks})
         elif kind == CALL:
-            if role == "assistant":
+            call_id = turn[1]
+            if role == "assistant" or call_id in ids:
                 return None
-            block = _tool_use(turn[1], turn[2], turn[3], called)
+            block = _tool_use(call_id, turn[2], turn[3], called)
             if block is None:
                 return None
-            ids.add(turn[1])
+            ids.add(call_id)
+            pending = call_id
             role = "assistant"
             blocks = [block]
             append({"role": "assistant", "content": blocks})
-            open_calls = True
         elif kind == ASSISTANT:
             text, calls = turn[1], turn[2]
             if role == "assistant" or text == "" or (text is None and not calls):
@@ -122,13 +138,13 @@ def _messages(plain: Plain, called: dict[str, None]) -> tuple[list[dict[str, str
             role = "assistant"
             blocks = [] if text is None else [{"text": text}]
             append({"role": "assistant", "content": blocks})
-            open_calls = bool(calls)
             for call_id, name, arguments in calls:
                 block = _tool_use(call_id, name, arguments, called)
-                if block is None:
+                if block is None or call_id in ids:
                     return None
                 ids.add(call_id)
                 blocks.append(block)
+            pending = {call[0] for call in calls} if calls else None
         elif kind == SYSTEM:
             if not turn[2]:
                 return None  # the encoder leaves an empty text out
@@ -137,17 +153,18 @@ def _messages(plain: Plain, called: dict[str, None]) -> tuple[list[dict[str, str
             system.append({"text": turn[2]})
         else:  # results: of the assistant turn with calls right before
             results = turn[1]
-            if not open_calls or not results:
+            wanted = {pending} if type(pending) is str else pending
+            if not results or type(wanted) is not set or len(results) != len(wanted):
                 return None
-            open_calls = False
             role, blocks = "user", []
             for call_id, output in results:
-                if not output or type(output) is not str:
+                if not output or type(output) is not str or call_id not in wanted:
                     return None
-                ids.add(call_id)
+                wanted.discard(call_id)
                 blocks.append(_result(call_id, output))
+            pending = None
             append({"role": role, "content": blocks})
-    return (system, out) if _ids_ok(ids) else None
+    return (system, out) if pending is None and _ids_ok(ids) else None
 
 
 def _inference(plain: Plain) -> dict[str, Any] | bool | None:
