@@ -191,6 +191,18 @@ def _set(path: tuple[Any, ...], value: Any) -> Any:
 
 _DELETE = object()
 _M = "messages"
+
+
+def _call_id(index: int, call_id: str) -> Any:
+    """The id of the one call of message ``index`` and of its result (the next message) set."""
+
+    def change(payload: dict[str, Any]) -> None:
+        payload[_M][index]["content"][0]["toolUse"]["toolUseId"] = call_id
+        payload[_M][index + 1]["content"][0]["toolResult"]["toolUseId"] = call_id
+
+    return change
+
+
 _TS = ("toolConfig", "tools")
 _IC = "inferenceConfig"
 GUARDS: dict[str, Any] = {
@@ -212,8 +224,8 @@ GUARDS: dict[str, Any] = {
     "text after a call": _set((_M, 1, "content", 3), {"text": "More."}),
     "reasoning": _set((_M, 1, "content", 0), {"reasoningContent": {"reasoningText": {"text": "t"}}}),
     "an empty id": _set((_M, 1, "content", 1, "toolUse", "toolUseId"), ""),
-    "an escaped id": _set((_M, 1, "content", 1, "toolUse", "toolUseId"), "c--1"),
-    "a repeated id": _set((_M, 5, "content", 0, "toolUse", "toolUseId"), "c1"),
+    "an escaped id": _call_id(5, "c--3"),
+    "a repeated id": _call_id(5, "c1"),
     "an empty name": _set((_M, 1, "content", 1, "toolUse", "name"), ""),
     "input not an object": _set((_M, 1, "content", 1, "toolUse", "input"), [1]),
     "a call field": _set((_M, 1, "content", 1, "toolUse", "type"), "server_tool_use"),

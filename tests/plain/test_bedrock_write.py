@@ -290,8 +290,12 @@ PLAIN_GUARDS: dict[str, Any] = {  # what no Chat request reads to (the Chat read
     ),
     "a call unanswered last": lambda plain: plain.turns.append((CALL, "c3", "time", "")),
     "a call id used twice": lambda plain: plain.turns.extend([(CALL, "c1", "time", ""), (RESULT, "c1", "x")]),
-    "a call id used twice in a turn": lambda plain: plain.turns.__setitem__(
-        2, (ASSISTANT, None, [("c1", "weather", "{}"), ("c1", "time", "")])
+    "a call id used twice in a turn": lambda plain: [
+        plain.turns.__setitem__(2, (ASSISTANT, None, [("c1", "weather", "{}"), ("c1", "time", "")])),
+        plain.turns.__setitem__(_results_turn(plain), (RESULTS, (("c1", "sunny"),))),
+    ],
+    "results of one of two calls": lambda plain: plain.turns.__setitem__(
+        _results_turn(plain), (RESULTS, (("c1", "sunny"),))
     ),
     "a result of another call": lambda plain: plain.turns.__setitem__(
         _results_turn(plain), (RESULTS, (("c1", "sunny"), ("c9", "noon")))
