@@ -18,16 +18,19 @@ from benchmarks.bench_pairs import _in_each_format, sized_chat_request
 
 from tests import data
 from tests.corpus import samples
+from tests.plain._ir_plain import plain_of_ir
 from toolwire import translate_request_bytes
 from toolwire._json import dumps
 from toolwire._plain import READERS, WRITERS
+from toolwire._plain._form import Plain
 from toolwire._plain._response_form import PlainResponse
 from toolwire.errors import ToolwireError
-from toolwire.translate import Translation, _general_request, pair_lane, translate_request
+from toolwire.ir.notes import Notes
+from toolwire.translate import Translation, _general_request, format_module, pair_lane, translate_request
 
 __all__ = [
     *("FORMATS", "bench_requests", "corpus", "drop_at", "lane_pairs"),
-    *("outcome", "plain_response", "same_both_ways", "same_bytes", "set_at"),
+    *("outcome", "plain_response", "same_both_ways", "same_bytes", "set_at", "writes_as_the_general_path"),
 ]
 
 FORMATS = ("openai-chat", "openai-responses", "anthropic", "gemini")
@@ -111,6 +114,31 @@ def same_both_ways(
     return lane is not None
 
 
+def writes_as_the_general_path(write: Callable[[Plain], Any], payload: Any, source: str, target: str) -> bool:
+    """Assert that ``write`` (``target``'s writer) writes what the general path writes from
+    ``source`` for the Plain of the IR of ``payload`` (or leaves it); whether it wrote it."""
+    notes = Notes("drop")
+    try:
+        ir = format_module(source).decode_request(payload, notes)
+    except (ToolwireError, ValueError):
+        return False
+    plain = plain_of_ir(ir)
+    if plain is None:
+        return False
+    plain.noted = bool(notes.items)
+    out = write(plain)
+    if out is None:
+        return False
+    try:
+        general = _general_request(payload, source, target, "drop", None, None, None)  # type: ignore[arg-type]
+    except (ToolwireError, ValueError) as exc:
+        raise AssertionError(f"the writer wrote a request the general path refuses: {exc}") from exc
+    same_bytes(dumps(out), dumps(general.payload))
+    assert list(out) == list(general.payload)
+    assert plain.noted == bool(general.notes), general.notes
+    return True
+
+
 def _real_client_requests(fmt: str) -> list[Any]:
     out = []
     for path in sorted((data.HERE / "real_clients").glob("*/*/*.json")):
@@ -138,13 +166,17 @@ def corpus(fmt: str) -> list[Any]:
 
 
 def set_at(path: tuple[Any, ...], value: Any) -> Callable[[dict[str, Any]], None]:
-    """A one-spot change of a request: the value at ``path`` set to ``value``."""
+    """A one-spot change of a request: the value at ``path`` set to ``value`` (appended, when
+    ``path`` ends in the length of a list)."""
 
     def change(payload: dict[str, Any]) -> None:
-        where = payload
+        where: Any = payload
         for key in path[:-1]:
             where = where[key]
-        where[path[-1]] = value
+        if type(where) is list and path[-1] == len(where):
+            where.append(value)
+        else:
+            where[path[-1]] = value
 
     return change
 

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.plain._ir_plain import plain_of_ir, spelled_as_ir
-from tests.plain.harness import bench_requests, corpus, same_both_ways
+from tests.plain.harness import bench_requests, corpus, drop_at, same_both_ways, set_at
 from tests.translate.test_properties import _encode, requests
 from tests.translate.test_valid_or_refused_mutated import mutated
 from toolwire._plain import READERS
@@ -174,22 +174,6 @@ def test_the_plain_body_reads_as_its_ir() -> None:
     assert same_both_ways(payload, FMT, "openai-chat", "strict", MODEL)  # nothing to note into Chat
 
 
-def _set(path: tuple[Any, ...], value: Any) -> Any:
-    def change(payload: dict[str, Any]) -> None:
-        target: Any = payload
-        for key in path[:-1]:
-            target = target[key]
-        if value is _DELETE:
-            del target[path[-1]]
-        elif type(target) is list and path[-1] == len(target):
-            target.append(value)
-        else:
-            target[path[-1]] = value
-
-    return change
-
-
-_DELETE = object()
 _M = "messages"
 
 
@@ -206,70 +190,70 @@ def _call_id(index: int, call_id: str) -> Any:
 _TS = ("toolConfig", "tools")
 _IC = "inferenceConfig"
 GUARDS: dict[str, Any] = {
-    "a modelId": _set(("modelId",), MODEL),
-    "an unknown field": _set(("guardrailConfig",), {}),
-    "no messages": _set((_M,), []),
-    "messages not a list": _set((_M,), {}),
-    "two system blocks": _set(("system", 1), {"text": "More."}),
-    "an empty system text": _set(("system", 0, "text"), ""),
-    "a system cache point": _set(("system", 0), {"cachePoint": {"type": "default"}}),
-    "a message field": _set((_M, 0, "x"), 1),
-    "a system role": _set((_M, 0, "role"), "system"),
-    "no content": _set((_M, 0, "content"), []),
-    "an empty user text": _set((_M, 0, "content", 0, "text"), ""),
-    "two user texts": _set((_M, 0, "content", 1), {"text": "More."}),
-    "an image": _set((_M, 0, "content", 0), {"image": {"format": "png", "source": {"bytes": "AA=="}}}),
-    "a text block field": _set((_M, 0, "content", 0, "cachePoint"), {}),
-    "an empty assistant text": _set((_M, 1, "content", 0, "text"), ""),
-    "text after a call": _set((_M, 1, "content", 3), {"text": "More."}),
-    "reasoning": _set((_M, 1, "content", 0), {"reasoningContent": {"reasoningText": {"text": "t"}}}),
-    "an empty id": _set((_M, 1, "content", 1, "toolUse", "toolUseId"), ""),
+    "a modelId": set_at(("modelId",), MODEL),
+    "an unknown field": set_at(("guardrailConfig",), {}),
+    "no messages": set_at((_M,), []),
+    "messages not a list": set_at((_M,), {}),
+    "two system blocks": set_at(("system", 1), {"text": "More."}),
+    "an empty system text": set_at(("system", 0, "text"), ""),
+    "a system cache point": set_at(("system", 0), {"cachePoint": {"type": "default"}}),
+    "a message field": set_at((_M, 0, "x"), 1),
+    "a system role": set_at((_M, 0, "role"), "system"),
+    "no content": set_at((_M, 0, "content"), []),
+    "an empty user text": set_at((_M, 0, "content", 0, "text"), ""),
+    "two user texts": set_at((_M, 0, "content", 1), {"text": "More."}),
+    "an image": set_at((_M, 0, "content", 0), {"image": {"format": "png", "source": {"bytes": "AA=="}}}),
+    "a text block field": set_at((_M, 0, "content", 0, "cachePoint"), {}),
+    "an empty assistant text": set_at((_M, 1, "content", 0, "text"), ""),
+    "text after a call": set_at((_M, 1, "content", 3), {"text": "More."}),
+    "reasoning": set_at((_M, 1, "content", 0), {"reasoningContent": {"reasoningText": {"text": "t"}}}),
+    "an empty id": set_at((_M, 1, "content", 1, "toolUse", "toolUseId"), ""),
     "an escaped id": _call_id(5, "c--3"),
     "a repeated id": _call_id(5, "c1"),
-    "an empty name": _set((_M, 1, "content", 1, "toolUse", "name"), ""),
-    "input not an object": _set((_M, 1, "content", 1, "toolUse", "input"), [1]),
-    "a call field": _set((_M, 1, "content", 1, "toolUse", "type"), "server_tool_use"),
-    "a call without input": _set((_M, 1, "content", 1, "toolUse", "input"), _DELETE),
-    "a result of no call": _set((_M, 2, "content", 0, "toolResult", "toolUseId"), "c9"),
-    "a result repeated": _set((_M, 2, "content", 1), _result("c2", "noon")),
+    "an empty name": set_at((_M, 1, "content", 1, "toolUse", "name"), ""),
+    "input not an object": set_at((_M, 1, "content", 1, "toolUse", "input"), [1]),
+    "a call field": set_at((_M, 1, "content", 1, "toolUse", "type"), "server_tool_use"),
+    "a call without input": drop_at((_M, 1, "content", 1, "toolUse", "input")),
+    "a result of no call": set_at((_M, 2, "content", 0, "toolResult", "toolUseId"), "c9"),
+    "a result repeated": set_at((_M, 2, "content", 1), _result("c2", "noon")),
     "a result missing": lambda p: p[_M][2]["content"].pop(),
-    "a result status": _set((_M, 2, "content", 0, "toolResult", "status"), "error"),
-    "a success status": _set((_M, 2, "content", 0, "toolResult", "status"), "success"),
-    "a json result": _set((_M, 2, "content", 0, "toolResult", "content", 0), {"json": {"a": 1}}),
-    "two result texts": _set((_M, 2, "content", 0, "toolResult", "content", 1), {"text": "x"}),
-    "an empty result text": _set((_M, 2, "content", 0, "toolResult", "content", 0, "text"), ""),
-    "text beside results": _set((_M, 2, "content", 2), {"text": "More."}),
-    "a call unanswered": _set((_M, 2), {"role": "user", "content": [{"text": "Hm?"}]}),
+    "a result status": set_at((_M, 2, "content", 0, "toolResult", "status"), "error"),
+    "a success status": set_at((_M, 2, "content", 0, "toolResult", "status"), "success"),
+    "a json result": set_at((_M, 2, "content", 0, "toolResult", "content", 0), {"json": {"a": 1}}),
+    "two result texts": set_at((_M, 2, "content", 0, "toolResult", "content", 1), {"text": "x"}),
+    "an empty result text": set_at((_M, 2, "content", 0, "toolResult", "content", 0, "text"), ""),
+    "text beside results": set_at((_M, 2, "content", 2), {"text": "More."}),
+    "a call unanswered": set_at((_M, 2), {"role": "user", "content": [{"text": "Hm?"}]}),
     "a call turn last": lambda p: p[_M].pop(),
     "two assistant messages": lambda p: p[_M].insert(
         4, {"role": "assistant", "content": [{"text": "Wait."}]}
     ),
     "results first": lambda p: p[_M].insert(0, p[_M][2]),
-    "tools empty": _set(_TS, []),
-    "no tools": _set(("toolConfig",), {"toolChoice": {"auto": {}}}),
-    "a config field": _set(("toolConfig", "x"), 1),
-    "a system tool": _set((*_TS, 2), {"systemTool": {"name": "nova_grounding"}}),
-    "a cache point tool": _set((*_TS, 2), {"cachePoint": {"type": "default"}}),
-    "a spec field": _set((*_TS, 0, "toolSpec", "x"), 1),
-    "a tool without name": _set((*_TS, 0, "toolSpec", "name"), _DELETE),
-    "two tools of one name": _set((*_TS, 1, "toolSpec", "name"), "weather"),
-    "a null description": _set((*_TS, 0, "toolSpec", "description"), None),
-    "a null strict": _set((*_TS, 1, "toolSpec", "strict"), None),
-    "a schema box field": _set((*_TS, 0, "toolSpec", "inputSchema", "x"), 1),
-    "a schema not an object": _set((*_TS, 0, "toolSpec", "inputSchema", "json"), True),
-    "a choice of no tool": _set(("toolConfig", "toolChoice", "tool", "name"), "nope"),
-    "a choice field": _set(("toolConfig", "toolChoice", "tool", "x"), 1),
-    "an auto choice field": _set(("toolConfig", "toolChoice"), {"auto": {"x": 1}}),
-    "two choices": _set(("toolConfig", "toolChoice", "any"), {}),
-    "a null choice": _set(("toolConfig", "toolChoice"), None),
-    "stop sequences": _set((_IC, "stopSequences"), ["END"]),
-    "a small token limit": _set((_IC, "maxTokens"), 15),
-    "a float token limit": _set((_IC, "maxTokens"), 100.0),
-    "a null temperature": _set((_IC, "temperature"), None),
-    "a temperature above 1": _set((_IC, "temperature"), 1.5),
-    "a boolean top_p": _set((_IC, "topP"), True),
-    "metadata not an object": _set(("requestMetadata",), []),
-    "additional fields": _set(("additionalModelRequestFields",), {"top_k": 5}),
+    "tools empty": set_at(_TS, []),
+    "no tools": set_at(("toolConfig",), {"toolChoice": {"auto": {}}}),
+    "a config field": set_at(("toolConfig", "x"), 1),
+    "a system tool": set_at((*_TS, 2), {"systemTool": {"name": "nova_grounding"}}),
+    "a cache point tool": set_at((*_TS, 2), {"cachePoint": {"type": "default"}}),
+    "a spec field": set_at((*_TS, 0, "toolSpec", "x"), 1),
+    "a tool without name": drop_at((*_TS, 0, "toolSpec", "name")),
+    "two tools of one name": set_at((*_TS, 1, "toolSpec", "name"), "weather"),
+    "a null description": set_at((*_TS, 0, "toolSpec", "description"), None),
+    "a null strict": set_at((*_TS, 1, "toolSpec", "strict"), None),
+    "a schema box field": set_at((*_TS, 0, "toolSpec", "inputSchema", "x"), 1),
+    "a schema not an object": set_at((*_TS, 0, "toolSpec", "inputSchema", "json"), True),
+    "a choice of no tool": set_at(("toolConfig", "toolChoice", "tool", "name"), "nope"),
+    "a choice field": set_at(("toolConfig", "toolChoice", "tool", "x"), 1),
+    "an auto choice field": set_at(("toolConfig", "toolChoice"), {"auto": {"x": 1}}),
+    "two choices": set_at(("toolConfig", "toolChoice", "any"), {}),
+    "a null choice": set_at(("toolConfig", "toolChoice"), None),
+    "stop sequences": set_at((_IC, "stopSequences"), ["END"]),
+    "a small token limit": set_at((_IC, "maxTokens"), 15),
+    "a float token limit": set_at((_IC, "maxTokens"), 100.0),
+    "a null temperature": set_at((_IC, "temperature"), None),
+    "a temperature above 1": set_at((_IC, "temperature"), 1.5),
+    "a boolean top_p": set_at((_IC, "topP"), True),
+    "metadata not an object": set_at(("requestMetadata",), []),
+    "additional fields": set_at(("additionalModelRequestFields",), {"top_k": 5}),
 }
 
 

@@ -17,8 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.plain._ir_plain import plain_of_ir
-from tests.plain.harness import bench_requests, corpus, same_both_ways, same_bytes, set_at
+from tests.plain import harness
+from tests.plain.harness import bench_requests, corpus, same_both_ways, set_at
+from tests.plain.test_gemini import plain_chat as gemini_plain_chat
 from tests.translate.test_properties import _encode, requests
 from tests.translate.test_valid_or_refused_mutated import mutated
 from toolwire import translate_request, translate_request_bytes
@@ -26,10 +27,8 @@ from toolwire._json import dumps
 from toolwire._plain import READERS, WIRE_WRITERS, WRITERS
 from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain
 from toolwire._plain.bedrock_write import _ids_ok, write
-from toolwire.errors import ToolwireError
 from toolwire.formats.bedrock_converse._keys import TOOL_USE_ID
-from toolwire.ir.notes import Notes
-from toolwire.translate import Translation, _general_request, format_module, pair_lane
+from toolwire.translate import pair_lane
 
 FMT: Final = "bedrock-converse"
 SOURCES = ("openai-chat", "openai-responses", "anthropic", "gemini")
@@ -39,29 +38,8 @@ SETTINGS = settings(
 
 
 def writes_as_the_general_path(payload: Any, source: str) -> bool:
-    """Assert that the writer writes what the general path writes from ``source`` for the Plain of
-    the IR of ``payload`` (or leaves it); whether it wrote it."""
-    notes = Notes("drop")
-    try:
-        ir = format_module(source).decode_request(payload, notes)
-    except (ToolwireError, ValueError):
-        return False
-    plain = plain_of_ir(ir)
-    if plain is None:
-        return False
-    plain.noted = bool(notes.items)
-    out = write(plain)
-    if out is None:
-        return False
-    try:
-        general = _general_request(payload, source, FMT, "drop", None, None, None)  # type: ignore[arg-type]
-    except (ToolwireError, ValueError) as exc:
-        raise AssertionError(f"the writer wrote a request the general path refuses: {exc}") from exc
-    assert isinstance(general, Translation), general
-    same_bytes(dumps(out), dumps(general.payload))
-    assert list(out) == list(general.payload)
-    assert plain.noted == bool(general.notes), general.notes
-    return True
+    """The harness's check of the Bedrock writer (from ``source``)."""
+    return harness.writes_as_the_general_path(write, payload, source, FMT)
 
 
 def test_the_tables_hold_the_bedrock_writer() -> None:
@@ -125,29 +103,13 @@ _OBJECT = {"type": "object", "properties": {"city": {"type": "string"}}}
 
 
 def plain_chat() -> dict[str, Any]:
-    """A Chat request of the shapes the writer takes: two calls answered, then a user text."""
-    call = {"id": "c1", "type": "function", "function": {"name": "weather", "arguments": '{"city":"Oslo"}'}}
-    call2 = {"id": "c2", "type": "function", "function": {"name": "time", "arguments": ""}}
-    return {
-        "model": "anthropic.claude-sonnet-4",
-        "messages": [
-            {"role": "system", "content": "Be brief."},
-            {"role": "user", "content": "Weather?"},
-            {"role": "assistant", "content": "Looking.", "tool_calls": [call, call2]},
-            {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
-            {"role": "tool", "tool_call_id": "c2", "content": "noon"},
-            {"role": "user", "content": "Thanks."},
-        ],
-        "tools": [
-            {"type": "function", "function": {"name": "weather", "description": "W", "parameters": _OBJECT}},
-            {"type": "function", "function": {"name": "time"}},
-        ],
-        "tool_choice": {"type": "function", "function": {"name": "weather"}},
-        "max_tokens": 100,
-        "temperature": 1,
-        "top_p": 0.5,
-        "stream": True,
-    }
+    """A Chat request of the shapes the writer takes: two calls answered, then a user text
+    (:mod:`tests.plain.test_gemini`'s, its numbers in Bedrock's ranges, a schema, a stream)."""
+    payload = gemini_plain_chat()
+    payload["model"] = "anthropic.claude-sonnet-4"
+    payload["tools"][0]["function"]["parameters"] = _OBJECT
+    payload.update(temperature=1, top_p=0.5, stream=True)
+    return payload
 
 
 EXPECTED: dict[str, Any] = {

@@ -17,11 +17,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.plain import harness
 from tests.plain._ir_plain import plain_of_ir, spelled_as_ir
-from tests.plain.harness import bench_requests, corpus, lane_pairs, same_both_ways, same_bytes
+from tests.plain.harness import bench_requests, corpus, lane_pairs, same_both_ways
 from tests.translate.test_properties import _encode, requests
 from tests.translate.test_valid_or_refused_mutated import mutated
-from toolwire._json import dumps
 from toolwire._plain import READERS, WRITERS
 from toolwire._plain._form import ASSISTANT, RESULTS
 from toolwire._plain.gemini_read import read
@@ -29,7 +29,7 @@ from toolwire._plain.gemini_write import write
 from toolwire.errors import PayloadError, ToolwireError
 from toolwire.ir.notes import Notes
 from toolwire.ir.request import Request
-from toolwire.translate import Translation, _general_request, format_module, translate_request
+from toolwire.translate import format_module, translate_request
 
 FMT = "gemini"
 OTHERS = ("openai-chat", "openai-responses", "anthropic")
@@ -67,26 +67,8 @@ def reads_as_the_ir(payload: Any, model: str | None = None) -> bool:
 
 
 def writes_as_the_general_path(payload: Any, source: str) -> bool:
-    """Assert that the writer writes what the general path writes from ``source`` for the Plain of
-    the IR of ``payload`` (or leaves it); whether it wrote it."""
-    decoded = _decoded(payload, source)
-    plain = None if decoded is None else plain_of_ir(decoded[0])
-    if plain is None:
-        return False
-    plain.noted = decoded[1]  # type: ignore[index]
-    out = write(plain)
-    general: Any
-    try:
-        general = _general_request(payload, source, FMT, "drop", None, None, None)  # type: ignore[arg-type]
-    except (ToolwireError, ValueError) as exc:
-        general = exc
-    if out is None:
-        return False
-    assert isinstance(general, Translation), general
-    same_bytes(dumps(out), dumps(general.payload))
-    assert list(out) == list(general.payload)
-    assert plain.noted == bool(general.notes), general.notes
-    return True
+    """The harness's check of the Gemini writer (from ``source``)."""
+    return harness.writes_as_the_general_path(write, payload, source, FMT)
 
 
 def test_the_tables_hold_the_gemini_lane() -> None:

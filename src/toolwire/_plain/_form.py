@@ -38,13 +38,15 @@ collector to scan (issue 18: at 1,000 messages, most of a lane's cost is such co
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from toolwire._json import _decoder, dumps_str
 
 __all__ = [
     *("ASSISTANT", "CALL", "PLAIN_FIELDS", "RESULT", "RESULTS", "SYSTEM", "USER"),
-    *("Call", "Plain", "Result", "Tool", "arguments_object", "arguments_text", "read_numbers"),
+    *("Call", "Plain", "Result", "Tool", "arguments_object", "arguments_text", "call_of", "ids_match"),
+    "read_numbers",
     "write_passed",
 ]
 
@@ -176,11 +178,44 @@ def arguments_object(text: str) -> dict[str, Any] | None:
     return value if type(value) is dict else None
 
 
-def read_numbers(p: dict[str, Any], plain: Plain, limit: str, least: int, hottest: int) -> bool:
+def call_of(call_id: Any, name: Any, arguments: Any, called: set[str]) -> Call | None:
+    """The call of an object-argument format's call block's values (Anthropic ``tool_use``,
+    Bedrock ``toolUse``): a non-empty id not in ``called`` and without ``--`` (the mark of an id
+    the general path escaped), a non-empty name, an object ``arguments``; its id added to
+    ``called``. ``None`` for another."""
+    if type(call_id) is not str or not call_id or "--" in call_id or call_id in called:
+        return None
+    if type(name) is not str or not name or type(arguments) is not dict:
+        return None
+    called.add(call_id)
+    return (call_id, name, arguments)
+
+
+def ids_match(ids: set[Any], match: Callable[[str], Any], longest: int = 0) -> bool:
+    """Whether every id of ``ids`` is a non-empty string of the characters ``match`` takes (the
+    ``fullmatch`` of a pattern of a character set, any length), at most ``longest`` characters
+    each when given: one match over them all joined (a match per id costs about as much as
+    writing its turn), an empty one found in the set (joined, it would vanish)."""
+    if not ids:
+        return True
+    if "" in ids:
+        return False
+    try:
+        joined = "".join(ids)
+    except TypeError:  # an id not a string (the readers make none)
+        return False
+    if longest and max(map(len, ids)) > longest:
+        return False
+    return match(joined) is not None
+
+
+def read_numbers(
+    p: dict[str, Any], plain: Plain, limit: str, least: int, hottest: int, top_p: str = "top_p"
+) -> bool:
     """The output limit (the key ``limit``, an integer from ``least``), ``temperature`` (a number
-    from 0 to ``hottest``) and ``top_p`` (from 0 to 1) of the request ``p`` read into ``plain``,
-    each straight (a loop of ``setattr`` costs more); ``False`` when one is outside (the general
-    path then moves, notes or refuses it)."""
+    from 0 to ``hottest``) and ``top_p`` (the key ``top_p``, from 0 to 1) of the request (or
+    config object) ``p`` read into ``plain``, each straight (a loop of ``setattr`` costs more);
+    ``False`` when one is outside (the general path then moves, notes or refuses it)."""
     if limit in p:
         value = p[limit]
         if type(value) is not int or not value >= least:
@@ -191,8 +226,8 @@ def read_numbers(p: dict[str, Any], plain: Plain, limit: str, least: int, hottes
         if (type(value) is not int and type(value) is not float) or not 0 <= value <= hottest:
             return False
         plain.temperature = value
-    if "top_p" in p:
-        value = p["top_p"]
+    if top_p in p:
+        value = p[top_p]
         if (type(value) is not int and type(value) is not float) or not 0 <= value <= 1:
             return False
         plain.top_p = value

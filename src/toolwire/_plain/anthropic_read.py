@@ -35,6 +35,7 @@ from toolwire._plain._form import (
     Plain,
     Result,
     Tool,
+    call_of,
     read_numbers,
 )
 
@@ -75,13 +76,7 @@ def use_of(block: dict[str, Any], called: set[str]) -> Call | None:
     ``--``, a name, an object input), its id added to ``called``; ``None`` for another;
     ``KeyError`` for one missing a field (not plain). The one check of a call for the reader's
     hot loop, its methods and the one-pass lane."""
-    call_id, name, arguments = block["id"], block["name"], block["input"]
-    if type(call_id) is not str or not call_id or "--" in call_id or call_id in called:
-        return None
-    if type(name) is not str or not name or type(arguments) is not dict:
-        return None
-    called.add(call_id)
-    return (call_id, name, arguments)
+    return call_of(block["id"], block["name"], block["input"], called)
 
 
 class _Reader:

@@ -23,7 +23,7 @@ from typing import Any, Final
 
 from toolwire._callids import _VALID as _CALL_ID
 from toolwire._json import _decoder
-from toolwire._plain._form import ASSISTANT, CALL, RESULT, SYSTEM, USER, Plain
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, SYSTEM, USER, Plain, ids_match
 from toolwire._plain._names import NameCheck
 from toolwire._plain._request_out import (
     AnthropicMessageOut,
@@ -77,13 +77,7 @@ def ids_ok(ids: set[Any]) -> bool:
     """Whether every call id of ``ids`` is one ``sanitize_call_id`` sends as it is: one match over
     them all (a match per id cost about as much as writing its turn; for two ids, about the same
     as joining them), an empty one found in the set (joined, it would vanish)."""
-    if "" in ids:
-        return False
-    try:
-        joined = "".join(ids)
-    except TypeError:  # an id not a string (the readers make none)
-        return False
-    return not ids or _valid_id(joined) is not None
+    return ids_match(ids, _valid_id)
 
 
 def _results(results: Any, blocks: list[Any], ids: set[Any], wire: bool) -> bool:

@@ -25,7 +25,20 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Call, Plain, Result, Tool
+from toolwire._plain._form import (
+    ASSISTANT,
+    CALL,
+    RESULT,
+    RESULTS,
+    SYSTEM,
+    USER,
+    Call,
+    Plain,
+    Result,
+    Tool,
+    call_of,
+    read_numbers,
+)
 
 __all__ = ["read"]
 
@@ -53,13 +66,7 @@ def _use(block: Any, called: set[str]) -> Call | None:
     use = block.get("toolUse")
     if type(use) is not dict or len(use) != 3:
         return None
-    call_id, name, arguments = use.get("toolUseId"), use.get("name"), use.get("input")
-    if type(call_id) is not str or not call_id or "--" in call_id or call_id in called:
-        return None
-    if type(name) is not str or not name or type(arguments) is not dict:
-        return None
-    called.add(call_id)
-    return (call_id, name, arguments)
+    return call_of(use.get("toolUseId"), use.get("name"), use.get("input"), called)
 
 
 def _result(block: Any) -> Result | None:
@@ -148,22 +155,7 @@ def _numbers(config: Any, plain: Plain) -> bool:
     """``inferenceConfig`` read into ``plain``, when its numbers are plain."""
     if type(config) is not dict or not _INFERENCE_KEYS.issuperset(config):
         return False
-    if "maxTokens" in config:
-        value = config["maxTokens"]
-        if type(value) is not int or not value >= 16:
-            return False
-        plain.max_tokens = value
-    if "temperature" in config:
-        value = config["temperature"]
-        if (type(value) is not int and type(value) is not float) or not 0 <= value <= 1:
-            return False
-        plain.temperature = value
-    if "topP" in config:
-        value = config["topP"]
-        if (type(value) is not int and type(value) is not float) or not 0 <= value <= 1:
-            return False
-        plain.top_p = value
-    return True
+    return read_numbers(config, plain, "maxTokens", 16, 1, "topP")
 
 
 def _tool(item: Any, names: set[str]) -> Tool | None:

@@ -23,8 +23,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from toolwire._json import _decoder
-from toolwire._plain._form import ASSISTANT, CALL, RESULT, SYSTEM, USER, Plain
+from toolwire._plain._form import ASSISTANT, CALL, RESULT, SYSTEM, USER, Plain, arguments_object, ids_match
 from toolwire._plain._names import NameCheck
 from toolwire.formats._ranges import RANGES
 from toolwire.formats.bedrock_converse._keys import TOOL_USE_ID
@@ -37,7 +36,6 @@ _RANGES: Final = RANGES["bedrock-converse"]
 _id_chars: Final = re.compile(TOOL_USE_ID.pattern.replace("{1,64}", "+")).fullmatch
 """An id's characters: :data:`TOOL_USE_ID`'s set (its length checked apart: ``_ID_LENGTH``)."""
 _ID_LENGTH: Final = 64
-_decode: Final = _decoder.decode
 _name_ok: Final = NameCheck("bedrock-converse")
 """Whether a tool name is one Bedrock takes as it is (nothing renamed)."""
 _VALID_NAMES: Final = _name_ok.valid
@@ -51,13 +49,9 @@ def _tool_use(call_id: Any, name: Any, arguments: Any, called: dict[str, None]) 
     if type(name) is not str or (name not in _VALID_NAMES and not _name_ok(name)):
         return None
     if type(arguments) is str:
-        try:  # the JSON object of the text, {} for ""
-            parsed = _decode(arguments) if arguments else {}
-        except Exception:
+        arguments = arguments_object(arguments)
+        if arguments is None:
             return None
-        if type(parsed) is not dict:
-            return None
-        arguments = parsed
     elif type(arguments) is not dict:
         return None
     called[name] = None
@@ -66,17 +60,8 @@ def _tool_use(call_id: Any, name: Any, arguments: Any, called: dict[str, None]) 
 
 def _ids_ok(ids: set[Any]) -> bool:
     """Whether every id of ``ids`` is one the encoder sends as it is (a ``ToolUseId`` of 1 to 64
-    characters of its set: it escapes others, noted): the lengths, then one match of the set
-    over them all joined (a match per id costs about as much as writing its turn)."""
-    if not ids:
-        return True
-    if "" in ids:
-        return False
-    try:
-        joined = "".join(ids)
-    except TypeError:  # an id not a string (the readers make none)
-        return False
-    return max(map(len, ids)) <= _ID_LENGTH and _id_chars(joined) is not None
+    characters of its set: it escapes others, noted), checked together (``ids_match``)."""
+    return ids_match(ids, _id_chars, _ID_LENGTH)
 
 
 def _result(call_id: Any, output: Any) -> dict[str, Any]:
