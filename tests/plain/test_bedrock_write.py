@@ -26,7 +26,7 @@ from toolwire import translate_request, translate_request_bytes
 from toolwire._json import dumps
 from toolwire._plain import READERS, WIRE_WRITERS, WRITERS
 from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, SYSTEM, USER, Plain
-from toolwire._plain.bedrock_write import _ids_ok, write
+from toolwire._plain.bedrock_write import _ids_ok, write, write_wire
 from toolwire.formats.bedrock_converse._keys import TOOL_USE_ID
 from toolwire.translate import pair_lane
 
@@ -44,7 +44,7 @@ def writes_as_the_general_path(payload: Any, source: str) -> bool:
 
 def test_the_tables_hold_the_bedrock_writer() -> None:
     assert WRITERS[FMT] is write
-    assert WIRE_WRITERS[FMT] is write  # the bytes API encodes its dicts
+    assert WIRE_WRITERS[FMT] is write_wire  # the bytes API's: the messages as Structs
 
 
 TAKEN = {  # corpus requests the lane takes, at least (under drop; under warn and strict)

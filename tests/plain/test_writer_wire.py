@@ -1,5 +1,5 @@
-"""The bytes API's request writers (``write_wire``, issue 18): the Anthropic, Gemini and Chat
-writers build msgspec Structs (:mod:`toolwire._plain._request_out`) where the dict API's
+"""The bytes API's request writers (``write_wire``, issue 18): the Anthropic, Gemini, Chat and
+Bedrock writers build msgspec Structs (:mod:`toolwire._plain._request_out`) where the dict API's
 ``write`` builds dicts, and ``translate_request_bytes`` encodes them.
 
 For every request of the corpora, of each reader, and every one-spot change of the flat-turn
@@ -19,10 +19,19 @@ from tests.plain.harness import FORMATS, corpus, same_both_ways
 from tests.plain.test_flat_turns import CHANGES, _plain, conversation
 from toolwire import translate_request_bytes
 from toolwire._json import dumps
-from toolwire._plain import READERS, WIRE_WRITERS, WRITERS, anthropic_write, chat_write, gemini_write
+from toolwire._plain import (
+    READERS,
+    WIRE_WRITERS,
+    WRITERS,
+    anthropic_write,
+    bedrock_write,
+    chat_write,
+    gemini_write,
+)
 from toolwire._plain._form import ASSISTANT, CALL, RESULT, RESULTS, USER, Plain
 from toolwire._plain._request_out import (
     AnthropicMessageOut,
+    BedrockMessageOut,
     ChatCallMessageOut,
     ChatMessageOut,
     ChatToolMessageOut,
@@ -31,7 +40,7 @@ from toolwire._plain._request_out import (
 from toolwire.errors import PayloadError
 from toolwire.translate import pair_lane, translate_request
 
-TARGETS = ("anthropic", "gemini", "openai-chat")
+TARGETS = ("anthropic", "gemini", "openai-chat", "bedrock-converse")
 
 
 def _both(target: str, make: Callable[[], Plain | None]) -> tuple[Any, Any]:
@@ -138,12 +147,19 @@ _SHAPES = {
     "anthropic": {AnthropicMessageOut},
     "gemini": {GeminiContentOut},
     "openai-chat": {ChatMessageOut, ChatCallMessageOut, ChatToolMessageOut},
+    "bedrock-converse": {BedrockMessageOut},
 }
 
 
 @pytest.mark.parametrize(
     ("source", "target"),
-    [("openai-chat", "anthropic"), ("openai-chat", "gemini"), ("anthropic", "openai-chat")],
+    [
+        ("openai-chat", "anthropic"),
+        ("openai-chat", "gemini"),
+        ("anthropic", "openai-chat"),
+        ("openai-chat", "bedrock-converse"),
+        ("anthropic", "bedrock-converse"),
+    ],
 )
 def test_the_bytes_api_takes_the_structs(source: str, target: str) -> None:
     payload = _chat() if source == "openai-chat" else _anthropic()
@@ -178,6 +194,7 @@ def test_the_writers_name_their_wire_writers() -> None:
     assert WIRE_WRITERS["anthropic"] is anthropic_write.write_wire
     assert WIRE_WRITERS["gemini"] is gemini_write.write_wire
     assert WIRE_WRITERS["openai-chat"] is chat_write.write_wire
+    assert WIRE_WRITERS["bedrock-converse"] is bedrock_write.write_wire
     assert {k: v for k, v in WIRE_WRITERS.items() if k not in TARGETS} == {
         k: v for k, v in WRITERS.items() if k not in TARGETS
     }

@@ -64,6 +64,7 @@ WIRE_WRITERS: dict[str, Writer] = {
     "anthropic": anthropic_write.write_wire,
     "gemini": gemini_write.write_wire,
     "openai-chat": chat_write.write_wire,
+    "bedrock-converse": bedrock_write.write_wire,
 }
 """The bytes API's writers: a target's request with its conversation as msgspec Structs that
 encode as its writer's dicts (:mod:`toolwire._plain._request_out`; the other targets' dicts)."""

@@ -23,6 +23,12 @@ __all__ = [
     "AnthropicTextOut",
     "AnthropicToolResultOut",
     "AnthropicToolUseOut",
+    "BedrockMessageOut",
+    "BedrockTextOut",
+    "BedrockToolResultBlockOut",
+    "BedrockToolResultOut",
+    "BedrockToolUseBlockOut",
+    "BedrockToolUseOut",
     "ChatCallMessageOut",
     "ChatFunctionOut",
     "ChatMessageOut",
@@ -160,3 +166,37 @@ class ChatToolMessageOut(Struct, gc=False):
     role: Any
     tool_call_id: Any
     content: Any
+
+
+BedrockMessageOut = AnthropicMessageOut
+"""A Bedrock message, ``{"role", "content"}``: the shape of Anthropic's."""
+
+BedrockTextOut = GeminiTextOut
+"""A Bedrock text block, ``{"text"}``: the shape of a Gemini text part."""
+
+
+class BedrockToolUseOut(Struct, gc=False):
+    """``{"toolUseId", "name", "input"}``."""
+
+    toolUseId: Any  # the wire's name
+    name: Any
+    input: Any
+
+
+class BedrockToolUseBlockOut(Struct, gc=False):
+    """``{"toolUse"}``: a call's block."""
+
+    toolUse: Any  # the wire's name
+
+
+class BedrockToolResultOut(Struct, gc=False):
+    """``{"toolUseId", "content"}``: a result of its content blocks."""
+
+    toolUseId: Any  # the wire's name
+    content: Any
+
+
+class BedrockToolResultBlockOut(Struct, gc=False):
+    """``{"toolResult"}``: a result's block."""
+
+    toolResult: Any  # the wire's name

@@ -16,6 +16,10 @@ arguments that are no JSON object, an empty text or result output, numbers outsi
 ranges, a tool choice ``none``, one without tools or naming no tool, the parallel switch
 without tools, no turn left but system text, a call without its result (which the readers never
 give: the general path refuses it).
+
+:func:`write_wire` is the bytes API's: the same body with its messages and blocks as msgspec
+Structs (:mod:`toolwire._plain._request_out`) that encode to the same bytes, built by the same
+loop.
 """
 
 from __future__ import annotations
@@ -25,10 +29,18 @@ from typing import Any, Final
 
 from toolwire._plain._form import ASSISTANT, CALL, RESULT, SYSTEM, USER, Plain, arguments_object, ids_match
 from toolwire._plain._names import NameCheck
+from toolwire._plain._request_out import (
+    BedrockMessageOut,
+    BedrockTextOut,
+    BedrockToolResultBlockOut,
+    BedrockToolResultOut,
+    BedrockToolUseBlockOut,
+    BedrockToolUseOut,
+)
 from toolwire.formats._ranges import RANGES
 from toolwire.formats.bedrock_converse._keys import TOOL_USE_ID
 
-__all__ = ["write"]
+__all__ = ["write", "write_wire"]
 
 _CHOICES: Final[dict[str, str]] = {"auto": "auto", "required": "any"}
 """:class:`Plain` choice mode -> the key of Bedrock's ``toolChoice`` (``none`` has none)."""
@@ -40,9 +52,16 @@ _name_ok: Final = NameCheck("bedrock-converse")
 """Whether a tool name is one Bedrock takes as it is (nothing renamed)."""
 _VALID_NAMES: Final = _name_ok.valid
 """The names found valid so far (the check's own set, filled as it finds them)."""
+# The Structs the bytes API's writer builds, as Finals: compiled, a static each.
+_MESSAGE_OUT: Final = BedrockMessageOut
+_TEXT_OUT: Final = BedrockTextOut
+_USE_OUT: Final = BedrockToolUseOut
+_USE_BLOCK_OUT: Final = BedrockToolUseBlockOut
+_RESULT_OUT: Final = BedrockToolResultOut
+_RESULT_BLOCK_OUT: Final = BedrockToolResultBlockOut
 
 
-def _tool_use(call_id: Any, name: Any, arguments: Any, called: dict[str, None]) -> Any:
+def _tool_use(call_id: Any, name: Any, arguments: Any, called: dict[str, None], wire: bool) -> Any:
     """The ``toolUse`` block of one call, its name added to ``called``, or ``None`` for a name
     the general path renames or arguments that are no JSON object (text parsed as the decoders
     parse it, ``{}`` for ``""``). The call id is checked with the others (:func:`_ids_ok`)."""
@@ -55,6 +74,8 @@ def _tool_use(call_id: Any, name: Any, arguments: Any, called: dict[str, None]) 
     elif type(arguments) is not dict:
         return None
     called[name] = None
+    if wire:
+        return _USE_BLOCK_OUT(_USE_OUT(call_id, name, arguments))
     return {"toolUse": {"toolUseId": call_id, "name": name, "input": arguments}}
 
 
@@ -64,17 +85,24 @@ def _ids_ok(ids: set[Any]) -> bool:
     return ids_match(ids, _id_chars, _ID_LENGTH)
 
 
-def _result(call_id: Any, output: Any) -> dict[str, Any]:
+def _result(call_id: Any, output: Any, wire: bool) -> Any:
+    """The ``toolResult`` block of a result of one text (Structs when ``wire``)."""
+    if wire:
+        return _RESULT_BLOCK_OUT(_RESULT_OUT(call_id, (_TEXT_OUT(output),)))
     return {"toolResult": {"toolUseId": call_id, "content": [{"text": output}]}}
 
 
-def _messages(plain: Plain, called: dict[str, None]) -> tuple[list[dict[str, str]], list[Any]] | None:
+def _messages(
+    plain: Plain, called: dict[str, None], wire: bool
+) -> tuple[list[dict[str, str]], list[Any]] | None:
     """The system blocks and the merged messages of ``plain``, or ``None``; the names the calls
     use gathered in ``called`` (in order: the placeholder tools'). One loop over the turns, a
     branch per kind (most common first). ``pending`` holds the ids of the last turn's calls,
     which the next turn answers, each once (the id of a turn of one call, else a set): a call
     left unanswered, a result of another call or an id used twice is refused by the general
-    path (the readers give none). The ids are checked against ``ToolUseId`` together at the end."""
+    path (the readers give none). The ids are checked against ``ToolUseId`` together at the end.
+    ``wire``: the messages and blocks as the Structs that encode as these dicts (the bytes API's:
+    :mod:`toolwire._plain._request_out`), built at the same places."""
     system: list[dict[str, str]] = []
     out: list[Any] = []
     append = out.append
@@ -88,12 +116,13 @@ def _messages(plain: Plain, called: dict[str, None]) -> tuple[list[dict[str, str
             text = turn[1]
             if not text or pending is not None:
                 return None
+            block = _TEXT_OUT(text) if wire else {"text": text}
             if role == "user":
-                blocks.append({"text": text})
+                blocks.append(block)
             else:
                 role = "user"
-                blocks = [{"text": text}]
-                append({"role": "user", "content": blocks})
+                blocks = [block]
+                append(_MESSAGE_OUT("user", blocks) if wire else {"role": "user", "content": blocks})
         elif kind == RESULT:
             call_id, output = turn[1], turn[2]
             if not output or type(output) is not str:
@@ -102,29 +131,29 @@ def _messages(plain: Plain, called: dict[str, None]) -> tuple[list[dict[str, str
                 return None
             pending = None
             role = "user"
-            blocks = [_result(call_id, output)]
-            append({"role": "user", "content": blocks})
+            blocks = [_result(call_id, output, wire)]
+            append(_MESSAGE_OUT("user", blocks) if wire else {"role": "user", "content": blocks})
         elif kind == CALL:
             call_id = turn[1]
             if role == "assistant" or call_id in ids:
                 return None
-            block = _tool_use(call_id, turn[2], turn[3], called)
+            block = _tool_use(call_id, turn[2], turn[3], called, wire)
             if block is None:
                 return None
             ids.add(call_id)
             pending = call_id
             role = "assistant"
             blocks = [block]
-            append({"role": "assistant", "content": blocks})
+            append(_MESSAGE_OUT("assistant", blocks) if wire else {"role": "assistant", "content": blocks})
         elif kind == ASSISTANT:
             text, calls = turn[1], turn[2]
             if role == "assistant" or text == "" or (text is None and not calls):
                 return None
             role = "assistant"
-            blocks = [] if text is None else [{"text": text}]
-            append({"role": "assistant", "content": blocks})
+            blocks = [] if text is None else [_TEXT_OUT(text) if wire else {"text": text}]
+            append(_MESSAGE_OUT("assistant", blocks) if wire else {"role": "assistant", "content": blocks})
             for call_id, name, arguments in calls:
-                block = _tool_use(call_id, name, arguments, called)
+                block = _tool_use(call_id, name, arguments, called, wire)
                 if block is None or call_id in ids:
                     return None
                 ids.add(call_id)
@@ -146,9 +175,9 @@ def _messages(plain: Plain, called: dict[str, None]) -> tuple[list[dict[str, str
                 if not output or type(output) is not str or call_id not in wanted:
                     return None
                 wanted.discard(call_id)
-                blocks.append(_result(call_id, output))
+                blocks.append(_result(call_id, output, wire))
             pending = None
-            append({"role": role, "content": blocks})
+            append(_MESSAGE_OUT(role, blocks) if wire else {"role": role, "content": blocks})
     return (system, out) if pending is None and _ids_ok(ids) else None
 
 
@@ -217,12 +246,12 @@ def _tool_config(plain: Plain, called: dict[str, None]) -> dict[str, Any] | bool
     return out
 
 
-def write(plain: Plain) -> dict[str, Any] | None:
+def write(plain: Plain, wire: bool = False) -> dict[str, Any] | None:
     """The Bedrock ``Converse`` body the general path writes for ``plain`` (from another
     format), or ``None`` (see the module docstring); sets ``plain.noted`` when the general path
-    notes."""
+    notes. ``wire``: the messages as Structs that encode to the same JSON (:func:`write_wire`)."""
     called: dict[str, None] = {}
-    found = _messages(plain, called)
+    found = _messages(plain, called, wire)
     if found is None or not found[1]:
         return None
     system, messages = found
@@ -249,3 +278,9 @@ def write(plain: Plain) -> dict[str, Any] | None:
     if plain.user is not None:
         plain.noted = True  # Bedrock has no end-user id
     return out
+
+
+def write_wire(plain: Plain) -> dict[str, Any] | None:
+    """:func:`write` with the messages and their blocks as Structs that encode to the same JSON
+    (the bytes API's writer: :mod:`toolwire._plain._request_out`)."""
+    return write(plain, True)
