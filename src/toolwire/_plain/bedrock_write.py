@@ -24,7 +24,6 @@ loop.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Final
 
 from toolwire._plain._form import ASSISTANT, CALL, RESULT, SYSTEM, USER, Plain, arguments_object, ids_match
@@ -38,16 +37,14 @@ from toolwire._plain._request_out import (
     BedrockToolUseOut,
 )
 from toolwire.formats._ranges import RANGES
-from toolwire.formats.bedrock_converse._keys import TOOL_USE_ID
+from toolwire.formats.bedrock_converse._keys import TOOL_USE_ID_CHARS, TOOL_USE_ID_LENGTH
 
 __all__ = ["write", "write_wire"]
 
 _CHOICES: Final[dict[str, str]] = {"auto": "auto", "required": "any"}
 """:class:`Plain` choice mode -> the key of Bedrock's ``toolChoice`` (``none`` has none)."""
 _RANGES: Final = RANGES["bedrock-converse"]
-_id_chars: Final = re.compile(TOOL_USE_ID.pattern.replace("{1,64}", "+")).fullmatch
-"""An id's characters: :data:`TOOL_USE_ID`'s set (its length checked apart: ``_ID_LENGTH``)."""
-_ID_LENGTH: Final = 64
+_id_chars: Final = TOOL_USE_ID_CHARS.fullmatch
 _name_ok: Final = NameCheck("bedrock-converse")
 """Whether a tool name is one Bedrock takes as it is (nothing renamed)."""
 _VALID_NAMES: Final = _name_ok.valid
@@ -82,7 +79,7 @@ def _tool_use(call_id: Any, name: Any, arguments: Any, called: dict[str, None], 
 def _ids_ok(ids: set[Any]) -> bool:
     """Whether every id of ``ids`` is one the encoder sends as it is (a ``ToolUseId`` of 1 to 64
     characters of its set: it escapes others, noted), checked together (``ids_match``)."""
-    return ids_match(ids, _id_chars, _ID_LENGTH)
+    return ids_match(ids, _id_chars, TOOL_USE_ID_LENGTH)
 
 
 def _result(call_id: Any, output: Any, wire: bool) -> Any:

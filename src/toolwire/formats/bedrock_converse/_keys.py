@@ -38,6 +38,8 @@ __all__ = [
     "TOOL_NAME",
     "TOOL_RESULT_KINDS",
     "TOOL_USE_ID",
+    "TOOL_USE_ID_CHARS",
+    "TOOL_USE_ID_LENGTH",
     "WIRE_STOP",
     "decode_stop",
     "decode_usage",
@@ -110,8 +112,13 @@ SYSTEM_KINDS: tuple[str, ...] = ("text", "guardContent", "cachePoint")
 TOOL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 """``ToolName``: pattern ``[a-zA-Z0-9_-]+``, 1 to 64 characters."""
 
-TOOL_USE_ID = re.compile(r"[a-zA-Z0-9_.:-]{1,64}")
+_TOOL_USE_ID_SET = r"[a-zA-Z0-9_.:-]"
+TOOL_USE_ID_LENGTH = 64
+"""The longest ``ToolUseId``."""
+TOOL_USE_ID = re.compile(rf"{_TOOL_USE_ID_SET}{{1,{TOOL_USE_ID_LENGTH}}}")
 """``ToolUseId``: pattern ``[a-zA-Z0-9_.:-]+``, 1 to 64 characters."""
+TOOL_USE_ID_CHARS = re.compile(_TOOL_USE_ID_SET + "+")
+"""``ToolUseId``'s characters, any length (a check of many ids joined, their lengths apart)."""
 
 IMAGE_FORMATS: dict[str, str] = {
     "png": "image/png",
