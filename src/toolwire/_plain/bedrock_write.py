@@ -38,6 +38,7 @@ from toolwire._plain._request_out import (
 )
 from toolwire.formats._ranges import RANGES
 from toolwire.formats.bedrock_converse._keys import TOOL_USE_ID_CHARS, TOOL_USE_ID_LENGTH
+from toolwire.formats.bedrock_converse.request import placeholder_tools
 
 __all__ = ["write", "write_wire"]
 
@@ -222,9 +223,7 @@ def _tool_config(plain: Plain, called: dict[str, None]) -> dict[str, Any] | bool
         if not called:
             return None
         plain.noted = True  # tool definitions synthesized for the history's calls
-        return {
-            "tools": [{"toolSpec": {"name": n, "inputSchema": {"json": {"type": "object"}}}} for n in called]
-        }
+        return {"tools": placeholder_tools(called)}
     found = _tools(tools, plain)
     if found is None:
         return False

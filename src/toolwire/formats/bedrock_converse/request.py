@@ -21,6 +21,7 @@ choice is dropped, noted), no parallel switch, no end-user id (each noted). ``th
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import quote
 
@@ -48,7 +49,7 @@ from toolwire.ir.content import Message
 from toolwire.ir.notes import Notes
 from toolwire.ir.request import ReasoningConfig, Request, ResponseFormat
 
-__all__ = ["decode_request", "encode_request", "endpoint_path"]
+__all__ = ["decode_request", "encode_request", "endpoint_path", "placeholder_tools"]
 
 _KNOWN = frozenset(
     {
@@ -391,6 +392,10 @@ def _placeholder_tools(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for block in message["content"]:
             if "toolUse" in block:
                 names[block["toolUse"]["name"]] = None
-    if not names:
-        names["tool"] = None
+    return placeholder_tools(names or ("tool",))
+
+
+def placeholder_tools(names: Iterable[str]) -> list[dict[str, Any]]:
+    """The stand-in ``toolSpec`` of each of ``names``, in order: any object as input (the
+    encoder's, and the pair lane writer's for the calls it wrote)."""
     return [{"toolSpec": {"name": n, "inputSchema": {"json": {"type": "object"}}}} for n in names]
