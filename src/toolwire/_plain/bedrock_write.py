@@ -125,7 +125,9 @@ def _messages(
             call_id, output = turn[1], turn[2]
             if not output or type(output) is not str:
                 return None
-            if call_id != pending and (type(pending) is not set or pending != {call_id}):
+            if call_id != pending and (
+                type(pending) is not set or len(pending) != 1 or call_id not in pending
+            ):
                 return None
             pending = None
             role = "user"
