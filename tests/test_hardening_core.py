@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from toolwire._json import dumps, loads
+from toolwire._json import dumps, dumps_sorted, loads
 from toolwire.errors import LimitError, PayloadError
 from toolwire.framing.jsonarray import JSONArrayDecoder
 from toolwire.ir.notes import Notes
@@ -71,6 +71,22 @@ def test_a_value_json_cannot_hold_is_a_payload_error_with_a_path(value: Any) -> 
     with pytest.raises(PayloadError, match="cannot be serialized") as at:
         dumps({"a": value}, path="$.x")
     assert at.value.path == "$.x"
+
+
+def test_sorted_json_is_one_text_for_one_object() -> None:
+    """``dumps_sorted`` (what a Bedrock response's id hashes): every object's keys sorted, at any
+    depth; a dict with a key that is not a string (made in memory) in its own order; what JSON
+    cannot hold, ``dumps``' errors with the path."""
+    one = {"b": {"y": 1, "x": [{"d": 2, "c": None}]}, "a": "é"}
+    other = {"a": "é", "b": {"x": [{"c": None, "d": 2}], "y": 1}}
+    assert dumps_sorted(one) == dumps_sorted(other) == dumps(other)
+    assert dumps(one) != dumps(other)
+    assert dumps_sorted({"b": 1, 2: 3}) == b'{"b":1,"2":3}'
+    with pytest.raises(PayloadError, match="cannot be serialized") as at:
+        dumps_sorted({"b": 1j, "a": 1}, path="$.x")
+    assert at.value.path == "$.x"
+    with pytest.raises(PayloadError, match="not valid Unicode"):
+        dumps_sorted({"a": SURROGATE})
 
 
 def test_check_stream_reports_odd_field_types_as_problems() -> None:

@@ -8,13 +8,14 @@ import msgspec
 
 from toolwire.errors import LimitError, PayloadError
 
-__all__ = ["MAX_DEPTH", "dumps", "dumps_leaf", "dumps_str", "loads"]
+__all__ = ["MAX_DEPTH", "dumps", "dumps_leaf", "dumps_sorted", "dumps_str", "loads"]
 
 MAX_DEPTH = 1000
 """Deepest nesting accepted from untrusted JSON (msgspec's own limit is similar)."""
 
 _decoder = msgspec.json.Decoder()
 _encoder = msgspec.json.Encoder()
+_sorted = msgspec.json.Encoder(order="sorted")
 
 
 def loads(data: bytes | str, *, path: str = "$") -> Any:
@@ -58,6 +59,17 @@ def dumps(value: Any, *, path: str = "$") -> bytes:
 
 dumps_leaf = _encoder.encode
 """:func:`dumps` of a value that cannot nest (a string or a number), with no wrapper call."""
+
+
+def dumps_sorted(value: Any, *, path: str = "$") -> bytes:
+    """:func:`dumps` with every object's keys sorted (a Struct's fields by their JSON names): one
+    text for one JSON object, whatever its key order, for a hash of it. A dict with a key that
+    is not a string (made in memory: JSON's keys are strings) cannot be sorted and keeps its own
+    order; what JSON cannot hold raises :func:`dumps`' errors."""
+    try:
+        return _sorted.encode(value)
+    except Exception:  # msgspec's TypeError for a key not a string, or a value dumps says why of
+        return dumps(value, path=path)
 
 
 def dumps_str(value: Any, *, path: str = "$") -> str:

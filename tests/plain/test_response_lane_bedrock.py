@@ -20,9 +20,9 @@ from benchmarks.bench_pairs import _responses_in_each_format
 
 from tests.plain.harness import plain_response
 from tests.plain.test_response_lane import plain, same_both_ways
-from toolwire import translate_response
+from toolwire import translate_response, translate_response_bytes
 from toolwire._codecs import format_module
-from toolwire._plain._response_lane import RESPONSE_WRITERS
+from toolwire._plain._response_lane import RESPONSE_WRITERS, typed_response_lane
 from toolwire._plain.bedrock_response import read_response, write_response, write_response_objects
 from toolwire._plain.gemini_response import read_response_objects
 from toolwire.ir.notes import Notes
@@ -265,6 +265,41 @@ def test_what_the_reader_makes() -> None:
     assert plain.usage == decoded.usage
     payload["metrics"]["latencyMs"] = 121
     assert read_response(payload).id != plain.id  # type: ignore[union-attr]
+
+
+def _reordered(value: Any) -> Any:
+    """``value`` with every object's keys in reverse order."""
+    if type(value) is dict:
+        return {key: _reordered(value[key]) for key in reversed(value)}
+    if type(value) is list:
+        return [_reordered(item) for item in value]
+    return value
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_the_id_is_of_the_json_object_whatever_its_text(target: str) -> None:
+    """The id hashes the body's JSON with sorted keys: the same body with its keys in another
+    order, spaced, gives the same id by the dict's lane, the bytes API's Structs and the general
+    path; another value, another id."""
+    payload = bedrock_plain()
+    compact = orjson.dumps(payload)
+    spaced = orjson.dumps(_reordered(payload), option=orjson.OPT_INDENT_2)
+    assert typed_response_lane(spaced, BEDROCK, target, "drop") is not None  # the Structs' lane
+    key = _ID[target]
+    ids = {
+        orjson.loads(translate_response_bytes(body, source=BEDROCK, target=target, policy=policy))[key]
+        for body in (compact, spaced)
+        for policy in ("drop", "warn")  # the lanes, and the general path
+    }
+    reordered = translate_response(_reordered(payload), source=BEDROCK, target=target, policy="drop")
+    ids.add(reordered.payload[key])
+    assert len(ids) == 1
+    payload["metrics"]["latencyMs"] = 121
+    changed = translate_response_bytes(orjson.dumps(payload), source=BEDROCK, target=target, policy="drop")
+    assert orjson.loads(changed)[key] not in ids
+
+
+_ID = {"openai-chat": "id", "openai-responses": "id", "anthropic": "id", "gemini": "responseId"}
 
 
 def test_no_model_is_what_each_encoder_writes_for_none() -> None:

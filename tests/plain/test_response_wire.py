@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import msgspec
@@ -23,6 +24,7 @@ from tests.corpus import samples
 from tests.plain import (
     test_response_anthropic,
     test_response_lane,
+    test_response_lane_bedrock,
     test_response_lane_gemini,
     test_response_lane_responses,
 )
@@ -32,6 +34,7 @@ from toolwire._json import dumps, loads
 from toolwire._plain import (
     _response_wire,
     anthropic_response,
+    bedrock_response,
     chat_response,
     gemini_response,
     responses_response,
@@ -54,6 +57,16 @@ READERS: dict[str, tuple[Any, Any, Any, str]] = {
         responses_response,
         _response_wire.ResponsesResponse,
         test_response_lane_responses,
+        "usage",
+    ),
+    "bedrock-converse": (
+        bedrock_response,
+        _response_wire.BedrockResponse,
+        SimpleNamespace(
+            plain=test_response_lane_bedrock.bedrock_plain,
+            TAKEN=test_response_lane_bedrock.READ,
+            FALLS_BACK=test_response_lane_bedrock.NOT_READ,
+        ),
         "usage",
     ),
 }

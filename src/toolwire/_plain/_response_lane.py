@@ -31,6 +31,7 @@ from toolwire._plain import (
 from toolwire._plain._response_form import PlainResponse
 from toolwire._plain._response_wire import (
     AnthropicMessage,
+    BedrockResponse,
     ChatCompletion,
     GeminiResponse,
     ResponsesResponse,
@@ -107,6 +108,7 @@ TYPED_READERS: dict[str, tuple[Any, Reader]] = {
     "anthropic": (Decoder(AnthropicMessage), anthropic_response.read_typed),
     "gemini": (Decoder(GeminiResponse), gemini_response.read_typed),
     "openai-responses": (Decoder(ResponsesResponse), responses_response.read_typed),
+    "bedrock-converse": (Decoder(BedrockResponse), bedrock_response.read_typed),
 }
 """Each source with a typed schema: its JSON decoder and the reader of what it decodes."""
 

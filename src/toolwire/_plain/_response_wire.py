@@ -24,13 +24,18 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from msgspec import Struct
+from msgspec import UNSET, Struct
 
 __all__ = [
     "AnthropicMessage",
     "AnthropicText",
     "AnthropicToolUse",
     "AnthropicUsage",
+    "BedrockBlock",
+    "BedrockMessage",
+    "BedrockOutput",
+    "BedrockResponse",
+    "BedrockToolUse",
     "ChatCall",
     "ChatChoice",
     "ChatCompletion",
@@ -273,3 +278,46 @@ class ResponsesResponse(Struct, gc=False):
     incomplete_details: Any = None
     created_at: Any = None
     usage: ResponsesUsage | None = None
+
+
+class BedrockToolUse(Struct, rename="camel", forbid_unknown_fields=True, gc=False):
+    """A Bedrock ``toolUse`` block's body: an id, a name and an object input."""
+
+    tool_use_id: str
+    name: str
+    input: dict[str, Any]
+
+
+class BedrockBlock(Struct, rename="camel", omit_defaults=True, forbid_unknown_fields=True, gc=False):
+    """A Bedrock content block of a ``text`` or a ``toolUse`` (the reader checks it holds one:
+    blocks are not tagged). A field left out is ``None`` and encodes as left out (``null`` is
+    not of its type), so that the block encodes as the object it was decoded from."""
+
+    text: str = None  # type: ignore[assignment]
+    tool_use: BedrockToolUse = None  # type: ignore[assignment]
+
+
+class BedrockMessage(Struct, forbid_unknown_fields=True, gc=False):
+    """A Bedrock ``output.message`` of the assistant."""
+
+    role: Literal["assistant"]
+    content: list[BedrockBlock]
+
+
+class BedrockOutput(Struct, forbid_unknown_fields=True, gc=False):
+    """A Bedrock ``output``: its message."""
+
+    message: BedrockMessage
+
+
+class BedrockResponse(Struct, rename="camel", forbid_unknown_fields=True, gc=False):
+    """A Bedrock ``Converse`` response of the fields the reader takes, no other. The usage is
+    JSON as it came (the reader hands it to the decoder's ``decode_usage``, as it does the
+    dict's), the metrics too (only hashed): ``UNSET`` when left out, which encodes as left out,
+    and ``null`` kept, so that the response encodes, keys sorted, as the object it was decoded
+    from (its id is a hash of that: ``formats.bedrock_converse.response.body_id``)."""
+
+    output: BedrockOutput
+    stop_reason: str
+    usage: Any = UNSET
+    metrics: Any = UNSET

@@ -22,13 +22,18 @@ notes (the source's id, model and time dropped, the latency made up).
 It returns ``None`` (the general path runs) for what the encoder would change or refuse: a call
 id outside Bedrock's ``ToolUseId`` pattern (the encoder renames it), arguments that are not JSON
 text of an object (sent as ``{}``), cached counts over the input count (sent as 0), a stop it
-has no value for. Bedrock has no typed schema for the bytes API: a JSON body is parsed to a dict
-and read so.
+has no value for.
+
+The bytes API decodes a JSON body straight into ``_response_wire.BedrockResponse`` (msgspec's
+checks, in C) and :func:`read_typed` reads what the dict reader reads of the same body; the id
+is a hash of the body's JSON with sorted keys, which the Structs encode to as the dict does.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
+
+from msgspec import UNSET
 
 from toolwire._json import loads
 from toolwire._plain._form import Call
@@ -38,7 +43,7 @@ from toolwire.formats.bedrock_converse._keys import STOP_REASONS, TOOL_USE_ID, W
 from toolwire.formats.bedrock_converse.response import body_id
 from toolwire.ir.response import Usage
 
-__all__ = ["read_response", "write_response", "write_response_objects"]
+__all__ = ["read_response", "read_typed", "write_response", "write_response_objects"]
 
 _KEYS: Final = frozenset({"output", "stopReason", "usage", "metrics"})
 _STOPS: Final = STOP_REASONS  # compiled, a static: not a look-up in the module's globals each call
@@ -106,6 +111,47 @@ def read_response(p: Any) -> PlainResponse | None:
         if usage is not None:
             plain.usage = decode_usage(usage)
         plain.id = body_id(p)  # the decoder's
+    except ToolwireError:
+        return None
+    return plain
+
+
+def _typed_blocks(content: Any, plain: PlainResponse) -> bool:
+    """:func:`_blocks` of the Structs' blocks (``BedrockBlock``: a field left out is ``None``;
+    msgspec checked the types)."""
+    if not content:
+        return False
+    for index, block in enumerate(content):
+        text, use = block.text, block.tool_use
+        if use is None:
+            if index or not text:  # a text after a call, an empty one, or a block of neither
+                return False
+            plain.text = text
+            continue
+        call_id, name = use.tool_use_id, use.name
+        if text is not None or not call_id or not name:
+            return False
+        arguments = arguments_json(use.input)
+        if arguments is None:
+            return False
+        plain.calls.append((call_id, name, arguments))
+    return len(plain.calls) < 2 or distinct(plain.calls)
+
+
+def read_typed(r: Any) -> PlainResponse | None:
+    """:func:`read_response` of a body decoded by ``_response_wire.BedrockResponse`` (the bytes
+    API's), the same :class:`PlainResponse` as of its dict, or ``None``. ``r`` untyped: the
+    Structs are not compiled classes."""
+    raw = r.stop_reason
+    stop = _STOPS.get(raw, "other")
+    plain = PlainResponse("", "", stop, raw)
+    if not _typed_blocks(r.output.message.content, plain) or (stop == "tool_calls") != bool(plain.calls):
+        return None
+    usage = r.usage
+    try:  # not an object, a count not an integer: the decoder says so
+        if usage is not None and usage is not UNSET:
+            plain.usage = decode_usage(usage)
+        plain.id = body_id(r)  # the decoder's: the Structs encode as the dict
     except ToolwireError:
         return None
     return plain

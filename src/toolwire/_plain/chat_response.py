@@ -254,8 +254,7 @@ def write_wire(plain: PlainResponse) -> Any:
         message = _OUT_TEXT("assistant", plain.text)
     choices = [_OUT_CHOICE(0, message, finish_of(plain.stop, bool(plain.calls)))]
     created = 0 if plain.created is None else plain.created
+    model = plain.model or "unknown"  # none named (Bedrock): the encoder's
     if plain.usage is None:
-        return _OUT_BARE(plain.id, "chat.completion", created, plain.model, choices)
-    return _OUT_RESPONSE(
-        plain.id, "chat.completion", created, plain.model, choices, foreign_usage(plain.usage)
-    )
+        return _OUT_BARE(plain.id, "chat.completion", created, model, choices)
+    return _OUT_RESPONSE(plain.id, "chat.completion", created, model, choices, foreign_usage(plain.usage))

@@ -302,7 +302,10 @@ def write_response(plain: PlainResponse) -> dict[str, Any] | None:
 
 def write_wire(plain: PlainResponse) -> Any:
     """:func:`write_response` as Structs that encode to the same JSON (the bytes API's writer,
-    :mod:`toolwire._plain._response_out`), or ``None``."""
+    :mod:`toolwire._plain._response_out`), or ``None``. No model named (Bedrock): the dict's,
+    whose ``modelVersion`` comes last."""
+    if not plain.model:
+        return write_response(plain)
     finish = _TO_WIRE.get(plain.stop)
     if finish is None:
         return None

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from toolwire._json import dumps
+from toolwire._json import dumps_sorted
 from toolwire.formats._wire import as_dict, child, emit_extra, fail, split_extra
 from toolwire.formats.bedrock_converse._decode_blocks import OPAQUE, decode_blocks
 from toolwire.formats.bedrock_converse._encode_blocks import Ctx, with_opaque
@@ -38,10 +38,14 @@ __all__ = ["body_id", "decode_response", "encode_response"]
 _KNOWN = frozenset({"output", "stopReason", "usage", "metrics"})
 
 
-def body_id(body: dict[str, Any]) -> str:
-    """The id a response ``body`` is given (it has none): ``bedrock_`` and a BLAKE2s of its
-    JSON, the same for the same body (the decoder's, and the response lane reader's)."""
-    return "bedrock_" + hashlib.blake2s(dumps(body, path="$"), digest_size=16).hexdigest()
+def body_id(body: Any) -> str:
+    """The id a response ``body`` is given (it has none): ``bedrock_`` and a BLAKE2s of its JSON
+    with sorted keys (``dumps_sorted``), the same for the same JSON object whatever its key order
+    or spacing: the decoder's, the response lane reader's of the dict, and of the bytes API's
+    Structs, which encode as the dict they were decoded from
+    (``toolwire._plain._response_wire.BedrockResponse``)."""
+    data = dumps_sorted(body, path="$")
+    return "bedrock_" + hashlib.blake2s(data, digest_size=16).hexdigest()
 
 
 def decode_response(payload: Any, notes: Notes) -> Response:
