@@ -36,6 +36,7 @@ __all__ = [
     "BedrockOutput",
     "BedrockResponse",
     "BedrockToolUse",
+    "BedrockUsage",
     "ChatCall",
     "ChatChoice",
     "ChatCompletion",
@@ -310,14 +311,25 @@ class BedrockOutput(Struct, forbid_unknown_fields=True, gc=False):
     message: BedrockMessage
 
 
+class BedrockUsage(Struct, rename="camel", omit_defaults=True, forbid_unknown_fields=True, gc=False):
+    """A Bedrock ``usage`` of its three integer counts and integer cache counts (each may be
+    left out, none ``null``: a cache count left out is ``None`` and encodes as left out)."""
+
+    input_tokens: int
+    output_tokens: int
+    total_tokens: int
+    cache_read_input_tokens: int = None  # type: ignore[assignment]
+    cache_write_input_tokens: int = None  # type: ignore[assignment]
+
+
 class BedrockResponse(Struct, rename="camel", forbid_unknown_fields=True, gc=False):
-    """A Bedrock ``Converse`` response of the fields the reader takes, no other. The usage is
-    JSON as it came (the reader hands it to the decoder's ``decode_usage``, as it does the
-    dict's), the metrics too (only hashed): ``UNSET`` when left out, which encodes as left out,
-    and ``null`` kept, so that the response encodes, keys sorted, as the object it was decoded
-    from (its id is a hash of that: ``formats.bedrock_converse.response.body_id``)."""
+    """A Bedrock ``Converse`` response of the fields the reader takes, no other; the metrics
+    JSON as it came (only hashed). A usage or metrics left out is ``UNSET``, which encodes as
+    left out, and a ``null`` one ``None``, kept, so that the response encodes, keys sorted, as
+    the object it was decoded from (its id is a hash of that:
+    ``formats.bedrock_converse.response.body_id``)."""
 
     output: BedrockOutput
     stop_reason: str
-    usage: Any = UNSET
+    usage: BedrockUsage | None = UNSET  # type: ignore[assignment]
     metrics: Any = UNSET

@@ -39,7 +39,13 @@ from toolwire._json import loads
 from toolwire._plain._form import Call
 from toolwire._plain._response_form import PlainResponse, arguments_json, distinct
 from toolwire.errors import ToolwireError
-from toolwire.formats.bedrock_converse._keys import STOP_REASONS, TOOL_USE_ID, WIRE_STOP, decode_usage
+from toolwire.formats.bedrock_converse._keys import (
+    STOP_REASONS,
+    TOOL_USE_ID,
+    WIRE_STOP,
+    decode_usage,
+    usage_of_counts,
+)
 from toolwire.formats.bedrock_converse.response import body_id
 from toolwire.ir.response import Usage
 
@@ -147,13 +153,11 @@ def read_typed(r: Any) -> PlainResponse | None:
     plain = PlainResponse("", "", stop, raw)
     if not _typed_blocks(r.output.message.content, plain) or (stop == "tool_calls") != bool(plain.calls):
         return None
-    usage = r.usage
-    try:  # not an object, a count not an integer: the decoder says so
-        if usage is not None and usage is not UNSET:
-            plain.usage = decode_usage(usage)
-        plain.id = body_id(r)  # the decoder's: the Structs encode as the dict
-    except ToolwireError:
-        return None
+    u = r.usage
+    if u is not None and u is not UNSET:  # counts msgspec checked: decode_usage's of them
+        read, write = u.cache_read_input_tokens, u.cache_write_input_tokens
+        plain.usage = usage_of_counts(u.input_tokens, u.output_tokens, u.total_tokens, read, write)
+    plain.id = body_id(r)  # the decoder's: the Structs encode as the dict
     return plain
 
 

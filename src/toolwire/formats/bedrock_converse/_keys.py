@@ -49,6 +49,7 @@ __all__ = [
     "error_type_for_status",
     "image_format",
     "media_type",
+    "usage_of_counts",
 ]
 
 FORMAT: Format = "bedrock-converse"
@@ -234,6 +235,12 @@ def _counts(raw: dict[str, Any]) -> Usage | None:
         return None
     if (read is not None and type(read) is not int) or (write is not None and type(write) is not int):
         return None
+    return usage_of_counts(uncached, output, total, read, write)
+
+
+def usage_of_counts(uncached: int, output: int, total: int, read: int | None, write: int | None) -> Usage:
+    """The usage of a ``TokenUsage`` of these counts only (the cache counts ``None`` when left
+    out): the input the uncached count and the cached ones (see the module docstring)."""
     return Usage(uncached + (read or 0) + (write or 0), output, total, read, write)
 
 
