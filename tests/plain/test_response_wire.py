@@ -181,19 +181,31 @@ def test_arguments_of_other_types_go_the_dict_s_way() -> None:
         assert got == _raised(lambda b=body: loads(b))  # type: ignore[misc]
 
 
-def test_objects_for_an_object_target_are_what_the_text_parses_to() -> None:
-    """``read_typed_objects`` (Gemini into Anthropic, the bytes API) makes ``read_typed``'s
-    response, a call's arguments the object its text parses to, or that text when it holds a
-    ``null``; over every variant of the Gemini reader's tests."""
-    decoder, read_typed = TYPED_READERS["gemini"]
-    assert OBJECT_READERS[("gemini", "anthropic")] is gemini_response.read_typed_objects
+_OBJECTS = {
+    "gemini": gemini_response.read_typed_objects,
+    "bedrock-converse": bedrock_response.read_typed_objects,
+}
+
+
+def test_every_object_reader_is_tested() -> None:
+    assert {source for source, _ in OBJECT_READERS} == set(_OBJECTS)
+    assert all(reader is _OBJECTS[source] for (source, _), reader in OBJECT_READERS.items())
+
+
+@pytest.mark.parametrize("source", _OBJECTS)
+def test_objects_for_an_object_target_are_what_the_text_parses_to(source: str) -> None:
+    """``read_typed_objects`` (Gemini into Anthropic and Bedrock, Bedrock into Anthropic: the
+    bytes API) makes ``read_typed``'s response, a call's arguments the object its text parses
+    to, or that text when it holds a ``null``; over every variant of the reader's tests."""
+    decoder, read_typed = TYPED_READERS[source]
+    read_objects = _OBJECTS[source]
     kept = 0
-    for payload in _variants("gemini"):
+    for payload in _variants(source):
         try:
             value = decoder.decode(orjson.dumps(payload))
         except msgspec.DecodeError:
             continue
-        want, got = read_typed(value), gemini_response.read_typed_objects(value)
+        want, got = read_typed(value), read_objects(value)
         if want is None:
             assert got is None
             continue

@@ -124,6 +124,7 @@ JSON of the dict writer's response (:mod:`toolwire._plain._response_out`)."""
 OBJECT_READERS: dict[tuple[str, str], Reader] = {
     ("gemini", "anthropic"): gemini_response.read_typed_objects,
     ("gemini", "bedrock-converse"): gemini_response.read_typed_objects,
+    ("bedrock-converse", "anthropic"): bedrock_response.read_typed_objects,
 }
 """The pairs whose typed reader keeps the source's arguments objects for a target of objects
 (not their text, which the writer would parse back to them)."""

@@ -49,7 +49,7 @@ from toolwire.formats.bedrock_converse._keys import (
 from toolwire.formats.bedrock_converse.response import body_id
 from toolwire.ir.response import Usage
 
-__all__ = ["read_response", "read_typed", "write_response", "write_response_objects"]
+__all__ = ["read_response", "read_typed", "read_typed_objects", "write_response", "write_response_objects"]
 
 _KEYS: Final = frozenset({"output", "stopReason", "usage", "metrics"})
 _STOPS: Final = STOP_REASONS  # compiled, a static: not a look-up in the module's globals each call
@@ -122,9 +122,9 @@ def read_response(p: Any) -> PlainResponse | None:
     return plain
 
 
-def _typed_blocks(content: Any, plain: PlainResponse) -> bool:
+def _typed_blocks(content: Any, plain: PlainResponse, objects: bool) -> bool:
     """:func:`_blocks` of the Structs' blocks (``BedrockBlock``: a field left out is ``None``;
-    msgspec checked the types)."""
+    msgspec checked the types; ``objects``: see :func:`read_typed_objects`)."""
     if not content:
         return False
     for index, block in enumerate(content):
@@ -137,21 +137,25 @@ def _typed_blocks(content: Any, plain: PlainResponse) -> bool:
         call_id, name = use.tool_use_id, use.name
         if text is not None or not call_id or not name:
             return False
-        arguments = arguments_json(use.input)
+        arguments: Any = arguments_json(use.input)
         if arguments is None:
             return False
+        if objects and "null" not in arguments:
+            arguments = use.input  # what the text parses to (see read_typed_objects)
         plain.calls.append((call_id, name, arguments))
     return len(plain.calls) < 2 or distinct(plain.calls)
 
 
-def read_typed(r: Any) -> PlainResponse | None:
+def read_typed(r: Any, objects: bool = False) -> PlainResponse | None:
     """:func:`read_response` of a body decoded by ``_response_wire.BedrockResponse`` (the bytes
     API's), the same :class:`PlainResponse` as of its dict, or ``None``. ``r`` untyped: the
-    Structs are not compiled classes."""
+    Structs are not compiled classes. ``objects``: see :func:`read_typed_objects`."""
     raw = r.stop_reason
     stop = _STOPS.get(raw, "other")
     plain = PlainResponse("", "", stop, raw)
-    if not _typed_blocks(r.output.message.content, plain) or (stop == "tool_calls") != bool(plain.calls):
+    if not _typed_blocks(r.output.message.content, plain, objects):
+        return None
+    if (stop == "tool_calls") != bool(plain.calls):
         return None
     u = r.usage
     if u is not None and u is not UNSET:  # counts msgspec checked: decode_usage's of them
@@ -159,6 +163,15 @@ def read_typed(r: Any) -> PlainResponse | None:
         plain.usage = usage_of_counts(u.input_tokens, u.output_tokens, u.total_tokens, read, write)
     plain.id = body_id(r)  # the decoder's: the Structs encode as the dict
     return plain
+
+
+def read_typed_objects(r: Any) -> PlainResponse | None:
+    """:func:`read_typed` for a target of object arguments (Anthropic), the bytes API's only: a
+    call's arguments the decoded ``input`` object itself, not its text, which the writer would
+    parse back to an equal object (decoded JSON makes a text that parses back equal; not when
+    the text holds a ``null``, as ``gemini_response.read_typed_objects``). The object is the
+    decoded body's, which nothing else holds."""
+    return read_typed(r, True)
 
 
 def _input(arguments: Any) -> dict[str, Any] | None:
