@@ -219,6 +219,7 @@ NOT_READ: dict[str, Callable[[dict[str, Any]], None]] = {
     "an empty text": lambda p: _content(p)[0].update(text=""),
     "a text after a call": lambda p: _content(p).append({"text": "more"}),
     "a block of two fields": lambda p: _content(p)[0].update(cachePoint={}),
+    "a block of a text and a call": lambda p: _content(p)[1].update(text="x"),
     "a reasoning block": lambda p: _content(p).insert(
         0, {"reasoningContent": {"reasoningText": {"text": "x"}}}
     ),
