@@ -20,7 +20,7 @@ from msgspec.json import Encoder
 from toolwire._plain._form import Call
 from toolwire.ir.response import StopReason, Usage
 
-__all__ = ["PlainResponse", "arguments_json", "distinct", "typed_usage"]
+__all__ = ["PlainResponse", "arguments_json", "distinct", "typed_call", "typed_usage"]
 
 
 _USAGE: Final = Usage  # compiled, a static: not a look-up in the module's globals each call
@@ -134,3 +134,21 @@ def arguments_json(arguments: Any) -> str | None:
         return _encode(arguments).decode()
     except Exception:
         return None
+
+
+def typed_call(call_id: Any, name: Any, value: Any, objects: bool) -> Call | None:
+    """The call of a typed reader's decoded call (Gemini's ``functionCall``, Bedrock's
+    ``toolUse``: msgspec checked the types), or ``None`` for an empty id or name or an object
+    that can't be written. Its arguments the decoder's compact text of the object; ``objects``
+    (a target of object arguments, the bytes API's only): the decoded object itself, which the
+    text parses back to, unless the text holds a ``null`` (the text of a ``None`` and of an
+    infinite float, which would parse back as ``None``: none today, kept should a decoder give
+    one). The object is the decoded body's, which nothing else holds."""
+    if not call_id or not name:
+        return None
+    arguments: Any = arguments_json(value)
+    if arguments is None:
+        return None
+    if objects and "null" not in arguments:
+        arguments = value
+    return (call_id, name, arguments)

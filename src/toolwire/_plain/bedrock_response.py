@@ -37,7 +37,7 @@ from msgspec import UNSET
 
 from toolwire._json import loads
 from toolwire._plain._form import Call
-from toolwire._plain._response_form import PlainResponse, arguments_json, distinct
+from toolwire._plain._response_form import PlainResponse, arguments_json, distinct, typed_call
 from toolwire.errors import ToolwireError
 from toolwire.formats.bedrock_converse._keys import (
     STOP_REASONS,
@@ -134,15 +134,10 @@ def _typed_blocks(content: Any, plain: PlainResponse, objects: bool) -> bool:
                 return False
             plain.text = text
             continue
-        call_id, name = use.tool_use_id, use.name
-        if text is not None or not call_id or not name:
+        call = None if text is not None else typed_call(use.tool_use_id, use.name, use.input, objects)
+        if call is None:
             return False
-        arguments: Any = arguments_json(use.input)
-        if arguments is None:
-            return False
-        if objects and "null" not in arguments:
-            arguments = use.input  # what the text parses to (see read_typed_objects)
-        plain.calls.append((call_id, name, arguments))
+        plain.calls.append(call)
     return len(plain.calls) < 2 or distinct(plain.calls)
 
 
@@ -168,9 +163,7 @@ def read_typed(r: Any, objects: bool = False) -> PlainResponse | None:
 def read_typed_objects(r: Any) -> PlainResponse | None:
     """:func:`read_typed` for a target of object arguments (Anthropic), the bytes API's only: a
     call's arguments the decoded ``input`` object itself, not its text, which the writer would
-    parse back to an equal object (decoded JSON makes a text that parses back equal; not when
-    the text holds a ``null``, as ``gemini_response.read_typed_objects``). The object is the
-    decoded body's, which nothing else holds."""
+    parse back to an equal object (``_response_form.typed_call``)."""
     return read_typed(r, True)
 
 

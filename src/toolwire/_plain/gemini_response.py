@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from toolwire._plain._form import Call
-from toolwire._plain._response_form import PlainResponse, arguments_json, distinct
+from toolwire._plain._response_form import PlainResponse, arguments_json, distinct, typed_call
 from toolwire._plain._response_out import (
     GeminiBareCallOut,
     GeminiCallOut,
@@ -144,15 +144,10 @@ def _typed_parts(parts: Any, plain: PlainResponse, objects: bool) -> bool:
                 return False
             plain.text = text
             continue
-        call_id, name = inner.id, inner.name
-        if text is not None or not call_id or not name:
+        call = None if text is not None else typed_call(inner.id, inner.name, inner.args, objects)
+        if call is None:
             return False
-        arguments: Any = arguments_json(inner.args)  # the decoder's own text of the object
-        if arguments is None:
-            return False
-        if objects and "null" not in arguments:
-            arguments = inner.args  # what the text parses to (see read_typed_objects)
-        plain.calls.append((call_id, name, arguments))
+        plain.calls.append(call)
     return len(plain.calls) < 2 or distinct(plain.calls)
 
 
@@ -194,10 +189,8 @@ def read_typed_objects(r: Any) -> PlainResponse | None:
     """:func:`read_typed` for a target of object arguments (Anthropic), the bytes API's only:
     a call's arguments the decoded object itself, not its text, which the writer would parse
     back to an equal object: decoded JSON (strings, integers, finite floats: msgspec refuses a
-    number out of range and a lone surrogate) makes a text that parses back equal. Not when
-    the text holds a ``null``: the text of a ``None`` and of an infinite float, which would
-    parse back as ``None`` (none today; kept should a decoder give one). The object is the
-    decoded body's, which nothing else holds."""
+    number out of range and a lone surrogate) makes a text that parses back equal
+    (``_response_form.typed_call``)."""
     return read_typed(r, True)
 
 
