@@ -112,6 +112,7 @@ FALLS_BACK: dict[str, Callable[[dict[str, Any]], None]] = {
     "an empty text": lambda p: _parts(p)[0].update(text=""),
     "a numeric text": lambda p: _parts(p)[0].update(text=1),
     "a thought": lambda p: _parts(p)[0].update(thought=True),
+    "a part of a text and a call": lambda p: _parts(p)[1].update(text="x"),
     "a thought signature": lambda p: _parts(p)[1].update(thoughtSignature="sig"),
     "text after a call": lambda p: _parts(p).append({"text": "more"}),
     "an empty part": lambda p: _parts(p).append({}),
