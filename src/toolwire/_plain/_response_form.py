@@ -20,7 +20,7 @@ from msgspec.json import Encoder
 from toolwire._plain._form import Call
 from toolwire.ir.response import StopReason, Usage
 
-__all__ = ["PlainResponse", "arguments_json", "distinct", "typed_call", "typed_usage"]
+__all__ = ["PlainResponse", "arguments_json", "distinct", "typed_parts", "typed_usage"]
 
 
 _USAGE: Final = Usage  # compiled, a static: not a look-up in the module's globals each call
@@ -136,19 +136,34 @@ def arguments_json(arguments: Any) -> str | None:
         return None
 
 
-def typed_call(call_id: Any, name: Any, value: Any, objects: bool) -> Call | None:
-    """The call of a typed reader's decoded call (Gemini's ``functionCall``, Bedrock's
-    ``toolUse``: msgspec checked the types), or ``None`` for an empty id or name or an object
-    that can't be written. Its arguments the decoder's compact text of the object; ``objects``
-    (a target of object arguments, the bytes API's only): the decoded object itself, which the
-    text parses back to, unless the text holds a ``null`` (the text of a ``None`` and of an
-    infinite float, which would parse back as ``None``: none today, kept should a decoder give
-    one). The object is the decoded body's, which nothing else holds."""
-    if not call_id or not name:
-        return None
-    arguments: Any = arguments_json(value)
-    if arguments is None:
-        return None
-    if objects and "null" not in arguments:
-        arguments = value
-    return (call_id, name, arguments)
+def typed_parts(parts: Any, plain: PlainResponse, objects: bool) -> bool:
+    """The text and calls of a typed reader's parts read into ``plain`` (Gemini's parts,
+    Bedrock's blocks: ``_response_wire.GeminiPart`` and ``BedrockBlock``, each a ``text`` or a
+    ``call`` of an ``id``, ``name`` and ``args`` object, a field left out ``None``, the types
+    msgspec checked), when plain: at least one part, each of one of the two, a non-empty text
+    first only, non-empty call ids and names, ids used once, an object that can be written.
+    A call's arguments are the decoder's compact text of the object; ``objects`` (a target of
+    object arguments, the bytes API's only): the decoded object itself, which the text parses
+    back to, unless the text holds a ``null`` (the text of a ``None`` and of an infinite float,
+    which would parse back as ``None``: none today, kept should a decoder give one). The object
+    is the decoded body's, which nothing else holds."""
+    if not parts:
+        return False
+    calls = plain.calls
+    for index, part in enumerate(parts):
+        text, call = part.text, part.call
+        if call is None:
+            if index or not text:  # a text after a call, an empty one, or a part of neither
+                return False
+            plain.text = text
+            continue
+        call_id, name = call.id, call.name
+        if text is not None or not call_id or not name:
+            return False
+        arguments: Any = arguments_json(call.args)
+        if arguments is None:
+            return False
+        if objects and "null" not in arguments:
+            arguments = call.args
+        calls.append((call_id, name, arguments))
+    return len(calls) < 2 or distinct(calls)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from msgspec import UNSET, Struct
+from msgspec import UNSET, Struct, field
 
 __all__ = [
     "AnthropicMessage",
@@ -108,10 +108,11 @@ class GeminiCall(Struct, forbid_unknown_fields=True, gc=False):
 
 class GeminiPart(Struct, forbid_unknown_fields=True, gc=False):
     """A Gemini part of a ``text`` or a ``functionCall`` (the reader checks it holds one: parts
-    are not tagged, so not a union of two schemas)."""
+    are not tagged, so not a union of two schemas). Its fields named as Bedrock's block's and its
+    call's as Bedrock's ``toolUse``'s: ``_response_form.typed_parts`` reads both."""
 
     text: str = None  # type: ignore[assignment]
-    functionCall: GeminiCall = None  # type: ignore[assignment]
+    call: GeminiCall = field(default=None, name="functionCall")  # type: ignore[assignment]
 
 
 class GeminiContent(Struct, forbid_unknown_fields=True, gc=False):
@@ -281,21 +282,23 @@ class ResponsesResponse(Struct, gc=False):
     usage: ResponsesUsage | None = None
 
 
-class BedrockToolUse(Struct, rename="camel", forbid_unknown_fields=True, gc=False):
-    """A Bedrock ``toolUse`` block's body: an id, a name and an object input."""
+class BedrockToolUse(Struct, forbid_unknown_fields=True, gc=False):
+    """A Bedrock ``toolUse`` block's body: an id, a name and an object input (named as
+    :class:`GeminiCall`'s fields)."""
 
-    tool_use_id: str
+    id: str = field(name="toolUseId")
     name: str
-    input: dict[str, Any]
+    args: dict[str, Any] = field(name="input")
 
 
-class BedrockBlock(Struct, rename="camel", omit_defaults=True, forbid_unknown_fields=True, gc=False):
+class BedrockBlock(Struct, omit_defaults=True, forbid_unknown_fields=True, gc=False):
     """A Bedrock content block of a ``text`` or a ``toolUse`` (the reader checks it holds one:
-    blocks are not tagged). A field left out is ``None`` and encodes as left out (``null`` is
-    not of its type), so that the block encodes as the object it was decoded from."""
+    blocks are not tagged; named as :class:`GeminiPart`'s fields). A field left out is ``None``
+    and encodes as left out (``null`` is not of its type), so that the block encodes as the
+    object it was decoded from."""
 
     text: str = None  # type: ignore[assignment]
-    tool_use: BedrockToolUse = None  # type: ignore[assignment]
+    call: BedrockToolUse = field(default=None, name="toolUse")  # type: ignore[assignment]
 
 
 class BedrockMessage(Struct, forbid_unknown_fields=True, gc=False):

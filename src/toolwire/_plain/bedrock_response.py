@@ -37,7 +37,7 @@ from msgspec import UNSET
 
 from toolwire._json import loads
 from toolwire._plain._form import Call
-from toolwire._plain._response_form import PlainResponse, arguments_json, distinct, typed_call
+from toolwire._plain._response_form import PlainResponse, arguments_json, distinct, typed_parts
 from toolwire.errors import ToolwireError
 from toolwire.formats.bedrock_converse._keys import (
     STOP_REASONS,
@@ -122,25 +122,6 @@ def read_response(p: Any) -> PlainResponse | None:
     return plain
 
 
-def _typed_blocks(content: Any, plain: PlainResponse, objects: bool) -> bool:
-    """:func:`_blocks` of the Structs' blocks (``BedrockBlock``: a field left out is ``None``;
-    msgspec checked the types; ``objects``: see :func:`read_typed_objects`)."""
-    if not content:
-        return False
-    for index, block in enumerate(content):
-        text, use = block.text, block.tool_use
-        if use is None:
-            if index or not text:  # a text after a call, an empty one, or a block of neither
-                return False
-            plain.text = text
-            continue
-        call = None if text is not None else typed_call(use.tool_use_id, use.name, use.input, objects)
-        if call is None:
-            return False
-        plain.calls.append(call)
-    return len(plain.calls) < 2 or distinct(plain.calls)
-
-
 def read_typed(r: Any, objects: bool = False) -> PlainResponse | None:
     """:func:`read_response` of a body decoded by ``_response_wire.BedrockResponse`` (the bytes
     API's), the same :class:`PlainResponse` as of its dict, or ``None``. ``r`` untyped: the
@@ -148,7 +129,7 @@ def read_typed(r: Any, objects: bool = False) -> PlainResponse | None:
     raw = r.stop_reason
     stop = _STOPS.get(raw, "other")
     plain = PlainResponse("", "", stop, raw)
-    if not _typed_blocks(r.output.message.content, plain, objects):
+    if not typed_parts(r.output.message.content, plain, objects):
         return None
     if (stop == "tool_calls") != bool(plain.calls):
         return None
@@ -163,7 +144,7 @@ def read_typed(r: Any, objects: bool = False) -> PlainResponse | None:
 def read_typed_objects(r: Any) -> PlainResponse | None:
     """:func:`read_typed` for a target of object arguments (Anthropic), the bytes API's only: a
     call's arguments the decoded ``input`` object itself, not its text, which the writer would
-    parse back to an equal object (``_response_form.typed_call``)."""
+    parse back to an equal object (``_response_form.typed_parts``)."""
     return read_typed(r, True)
 
 

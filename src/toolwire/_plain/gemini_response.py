@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from toolwire._plain._form import Call
-from toolwire._plain._response_form import PlainResponse, arguments_json, distinct, typed_call
+from toolwire._plain._response_form import PlainResponse, arguments_json, distinct, typed_parts
 from toolwire._plain._response_out import (
     GeminiBareCallOut,
     GeminiCallOut,
@@ -132,25 +132,6 @@ def _usage(wire: Any, plain: PlainResponse) -> bool:
     return True
 
 
-def _typed_parts(parts: Any, plain: PlainResponse, objects: bool) -> bool:
-    """:func:`_parts` of the parts of a response its schema decoded: each holds one of its two
-    (``objects``: see :func:`read_typed_objects`)."""
-    if not parts:
-        return False
-    for index, part in enumerate(parts):
-        text, inner = part.text, part.functionCall
-        if inner is None:
-            if text is None or index or not text:
-                return False
-            plain.text = text
-            continue
-        call = None if text is not None else typed_call(inner.id, inner.name, inner.args, objects)
-        if call is None:
-            return False
-        plain.calls.append(call)
-    return len(plain.calls) < 2 or distinct(plain.calls)
-
-
 def read_typed(r: Any, objects: bool = False) -> PlainResponse | None:
     """:func:`read_response` of a response its schema decoded (a :class:`GeminiResponse`): the
     checks left are of values, the reader's own; the usage is ``decode_usage``'s of counts.
@@ -162,7 +143,7 @@ def read_typed(r: Any, objects: bool = False) -> PlainResponse | None:
     finish = candidate.finishReason
     stop = _FINISH_REASONS.get(finish, "other")
     plain = PlainResponse(r.responseId, r.modelVersion, stop, finish)
-    if not _typed_parts(candidate.content.parts, plain, objects):
+    if not typed_parts(candidate.content.parts, plain, objects):
         return None
     if stop == "end_turn" and plain.calls:
         plain.stop = "tool_calls"
@@ -190,7 +171,7 @@ def read_typed_objects(r: Any) -> PlainResponse | None:
     a call's arguments the decoded object itself, not its text, which the writer would parse
     back to an equal object: decoded JSON (strings, integers, finite floats: msgspec refuses a
     number out of range and a lone surrogate) makes a text that parses back equal
-    (``_response_form.typed_call``)."""
+    (``_response_form.typed_parts``)."""
     return read_typed(r, True)
 
 
