@@ -37,6 +37,7 @@ import toolwire
 import toolwire.formats.openai_chat.request
 from benchmarks._conversation import anthropic_response, chat_request
 from benchmarks._payloads import chat_tools
+from benchmarks._targets import summary
 from benchmarks._timing import cpu_medians_each
 from benchmarks.bench_stream import anthropic_stream
 from toolwire.ir.notes import Notes
@@ -195,7 +196,13 @@ def _pair_table(kind: str, payloads: dict[str, bytes], peers: Any, repeat: int) 
             fns[peer] = convert
         times = cpu_medians_each(fns, repeat=repeat)
         best = min(times["toolwire"][0], times.get("bytes", times["toolwire"])[0])
-        ratios[f"{source}->{target}"] = times["toolwire"][0] / times["floor"][0]
+        pair = f"{source}->{target}"
+        ratios[pair] = times["toolwire"][0] / times["floor"][0]
+        if "bytes" in times:
+            ratios[pair + " bytes"] = times["bytes"][0] / times["floor"][0]
+        for peer in ("litellm", "agents"):
+            if peer in times:
+                ratios[f"{pair} {peer}"] = times[peer][0] / best
         floor_cpu, floor_wall = times["floor"]
         tw_cpu, tw_wall = times["toolwire"]
         peer_cells = [f"{times[p][0] / best:.1f}" if p in times else "-" for p in ("litellm", "agents")]
@@ -253,7 +260,10 @@ def _stream_table(peers: Any, repeat: int) -> dict[str, float]:
         floor_cpu, floor_wall = times["floor"]
         tw_cpu, tw_wall = times["toolwire"]
         ratios[f"{source}->{target}"] = tw_cpu / floor_cpu
-        peer = f"{times['litellm'][0] / tw_cpu:.1f}" if "litellm" in times else "-"
+        peer = "-"
+        if "litellm" in times:
+            ratios[f"{source}->{target} litellm"] = times["litellm"][0] / tw_cpu
+            peer = f"{ratios[f'{source}->{target} litellm']:.1f}"
         print(
             f"  {SHORT[source] + ' -> ' + SHORT[target]:<22} {count:>6}"
             f" {floor_cpu / count * 1e6:>5.2f} ({floor_wall / count * 1e6:>4.2f})"
@@ -331,7 +341,9 @@ def _build() -> str:
 
 
 def run(sections: Sequence[str] = SECTIONS, repeat: int = 9) -> dict[str, float]:
-    """Print the tables of ``sections``; return every ratio to the floor, keyed by section and pair."""
+    """Print the tables of ``sections``, then issue 18's targets judged from them
+    (:mod:`benchmarks._targets`); return every ratio, keyed by section and pair (a suffix for the
+    bytes API and the peers' ratios: see that module)."""
     peers = _peers()
     requests = _in_each_format(chat_request())
     responses = _responses_in_each_format()
@@ -352,6 +364,8 @@ def run(sections: Sequence[str] = SECTIONS, repeat: int = 9) -> dict[str, float]
     for section in sections:
         print()
         ratios.update({f"{section} {k}": v for k, v in tables[section]().items()})
+    print()
+    print("\n".join(summary(ratios)))
     return ratios
 
 
