@@ -10,7 +10,8 @@ from benchmarks import bench_pairs
 
 RESPONSES = next(t for t in targets.TARGETS if t.section == "responses" and not t.floor)
 SIZES = next(t for t in targets.TARGETS if t.section == "sizes")
-INTO_CHAT = next(t for t in targets.TARGETS if t.section == "streams" and t.bound == 2.0)
+INTO_CHAT = next(t for t in targets.TARGETS if t.label == "streams into Chat, Anthropic, Gemini")
+INTO_RESPONSES = next(t for t in targets.TARGETS if t.label == "streams into Responses")
 LITELLM = next(t for t in targets.TARGETS if t.section == "requests" and t.floor and t.bound == 5.0)
 
 
@@ -62,6 +63,15 @@ def test_a_stream_target_judges_its_targets_pairs_only() -> None:
     ratios["streams anthropic->openai-responses"] = 2.9  # the Responses target's bound, 3x
     verdict = _one(ratios, INTO_CHAT, "feed_frames")
     assert (verdict.worst, verdict.cells, verdict.met) == (1.9, 9, True)
+    verdict = _one(ratios, INTO_RESPONSES, "feed_frames")  # the 3x for streams into Responses
+    assert (verdict.worst, verdict.pair, verdict.cells, verdict.met) == (
+        2.9,
+        ("anthropic", "openai-responses"),
+        3,
+        True,
+    )
+    ratios["streams gemini->openai-responses"] = 3.1
+    assert _one(ratios, INTO_RESPONSES, "feed_frames").met is False
 
 
 def test_a_peer_bound_is_a_floor_and_its_least_pair_decides() -> None:
@@ -76,6 +86,11 @@ def test_a_peer_bound_is_a_floor_and_its_least_pair_decides() -> None:
         2,
         False,
     )
+
+
+def test_a_peer_exactly_five_times_slower_meets_the_bound() -> None:
+    assert _one({"requests openai-chat->anthropic litellm": 5.0}, LITELLM, "litellm").met is True
+    assert _one({"requests openai-chat->anthropic litellm": 4.999}, LITELLM, "litellm").met is False
 
 
 def test_a_section_not_run_is_said_so_not_met() -> None:
