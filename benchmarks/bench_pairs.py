@@ -205,7 +205,7 @@ def _pair_table(kind: str, payloads: dict[str, bytes], peers: Any, repeat: int) 
                 ratios[f"{pair} {peer}"] = times[peer][0] / best
         floor_cpu, floor_wall = times["floor"]
         tw_cpu, tw_wall = times["toolwire"]
-        peer_cells = [f"{times[p][0] / best:.1f}" if p in times else "-" for p in ("litellm", "agents")]
+        peer_cells = [f"{ratios[f'{pair} {p}']:.1f}" if p in times else "-" for p in ("litellm", "agents")]
         print(
             f"  {SHORT[source] + ' -> ' + SHORT[target]:<22} {len(raw):>6}"
             f" {floor_cpu * 1e6:>6.1f} ({floor_wall * 1e6:>5.1f})"
@@ -262,8 +262,8 @@ def _stream_table(peers: Any, repeat: int) -> dict[str, float]:
         ratios[f"{source}->{target}"] = tw_cpu / floor_cpu
         peer = "-"
         if "litellm" in times:
-            ratios[f"{source}->{target} litellm"] = times["litellm"][0] / tw_cpu
-            peer = f"{ratios[f'{source}->{target} litellm']:.1f}"
+            litellm = ratios[f"{source}->{target} litellm"] = times["litellm"][0] / tw_cpu
+            peer = f"{litellm:.1f}"
         print(
             f"  {SHORT[source] + ' -> ' + SHORT[target]:<22} {count:>6}"
             f" {floor_cpu / count * 1e6:>5.2f} ({floor_wall / count * 1e6:>4.2f})"
