@@ -6,19 +6,15 @@ pyproject.toml and README.md and how it judges a command's exit code and hint.
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.ci_scripts import load
+
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("clean_venvs", ROOT / ".ci" / "clean_venvs.py")
-assert _spec is not None and _spec.loader is not None
-clean_venvs = importlib.util.module_from_spec(_spec)
-sys.modules["clean_venvs"] = clean_venvs
-_spec.loader.exec_module(clean_venvs)
+clean_venvs = load("clean_venvs")
 
 CLIENT = frozenset({"client"})
 RUN_NEEDS = frozenset({"client", "models"})

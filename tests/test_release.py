@@ -6,21 +6,16 @@ choice in a fresh venv); these pin how it judges the artifacts it is given.
 
 from __future__ import annotations
 
-import importlib.util
 import io
-import sys
 import tarfile
 import zipfile
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("release", ROOT / ".ci" / "release.py")
-assert _spec is not None and _spec.loader is not None
-release = importlib.util.module_from_spec(_spec)
-sys.modules["release"] = release
-_spec.loader.exec_module(release)
+from tests.ci_scripts import load
+
+release = load("release")
 
 SO = ".cpython-311-x86_64-linux-gnu.so"
 SOURCES = ["toolwire/__init__.py", "toolwire/translate.py"] + [f"{module}.py" for module in release.COMPILED]
