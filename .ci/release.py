@@ -145,7 +145,7 @@ def check_compiled(wheel: Path, pure: Path) -> list[str]:
     problems += [
         f"{wheel.name}: source {name} the pure wheel lacks" for name in sorted(sources - pure_sources)
     ]
-    extensions = {EXTENSION.sub("", name).split(".")[0] for name in _extensions(names)}
+    extensions = {EXTENSION.sub("", name) for name in _extensions(names)}
     problems += [f"{wheel.name}: {module} is not compiled" for module in COMPILED if module not in extensions]
     if metadata(wheel) != metadata(pure):
         problems.append(f"{wheel.name}: metadata differs from {pure.name} in {_differing(wheel, pure)}")

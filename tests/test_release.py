@@ -23,7 +23,7 @@ META = {
     "Name": "toolwire",
     "Version": "0.1.0",
     "Requires-Python": ">=3.11",
-    "Requires-Dist": ["msgspec>=0.19", 'httpx>=0.27; extra == "client"'],
+    "Requires-Dist": ["msgspec>=0.19", "extra-streams>=1", 'httpx>=0.27; extra == "client"'],
     "Provides-Extra": ["client"],
 }
 MANYLINUX = "toolwire-0.1.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"
@@ -73,6 +73,7 @@ def test_wheel_names_are_read_with_every_platform_tag() -> None:
         ("win_amd64", True),
         ("linux_x86_64", False),
         ("linux_aarch64", False),
+        ("manylinux_2_x86_64", False),
     ],
 )
 def test_only_platform_tags_an_index_accepts(platform: str, accepted: bool) -> None:
@@ -149,7 +150,8 @@ def test_an_extension_of_another_name_does_not_count(tmp_path: Path) -> None:
     ("field", "value"),
     [
         ("Version", "0.1.1"),
-        ("Requires-Dist", ["msgspec>=0.18", 'httpx>=0.27; extra == "client"']),
+        ("Requires-Dist", ["msgspec>=0.18", "extra-streams>=1", 'httpx>=0.27; extra == "client"']),
+        ("Requires-Dist", ["msgspec>=0.19", "extra-streams>=1", 'httpx>=0.28; extra == "client"']),
         ("Provides-Extra", []),
     ],
 )
@@ -186,4 +188,4 @@ def test_an_sdist_missing_a_source_or_the_license_fails(tmp_path: Path) -> None:
 
 
 def test_only_the_base_requirements_are_installed_first(tmp_path: Path) -> None:
-    assert release._requirements(_pure(tmp_path)) == ["msgspec>=0.19"]
+    assert release._requirements(_pure(tmp_path)) == ["extra-streams>=1", "msgspec>=0.19"]
