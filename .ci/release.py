@@ -67,6 +67,8 @@ out = toolwire.translate_request_bytes(
 )
 print(json.dumps({"compiled": not codec.__file__.endswith(".py"), "messages": json.loads(out)["messages"]}))
 """
+PROBED = [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]
+"""The Anthropic messages :data:`PROBE`'s Chat request translates to."""
 
 
 @dataclass(frozen=True)
@@ -203,7 +205,9 @@ def installed_from(out: Path, requirements: list[str]) -> dict[str, object]:
         python = str(Path(home) / "bin" / "python")
         pip = [sys.executable, "-m", "pip", "--python", python, "install", "--quiet"]
         _run([*pip, *requirements])
-        _run([*pip, "--no-index", "--find-links", str(out), "toolwire"])
+        # only ``out`` offered: no index, and no find-links of the environment (PIP_FIND_LINKS)
+        alone = {key: value for key, value in os.environ.items() if key != "PIP_FIND_LINKS"}
+        _run([*pip, "--no-index", "--find-links", str(out), "toolwire"], env=alone)
         result: dict[str, object] = json.loads(_run([python, "-c", PROBE], cwd=home))
         return result
 
@@ -229,17 +233,23 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     shutil.rmtree(args.out, ignore_errors=True)
     args.out.mkdir(parents=True)
-    sdist = Path(shutil.copy2(sdists[0], args.out))
-    pure = build_pure(args.out)
-    compiled = repair(local[0], args.out)
-    problems = check_pure(pure) + check_compiled(compiled, pure) + check_sdist(sdist, pure)
     try:
-        _run([_tool("twine"), "check", "--strict", *(str(path) for path in (sdist, pure, compiled))])
-    except RuntimeError as exc:
-        problems.append(f"twine check: {exc}")
-    chosen = installed_from(args.out, _requirements(pure))
+        sdist = Path(shutil.copy2(sdists[0], args.out))
+        pure = build_pure(args.out)
+        compiled = repair(local[0], args.out)
+        problems = check_pure(pure) + check_compiled(compiled, pure) + check_sdist(sdist, pure)
+        try:
+            _run([_tool("twine"), "check", "--strict", *(str(path) for path in (sdist, pure, compiled))])
+        except RuntimeError as exc:
+            problems.append(f"twine check: {exc}")
+        chosen = installed_from(args.out, _requirements(pure))
+    except (RuntimeError, ValueError) as exc:  # a step that failed, or built not one wheel
+        print(f"release: {exc}")
+        return 1
     if chosen.get("compiled") is not True:
         problems.append(f"pip offered both wheels installed the pure one: {chosen}")
+    if chosen.get("messages") != PROBED:
+        problems.append(f"the installed wheel translated the probe's request to {chosen.get('messages')}")
     for path in (sdist, pure, compiled):
         print(f"  {path.name:<72} {path.stat().st_size / 1e6:>6.1f} MB")
     print(f"  pip install toolwire (both wheels offered): compiled={chosen.get('compiled')}")
